@@ -1,0 +1,259 @@
+"""Variant configuration: a pydantic model, loaded from YAML with ``extends``.
+
+A variant fixes every choice that can move a BLEU score. Built-in variants
+are YAML files shipped in ``bleukit/variants``; a user file may ``extends:``
+a built-in name or another YAML file (a path relative to the extending file)
+and override any field. Validation errors name the file and the key.
+"""
+
+from __future__ import annotations
+
+import math
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .errors import ConfigError, UnknownComponentError
+from .reflen import REF_LENGTHS
+from .smoothing import SMOOTHINGS
+from .tokenizers import SPLITTERS, TOKENIZERS
+
+MAX_ORDER_LIMIT = 100
+
+#: fields that can change a score, in signature order
+SCORING_FIELDS = (
+    "tokenizer",
+    "split",
+    "lowercase",
+    "max_order",
+    "weights",
+    "ref_length",
+    "smoothing",
+    "smoothing_value",
+    "effective_order",
+    "totals",
+)
+
+
+class VariantConfig(BaseModel):
+    """A complete BLEU variant. Every scoring field is required; a YAML file
+    gets the ones it does not set from the variant it ``extends``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: str | None = None
+    description: str = ""
+    tokenizer: str
+    split: str
+    lowercase: bool | Literal["ascii"]
+    max_order: int = Field(ge=1, le=MAX_ORDER_LIMIT)
+    weights: Literal["uniform"] | tuple[float, ...]
+    ref_length: str
+    smoothing: str
+    smoothing_value: float | None
+    effective_order: bool
+    totals: Literal["exact", "at-least-one"]
+
+    @field_validator("tokenizer")
+    @classmethod
+    def _tokenizer(cls, v: str) -> str:
+        return _canonical(TOKENIZERS, v)
+
+    @field_validator("split")
+    @classmethod
+    def _split(cls, v: str) -> str:
+        return _canonical(SPLITTERS, v)
+
+    @field_validator("ref_length")
+    @classmethod
+    def _ref_length(cls, v: str) -> str:
+        return _canonical(REF_LENGTHS, v)
+
+    @field_validator("smoothing")
+    @classmethod
+    def _smoothing(cls, v: str) -> str:
+        return _canonical(SMOOTHINGS, v)
+
+    @field_validator("weights")
+    @classmethod
+    def _weights(cls, v):
+        if v == "uniform":
+            return v
+        if any(not math.isfinite(w) or w < 0 for w in v):
+            raise ValueError("weights must be finite and non-negative")
+        if abs(math.fsum(v) - 1.0) > 1e-9:
+            raise ValueError(f"weights must sum to 1 (they sum to {math.fsum(v)!r})")
+        return tuple(float(w) for w in v)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> VariantConfig:
+        if self.weights != "uniform" and len(self.weights) != self.max_order:
+            raise ValueError(
+                f"key 'weights' has {len(self.weights)} values but key 'max_order' "
+                f"is {self.max_order}"
+            )
+        method = SMOOTHINGS.get(self.smoothing)
+        if method.default_value is None:
+            if self.smoothing_value is not None:
+                raise ValueError(
+                    f"key 'smoothing_value': smoothing {self.smoothing} takes no value"
+                )
+            return self
+        value = self.smoothing_value
+        if value is None:
+            value = method.default_value
+        if not math.isfinite(value) or value < 0:
+            raise ValueError("key 'smoothing_value' must be finite and non-negative")
+        # the filled-in default is part of the variant, and of its signature
+        object.__setattr__(self, "smoothing_value", float(value))
+        return self
+
+    def scoring_dict(self) -> dict[str, Any]:
+        """The fields that determine the score."""
+        return {k: getattr(self, k) for k in SCORING_FIELDS}
+
+
+def _canonical(registry, name: str) -> str:
+    try:
+        return registry.entry(name).name
+    except UnknownComponentError as exc:
+        raise ValueError(str(exc)) from None
+
+
+# ------------------------------------------------------------------ loading
+
+_BUILTIN_PACKAGE = "bleukit.variants"
+
+
+def builtin_names() -> list[str]:
+    files = resources.files(_BUILTIN_PACKAGE).iterdir()
+    return sorted(f.name[:-5] for f in files if f.name.endswith(".yaml"))
+
+
+def _read_yaml(text: str, source: str) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{source}:{where} invalid YAML: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: a variant must be a YAML mapping of keys to values")
+    return data
+
+
+def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
+    if name not in builtin_names():
+        raise ConfigError(
+            f"unknown variant {name!r}; built-in variants: {', '.join(builtin_names())} "
+            "(or give the path of a .yaml file)"
+        )
+    ref = resources.files(_BUILTIN_PACKAGE).joinpath(f"{name}.yaml")
+    return _read_yaml(ref.read_text(encoding="utf-8"), f"built-in variant {name}"), ""
+
+
+def _raw_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: variant file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read variant file: {exc}") from None
+    return _read_yaml(text, str(path))
+
+
+def looks_like_path(ref: str) -> bool:
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+
+
+def resolve_raw(ref: str, base: Path | None = None, seen: tuple[str, ...] = ()) -> tuple[dict, str]:
+    """Merge a variant with everything it extends. Returns (fields, source)."""
+    if looks_like_path(ref):
+        path = Path(ref)
+        if base is not None and not path.is_absolute():
+            path = base / path
+        key, source = str(path.resolve()), str(path)
+        data, parent_base = _raw_file(path), path.parent
+    else:
+        key, source = f"builtin:{ref}", f"built-in variant {ref}"
+        data, _ = _raw_builtin(ref)
+        parent_base = None
+    if key in seen:
+        raise ConfigError(f"{source}: 'extends' forms a cycle")
+    parent = data.pop("extends", None)
+    if parent is None:
+        return data, source
+    if not isinstance(parent, str):
+        raise ConfigError(f"{source}: key 'extends' must be a variant name or a file path")
+    merged, _ = resolve_raw(parent, parent_base, seen + (key,))
+    # the extending file's name and description replace the parent's
+    merged.pop("name", None)
+    merged.pop("description", None)
+    return merge(merged, data), source
+
+
+def merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``base`` updated with ``changes``. Changing the smoothing method without
+    giving a value drops the old method's value, so the new method's default
+    applies instead of a value meant for another method."""
+    out = dict(base)
+    if "smoothing" in changes and "smoothing_value" not in changes:
+        out["smoothing_value"] = None
+    out.update({k: tuple(v) if isinstance(v, list) else v for k, v in changes.items()})
+    return out
+
+
+def validate(data: dict[str, Any], source: str) -> VariantConfig:
+    try:
+        return VariantConfig(**data)
+    except ValidationError as exc:
+        raise ConfigError(f"{source}: {format_validation_error(exc)}") from None
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key (allowed: " + ", ".join(
+                ["name", "description", "extends", *SCORING_FIELDS]
+            ) + ")"
+        elif err["type"] == "missing":
+            msg = "missing (set it or use 'extends')"
+        parts.append(f"key '{loc}': {msg}" if loc else msg)
+    return "; ".join(parts)
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``key=value`` from the command line; the value is read as YAML."""
+    if "=" not in text:
+        raise ConfigError(f"--set {text!r}: expected key=value")
+    key, raw = text.split("=", 1)
+    key = key.strip()
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else None
+    except yaml.YAMLError:
+        raise ConfigError(f"--set {key}: cannot read value {raw!r}") from None
+    if isinstance(value, list):
+        value = tuple(value)
+    return key, value
+
+
+def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantConfig:
+    """A validated variant from a built-in name or a YAML path, with overrides."""
+    data, source = resolve_raw(ref)
+    if overrides:
+        data = merge(data, overrides)
+        source = f"{source} (with overrides {', '.join(sorted(overrides))})"
+    if isinstance(data.get("weights"), list):
+        data["weights"] = tuple(data["weights"])
+    return validate(data, source)

@@ -1,0 +1,22 @@
+"""User-facing errors.
+
+Every problem caused by input (files, configs, names, arguments) raises a
+subclass of :class:`BleukitError`. The CLI prints its message on one line and
+exits with status 2; anything else is a bug and keeps its traceback.
+"""
+
+
+class BleukitError(Exception):
+    """An error caused by user input, reported as one line without a traceback."""
+
+
+class ConfigError(BleukitError):
+    """A variant (YAML file, override or signature) is invalid."""
+
+
+class UnknownComponentError(BleukitError):
+    """A component name is not registered."""
+
+
+class InputError(BleukitError):
+    """Hypothesis or reference text cannot be scored as given."""

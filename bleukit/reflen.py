@@ -1,0 +1,41 @@
+"""Reference-length policies: which reference length a segment's hypothesis
+is compared with for the brevity penalty.
+
+Each policy maps (hypothesis length, reference lengths) to one length. The
+corpus reference length is the sum over segments (Papineni et al. 2002,
+section 2.2.2: "effective reference length").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from .registry import Registry
+
+RefLength = int | Fraction
+Policy = Callable[[int, Sequence[int]], RefLength]
+
+REF_LENGTHS: Registry[Policy] = Registry("reference-length policy", "bleukit.ref_lengths")
+
+
+def closest(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """Closest reference length; on a tie the shorter one wins (sacrebleu,
+    mteval-v13a.pl, multi-bleu.perl, NLTK ``closest_ref_length``)."""
+    return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+
+
+def shortest(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """Shortest reference length (NIST mteval before v13, 2009)."""
+    return min(ref_lens)
+
+
+def average(hyp_len: int, ref_lens: Sequence[int]) -> Fraction:
+    """Mean reference length, kept exact as a fraction (Moses mert
+    BleuScorer ``--reflen average``)."""
+    return Fraction(sum(ref_lens), len(ref_lens))
+
+
+REF_LENGTHS.register("closest.v1", closest, "closest reference length, ties to the shorter")
+REF_LENGTHS.register("shortest.v1", shortest, "shortest reference length (NIST mteval < v13)")
+REF_LENGTHS.register("average.v1", average, "mean reference length (Moses mert BleuScorer)")

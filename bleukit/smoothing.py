@@ -1,0 +1,272 @@
+"""Smoothing and weights: corpus statistics to modified precisions and their
+weighted geometric mean.
+
+Two families, each reproducing its reference implementation exactly:
+
+* sacrebleu 2.x (``BLEU.compute_bleu``): ``none.v1``, ``floor.v1``,
+  ``add-k.v1``, ``exp.v1``; precisions on the 0-100 scale, a zero precision
+  enters the log as -9999999999 (sacrebleu ``my_log``), so the score is 0.
+* NLTK 3.10 (``SmoothingFunction``, Chen & Cherry 2014): ``nltk-method0.v1``
+  ... ``nltk-method7.v1``; precisions as fractions, combined as
+  ``exp(fsum(w_n * log p_n))`` over the positive ones.
+
+The weighted mean uses uniform weights (``weights=None``) or an explicit
+vector. With ``effective_order`` the orders after the last one that has any
+hypothesis n-gram are dropped and the remaining weights renormalised (for
+uniform weights this is sacrebleu's effective order).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .errors import BleukitError
+from .registry import Registry
+from .stats import Stats
+
+# sacrebleu.utils.my_log: log(0) is floored to this value
+LOG_ZERO = -9999999999
+
+
+def _my_log(x: float) -> float:
+    return LOG_ZERO if x == 0.0 else math.log(x)
+
+
+@dataclass(frozen=True)
+class Smoothed:
+    """Precisions (0-100) and their weighted geometric mean (0-100)."""
+
+    precisions: tuple[float, ...]
+    mean: float
+
+
+def _effective_order(totals: Sequence[float], order: int, effective_order: bool) -> int:
+    """sacrebleu's rule: the last order before the first with no hypothesis
+    n-gram; the full order when effective order is off."""
+    if not effective_order:
+        return order
+    eff = 0
+    for n in range(order):
+        if totals[n] == 0:
+            break
+        eff = n + 1
+    return eff
+
+
+def _weights_for(weights: Sequence[float] | None, eff: int) -> list[float] | None:
+    if weights is None:
+        return None
+    head = list(weights[:eff])
+    if len(head) == len(weights):
+        return head
+    mass = math.fsum(head)
+    return [w / mass for w in head] if mass > 0 else [0.0] * eff
+
+
+class Smoothing:
+    """Base class of smoothing components."""
+
+    #: default of ``smoothing_value``; None: the method takes no value
+    default_value: float | None = None
+    #: what ``smoothing_value`` means for this method
+    value_name: str = ""
+    #: order of the last segment's statistics the method reads (NLTK quirk)
+    last_segment_order: int = 0
+
+    def __call__(
+        self,
+        stats: Stats,
+        order: int,
+        weights: Sequence[float] | None,
+        effective_order: bool,
+        value: float | None,
+    ) -> Smoothed:
+        raise NotImplementedError
+
+
+class SacrebleuSmoothing(Smoothing):
+    """sacrebleu 2.x ``BLEU.compute_bleu``, statement for statement, so that
+    scores are bit-identical."""
+
+    def __init__(self, method: str, default_value: float | None, value_name: str = "") -> None:
+        self.method = method
+        self.default_value = default_value
+        self.value_name = value_name
+
+    def __call__(self, stats, order, weights, effective_order, value):
+        counts, totals = stats.counts[:order], stats.totals[:order]
+        precisions = [0.0] * order
+        # sacrebleu #141: no match at all scores 0
+        if not any(counts):
+            return Smoothed(tuple(precisions), 0.0)
+        correct: list[float] = list(counts)
+        total: list[float] = list(totals)
+        smooth_mteval = 1.0
+        eff = order
+        for n in range(1, order + 1):
+            if self.method == "add-k" and n > 1:
+                # Lin & Och 2004 (Chen & Cherry method 2): add k to both
+                correct[n - 1] += value
+                total[n - 1] += value
+            if total[n - 1] == 0:
+                break
+            if effective_order:
+                eff = n
+            if correct[n - 1] == 0:
+                if self.method == "exp":
+                    # mteval-v13a.pl: 1/2^k for the k-th order with no match
+                    smooth_mteval *= 2
+                    precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+                elif self.method == "floor":
+                    precisions[n - 1] = 100.0 * value / total[n - 1]
+            else:
+                precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+        w = _weights_for(weights, eff)
+        if eff == 0:
+            mean = 0.0
+        elif w is None:
+            mean = math.exp(sum([_my_log(p) for p in precisions[:eff]]) / eff)
+        else:
+            mean = math.exp(math.fsum(wi * _my_log(p) for wi, p in zip(w, precisions)))
+        return Smoothed(tuple(precisions), mean)
+
+
+class NltkSmoothing(Smoothing):
+    """NLTK 3.10 ``corpus_bleu`` with ``SmoothingFunction().methodK``.
+
+    Deliberate compatibility quirks kept:
+
+    * methods 5 and 7 read the 5-gram precision of the *last* segment, and
+      method 6 the number of n-grams of the *last* hypothesis, because NLTK's
+      ``corpus_bleu`` passes its loop variables to the smoothing function;
+    * method 4 uses the corpus hypothesis length;
+    * method 2 adds one to every order but the first, zero or not;
+    * method 0 replaces a zero precision by ``sys.float_info.min``.
+
+    A zero total (only possible with ``totals: exact``) is treated as NLTK's
+    ``max(1, 0)``.
+    """
+
+    def __init__(self, method: int, default_value: float | None, value_name: str = "") -> None:
+        self.method = method
+        self.default_value = default_value
+        self.value_name = value_name
+        self.last_segment_order = 5 if method in (5, 7) else 0
+
+    def __call__(self, stats, order, weights, effective_order, value):
+        counts, totals = stats.counts[:order], stats.totals[:order]
+        dens = [t if t > 0 else 1 for t in totals]
+        p_n: list = [Fraction(c, d) for c, d in zip(counts, dens)]
+        eff = _effective_order(totals, order, effective_order)
+        if counts[0] == 0 or eff == 0:
+            return Smoothed((0.0,) * order, 0.0)
+        if value is not None and float(value).is_integer():
+            value = int(value)  # NLTK's defaults are ints: keep Fraction arithmetic
+        p_n = self._smooth(p_n, counts, dens, stats, value)
+        if weights is None:
+            w = [1 / eff] * eff
+        else:
+            w = _weights_for(weights, eff)
+        s = math.fsum(wi * math.log(p) for wi, p in zip(w, p_n[:eff]) if p > 0)
+        return Smoothed(tuple(100.0 * float(p) for p in p_n), 100.0 * math.exp(s))
+
+    def _smooth(self, p_n, counts, dens, stats, value):
+        m = self.method
+        if m == 0:
+            return [p if c != 0 else sys.float_info.min for p, c in zip(p_n, counts)]
+        if m == 1:
+            return [(c + value) / d if c == 0 else p for p, c, d in zip(p_n, counts, dens)]
+        if m == 2:
+            return [p if i == 0 else Fraction(c + 1, d + 1)
+                    for i, (p, c, d) in enumerate(zip(p_n, counts, dens))]
+        if m == 3:
+            return self._nist_geometric(p_n, counts, dens)
+        if m == 4:
+            return self._method4(p_n, counts, dens, stats.sys_len, value)
+        if m == 5:
+            return self._method5(p_n, stats)
+        if m == 6:
+            return self._method6(p_n, counts, stats, value)
+        p_n = self._method4(p_n, counts, dens, stats.sys_len, value)
+        return self._method5(p_n, stats)
+
+    @staticmethod
+    def _nist_geometric(p_n, counts, dens):
+        incvnt = 1
+        out = list(p_n)
+        for i, (c, d) in enumerate(zip(counts, dens)):
+            if c == 0:
+                out[i] = 1 / (2**incvnt * d)
+                incvnt += 1
+        return out
+
+    @staticmethod
+    def _method4(p_n, counts, dens, hyp_len, k):
+        incvnt = 1
+        out = list(p_n)
+        for i, (c, d) in enumerate(zip(counts, dens)):
+            if c == 0 and hyp_len > 1:
+                out[i] = 1 / (2**incvnt * k / math.log(hyp_len)) / d
+                incvnt += 1
+        return out
+
+    @staticmethod
+    def _method5(p_n, stats):
+        last_c, last_t = stats.last_counts[4], stats.last_totals[4]
+        plus1 = list(p_n) + [Fraction(last_c, max(1, last_t))]
+        out = list(p_n)
+        prev = p_n[0] + 1
+        for i, p in enumerate(p_n):
+            out[i] = (prev + p + plus1[i + 1]) / 3
+            prev = out[i]
+        return out
+
+    @staticmethod
+    def _method6(p_n, counts, stats, alpha):
+        if len(p_n) < 3 or not p_n[2]:
+            raise BleukitError(
+                "smoothing nltk-method6 needs max_order >= 3 and a non-zero trigram "
+                "precision (NLTK asserts this)"
+            )
+        out = list(p_n)
+        for i in range(2, len(out)):
+            pi0 = 0 if out[i - 2] == 0 else out[i - 1] ** 2 / out[i - 2]
+            ngrams_in_last = max(0, stats.last_len - i)
+            out[i] = (counts[i] + alpha * pi0) / (ngrams_in_last + alpha)
+        return out
+
+
+SMOOTHINGS: Registry[Smoothing] = Registry("smoothing method", "bleukit.smoothing")
+
+SMOOTHINGS.register("none.v1", SacrebleuSmoothing("none", None), "no smoothing (sacrebleu 'none')")
+SMOOTHINGS.register(
+    "floor.v1",
+    SacrebleuSmoothing("floor", 0.1, "floor for zero matches"),
+    "zero matches count as smoothing_value (default 0.1), sacrebleu 'floor'",
+)
+SMOOTHINGS.register(
+    "add-k.v1",
+    SacrebleuSmoothing("add-k", 1, "k added to matches and totals for n > 1"),
+    "add smoothing_value (default 1) for n > 1, sacrebleu 'add-k'",
+)
+SMOOTHINGS.register(
+    "exp.v1",
+    SacrebleuSmoothing("exp", None),
+    "1/2^k for the k-th order with no match (mteval-v13a), sacrebleu 'exp'",
+)
+_NLTK = {
+    0: (None, "", "NLTK method0: no smoothing, zero precision = float_info.min"),
+    1: (0.1, "epsilon", "NLTK method1: epsilon (default 0.1) for zero matches"),
+    2: (None, "", "NLTK method2: add 1 to matches and totals for n > 1 (Lin & Och 2004)"),
+    3: (None, "", "NLTK method3: NIST geometric 1/2^k for zero matches"),
+    4: (5, "k", "NLTK method4: length-scaled geometric, k default 5"),
+    5: (None, "", "NLTK method5: average with neighbouring orders"),
+    6: (5, "alpha", "NLTK method6: interpolation with the trigram, alpha default 5"),
+    7: (5, "k", "NLTK method7: method4 then method5"),
+}
+for _m, (_default, _what, _desc) in _NLTK.items():
+    SMOOTHINGS.register(f"nltk-method{_m}.v1", NltkSmoothing(_m, _default, _what), _desc)

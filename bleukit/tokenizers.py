@@ -1,0 +1,251 @@
+"""Text to tokens: case folding, tokenizers and token splitters.
+
+The stage runs in this order, as in sacrebleu's ``BLEU._preprocess_segment``:
+
+1. case folding (``lowercase``: ``False``, ``True`` = Python ``str.lower``,
+   ``"ascii"`` = A-Z only, as Perl's ``lc`` on undecoded bytes in
+   multi-bleu.perl ``-lc`` and mteval-v13a.pl without ``-c``);
+2. trailing whitespace removed (sacrebleu strips with ``str.rstrip()``);
+3. a tokenizer turns the line into a space-separated string, exactly as the
+   reference tool does (``13a.v1``, ``intl.v1``, ``char.v1``, ``zh.v1``,
+   ``zh.v2``, ``none.v1``);
+4. a splitter cuts that string into tokens: ``unicode.v1`` splits on every
+   Unicode whitespace character (Python ``str.split()``: sacrebleu, NLTK),
+   ``ascii.v1`` only on ASCII whitespace (Perl's ``split`` on undecoded UTF-8:
+   multi-bleu.perl), so a no-break space stays inside or becomes a token.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from .registry import Registry
+
+
+@runtime_checkable
+class Tokenizer(Protocol):
+    """Maps one line of text to a string whose tokens are separated by spaces."""
+
+    def __call__(self, line: str) -> str: ...
+
+
+def _check_callable(obj: object) -> Callable[[str], object]:
+    component = obj() if isinstance(obj, type) else obj
+    if not callable(component):
+        raise TypeError(f"{obj!r} is not callable")
+    return component
+
+
+TOKENIZERS: Registry[Tokenizer] = Registry("tokenizer", "bleukit.tokenizers", _check_callable)
+SPLITTERS: Registry[Callable[[str], list[str]]] = Registry(
+    "splitter", "bleukit.splitters", _check_callable
+)
+
+
+# ---------------------------------------------------------------- tokenizers
+
+
+class NoneTokenizer:
+    """No tokenization: the line as it is (sacrebleu ``none``)."""
+
+    def __call__(self, line: str) -> str:
+        return line
+
+
+# mteval-v13a.pl's language-dependent rules, as sacrebleu's TokenizerRegexp
+# writes them (ASCII digits only; symbols are the ASCII ranges listed).
+_13A_RULES = (
+    # every ASCII punctuation or symbol except period, comma and dash
+    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
+    # period and comma unless preceded by a digit
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+    # period and comma unless followed by a digit
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+    # dash when preceded by a digit
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+)
+
+
+def _apply_13a_rules(line: str) -> str:
+    for pattern, replacement in _13A_RULES:
+        line = pattern.sub(replacement, line)
+    # the rules leave runs of spaces; sacrebleu normalises with str.split(),
+    # which also turns NBSP and other Unicode spaces into plain separators
+    return " ".join(line.split())
+
+
+class Tokenizer13a:
+    """mteval-v13a.pl tokenization as sacrebleu 2.x ``13a`` implements it."""
+
+    def __call__(self, line: str) -> str:
+        # language-independent part of mteval-v13a.pl's NormalizeText
+        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        if "&" in line:
+            line = (
+                line.replace("&quot;", '"')
+                .replace("&amp;", "&")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+            )
+        # mteval pads the line with spaces so that a final period is split
+        return _apply_13a_rules(f" {line} ")
+
+
+class TokenizerIntl:
+    """mteval-v14.pl ``--international-tokenization`` as sacrebleu ``intl``.
+
+    Compatibility quirk kept: a number followed by a final period keeps the
+    period (``2019.``), as in mteval-v14 and sacrebleu, because the line is
+    not padded with spaces.
+    """
+
+    def __init__(self) -> None:
+        import regex
+
+        self._rules = (
+            (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+            (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+            (regex.compile(r"(\p{S})"), r" \1 "),
+        )
+
+    def __call__(self, line: str) -> str:
+        for pattern, replacement in self._rules:
+            line = pattern.sub(replacement, line)
+        return " ".join(line.split())
+
+
+class TokenizerChar:
+    """Every character a token (sacrebleu ``char``); whitespace is dropped by
+    the ``unicode.v1`` splitter, so the space is not a character n-gram."""
+
+    def __call__(self, line: str) -> str:
+        return " ".join(line)
+
+
+# sacrebleu's tokenizer_zh ranges (Shujian Huang's script), as (first, last)
+# code points. Deliberate compatibility quirk of zh.v1: sacrebleu writes the
+# Extension B and Compatibility Supplement rows as u'\u20000', u'\u2a6d6',
+# u'\u2f800', u'\u2fa1d'; ``\u`` takes four hex digits, so each is a two-
+# character string and the comparison ``start <= ch <= end`` actually admits
+# U+2001..U+2A6D and U+2F81..U+2FA1 (general punctuation, arrows, maths
+# symbols...) and never the astral ideographs (sacrebleu issue #298).
+_ZH_COMMON_RANGES = (
+    (0x3400, 0x4DB5),  # CJK Unified Ideographs Extension A, release 3.0
+    (0x4E00, 0x9FA5),  # CJK Unified Ideographs, release 1.1
+    (0x9FA6, 0x9FBB),  # CJK Unified Ideographs, release 4.1
+    (0xF900, 0xFA2D),  # CJK Compatibility Ideographs, release 1.1
+    (0xFA30, 0xFA6A),  # CJK Compatibility Ideographs, release 3.2
+    (0xFA70, 0xFAD9),  # CJK Compatibility Ideographs, release 4.1
+    (0xFF00, 0xFFEF),  # full-width ASCII and punctuation, half-width kana, Hangul
+    (0x2E80, 0x2EFF),  # CJK Radicals Supplement
+    (0x3000, 0x303F),  # CJK symbols and punctuation
+    (0x31C0, 0x31EF),  # CJK strokes
+    (0x2F00, 0x2FDF),  # Kangxi radicals
+    (0x2FF0, 0x2FFF),  # ideographic description characters
+    (0x3100, 0x312F),  # Bopomofo
+    (0x31A0, 0x31BF),  # Bopomofo extended
+    (0xFE10, 0xFE1F),  # vertical forms
+    (0xFE30, 0xFE4F),  # CJK compatibility forms
+    (0x2600, 0x26FF),  # miscellaneous symbols
+    (0x2700, 0x27BF),  # dingbats
+    (0x3200, 0x32FF),  # enclosed CJK letters and months
+    (0x3300, 0x33FF),  # CJK compatibility
+)
+_ZH_V1_MALFORMED_RANGES = ((0x2001, 0x2A6D), (0x2F81, 0x2FA1))
+_ZH_V2_INTENDED_RANGES = ((0x20000, 0x2A6D6), (0x2F800, 0x2FA1D))
+
+
+def _range_class(ranges: tuple[tuple[int, int], ...]) -> re.Pattern[str]:
+    parts = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return re.compile(f"([{parts}])")
+
+
+class TokenizerZh:
+    """sacrebleu ``zh``: each character in the listed ranges becomes a token,
+    the rest is tokenized with the 13a rules (without 13a's entity handling
+    and padding, as in sacrebleu)."""
+
+    def __init__(self, ranges: tuple[tuple[int, int], ...]) -> None:
+        self._chinese = _range_class(ranges)
+
+    def __call__(self, line: str) -> str:
+        return _apply_13a_rules(self._chinese.sub(r" \1 ", line.strip()))
+
+
+TOKENIZERS.register("none.v1", NoneTokenizer(), "no tokenization (sacrebleu 'none')")
+TOKENIZERS.register("13a.v1", Tokenizer13a(), "mteval-v13a rules, as sacrebleu 2.x '13a'")
+TOKENIZERS.register(
+    "intl.v1", TokenizerIntl(), "mteval-v14 international rules, as sacrebleu 2.x 'intl'"
+)
+TOKENIZERS.register(
+    "char.v1", TokenizerChar(), "characters, whitespace dropped, as sacrebleu 'char'"
+)
+TOKENIZERS.register(
+    "zh.v1",
+    TokenizerZh(_ZH_COMMON_RANGES + _ZH_V1_MALFORMED_RANGES),
+    "sacrebleu 'zh', its malformed Unicode ranges kept (sacrebleu #298)",
+)
+TOKENIZERS.register(
+    "zh.v2",
+    TokenizerZh(_ZH_COMMON_RANGES + _ZH_V2_INTENDED_RANGES),
+    "sacrebleu 'zh' with the CJK Extension B / Compatibility Supplement ranges fixed",
+)
+
+
+# ----------------------------------------------------------------- splitters
+
+# Perl's split ' ' on a byte string: space, \t, \n, \x0b (Perl >= 5.18), \f, \r.
+ASCII_WHITESPACE = " \t\n\x0b\f\r"
+_ASCII_SPLIT = re.compile(f"[{re.escape(ASCII_WHITESPACE)}]+")
+
+
+def split_unicode(text: str) -> list[str]:
+    """Python ``str.split()``: any Unicode whitespace separates tokens."""
+    return text.split()
+
+
+def split_ascii(text: str) -> list[str]:
+    """Perl ``split ' '`` on undecoded UTF-8: only ASCII whitespace separates."""
+    return [tok for tok in _ASCII_SPLIT.split(text) if tok]
+
+
+SPLITTERS.register(
+    "unicode.v1", split_unicode, "split on Unicode whitespace (sacrebleu, NLTK str.split)"
+)
+SPLITTERS.register(
+    "ascii.v1", split_ascii, "split on ASCII whitespace only (multi-bleu.perl, Perl split)"
+)
+
+# --------------------------------------------------------------- case folding
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def fold_case(line: str, lowercase: bool | str) -> str:
+    """Apply the variant's ``lowercase`` setting to one line."""
+    if lowercase is True:
+        return line.lower()
+    if lowercase == "ascii":
+        return line.translate(_ASCII_LOWER)
+    return line
+
+
+def make_preprocessor(
+    tokenizer: str, splitter: str, lowercase: bool | str
+) -> Callable[[str], list[str]]:
+    """Compose case folding, stripping, tokenization and splitting."""
+    tok = TOKENIZERS.get(tokenizer)
+    split = SPLITTERS.get(splitter)
+    # sacrebleu strips trailing whitespace before tokenizing; with the ascii
+    # splitter only ASCII whitespace is stripped, as Perl's chop + split would
+    strip_chars = ASCII_WHITESPACE if SPLITTERS.canonical(splitter) == "ascii.v1" else None
+
+    def preprocess(line: str) -> list[str]:
+        tokens = split(tok(fold_case(line, lowercase).rstrip(strip_chars)))
+        if not isinstance(tokens, list):
+            tokens = list(tokens)
+        return tokens
+
+    return preprocess

@@ -1,0 +1,142 @@
+"""The Python API: a loaded variant scores corpora and sentences.
+
+>>> import bleukit
+>>> v = bleukit.load_variant("sacrebleu")
+>>> round(v.sentence_score("the cat sat", ["the cat sat"]).score, 2)
+100.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .config import VariantConfig, load_config, merge, validate
+from .errors import InputError
+from .reflen import REF_LENGTHS
+from .score import BleuResult, compute_bleu
+from .signature import Signature
+from .smoothing import SMOOTHINGS
+from .stats import Stats, corpus_sum, prepare_references, segment_stats
+from .tokenizers import make_preprocessor
+
+
+def _check_strings(value: Any, what: str) -> None:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InputError(f"{what} must be a list of strings, not {type(value).__name__}")
+
+
+class Variant:
+    """A complete, validated BLEU variant ready to score text."""
+
+    def __init__(self, config: VariantConfig) -> None:
+        self.config = config
+        self.name = config.name or "custom"
+        self._preprocess = make_preprocessor(config.tokenizer, config.split, config.lowercase)
+        self._ref_length = REF_LENGTHS.get(config.ref_length)
+        self._smoothing = SMOOTHINGS.get(config.smoothing)
+        # NLTK methods 5 and 7 read the last segment's 5-gram statistics
+        self.stat_order = max(config.max_order, self._smoothing.last_segment_order)
+        self._weights = None if config.weights == "uniform" else config.weights
+
+    def __repr__(self) -> str:
+        return f"Variant({self.name!r}, {Signature(self.config, 1).short!r})"
+
+    def with_overrides(self, **overrides: Any) -> Variant:
+        """A new variant with some fields changed (validated again)."""
+        data = merge(self.config.model_dump(), overrides)
+        return Variant(validate(data, f"variant {self.name} with overrides"))
+
+    # ---------------------------------------------------------- pipeline
+
+    def tokenize(self, line: str) -> list[str]:
+        """The tokens BLEU counts for one line under this variant."""
+        return self._preprocess(line)
+
+    def signature(self, nrefs: int | str) -> Signature:
+        return Signature(self.config, nrefs)
+
+    def segment_stats(
+        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]]
+    ) -> tuple[list[Stats], int | str]:
+        """Per-segment statistics and the number of references (``"var"``
+        when segments have different numbers)."""
+        _check_strings(hyps, "hypotheses")
+        _check_strings(ref_streams, "ref_streams (a list of reference streams)")
+        if not ref_streams:
+            raise InputError("no reference stream given")
+        for i, stream in enumerate(ref_streams, 1):
+            _check_strings(stream, f"reference stream {i}")
+            if len(stream) != len(hyps):
+                raise InputError(
+                    f"reference stream {i} has {len(stream)} segments but there are "
+                    f"{len(hyps)} hypotheses"
+                )
+        order = self.stat_order
+        stats: list[Stats] = []
+        nrefs_seen: set[int] = set()
+        for seg, (hyp, *refs) in enumerate(zip(hyps, *ref_streams), 1):
+            if not isinstance(hyp, str):
+                raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
+            present = [r for r in refs if r is not None]
+            if not present:
+                raise InputError(f"segment {seg} has no reference (every stream gives None)")
+            for r in present:
+                if not isinstance(r, str):
+                    raise InputError(f"a reference of segment {seg} is {type(r).__name__}")
+            nrefs_seen.add(len(present))
+            prepared = prepare_references([self._preprocess(r) for r in present], order)
+            stats.append(
+                segment_stats(
+                    self._preprocess(hyp), prepared, order, self._ref_length, self.config.totals
+                )
+            )
+        nrefs: int | str = nrefs_seen.pop() if len(nrefs_seen) == 1 else "var"
+        return stats, nrefs
+
+    def score_stats(self, stats: Stats, nrefs: int | str) -> BleuResult:
+        """Score (summed) statistics."""
+        c = self.config
+        return compute_bleu(
+            stats,
+            c.max_order,
+            self._smoothing,
+            self._weights,
+            c.effective_order,
+            c.smoothing_value,
+            self.signature(nrefs),
+        )
+
+    # ----------------------------------------------------------- scoring
+
+    def corpus_score(
+        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]]
+    ) -> BleuResult:
+        """Corpus BLEU. ``ref_streams`` is a list of reference streams, each
+        aligned with ``hyps`` (as in sacrebleu); ``None`` marks a segment that
+        has fewer references."""
+        stats, nrefs = self.segment_stats(hyps, ref_streams)
+        if not stats:
+            raise InputError("no segments to score (the hypotheses are empty)")
+        return self.score_stats(corpus_sum(stats, self.stat_order), nrefs)
+
+    def sentence_score(self, hyp: str, refs: Sequence[str]) -> BleuResult:
+        """BLEU of one hypothesis against its references."""
+        _check_strings(refs, "refs")
+        return self.corpus_score([hyp], [[r] for r in refs])
+
+    def sentence_scores(
+        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]]
+    ) -> list[BleuResult]:
+        """One sentence-level result per segment."""
+        stats, _ = self.segment_stats(hyps, ref_streams)
+        results = []
+        for seg, s in enumerate(stats):
+            n = sum(1 for stream in ref_streams if stream[seg] is not None)
+            results.append(self.score_stats(s, n))
+        return results
+
+
+def load_variant(name_or_path: str, **overrides: Any) -> Variant:
+    """A built-in variant by name, or a YAML file, with keyword overrides."""
+    return Variant(load_config(name_or_path, overrides))
