@@ -1,7 +1,10 @@
 """Tokens to n-gram counts.
 
 N-grams are tuples of tokens, counted for every order from 1 to
-``max_order`` in one Counter; the order of an n-gram is its length.
+``max_order`` in one Counter; the order of an n-gram is its length. When a
+tokenizer guarantees one-character tokens (``char.v1``) the tokens arrive as
+one string and its n-grams are substrings: the same counts, several times
+faster than tuples for character 18-grams.
 """
 
 from __future__ import annotations
@@ -10,10 +13,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 
-def count_ngrams(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:
-    """Counts of all n-grams of ``tokens`` with 1 <= n <= ``max_order``."""
-    counts: Counter[tuple[str, ...]] = Counter()
-    for n in range(1, min(max_order, len(tokens)) + 1):
+def count_ngrams(tokens: Sequence[str] | str, max_order: int) -> Counter:
+    """Counts of all n-grams of ``tokens`` with 1 <= n <= ``max_order``;
+    substrings when ``tokens`` is a string of one-character tokens."""
+    counts: Counter = Counter()
+    length = len(tokens)
+    if isinstance(tokens, str):
+        for n in range(1, min(max_order, length) + 1):
+            counts.update([tokens[i : i + n] for i in range(length - n + 1)])
+        return counts
+    for n in range(1, min(max_order, length) + 1):
         counts.update(zip(*(tokens[i:] for i in range(n))))
     return counts
 
@@ -21,9 +30,11 @@ def count_ngrams(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ..
 def max_counts(counters: Iterable[Counter[tuple[str, ...]]]) -> dict[tuple[str, ...], int]:
     """Per n-gram, the largest count over several references (the clipping
     ceiling of Papineni et al. 2002, section 2.1)."""
-    merged: dict[tuple[str, ...], int] = {}
-    for counter in counters:
+    it = iter(counters)
+    merged: dict[tuple[str, ...], int] = dict(next(it, {}))
+    for counter in it:
+        get = merged.get
         for ngram, count in counter.items():
-            if count > merged.get(ngram, 0):
+            if count > get(ngram, 0):
                 merged[ngram] = count
     return merged

@@ -120,6 +120,9 @@ class TokenizerChar:
     """Every character a token (sacrebleu ``char``); whitespace is dropped by
     the ``unicode.v1`` splitter, so the space is not a character n-gram."""
 
+    #: every token this tokenizer yields is one character, whatever the splitter
+    single_char_tokens = True
+
     def __call__(self, line: str) -> str:
         return " ".join(line)
 
@@ -234,8 +237,10 @@ def fold_case(line: str, lowercase: bool | str) -> str:
 
 def make_preprocessor(
     tokenizer: str, splitter: str, lowercase: bool | str
-) -> Callable[[str], list[str]]:
-    """Compose case folding, stripping, tokenization and splitting."""
+) -> Callable[[str], list[str] | str]:
+    """Compose case folding, stripping, tokenization and splitting. For
+    tokenizers of one-character tokens the tokens come back joined as one
+    string (see ``ngrams.count_ngrams``)."""
     tok = TOKENIZERS.get(tokenizer)
     split = SPLITTERS.get(splitter)
     # sacrebleu strips trailing whitespace before tokenizing; with the ascii
@@ -248,4 +253,6 @@ def make_preprocessor(
             tokens = list(tokens)
         return tokens
 
+    if getattr(tok, "single_char_tokens", False):
+        return lambda line: "".join(preprocess(line))
     return preprocess

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .config import VariantConfig, load_config, merge, validate
@@ -17,13 +18,22 @@ from .reflen import REF_LENGTHS
 from .score import BleuResult, compute_bleu
 from .signature import Signature
 from .smoothing import SMOOTHINGS
-from .stats import Stats, corpus_sum, prepare_references, segment_stats
+from .stats import References, Stats, corpus_sum, prepare_references, segment_stats
 from .tokenizers import make_preprocessor
 
 
 def _check_strings(value: Any, what: str) -> None:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise InputError(f"{what} must be a list of strings, not {type(value).__name__}")
+
+
+@dataclass(frozen=True)
+class PreparedReferences:
+    """References tokenized and counted for one tokenization and order."""
+
+    key: tuple
+    segments: tuple[References, ...]
+    nrefs: int | str
 
 
 class Variant:
@@ -56,28 +66,38 @@ class Variant:
     def signature(self, nrefs: int | str) -> Signature:
         return Signature(self.config, nrefs)
 
-    def segment_stats(
-        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]]
-    ) -> tuple[list[Stats], int | str]:
-        """Per-segment statistics and the number of references (``"var"``
-        when segments have different numbers)."""
-        _check_strings(hyps, "hypotheses")
+    def _prep_key(self) -> tuple:
+        c = self.config
+        return (c.tokenizer, c.split, c.lowercase, self.stat_order)
+
+    def prepare_references(
+        self, ref_streams: Sequence[Sequence[str | None]] | PreparedReferences
+    ) -> PreparedReferences:
+        """Tokenize and count the references once, to score many systems
+        against them (``corpus_score`` accepts the result in place of the
+        streams). Variants with the same tokenization and order share it."""
+        if isinstance(ref_streams, PreparedReferences):
+            if ref_streams.key != self._prep_key():
+                raise InputError(
+                    "these references were prepared by a variant with another "
+                    "tokenization or order; prepare them with this variant"
+                )
+            return ref_streams
         _check_strings(ref_streams, "ref_streams (a list of reference streams)")
         if not ref_streams:
             raise InputError("no reference stream given")
+        lengths = set()
         for i, stream in enumerate(ref_streams, 1):
             _check_strings(stream, f"reference stream {i}")
-            if len(stream) != len(hyps):
-                raise InputError(
-                    f"reference stream {i} has {len(stream)} segments but there are "
-                    f"{len(hyps)} hypotheses"
-                )
-        order = self.stat_order
-        stats: list[Stats] = []
+            lengths.add(len(stream))
+        if len(lengths) > 1:
+            raise InputError(
+                "reference streams differ in length: "
+                + ", ".join(f"stream {i} has {len(s)}" for i, s in enumerate(ref_streams, 1))
+            )
+        segments = []
         nrefs_seen: set[int] = set()
-        for seg, (hyp, *refs) in enumerate(zip(hyps, *ref_streams), 1):
-            if not isinstance(hyp, str):
-                raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
+        for seg, refs in enumerate(zip(*ref_streams), 1):
             present = [r for r in refs if r is not None]
             if not present:
                 raise InputError(f"segment {seg} has no reference (every stream gives None)")
@@ -85,14 +105,39 @@ class Variant:
                 if not isinstance(r, str):
                     raise InputError(f"a reference of segment {seg} is {type(r).__name__}")
             nrefs_seen.add(len(present))
-            prepared = prepare_references([self._preprocess(r) for r in present], order)
+            tokens = [self._preprocess(r) for r in present]
+            segments.append(prepare_references(tokens, self.stat_order))
+        nrefs: int | str = nrefs_seen.pop() if len(nrefs_seen) == 1 else "var"
+        return PreparedReferences(self._prep_key(), tuple(segments), nrefs)
+
+    def segment_stats(
+        self,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str | None]] | PreparedReferences,
+    ) -> tuple[list[Stats], int | str]:
+        """Per-segment statistics and the number of references (``"var"``
+        when segments have different numbers)."""
+        _check_strings(hyps, "hypotheses")
+        prepared = self.prepare_references(refs)
+        if len(prepared.segments) != len(hyps):
+            raise InputError(
+                f"the references have {len(prepared.segments)} segments but there are "
+                f"{len(hyps)} hypotheses"
+            )
+        stats: list[Stats] = []
+        for seg, (hyp, seg_refs) in enumerate(zip(hyps, prepared.segments), 1):
+            if not isinstance(hyp, str):
+                raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
             stats.append(
                 segment_stats(
-                    self._preprocess(hyp), prepared, order, self._ref_length, self.config.totals
+                    self._preprocess(hyp),
+                    seg_refs,
+                    self.stat_order,
+                    self._ref_length,
+                    self.config.totals,
                 )
             )
-        nrefs: int | str = nrefs_seen.pop() if len(nrefs_seen) == 1 else "var"
-        return stats, nrefs
+        return stats, prepared.nrefs
 
     def score_stats(self, stats: Stats, nrefs: int | str) -> BleuResult:
         """Score (summed) statistics."""
@@ -110,11 +155,14 @@ class Variant:
     # ----------------------------------------------------------- scoring
 
     def corpus_score(
-        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]]
+        self,
+        hyps: Sequence[str],
+        ref_streams: Sequence[Sequence[str | None]] | PreparedReferences,
     ) -> BleuResult:
         """Corpus BLEU. ``ref_streams`` is a list of reference streams, each
         aligned with ``hyps`` (as in sacrebleu); ``None`` marks a segment that
-        has fewer references."""
+        has fewer references. Prepared references (``prepare_references``)
+        are accepted too."""
         stats, nrefs = self.segment_stats(hyps, ref_streams)
         if not stats:
             raise InputError("no segments to score (the hypotheses are empty)")
@@ -126,15 +174,16 @@ class Variant:
         return self.corpus_score([hyp], [[r] for r in refs])
 
     def sentence_scores(
-        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]]
+        self,
+        hyps: Sequence[str],
+        ref_streams: Sequence[Sequence[str | None]] | PreparedReferences,
     ) -> list[BleuResult]:
         """One sentence-level result per segment."""
-        stats, _ = self.segment_stats(hyps, ref_streams)
-        results = []
-        for seg, s in enumerate(stats):
-            n = sum(1 for stream in ref_streams if stream[seg] is not None)
-            results.append(self.score_stats(s, n))
-        return results
+        prepared = self.prepare_references(ref_streams)
+        stats, _ = self.segment_stats(hyps, prepared)
+        return [
+            self.score_stats(s, len(refs.lengths)) for s, refs in zip(stats, prepared.segments)
+        ]
 
 
 def load_variant(name_or_path: str, **overrides: Any) -> Variant:

@@ -1,0 +1,267 @@
+"""The ``bleukit`` command.
+
+User errors print one line (``bleukit: error: ...``) and exit with status 2;
+success exits 0. Every input is read and checked before anything is printed,
+so a bad file never leaves half a report behind. Heavy modules are imported
+only by the subcommand that needs them, to keep start-up fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+EXIT_USER_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line instead of usage + error
+        self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _flatten(values: list[list[str]] | None) -> list[str]:
+    return [v for group in values or [] for v in group]
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="bleukit",
+        description="Reproducible, comparable, fast BLEU with complete signatures.",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    score = sub.add_parser("score", help="score hypothesis files against references")
+    score.add_argument(
+        "--variant", "-v", default="BLEUw4", help="built-in variant name or YAML file (default BLEUw4)"
+    )
+    score.add_argument(
+        "-r", "--ref", action="append", nargs="+", required=True, metavar="REF",
+        help="reference file(s), each aligned line by line with the hypotheses",
+    )
+    score.add_argument(
+        "-i", "--input", action="append", nargs="+", metavar="HYP",
+        help="hypothesis file(s), each scored separately (default: standard input)",
+    )
+    score.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="override a variant field, e.g. --set max_order=2 --set lowercase=true",
+    )
+    score.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    score.add_argument("--sentence", action="store_true", help="score every segment separately")
+    score.add_argument("--width", "-w", type=int, default=2, help="decimals in text output")
+
+    sub.add_parser("variants", help="list built-in variants")
+
+    show = sub.add_parser("show", help="print a variant's complete YAML and signature")
+    show.add_argument("variant")
+    show.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    show.add_argument("--nrefs", default="1", help="number of references for the signature")
+
+    sig = sub.add_parser("signature", help="work with signatures")
+    sig_sub = sig.add_subparsers(dest="sig_command", metavar="ACTION", parser_class=_Parser)
+    parse = sig_sub.add_parser("parse", help="rebuild the variant a signature describes")
+    parse.add_argument("signature")
+    parse.add_argument("--format", "-f", choices=("yaml", "json"), default="yaml")
+
+    sub.add_parser("components", help="list registered components, plugins included")
+
+    sample = sub.add_parser("sample", help="score the bundled WMT21 en-de sample")
+    sample.add_argument("--variant", "-v", action="append", help="variant(s) (default BLEUw4, BLEUc18)")
+    sample.add_argument("--paths", action="store_true", help="print the sample files' paths")
+    return parser
+
+
+def _overrides(pairs: list[str]) -> dict:
+    from .config import parse_override
+
+    return dict(parse_override(p) for p in pairs)
+
+
+def _cmd_score(args: argparse.Namespace, out) -> None:
+    from . import report
+    from .files import check_same_length, read_lines
+    from .variant import load_variant
+
+    variant = load_variant(args.variant, **_overrides(args.set))
+    if args.width < 0 or args.width > 16:
+        from .errors import InputError
+
+        raise InputError("--width must be between 0 and 16")
+    ref_paths = _flatten(args.ref)
+    refs = {p: read_lines(p) for p in ref_paths}
+    hyp_paths = _flatten(args.input)
+    if not hyp_paths:
+        if sys.stdin is None or sys.stdin.isatty():
+            from .errors import InputError
+
+            raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
+        hyp_paths = ["-"]
+    hyps = {}
+    for p in hyp_paths:
+        hyps[p] = read_lines(p)
+        check_same_length("<stdin>" if p == "-" else p, hyps[p], refs)
+    streams = list(refs.values())
+    blocks: list = []
+    for path, lines in hyps.items():
+        name = "<stdin>" if path == "-" else path
+        if args.sentence:
+            results = variant.sentence_scores(lines, streams)
+            sig = variant.signature(len(streams))
+            if args.format == "json":
+                blocks.append(report.sentence_json_object(variant.name, name, results, sig))
+            else:
+                text = [r.format(args.width) for r in results]
+                text += ["# " + line for line in report.signature_lines(sig)]
+                blocks.append("\n".join(text))
+        else:
+            result = variant.corpus_score(lines, streams)
+            if args.format == "json":
+                blocks.append(report.corpus_json_object(variant.name, name, result))
+            else:
+                blocks.append(report.corpus_text(variant.name, name, result, args.width))
+    if args.format == "json":
+        out.write(report.dumps(blocks) + "\n")
+    else:
+        out.write("\n".join(blocks) + "\n")
+
+
+def _cmd_variants(out) -> None:
+    from .config import builtin_names, load_config
+
+    for name in builtin_names():
+        config = load_config(name)
+        out.write(f"{name:<12} {config.description}\n")
+
+
+def _cmd_show(args: argparse.Namespace, out) -> None:
+    from .report import signature_lines, variant_yaml
+    from .variant import load_variant
+
+    variant = load_variant(args.variant, **_overrides(args.set))
+    nrefs = args.nrefs if args.nrefs == "var" else _positive_int(args.nrefs, "--nrefs")
+    out.write(variant_yaml(variant.config))
+    out.write("".join(f"# {line}\n" for line in signature_lines(variant.signature(nrefs))))
+
+
+def _positive_int(text: str, what: str) -> int:
+    from .errors import InputError
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"{what} must be a number or 'var', not {text!r}") from None
+    if value < 1:
+        raise InputError(f"{what} must be at least 1")
+    return value
+
+
+def _cmd_signature(args: argparse.Namespace, out, parser) -> None:
+    from ._version import __version__
+    from .report import dumps, variant_yaml
+    from .signature import parse_signature
+
+    if args.sig_command != "parse":
+        parser.parse_args(["signature", "--help"])
+    sig = parse_signature(args.signature)
+    if args.format == "json":
+        data = {
+            "variant": sig.config.scoring_dict(),
+            "nrefs": sig.nrefs,
+            "version": sig.version,
+            **sig.to_dict(),
+        }
+        data["variant"]["weights"] = (
+            list(sig.config.weights) if sig.config.weights != "uniform" else "uniform"
+        )
+        out.write(dumps(data) + "\n")
+        return
+    out.write(variant_yaml(sig.config))
+    out.write(f"# nrefs: {sig.nrefs}\n# computed by bleukit {sig.version}\n")
+    if sig.version != __version__:
+        out.write(
+            f"# this is bleukit {__version__}: components are versioned, so the same "
+            "names compute the same numbers\n"
+        )
+
+
+def _cmd_components(out) -> None:
+    from .reflen import REF_LENGTHS
+    from .smoothing import SMOOTHINGS
+    from .tokenizers import SPLITTERS, TOKENIZERS
+
+    for registry in (TOKENIZERS, SPLITTERS, REF_LENGTHS, SMOOTHINGS):
+        out.write(f"{registry.kind}s (entry-point group {registry.group}):\n")
+        for entry in registry.entries():
+            origin = "" if entry.origin == "builtin" else f"  [{entry.origin}]"
+            out.write(f"  {entry.name:<18} {entry.description}{origin}\n")
+
+
+def _cmd_sample(args: argparse.Namespace, out) -> None:
+    from importlib import resources
+
+    from .files import read_lines
+    from .variant import load_variant
+
+    root = resources.files("bleukit.sample")
+    prefix = "newstest2021.en-de"
+    refs = [root / f"{prefix}.ref.{r}.200.txt" for r in ("A", "C")]
+    systems = {s: root / f"{prefix}.hyp.{s}.200.txt" for s in ("Facebook-AI", "UEdin")}
+    if args.paths:
+        for p in [*refs, *systems.values()]:
+            out.write(f"{p}\n")
+        return
+    streams = [read_lines(str(p)) for p in refs]
+    out.write(f"WMT21 news en-de, first 200 segments, references A and C ({root})\n")
+    for name in args.variant or ["BLEUw4", "BLEUc18"]:
+        variant = load_variant(name)
+        for system, path in systems.items():
+            result = variant.corpus_score(read_lines(str(path)), streams)
+            out.write(f"{variant.name:<10} {system:<12} {result}\n")
+        out.write(f"{'':<10} signature: {result.signature.long}\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    out = sys.stdout
+    if args.version:
+        from ._version import __version__
+
+        out.write(f"bleukit {__version__}\n")
+        return 0
+    if args.command is None:
+        parser.print_help(out)
+        return 0
+    from .errors import BleukitError
+
+    try:
+        if args.command == "score":
+            _cmd_score(args, out)
+        elif args.command == "variants":
+            _cmd_variants(out)
+        elif args.command == "show":
+            _cmd_show(args, out)
+        elif args.command == "signature":
+            _cmd_signature(args, out, parser)
+        elif args.command == "components":
+            _cmd_components(out)
+        elif args.command == "sample":
+            _cmd_sample(args, out)
+        out.flush()
+    except BleukitError as exc:
+        sys.stderr.write(f"bleukit: error: {exc}\n")
+        return EXIT_USER_ERROR
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`); nothing left to report
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("bleukit: interrupted\n")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""Golden tests: bleukit variants against the oracle tools' committed numbers.
+
+tests/golden/wmt_oracle.json holds what sacrebleu 2.6.0, NLTK 3.10.4, Moses
+multi-bleu.perl and mteval-v13a.pl computed on real WMT21/22 test sets (see
+tests/golden/make_golden.py). Scores must agree to 1e-9 on the 0-100 scale,
+and counts, totals and lengths exactly. multi-bleu.perl prints rounded
+numbers, so its whole output line must be reproduced character for character.
+
+BLEUKIT_TOK=13a|intl|char|zh restricts the run to cases using that tokenizer
+(the tox ``tok`` factor).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import bleukit
+
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "wmt_oracle.json").read_text("utf-8"))
+TOL = 1e-9
+
+
+def _tokenizer(case: dict) -> str:
+    tok = case["overrides"].get("tokenizer")
+    if tok:
+        return tok
+    return bleukit.load_variant(case["variant"]).config.tokenizer.split(".")[0]
+
+
+def _selected(cases: list[dict]) -> list[dict]:
+    only = os.environ.get("BLEUKIT_TOK")
+    return [c for c in cases if not only or _tokenizer(c) == only]
+
+
+def _id(case: dict) -> str:
+    over = ",".join(f"{k}={v}" for k, v in case["overrides"].items())
+    refs = "+".join(case["refs"])
+    return f"{case['tool']}|{case['set']}|{case['system']}|{refs}|{case['variant']}[{over}]"
+
+
+@cache
+def _variant(name: str, overrides: str) -> bleukit.Variant:
+    return bleukit.load_variant(name, **json.loads(overrides))
+
+
+def _load(case: dict) -> bleukit.Variant:
+    return _variant(case["variant"], json.dumps(case["overrides"], sort_keys=True))
+
+
+def _run(case: dict, wmt):
+    variant = _load(case)
+    hyps = wmt.hyps(case["set"], case["system"])
+    return variant, hyps, wmt.prepared(variant, case["set"], case["refs"])
+
+
+CORPUS = _selected([c for c in GOLDEN["cases"] if "score" in c])
+SENTENCE = _selected([c for c in GOLDEN["cases"] if "segments" in c])
+MULTI_BLEU = _selected([c for c in GOLDEN["cases"] if "stdout" in c])
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("case", CORPUS, ids=_id)
+def test_corpus_score_matches_oracle(case, wmt):
+    variant, hyps, refs = _run(case, wmt)
+    result = variant.corpus_score(hyps, refs)
+    assert result.score == pytest.approx(case["score"], abs=TOL, rel=0)
+    assert result.sys_len == case["sys_len"]
+    assert result.ref_len == case["ref_len"]
+    if "counts" in case:
+        assert list(result.counts) == case["counts"]
+        assert list(result.totals) == case["totals"]
+    if "sacrebleu_signature" in case:
+        assert result.signature.sacrebleu == case["sacrebleu_signature"]
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("case", SENTENCE, ids=_id)
+def test_sentence_scores_match_oracle(case, wmt):
+    variant = _load(case)
+    hyps = wmt.hyps(case["set"], case["system"])
+    n = len(case["segments"])
+    streams = [stream[:n] for stream in wmt.refs(case["set"], case["refs"])]
+    results = variant.sentence_scores(hyps[:n], streams)
+    for row, result in zip(case["segments"], results):
+        assert result.score == pytest.approx(row["score"], abs=TOL, rel=0), row["seg"]
+        assert list(result.counts) == row["counts"]
+        assert list(result.totals) == row["totals"]
+        assert (result.sys_len, result.ref_len) == (row["sys_len"], row["ref_len"])
+    assert results[0].signature.sacrebleu == case["sacrebleu_signature"]
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("case", MULTI_BLEU, ids=_id)
+def test_multi_bleu_output_line_matches(case, wmt):
+    variant, hyps, refs = _run(case, wmt)
+    r = variant.corpus_score(hyps, refs)
+    # multi-bleu.perl's printf, field for field
+    line = (
+        f"BLEU = {r.score:.2f}, {'/'.join(f'{p:.1f}' for p in r.precisions)} "
+        f"(BP={r.bp:.3f}, ratio={r.ratio:.3f}, hyp_len={r.sys_len}, ref_len={r.ref_len})"
+    )
+    assert line == case["stdout"]
+
+
+def test_golden_file_covers_every_tool():
+    tools = {c["tool"] for c in GOLDEN["cases"]}
+    assert {"sacrebleu", "sacrebleu-sentence", "nltk", "multi-bleu.perl", "mteval-v13a.pl"} <= tools
+    assert len(GOLDEN["cases"]) > 600

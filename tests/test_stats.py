@@ -1,0 +1,49 @@
+from fractions import Fraction
+
+import pytest
+
+from bleukit.reflen import closest
+from bleukit.stats import Stats, corpus_sum, prepare_references, segment_stats
+
+
+def seg(hyp, refs, order=4, totals="exact"):
+    prepared = prepare_references([r.split() for r in refs], order)
+    return segment_stats(hyp.split(), prepared, order, closest, totals)
+
+
+def test_papineni_modified_unigram_precision():
+    # Papineni et al. 2002, section 2.1: "the" clipped to its reference count
+    s = seg("the the the the the the the", ["the cat is on the mat", "there is a cat on the mat"], 1)
+    assert (s.counts, s.totals) == ((2,), (7,))
+
+
+def test_segment_fields():
+    s = seg("a b c", ["a b d e"])
+    assert (s.sys_len, s.ref_len) == (3, 4)
+    assert s.counts == (2, 1, 0, 0) and s.totals == (3, 2, 1, 0)
+    assert s.last_len == 3 and s.last_counts == s.counts
+
+
+def test_at_least_one_totals_reproduce_nltk():
+    s = seg("a b", ["a b"], totals="at-least-one")
+    assert s.totals == (2, 1, 1, 1)
+
+
+def test_addition_is_elementwise_and_keeps_the_last_segment():
+    a, b = seg("a b c", ["a b c"]), seg("x", ["y z"])
+    total = a + b
+    assert total.sys_len == 4 and total.ref_len == 5 and total.segments == 2
+    assert total.counts == (3, 2, 1, 0) and total.totals == (4, 2, 1, 0)
+    assert total.last_len == 1
+    assert corpus_sum([a, b], 4) == total
+    assert Stats.zero(4) + a == a + Stats.zero(4) == a
+
+
+def test_orders_must_agree():
+    with pytest.raises(ValueError):
+        Stats.zero(4) + Stats.zero(5)
+
+
+def test_fractional_reference_lengths_add_exactly():
+    s = Stats(1, Fraction(1, 3), (1,), (1,), 1)
+    assert (s + s + s).ref_len == 1

@@ -1,0 +1,128 @@
+"""Tokenizers, splitters and case folding: table tests of tricky strings."""
+
+import pytest
+
+from bleukit.errors import UnknownComponentError
+from bleukit.tokenizers import (
+    SPLITTERS,
+    TOKENIZERS,
+    fold_case,
+    make_preprocessor,
+    split_ascii,
+    split_unicode,
+)
+
+
+def tok(name, line):
+    return TOKENIZERS.get(name)(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Hello, world.", "Hello , world ."),
+        ("It costs $3.50, ok?", "It costs $ 3.50 , ok ?"),
+        ("1,000,000 people", "1,000,000 people"),
+        ("in 2019.", "in 2019 ."),  # 13a pads the line, so a final period splits
+        ("a-b 3-4", "a-b 3 - 4"),  # dash split only after a digit
+        ("&quot;hi&quot; &amp; &lt;b&gt;", '" hi " & < b >'),
+        ("x<skipped>y", "xy"),
+        ("foo-\nbar", "foobar"),
+        ("dog\u00a0cat", "dog cat"),  # NBSP normalised by str.split
+        ("„Anführung“", "„Anführung“"),  # non-ASCII punctuation untouched
+        ("", ""),
+    ],
+)
+def test_13a(line, expected):
+    assert tok("13a.v1", line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Hello, world.", "Hello , world ."),
+        ("in 2019.", "in 2019."),  # mteval-v14 quirk: period after a digit stays
+        ("„Anführung“", "„ Anführung “"),  # Unicode punctuation splits
+        ("3.5 €", "3.5 €"),
+        ("a+b=c", "a + b = c"),  # symbols split
+        ("emoji😀x", "emoji 😀 x"),
+    ],
+)
+def test_intl(line, expected):
+    assert tok("intl.v1", line) == expected
+
+
+def test_char_drops_whitespace_through_unicode_split():
+    pre = make_preprocessor("char.v1", "unicode.v1", False)
+    assert pre("ab c\u00a0d") == "abcd"  # joined: one-character tokens
+
+
+def test_char_with_ascii_split_keeps_nbsp_as_token():
+    pre = make_preprocessor("char.v1", "ascii.v1", False)
+    assert pre("ab c\u00a0d") == "abc\u00a0d"
+
+
+def test_zh_v1_splits_han_and_keeps_quirky_ranges():
+    assert tok("zh.v1", "我爱北京abc") == "我 爱 北 京 abc"
+    # sacrebleu #298: U+2001..U+2A6D count as Chinese in zh.v1 (ellipsis, arrows)
+    assert tok("zh.v1", "a…b") == "a … b"
+    assert tok("zh.v1", "x→y") == "x → y"
+    # ... and real Extension B ideographs do not
+    assert tok("zh.v1", "\U00020000\U00020001") == "\U00020000\U00020001"
+
+
+def test_zh_v2_fixes_the_malformed_ranges():
+    assert tok("zh.v2", "a…b") == "a…b"
+    assert tok("zh.v2", "x→y") == "x→y"
+    assert tok("zh.v2", "\U00020000\U00020001") == "\U00020000 \U00020001"
+    assert tok("zh.v2", "\U0002f800z") == "\U0002f800 z"
+    # what both versions share
+    assert tok("zh.v2", "我爱北京，abc.") == tok("zh.v1", "我爱北京，abc.")
+
+
+def test_zh_strips_and_does_not_pad_like_13a():
+    # sacrebleu's zh tokenizer strips and runs 13a's regexes without padding
+    assert tok("zh.v1", "  2019. ") == "2019."
+
+
+def test_none_keeps_the_line():
+    assert tok("none.v1", " a  b ") == " a  b "
+
+
+@pytest.mark.parametrize(
+    ("text", "uni", "asc"),
+    [
+        ("a b", ["a", "b"], ["a", "b"]),
+        ("a\u00a0b", ["a", "b"], ["a\u00a0b"]),
+        ("a \u00a0 b", ["a", "b"], ["a", "\u00a0", "b"]),
+        ("a\u2003b\u3000c", ["a", "b", "c"], ["a\u2003b\u3000c"]),
+        ("\ta\x0bb\fc\r", ["a", "b", "c"], ["a", "b", "c"]),
+        ("", [], []),
+    ],
+)
+def test_splitters(text, uni, asc):
+    assert split_unicode(text) == uni
+    assert split_ascii(text) == asc
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [(False, "ÄÖ Straße İ"), (True, "äö straße i̇"), ("ascii", "ÄÖ straße İ")],
+)
+def test_fold_case(mode, expected):
+    assert fold_case("ÄÖ Straße İ", mode) == expected
+
+
+def test_preprocessor_strips_trailing_whitespace_like_sacrebleu():
+    pre = make_preprocessor("none.v1", "unicode.v1", False)
+    assert pre("a b \u00a0") == ["a", "b"]
+    # with the ascii splitter only ASCII whitespace is stripped (Perl chop + split)
+    pre_ascii = make_preprocessor("none.v1", "ascii.v1", False)
+    assert pre_ascii("a b \u00a0\r") == ["a", "b", "\u00a0"]
+
+
+def test_registries_list_versioned_names_and_reject_unknown():
+    assert {"13a.v1", "intl.v1", "char.v1", "zh.v1", "zh.v2", "none.v1"} <= set(TOKENIZERS.names())
+    assert SPLITTERS.names() == ["ascii.v1", "unicode.v1"]
+    with pytest.raises(UnknownComponentError, match="available: .*13a.v1"):
+        TOKENIZERS.get("moses")
