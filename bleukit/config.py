@@ -219,18 +219,24 @@ def validate(data: dict[str, Any], source: str) -> VariantConfig:
 
 
 def format_validation_error(exc: ValidationError) -> str:
-    parts = []
+    """One line, grouped by top-level key; the alternatives of a union
+    (``lowercase: bool | "ascii"``) are joined with "or"."""
+    by_key: dict[str, list[str]] = {}
     for err in exc.errors():
-        loc = ".".join(str(x) for x in err["loc"])
+        key = str(err["loc"][0]) if err["loc"] else ""
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            msg = "unknown key (allowed: " + ", ".join(
-                ["name", "description", "extends", *SCORING_FIELDS]
-            ) + ")"
+            allowed = ", ".join(["name", "description", "extends", *SCORING_FIELDS])
+            msg = f"unknown key (allowed: {allowed})"
         elif err["type"] == "missing":
             msg = "missing (set it or use 'extends')"
-        parts.append(f"key '{loc}': {msg}" if loc else msg)
-    return "; ".join(parts)
+        messages = by_key.setdefault(key, [])
+        if msg not in messages:
+            messages.append(msg)
+    return "; ".join(
+        f"key '{key}': {' or '.join(msgs)}" if key else " or ".join(msgs)
+        for key, msgs in by_key.items()
+    )
 
 
 def parse_override(text: str) -> tuple[str, Any]:

@@ -38,7 +38,7 @@ class BleuResult:
 
     @property
     def ratio(self) -> float:
-        return self.sys_len / self.ref_len if self.ref_len else 0.0
+        return float(self.sys_len / self.ref_len) if self.ref_len else 0.0
 
     def format(self, width: int = 2) -> str:
         """sacrebleu's one-line form: score, precisions, BP, ratio, lengths."""

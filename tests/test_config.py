@@ -1,0 +1,109 @@
+"""Variant YAML: loading, extends, overrides and errors that name file and key."""
+
+import pytest
+
+from bleukit.config import builtin_names, load_config, parse_override
+from bleukit.errors import ConfigError
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def test_builtin_variants_are_complete_and_valid():
+    assert set(builtin_names()) >= {"BLEUw4", "BLEUc18", "sacrebleu", "nist", "multi-bleu", "nltk"}
+    c18 = load_config("BLEUc18")
+    assert (c18.tokenizer, c18.max_order, c18.smoothing) == ("char.v1", 18, "none.v1")
+    w4 = load_config("BLEUw4")
+    assert (w4.tokenizer, w4.ref_length, w4.weights) == ("13a.v1", "closest.v1", "uniform")
+    assert load_config("nist").ref_length == "shortest.v1"
+    assert load_config("sacrebleu").smoothing == "exp.v1"
+    assert load_config("multi-bleu").split == "ascii.v1"
+    assert load_config("nltk").totals == "at-least-one"
+
+
+def test_extends_builtin_and_file(tmp_path):
+    base = write(tmp_path, "base.yaml", "extends: BLEUw4\nname: base\nmax_order: 2\n")
+    child = write(tmp_path, "child.yaml", "extends: base.yaml\nname: child\nlowercase: true\n")
+    c = load_config(child)
+    assert (c.name, c.max_order, c.lowercase, c.tokenizer) == ("child", 2, True, "13a.v1")
+    assert load_config(base).description == ""
+
+
+def test_bare_component_names_mean_v1():
+    c = load_config("BLEUw4", {"tokenizer": "zh", "smoothing": "floor"})
+    assert (c.tokenizer, c.smoothing, c.smoothing_value) == ("zh.v1", "floor.v1", 0.1)
+
+
+def test_changing_smoothing_drops_the_old_value():
+    c = load_config("BLEUw4", {"smoothing": "floor", "smoothing_value": 0.2})
+    assert c.smoothing_value == 0.2
+    assert load_config("BLEUw4", {"smoothing": "add-k"}).smoothing_value == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("extends: BLEUw4\nmax_ordr: 3\n", "key 'max_ordr': unknown key"),
+        ("extends: BLEUw4\nmax_order: four\n", "key 'max_order'"),
+        ("extends: BLEUw4\nmax_order: 0\n", "key 'max_order'"),
+        ("extends: BLEUw4\nweights: [0.5, 0.6, 0, 0]\n", "weights must sum to 1"),
+        ("extends: BLEUw4\nweights: [0.5, 0.5]\n", "key 'weights' has 2 values but key 'max_order' is 4"),
+        ("extends: BLEUw4\nweights: [1.5, -0.5, 0, 0]\n", "non-negative"),
+        ("extends: BLEUw4\ntokenizer: moses\n", "unknown tokenizer 'moses'; available: .*13a.v1"),
+        ("extends: BLEUw4\nsmoothing: exp\nsmoothing_value: 0.3\n", "exp.v1 takes no value"),
+        ("extends: BLEUw4\nlowercase: maybe\n", "key 'lowercase'"),
+        ("tokenizer: 13a\n", "key 'split': missing"),
+        ("extends: NoSuch\n", "unknown variant 'NoSuch'; built-in variants: BLEUc18"),
+        ("extends: [1]\n", "key 'extends'"),
+        ("- a\n- b\n", "YAML mapping"),
+        ("extends: BLEUw4\nmax_order: [\n", "invalid YAML"),
+    ],
+)
+def test_errors_name_the_file_and_key(tmp_path, text, message):
+    path = write(tmp_path, "bad.yaml", text)
+    with pytest.raises(ConfigError, match=message) as info:
+        load_config(path)
+    assert "bad.yaml" in str(info.value) or "NoSuch" in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_extends_cycle_and_missing_file(tmp_path):
+    write(tmp_path, "a.yaml", "extends: b.yaml\n")
+    write(tmp_path, "b.yaml", "extends: a.yaml\n")
+    with pytest.raises(ConfigError, match="cycle"):
+        load_config(str(tmp_path / "a.yaml"))
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(str(tmp_path / "nope.yaml"))
+
+
+def test_yaml_is_loaded_safely(tmp_path):
+    path = write(tmp_path, "evil.yaml", "extends: BLEUw4\nname: !!python/object/apply:os.system ['true']\n")
+    with pytest.raises(ConfigError, match="invalid YAML"):
+        load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "pair"),
+    [
+        ("max_order=2", ("max_order", 2)),
+        ("lowercase=true", ("lowercase", True)),
+        ("lowercase=ascii", ("lowercase", "ascii")),
+        ("weights=[0.5, 0.5]", ("weights", (0.5, 0.5))),
+        ("smoothing_value=", ("smoothing_value", None)),
+    ],
+)
+def test_parse_override(text, pair):
+    assert parse_override(text) == pair
+
+
+def test_parse_override_needs_equals():
+    with pytest.raises(ConfigError, match="key=value"):
+        parse_override("max_order")
+
+
+def test_override_errors_name_the_key():
+    with pytest.raises(ConfigError, match="overrides max_order.*key 'max_order'"):
+        load_config("BLEUw4", {"max_order": "x"})

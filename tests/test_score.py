@@ -1,0 +1,47 @@
+import math
+
+import pytest
+
+import bleukit
+from bleukit.score import BleuResult, brevity_penalty
+
+REF = "The NASA Opportunity rover is battling a massive dust storm on planet Mars."
+
+
+def test_brevity_penalty():
+    assert brevity_penalty(10, 10) == 1.0
+    assert brevity_penalty(12, 10) == 1.0
+    assert brevity_penalty(8, 10) == math.exp(1 - 10 / 8)
+    assert brevity_penalty(0, 10) == 0.0
+
+
+def test_published_tutorial_numbers():
+    v = bleukit.load_variant("sacrebleu")
+    a = v.sentence_score("The Opportunity rover is combating a big sandstorm on planet Mars.", [REF])
+    b = v.sentence_score("A NASA rover is fighting a massive storm on planet Mars.", [REF])
+    assert round(a.score, 1) == 27.6
+    assert round(b.score, 1) == 35.3
+
+
+def test_papineni_the_the_the_example():
+    v = bleukit.load_variant("BLEUw4", max_order=1)
+    r = v.sentence_score("the the the the the the the", ["the cat is on the mat", "there is a cat on the mat"])
+    assert r.counts == (2,) and r.totals == (7,)
+    assert r.precisions[0] == pytest.approx(100 * 2 / 7)
+
+
+def test_format_reads_like_sacrebleu():
+    r = BleuResult(31.258, (61.9, 37.0, 24.6, 16.9), 1.0, 28186, 27970, (1, 1, 1, 1), (1, 1, 1, 1))
+    assert str(r) == (
+        "BLEU = 31.26 61.9/37.0/24.6/16.9 (BP = 1.000 ratio = 1.008 hyp_len = 28186 ref_len = 27970)"
+    )
+    d = r.to_dict()
+    assert d["score"] == 31.258 and d["ratio"] == pytest.approx(28186 / 27970)
+
+
+def test_average_reference_length_formats_as_a_number():
+    v = bleukit.load_variant("BLEUw4", ref_length="average")
+    r = v.sentence_score("a b c", ["a b c d", "a b c"])
+    assert r.ref_len == pytest.approx(3.5)
+    assert "ref_len = 3.50" in str(r)
+    assert r.to_dict()["ref_len"] == 3.5

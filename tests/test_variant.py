@@ -1,0 +1,89 @@
+"""The Python API: scoring, input checks, prepared references, overrides."""
+
+import pytest
+
+import bleukit
+from bleukit.errors import InputError
+
+HYPS = ["the cat sat on the mat", "a dog barked loudly"]
+REFS = [["the cat sat on a mat", "the dog barked loudly"], ["a cat sat on the mat", None]]
+
+
+def test_corpus_score_with_variable_reference_counts():
+    r = bleukit.load_variant("sacrebleu").corpus_score(HYPS, REFS)
+    assert 0 < r.score < 100
+    assert r.signature.nrefs == "var"
+    assert "nrefs:var" in r.signature.long
+
+
+def test_sentence_score_equals_one_segment_corpus():
+    v = bleukit.load_variant("sacrebleu", effective_order=True)
+    a = v.sentence_score(HYPS[0], [REFS[0][0], REFS[1][0]])
+    b = v.corpus_score([HYPS[0]], [[REFS[0][0]], [REFS[1][0]]])
+    assert a.score == b.score and a.counts == b.counts
+
+
+def test_sentence_scores_match_sentence_score():
+    v = bleukit.load_variant("sacrebleu", effective_order=True)
+    batch = v.sentence_scores(HYPS, REFS)
+    singles = [v.sentence_score(h, [r for r in refs if r is not None]) for h, refs in zip(HYPS, zip(*REFS))]
+    assert [r.score for r in batch] == [r.score for r in singles]
+    assert batch[1].signature.nrefs == 1
+
+
+def test_prepared_references_are_reusable_and_checked():
+    v = bleukit.load_variant("BLEUw4")
+    prepared = v.prepare_references(REFS)
+    assert v.corpus_score(HYPS, prepared).score == v.corpus_score(HYPS, REFS).score
+    # a variant with the same tokenization and order may share them ...
+    assert bleukit.load_variant("sacrebleu").corpus_score(HYPS, prepared).score > 0
+    # ... one with another tokenization may not
+    with pytest.raises(InputError, match="another tokenization"):
+        bleukit.load_variant("BLEUc18").corpus_score(HYPS, prepared)
+
+
+@pytest.mark.parametrize(
+    ("hyps", "refs", "message"),
+    [
+        (HYPS, [["only one"]], "the references have 1 segments but there are 2 hypotheses"),
+        (HYPS, [REFS[0], REFS[1][:1]], "stream 1 has 2, stream 2 has 1"),
+        (HYPS, [[None, "x"]], "segment 1 has no reference"),
+        ("a string", REFS, "hypotheses must be a list of strings"),
+        (HYPS, "a string", "ref_streams"),
+        (HYPS, [], "no reference stream"),
+        ([None, "x"], REFS, "hypothesis 1 is NoneType"),
+        ([], [[]], "no segments to score"),
+        (HYPS, [[1, "x"]], "a reference of segment 1 is int"),
+    ],
+)
+def test_bad_input_is_a_clear_error(hyps, refs, message):
+    with pytest.raises(InputError, match=message):
+        bleukit.load_variant("BLEUw4").corpus_score(hyps, refs)
+
+
+def test_identical_text_scores_100_under_every_builtin_variant():
+    for name in ["BLEUw4", "BLEUc18", "sacrebleu", "nist", "multi-bleu", "nltk"]:
+        v = bleukit.load_variant(name)
+        line = "Ein ganz gewöhnlicher Satz, mit Komma und genug Wörtern für achtzehn Zeichen."
+        assert v.corpus_score([line], [[line]]).score == pytest.approx(100.0), name
+
+
+def test_with_overrides_revalidates():
+    v = bleukit.load_variant("BLEUw4")
+    assert v.with_overrides(max_order=2).config.max_order == 2
+    assert v.with_overrides(smoothing="floor").config.smoothing_value == 0.1
+    with pytest.raises(bleukit.ConfigError, match="max_order"):
+        v.with_overrides(max_order=-1)
+
+
+def test_tokenize_shows_what_is_counted():
+    assert bleukit.load_variant("BLEUw4").tokenize("Hi, you.") == ["Hi", ",", "you", "."]
+    assert bleukit.load_variant("BLEUc18").tokenize("a b") == "ab"
+
+
+def test_weights_vector_changes_the_score_as_expected():
+    uni = bleukit.load_variant("BLEUw4", max_order=2)
+    only_unigrams = bleukit.load_variant("BLEUw4", max_order=2, weights=[1.0, 0.0])
+    r1 = only_unigrams.corpus_score(HYPS, REFS)
+    assert r1.score == pytest.approx(r1.bp * r1.precisions[0])
+    assert uni.corpus_score(HYPS, REFS).score != r1.score
