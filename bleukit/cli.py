@@ -90,7 +90,7 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
 
         raise InputError("--width must be between 0 and 16")
     ref_paths = _flatten(args.ref)
-    refs = {p: read_lines(p) for p in ref_paths}
+    refs = [(p, read_lines(p)) for p in ref_paths]
     hyp_paths = _flatten(args.input)
     if not hyp_paths:
         if sys.stdin is None or sys.stdin.isatty():
@@ -98,16 +98,17 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
 
             raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
         hyp_paths = ["-"]
-    hyps = {}
+    hyps = []
     for p in hyp_paths:
-        hyps[p] = read_lines(p)
-        check_same_length("<stdin>" if p == "-" else p, hyps[p], refs)
-    streams = list(refs.values())
+        name = "<stdin>" if p == "-" else p
+        hyps.append((name, read_lines(p)))
+        check_same_length(name, hyps[-1][1], refs)
+    streams = [lines for _, lines in refs]
+    prepared = variant.prepare_references(streams)
     blocks: list = []
-    for path, lines in hyps.items():
-        name = "<stdin>" if path == "-" else path
+    for name, lines in hyps:
         if args.sentence:
-            results = variant.sentence_scores(lines, streams)
+            results = variant.sentence_scores(lines, prepared)
             sig = variant.signature(len(streams))
             if args.format == "json":
                 blocks.append(report.sentence_json_object(variant.name, name, results, sig))
@@ -116,7 +117,7 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
                 text += ["# " + line for line in report.signature_lines(sig)]
                 blocks.append("\n".join(text))
         else:
-            result = variant.corpus_score(lines, streams)
+            result = variant.corpus_score(lines, prepared)
             if args.format == "json":
                 blocks.append(report.corpus_json_object(variant.name, name, result))
             else:

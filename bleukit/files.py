@@ -65,10 +65,12 @@ def read_lines(path: str) -> list[str]:
     return decode_lines(data, path)
 
 
-def check_same_length(hyp_name: str, hyps: list[str], refs: dict[str, list[str]]) -> None:
+def check_same_length(
+    hyp_name: str, hyps: list[str], refs: list[tuple[str, list[str]]]
+) -> None:
     """Every reference file must have as many lines as the hypotheses: a
     mismatch is an error, never a silent truncation."""
-    for ref_name, ref_lines in refs.items():
+    for ref_name, ref_lines in refs:
         if len(ref_lines) != len(hyps):
             raise InputError(
                 f"{hyp_name} has {len(hyps)} lines but {ref_name} has {len(ref_lines)}; "

@@ -56,6 +56,6 @@ def test_very_long_line(tmp_path):
 
 def test_line_count_mismatch_names_both_files_and_counts():
     with pytest.raises(InputError, match="hyp.txt has 2 lines but ref.txt has 3"):
-        check_same_length("hyp.txt", ["a", "b"], {"ref.txt": ["a", "b", "c"]})
+        check_same_length("hyp.txt", ["a", "b"], [("ref.txt", ["a", "b", "c"])])
     with pytest.raises(InputError, match="hyp.txt is empty"):
-        check_same_length("hyp.txt", [], {"ref.txt": []})
+        check_same_length("hyp.txt", [], [("ref.txt", [])])

@@ -1,0 +1,183 @@
+"""The bleukit command end to end: outputs, exit codes, one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bleukit.cli import main
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name, text, mode="w"):
+        p = tmp_path / name
+        if isinstance(text, bytes):
+            p.write_bytes(text)
+        else:
+            p.write_text(text, encoding="utf-8")
+        return str(p)
+
+    return write
+
+
+@pytest.fixture
+def corpus(files):
+    ref = files("ref.txt", "the cat sat on the mat\nhello world , how are you ?\n")
+    ref2 = files("ref2.txt", "a cat sat on the mat\nhello world how are you\n")
+    hyp = files("hyp.txt", "the cat sat on a mat\nhello world , how are you\n")
+    return ref, ref2, hyp
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_text_output(corpus, capsys):
+    ref, _, hyp = corpus
+    code, out, err = run(["score", "-r", ref, "-i", hyp], capsys)
+    assert code == 0 and err == ""
+    assert out.startswith(f"{hyp}: BLEUw4 BLEU = ")
+    assert "signature: bleukit|tok:13a.v1|" in out and "sacrebleu signature:" in out
+
+
+def test_score_json_one_object_per_hypothesis_file(corpus, capsys):
+    ref, ref2, hyp = corpus
+    code, out, _ = run(
+        ["score", "--variant", "sacrebleu", "-r", ref, ref2, "-i", hyp, hyp, "-f", "json"], capsys
+    )
+    data = json.loads(out)
+    assert code == 0 and len(data) == 2
+    for key in ("score", "precisions", "bp", "ratio", "sys_len", "ref_len", "counts", "totals",
+                "signature", "variant", "hyp"):
+        assert key in data[0]
+    assert data[0]["variant"] == "sacrebleu" and data[0]["hyp"] == hyp
+    assert "nrefs:2" in data[0]["signature"]
+
+
+def test_set_overrides_reach_the_signature(corpus, capsys):
+    ref, _, hyp = corpus
+    code, out, _ = run(["score", "-r", ref, "-i", hyp, "--set", "max_order=2", "--set",
+                        "lowercase=true", "-f", "json"], capsys)
+    sig = json.loads(out)[0]["signature"]
+    assert code == 0 and "order:2" in sig and "case:lc" in sig
+
+
+def test_sentence_mode(corpus, capsys):
+    ref, _, hyp = corpus
+    code, out, _ = run(["score", "-r", ref, "-i", hyp, "--sentence"], capsys)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("BLEU = ") and lines[1].startswith("BLEU = ")
+    assert lines[2].startswith("# signature: ")
+    code, out, _ = run(["score", "-r", ref, "-i", hyp, "--sentence", "-f", "json"], capsys)
+    assert len(json.loads(out)[0]["segments"]) == 2
+
+
+def test_hypotheses_from_stdin(corpus, monkeypatch, capsys):
+    ref, _, hyp = corpus
+    import io
+    from pathlib import Path
+
+    stdin = io.TextIOWrapper(io.BytesIO(Path(hyp).read_bytes()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, _ = run(["score", "-r", ref, "-f", "json"], capsys)
+    assert code == 0 and json.loads(out)[0]["hyp"] == "<stdin>"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", "-r", "REF", "-i", "SHORT"], "SHORT has 1 lines but REF has 2"),
+        (["score", "-r", "REF", "-i", "BAD"], "BAD: line 2, byte 1: invalid UTF-8"),
+        (["score", "-r", "REF", "-i", "MISSING"], "MISSING: no such file"),
+        (["score", "-r", "REF", "-i", "HYP", "--variant", "nope"], "unknown variant 'nope'"),
+        (["score", "-r", "REF", "-i", "HYP", "--set", "tokenizer=moses"], "unknown tokenizer 'moses'"),
+        (["score", "-r", "REF", "-i", "HYP", "--set", "colour=red"], "key 'colour': unknown key"),
+        (["score", "-r", "REF", "-i", "HYP", "--set", "max_order"], "expected key=value"),
+        (["score", "-r", "REF", "-i", "EMPTY"], "has 0 lines but REF has 2"),
+        (["signature", "parse", "nonsense"], "must start with"),
+        (["show", "BLEUw4", "--nrefs", "0"], "at least 1"),
+    ],
+)
+def test_user_errors_exit_2_with_one_line(corpus, files, capsys, argv, message):
+    ref, _, hyp = corpus
+    paths = {
+        "REF": ref,
+        "HYP": hyp,
+        "SHORT": files("short.txt", "one line\n"),
+        "BAD": files("bad.txt", b"ok\n\xffno\n"),
+        "MISSING": ref + ".missing",
+        "EMPTY": files("empty.txt", b""),
+    }
+    argv = [paths.get(a, a) for a in argv]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("bleukit: error: ") and err.count("\n") == 1
+    assert message.replace("SHORT", paths["SHORT"]).replace("REF", ref).replace(
+        "BAD", paths["BAD"]).replace("MISSING", paths["MISSING"]).replace("EMPTY", paths["EMPTY"]) in err
+
+
+def test_argument_errors_are_one_line_and_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["score"])
+    _, err = capsys.readouterr()
+    assert info.value.code == 2 and err.count("\n") == 1 and "--ref" in err
+
+
+def test_no_partial_output_when_a_later_file_is_bad(corpus, files, capsys):
+    ref, _, hyp = corpus
+    short = files("short.txt", "one\n")
+    code, out, _ = run(["score", "-r", ref, "-i", hyp, short], capsys)
+    assert code == 2 and out == ""
+
+
+def test_variants_show_and_signature_roundtrip(capsys):
+    code, out, _ = run(["variants"], capsys)
+    assert code == 0 and "BLEUc18" in out and "Denoual" in out
+    code, out, _ = run(["show", "BLEUc18", "--nrefs", "2"], capsys)
+    assert code == 0 and "max_order: 18" in out and "tokenizer: char.v1" in out
+    sig = next(line for line in out.splitlines() if line.startswith("# signature: "))[13:]
+    code, out, _ = run(["signature", "parse", sig], capsys)
+    assert code == 0 and "max_order: 18" in out and "# nrefs: 2" in out
+    code, out, _ = run(["signature", "parse", sig, "-f", "json"], capsys)
+    assert json.loads(out)["variant"]["max_order"] == 18
+
+
+def test_show_yaml_loads_back_as_the_same_variant(tmp_path, capsys):
+    import bleukit
+
+    run(["show", "nltk"], capsys)
+    code, out, _ = run(["show", "nltk"], capsys)
+    path = tmp_path / "copy.yaml"
+    path.write_text("\n".join(line for line in out.splitlines() if not line.startswith("#")))
+    assert bleukit.load_variant(str(path)).config == bleukit.load_variant("nltk").config
+
+
+def test_components_and_sample(capsys):
+    code, out, _ = run(["components"], capsys)
+    assert code == 0 and "zh.v2" in out and "nltk-method7.v1" in out and "bleukit.tokenizers" in out
+    code, out, _ = run(["sample"], capsys)
+    assert code == 0 and out.count("BLEU = ") == 4 and "Facebook-AI" in out
+    code, out, _ = run(["sample", "--paths"], capsys)
+    assert code == 0 and len(out.splitlines()) == 4
+
+
+def test_real_process_exit_codes_and_no_traceback(corpus):
+    ref, _, hyp = corpus
+    ok = subprocess.run([sys.executable, "-m", "bleukit", "score", "-r", ref, "-i", hyp],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0 and "BLEU = " in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "bleukit", "score", "-r", ref, "-i", ref + "x"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip() == f"bleukit: error: {ref}x: no such file"
+
+
+def test_version_and_help(capsys):
+    import bleukit
+
+    assert run(["--version"], capsys)[1] == f"bleukit {bleukit.__version__}\n"
+    assert "score" in run([], capsys)[1]
