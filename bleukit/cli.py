@@ -34,18 +34,33 @@ def _build_parser() -> argparse.ArgumentParser:
 
     score = sub.add_parser("score", help="score hypothesis files against references")
     score.add_argument(
-        "--variant", "-v", default="BLEUw4", help="built-in variant name or YAML file (default BLEUw4)"
+        "--variant",
+        "-v",
+        default="BLEUw4",
+        help="built-in variant name or YAML file (default BLEUw4)",
     )
     score.add_argument(
-        "-r", "--ref", action="append", nargs="+", required=True, metavar="REF",
+        "-r",
+        "--ref",
+        action="append",
+        nargs="+",
+        required=True,
+        metavar="REF",
         help="reference file(s), each aligned line by line with the hypotheses",
     )
     score.add_argument(
-        "-i", "--input", action="append", nargs="+", metavar="HYP",
+        "-i",
+        "--input",
+        action="append",
+        nargs="+",
+        metavar="HYP",
         help="hypothesis file(s), each scored separately (default: standard input)",
     )
     score.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE",
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="override a variant field, e.g. --set max_order=2 --set lowercase=true",
     )
     score.add_argument("--format", "-f", choices=("text", "json"), default="text")
@@ -68,7 +83,9 @@ def _build_parser() -> argparse.ArgumentParser:
     sub.add_parser("components", help="list registered components, plugins included")
 
     sample = sub.add_parser("sample", help="score the bundled WMT21 en-de sample")
-    sample.add_argument("--variant", "-v", action="append", help="variant(s) (default BLEUw4, BLEUc18)")
+    sample.add_argument(
+        "--variant", "-v", action="append", help="variant(s) (default BLEUw4, BLEUc18)"
+    )
     sample.add_argument("--paths", action="store_true", help="print the sample files' paths")
     return parser
 

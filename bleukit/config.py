@@ -191,7 +191,7 @@ def resolve_raw(ref: str, base: Path | None = None, seen: tuple[str, ...] = ()) 
         return data, source
     if not isinstance(parent, str):
         raise ConfigError(f"{source}: key 'extends' must be a variant name or a file path")
-    merged, _ = resolve_raw(parent, parent_base, seen + (key,))
+    merged, _ = resolve_raw(parent, parent_base, (*seen, key))
     # the extending file's name and description replace the parent's
     merged.pop("name", None)
     merged.pop("description", None)

@@ -65,9 +65,7 @@ def read_lines(path: str) -> list[str]:
     return decode_lines(data, path)
 
 
-def check_same_length(
-    hyp_name: str, hyps: list[str], refs: list[tuple[str, list[str]]]
-) -> None:
+def check_same_length(hyp_name: str, hyps: list[str], refs: list[tuple[str, list[str]]]) -> None:
     """Every reference file must have as many lines as the hypotheses: a
     mismatch is an error, never a silent truncation."""
     for ref_name, ref_lines in refs:

@@ -29,7 +29,9 @@ def signature_lines(sig: Signature) -> list[str]:
     lines = [f"signature: {sig.long}", f"short: {sig.short}", f"digest: {sig.digest}"]
     sacre = sig.sacrebleu
     lines.append(
-        f"sacrebleu signature: {sacre}" if sacre else "sacrebleu signature: none (not expressible in sacrebleu)"
+        f"sacrebleu signature: {sacre}"
+        if sacre
+        else "sacrebleu signature: none (not expressible in sacrebleu)"
     )
     return lines
 

@@ -43,7 +43,9 @@ class BleuResult:
     def format(self, width: int = 2) -> str:
         """sacrebleu's one-line form: score, precisions, BP, ratio, lengths."""
         prec = "/".join(f"{p:.1f}" for p in self.precisions)
-        ref_len = f"{self.ref_len:d}" if isinstance(self.ref_len, int) else f"{float(self.ref_len):.2f}"
+        ref_len = (
+            f"{self.ref_len:d}" if isinstance(self.ref_len, int) else f"{float(self.ref_len):.2f}"
+        )
         return (
             f"BLEU = {self.score:.{width}f} {prec} (BP = {self.bp:.3f} "
             f"ratio = {self.ratio:.3f} hyp_len = {self.sys_len:d} ref_len = {ref_len})"

@@ -166,8 +166,7 @@ def parse_signature(text: str) -> Signature:
         key, sep, value = part.partition(":")
         if not sep or key not in index:
             raise ConfigError(
-                f"signature field {part!r}: unknown key {key!r}; expected one of "
-                f"{', '.join(index)}"
+                f"signature field {part!r}: unknown key {key!r}; expected one of {', '.join(index)}"
             )
         if key in found:
             raise ConfigError(f"signature: key {key!r} appears twice")
@@ -185,9 +184,8 @@ def parse_signature(text: str) -> Signature:
         for v, names in table.items():
             if value == names[i]:
                 return v
-        raise ConfigError(
-            f"signature key {key!r}: {value!r} is not one of {', '.join(n[i] for n in table.values())}"
-        )
+        allowed = ", ".join(n[i] for n in table.values())
+        raise ConfigError(f"signature key {key!r}: {value!r} is not one of {allowed}")
 
     data: dict = {
         "tokenizer": field("tok"),
@@ -200,8 +198,10 @@ def parse_signature(text: str) -> Signature:
     try:
         data["max_order"] = int(field("order"))
         w = field("weights")
-        data["weights"] = "uniform" if w == ("u" if short else "uniform") else tuple(
-            float(x) for x in w.split(",")
+        data["weights"] = (
+            "uniform"
+            if w == ("u" if short else "uniform")
+            else tuple(float(x) for x in w.split(","))
         )
     except ValueError:
         raise ConfigError(f"signature: cannot read order {field('order')!r} or weights") from None

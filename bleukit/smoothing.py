@@ -181,8 +181,10 @@ class NltkSmoothing(Smoothing):
         if m == 1:
             return [(c + value) / d if c == 0 else p for p, c, d in zip(p_n, counts, dens)]
         if m == 2:
-            return [p if i == 0 else Fraction(c + 1, d + 1)
-                    for i, (p, c, d) in enumerate(zip(p_n, counts, dens))]
+            return [
+                p if i == 0 else Fraction(c + 1, d + 1)
+                for i, (p, c, d) in enumerate(zip(p_n, counts, dens))
+            ]
         if m == 3:
             return self._nist_geometric(p_n, counts, dens)
         if m == 4:
@@ -217,7 +219,7 @@ class NltkSmoothing(Smoothing):
     @staticmethod
     def _method5(p_n, stats):
         last_c, last_t = stats.last_counts[4], stats.last_totals[4]
-        plus1 = list(p_n) + [Fraction(last_c, max(1, last_t))]
+        plus1 = [*p_n, Fraction(last_c, max(1, last_t))]
         out = list(p_n)
         prev = p_n[0] + 1
         for i, p in enumerate(p_n):

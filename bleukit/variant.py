@@ -181,9 +181,7 @@ class Variant:
         """One sentence-level result per segment."""
         prepared = self.prepare_references(ref_streams)
         stats, _ = self.segment_stats(hyps, prepared)
-        return [
-            self.score_stats(s, len(refs.lengths)) for s, refs in zip(stats, prepared.segments)
-        ]
+        return [self.score_stats(s, len(refs.lengths)) for s, refs in zip(stats, prepared.segments)]
 
 
 def load_variant(name_or_path: str, **overrides: Any) -> Variant:

@@ -51,8 +51,19 @@ def test_score_json_one_object_per_hypothesis_file(corpus, capsys):
     )
     data = json.loads(out)
     assert code == 0 and len(data) == 2
-    for key in ("score", "precisions", "bp", "ratio", "sys_len", "ref_len", "counts", "totals",
-                "signature", "variant", "hyp"):
+    for key in (
+        "score",
+        "precisions",
+        "bp",
+        "ratio",
+        "sys_len",
+        "ref_len",
+        "counts",
+        "totals",
+        "signature",
+        "variant",
+        "hyp",
+    ):
         assert key in data[0]
     assert data[0]["variant"] == "sacrebleu" and data[0]["hyp"] == hyp
     assert "nrefs:2" in data[0]["signature"]
@@ -60,8 +71,22 @@ def test_score_json_one_object_per_hypothesis_file(corpus, capsys):
 
 def test_set_overrides_reach_the_signature(corpus, capsys):
     ref, _, hyp = corpus
-    code, out, _ = run(["score", "-r", ref, "-i", hyp, "--set", "max_order=2", "--set",
-                        "lowercase=true", "-f", "json"], capsys)
+    code, out, _ = run(
+        [
+            "score",
+            "-r",
+            ref,
+            "-i",
+            hyp,
+            "--set",
+            "max_order=2",
+            "--set",
+            "lowercase=true",
+            "-f",
+            "json",
+        ],
+        capsys,
+    )
     sig = json.loads(out)[0]["signature"]
     assert code == 0 and "order:2" in sig and "case:lc" in sig
 
@@ -94,7 +119,10 @@ def test_hypotheses_from_stdin(corpus, monkeypatch, capsys):
         (["score", "-r", "REF", "-i", "BAD"], "BAD: line 2, byte 1: invalid UTF-8"),
         (["score", "-r", "REF", "-i", "MISSING"], "MISSING: no such file"),
         (["score", "-r", "REF", "-i", "HYP", "--variant", "nope"], "unknown variant 'nope'"),
-        (["score", "-r", "REF", "-i", "HYP", "--set", "tokenizer=moses"], "unknown tokenizer 'moses'"),
+        (
+            ["score", "-r", "REF", "-i", "HYP", "--set", "tokenizer=moses"],
+            "unknown tokenizer 'moses'",
+        ),
         (["score", "-r", "REF", "-i", "HYP", "--set", "colour=red"], "key 'colour': unknown key"),
         (["score", "-r", "REF", "-i", "HYP", "--set", "max_order"], "expected key=value"),
         (["score", "-r", "REF", "-i", "EMPTY"], "has 0 lines but REF has 2"),
@@ -116,8 +144,14 @@ def test_user_errors_exit_2_with_one_line(corpus, files, capsys, argv, message):
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""
     assert err.startswith("bleukit: error: ") and err.count("\n") == 1
-    assert message.replace("SHORT", paths["SHORT"]).replace("REF", ref).replace(
-        "BAD", paths["BAD"]).replace("MISSING", paths["MISSING"]).replace("EMPTY", paths["EMPTY"]) in err
+    assert (
+        message.replace("SHORT", paths["SHORT"])
+        .replace("REF", ref)
+        .replace("BAD", paths["BAD"])
+        .replace("MISSING", paths["MISSING"])
+        .replace("EMPTY", paths["EMPTY"])
+        in err
+    )
 
 
 def test_argument_errors_are_one_line_and_exit_2(capsys):
@@ -149,8 +183,8 @@ def test_variants_show_and_signature_roundtrip(capsys):
 def test_show_yaml_loads_back_as_the_same_variant(tmp_path, capsys):
     import bleukit
 
-    run(["show", "nltk"], capsys)
     code, out, _ = run(["show", "nltk"], capsys)
+    assert code == 0
     path = tmp_path / "copy.yaml"
     path.write_text("\n".join(line for line in out.splitlines() if not line.startswith("#")))
     assert bleukit.load_variant(str(path)).config == bleukit.load_variant("nltk").config
@@ -167,11 +201,17 @@ def test_components_and_sample(capsys):
 
 def test_real_process_exit_codes_and_no_traceback(corpus):
     ref, _, hyp = corpus
-    ok = subprocess.run([sys.executable, "-m", "bleukit", "score", "-r", ref, "-i", hyp],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "bleukit", "score", "-r", ref, "-i", hyp],
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0 and "BLEU = " in ok.stdout
-    bad = subprocess.run([sys.executable, "-m", "bleukit", "score", "-r", ref, "-i", ref + "x"],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "bleukit", "score", "-r", ref, "-i", ref + "x"],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip() == f"bleukit: error: {ref}x: no such file"
 

@@ -50,7 +50,10 @@ def test_changing_smoothing_drops_the_old_value():
         ("extends: BLEUw4\nmax_order: four\n", "key 'max_order'"),
         ("extends: BLEUw4\nmax_order: 0\n", "key 'max_order'"),
         ("extends: BLEUw4\nweights: [0.5, 0.6, 0, 0]\n", "weights must sum to 1"),
-        ("extends: BLEUw4\nweights: [0.5, 0.5]\n", "key 'weights' has 2 values but key 'max_order' is 4"),
+        (
+            "extends: BLEUw4\nweights: [0.5, 0.5]\n",
+            "key 'weights' has 2 values but key 'max_order' is 4",
+        ),
         ("extends: BLEUw4\nweights: [1.5, -0.5, 0, 0]\n", "non-negative"),
         ("extends: BLEUw4\ntokenizer: moses\n", "unknown tokenizer 'moses'; available: .*13a.v1"),
         ("extends: BLEUw4\nsmoothing: exp\nsmoothing_value: 0.3\n", "exp.v1 takes no value"),
@@ -80,7 +83,9 @@ def test_extends_cycle_and_missing_file(tmp_path):
 
 
 def test_yaml_is_loaded_safely(tmp_path):
-    path = write(tmp_path, "evil.yaml", "extends: BLEUw4\nname: !!python/object/apply:os.system ['true']\n")
+    path = write(
+        tmp_path, "evil.yaml", "extends: BLEUw4\nname: !!python/object/apply:os.system ['true']\n"
+    )
     with pytest.raises(ConfigError, match="invalid YAML"):
         load_config(path)
 

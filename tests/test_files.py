@@ -19,7 +19,7 @@ from bleukit.files import check_same_length, decode_lines, read_lines
         (b"a\r\nb\r\n", ["a", "b"]),  # CRLF
         (b"\xef\xbb\xbfa\nb\n", ["a", "b"]),  # BOM removed
         ("a\u2028b\x85c\n".encode(), ["a\u2028b\x85c"]),  # never splitlines()
-        ("x\ry\n".encode(), ["x\ry"]),  # a lone CR stays inside the segment
+        (b"x\ry\n", ["x\ry"]),  # a lone CR stays inside the segment
     ],
 )
 def test_decode_lines(data, lines):

@@ -14,16 +14,43 @@ from bleukit.config import load_config
 from bleukit.signature import Signature
 from bleukit.stats import corpus_sum
 
-TOKENIZERS = [os.environ["BLEUKIT_TOK"]] if os.environ.get("BLEUKIT_TOK") else [
-    "13a", "intl", "char", "zh", "zh.v2", "none"
-]
+TOKENIZERS = (
+    [os.environ["BLEUKIT_TOK"]]
+    if os.environ.get("BLEUKIT_TOK")
+    else ["13a", "intl", "char", "zh", "zh.v2", "none"]
+)
 # smoothing methods whose precisions stay within [0, 1] at their defaults;
 # nltk-method5/7 average with p1 + 1 and can exceed 1 (an NLTK quirk)
 BOUNDED = ["none", "floor", "add-k", "exp", *(f"nltk-method{m}" for m in (0, 1, 2, 3, 4))]
 
 WORDS = st.sampled_from(
-    ["the", "cat", "sat", "mat", "a", ",", ".", "don't", "3.5", "1,000", "&amp;", "„quoted“",
-     "猫", "在", "垫子", "上", "ねこ", "…", "→", "😀", "e\u0301", "\u00a0", "Straße", "İ", "-"]
+    [
+        "the",
+        "cat",
+        "sat",
+        "mat",
+        "a",
+        ",",
+        ".",
+        "don't",
+        "3.5",
+        "1,000",
+        "&amp;",
+        "„quoted“",
+        "猫",
+        "在",
+        "垫子",
+        "上",
+        "ねこ",
+        "…",
+        "→",
+        "😀",
+        "e\u0301",
+        "\u00a0",
+        "Straße",
+        "İ",
+        "-",
+    ]
 )
 SEGMENT = st.lists(WORDS, max_size=12).map(" ".join)
 settings.register_profile("bleukit", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -60,7 +87,9 @@ def variants(draw, smoothings=BOUNDED):
 def test_statistics_are_additive(variant, a, b):
     sa, _ = variant.segment_stats(*a)
     sb, _ = variant.segment_stats(*b)
-    joined = [a[0] + b[0], [ra + rb for ra, rb in zip(a[1], b[1])]] if len(a[1]) == len(b[1]) else None
+    joined = (
+        [a[0] + b[0], [ra + rb for ra, rb in zip(a[1], b[1])]] if len(a[1]) == len(b[1]) else None
+    )
     if joined is None:
         return
     sj, _ = variant.segment_stats(*joined)

@@ -33,7 +33,9 @@ def test_bare_name_means_v1_forever():
 
 
 def test_unknown_names_list_what_is_available(fake_entry_points):
-    with pytest.raises(UnknownComponentError, match=r"unknown widget 'beta'; available: alpha.v1, alpha.v2"):
+    with pytest.raises(
+        UnknownComponentError, match=r"unknown widget 'beta'; available: alpha.v1, alpha.v2"
+    ):
         make().get("beta")
 
 
@@ -45,7 +47,9 @@ def test_names_must_be_versioned():
 
 
 def test_plugins_are_found_through_entry_points(fake_entry_points):
-    fake_entry_points.append(EntryPoint("upper.v1", "bleukit.tokenizers:NoneTokenizer", "test.widgets"))
+    fake_entry_points.append(
+        EntryPoint("upper.v1", "bleukit.tokenizers:NoneTokenizer", "test.widgets")
+    )
     reg = make()
     assert reg.get("upper.v1").__name__ == "NoneTokenizer"
     assert reg.names() == ["alpha.v1", "alpha.v2", "upper.v1"]
@@ -61,7 +65,9 @@ def test_builtins_cannot_be_shadowed(fake_entry_points):
 def test_two_plugins_with_one_name_are_an_error_naming_both(fake_entry_points):
     fake_entry_points.append(EntryPoint("dup.v1", "os:getcwd", "test.widgets"))
     fake_entry_points.append(EntryPoint("dup.v1", "os:getpid", "test.widgets"))
-    with pytest.raises(UnknownComponentError, match="two plugins register widget 'dup.v1'.*os:getcwd.*os:getpid"):
+    with pytest.raises(
+        UnknownComponentError, match="two plugins register widget 'dup.v1'.*os:getcwd.*os:getpid"
+    ):
         make().get("dup.v1")
 
 

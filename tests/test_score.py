@@ -17,7 +17,9 @@ def test_brevity_penalty():
 
 def test_published_tutorial_numbers():
     v = bleukit.load_variant("sacrebleu")
-    a = v.sentence_score("The Opportunity rover is combating a big sandstorm on planet Mars.", [REF])
+    a = v.sentence_score(
+        "The Opportunity rover is combating a big sandstorm on planet Mars.", [REF]
+    )
     b = v.sentence_score("A NASA rover is fighting a massive storm on planet Mars.", [REF])
     assert round(a.score, 1) == 27.6
     assert round(b.score, 1) == 35.3
@@ -25,7 +27,9 @@ def test_published_tutorial_numbers():
 
 def test_papineni_the_the_the_example():
     v = bleukit.load_variant("BLEUw4", max_order=1)
-    r = v.sentence_score("the the the the the the the", ["the cat is on the mat", "there is a cat on the mat"])
+    r = v.sentence_score(
+        "the the the the the the the", ["the cat is on the mat", "there is a cat on the mat"]
+    )
     assert r.counts == (2,) and r.totals == (7,)
     assert r.precisions[0] == pytest.approx(100 * 2 / 7)
 
@@ -33,7 +37,8 @@ def test_papineni_the_the_the_example():
 def test_format_reads_like_sacrebleu():
     r = BleuResult(31.258, (61.9, 37.0, 24.6, 16.9), 1.0, 28186, 27970, (1, 1, 1, 1), (1, 1, 1, 1))
     assert str(r) == (
-        "BLEU = 31.26 61.9/37.0/24.6/16.9 (BP = 1.000 ratio = 1.008 hyp_len = 28186 ref_len = 27970)"
+        "BLEU = 31.26 61.9/37.0/24.6/16.9 "
+        "(BP = 1.000 ratio = 1.008 hyp_len = 28186 ref_len = 27970)"
     )
     d = r.to_dict()
     assert d["score"] == 31.258 and d["ratio"] == pytest.approx(28186 / 27970)

@@ -14,7 +14,8 @@ def test_long_form_states_every_scoring_field():
     s = sig("BLEUc18", 3)
     assert s.long == (
         "bleukit|tok:char.v1|split:unicode.v1|case:mixed|order:18|weights:uniform|"
-        "reflen:closest.v1|smooth:none.v1|eff:no|totals:exact|nrefs:3|version:" + bleukit.__version__
+        "reflen:closest.v1|smooth:none.v1|eff:no|totals:exact|nrefs:3|version:"
+        + bleukit.__version__
     )
     assert s.short.startswith("bk|t:char.v1|sp:unicode.v1|c:m|n:18|w:u|")
 
@@ -47,8 +48,12 @@ def test_digest_ignores_the_release_but_not_the_metric():
 
 
 def test_sacrebleu_signature_only_when_expressible():
-    assert sig("sacrebleu").sacrebleu == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
-    assert sig("sacrebleu", smoothing="floor").sacrebleu.endswith("smooth:floor[0.10]|version:2.6.0")
+    assert (
+        sig("sacrebleu").sacrebleu == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    )
+    assert sig("sacrebleu", smoothing="floor").sacrebleu.endswith(
+        "smooth:floor[0.10]|version:2.6.0"
+    )
     assert sig("sacrebleu", lowercase=True, tokenizer="zh").sacrebleu.startswith("nrefs:1|case:lc")
     assert sig("BLEUc18").sacrebleu is None  # sacrebleu's signature cannot say order 18
     assert sig(tokenizer="zh.v2").sacrebleu is None
@@ -77,7 +82,10 @@ def test_parse_errors(text, message):
 
 def test_same_data_same_score_from_parsed_signature():
     v = bleukit.load_variant("BLEUw4", max_order=3, smoothing="floor")
-    hyps, refs = ["the cat sat on a mat", "hello there"], [["the cat sat on the mat", "hello world"]]
+    hyps, refs = (
+        ["the cat sat on a mat", "hello there"],
+        [["the cat sat on the mat", "hello world"]],
+    )
     r = v.corpus_score(hyps, refs)
     rebuilt = bleukit.Variant(parse_signature(r.signature.short).config)
     assert rebuilt.corpus_score(hyps, refs).score == r.score

@@ -13,8 +13,16 @@ from bleukit.stats import Stats
 
 def stats(counts, totals, sys_len=10, last=None):
     last_len, last_counts, last_totals = last or (sys_len, counts, totals)
-    return Stats(sys_len, sys_len, tuple(counts), tuple(totals), 1, last_len,
-                 tuple(last_counts), tuple(last_totals))
+    return Stats(
+        sys_len,
+        sys_len,
+        tuple(counts),
+        tuple(totals),
+        1,
+        last_len,
+        tuple(last_counts),
+        tuple(last_totals),
+    )
 
 
 def smooth(name, s, order=4, weights=None, eff=False, value=None):
@@ -72,7 +80,9 @@ def test_uniform_weights_equal_explicit_uniform_vector():
 
 def test_nltk_method0_uses_float_min_for_zero_precision():
     r = smooth("nltk-method0", stats([3, 1, 0, 0], [4, 3, 2, 1]))
-    expected = math.exp(0.25 * (math.log(3 / 4) + math.log(1 / 3) + 2 * math.log(sys.float_info.min)))
+    expected = math.exp(
+        0.25 * (math.log(3 / 4) + math.log(1 / 3) + 2 * math.log(sys.float_info.min))
+    )
     assert r.mean == pytest.approx(100 * expected, rel=1e-12)
 
 
@@ -97,8 +107,7 @@ def test_nltk_method3_and_method4():
 
 
 def test_nltk_method5_uses_the_last_segments_five_grams():
-    s = stats([4, 3, 2, 1], [5, 4, 3, 2],
-              last=(6, (4, 3, 2, 1, 1), (6, 5, 4, 3, 2)))
+    s = stats([4, 3, 2, 1], [5, 4, 3, 2], last=(6, (4, 3, 2, 1, 1), (6, 5, 4, 3, 2)))
     p = [Fraction(4, 5), Fraction(3, 4), Fraction(2, 3), Fraction(1, 2)]
     plus1 = [*p, Fraction(1, 2)]
     prev, expected = p[0] + 1, []
@@ -121,8 +130,7 @@ def test_nltk_method6_interpolates_and_needs_trigrams():
 
 
 def test_nltk_method7_is_method4_then_method5():
-    s = stats([3, 1, 0, 0], [4, 3, 2, 1], sys_len=20,
-              last=(20, (3, 1, 0, 0, 0), (4, 3, 2, 1, 1)))
+    s = stats([3, 1, 0, 0], [4, 3, 2, 1], sys_len=20, last=(20, (3, 1, 0, 0, 0), (4, 3, 2, 1, 1)))
     r7 = smooth("nltk-method7", s)
     assert r7.precisions[0] != smooth("nltk-method4", s).precisions[0]
     assert r7.mean > 0

@@ -13,7 +13,9 @@ def seg(hyp, refs, order=4, totals="exact"):
 
 def test_papineni_modified_unigram_precision():
     # Papineni et al. 2002, section 2.1: "the" clipped to its reference count
-    s = seg("the the the the the the the", ["the cat is on the mat", "there is a cat on the mat"], 1)
+    s = seg(
+        "the the the the the the the", ["the cat is on the mat", "there is a cat on the mat"], 1
+    )
     assert (s.counts, s.totals) == ((2,), (7,))
 
 

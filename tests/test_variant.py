@@ -26,7 +26,9 @@ def test_sentence_score_equals_one_segment_corpus():
 def test_sentence_scores_match_sentence_score():
     v = bleukit.load_variant("sacrebleu", effective_order=True)
     batch = v.sentence_scores(HYPS, REFS)
-    singles = [v.sentence_score(h, [r for r in refs if r is not None]) for h, refs in zip(HYPS, zip(*REFS))]
+    singles = [
+        v.sentence_score(h, [r for r in refs if r is not None]) for h, refs in zip(HYPS, zip(*REFS))
+    ]
     assert [r.score for r in batch] == [r.score for r in singles]
     assert batch[1].signature.nrefs == 1
 

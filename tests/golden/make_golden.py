@@ -26,62 +26,109 @@ def main(data_dir: str) -> None:
                 for tok, exp in res["sacrebleu"].items():
                     if tok == "ja-mecab":  # a tokenizer of issue 3, not built yet
                         continue
-                    cases.append({
-                        **where, "tool": "sacrebleu", "variant": "sacrebleu",
-                        "overrides": {"tokenizer": tok.removesuffix("-lc"),
-                                      "lowercase": tok.endswith("-lc")},
-                        "score": exp["score"], "counts": exp["counts"], "totals": exp["totals"],
-                        "sys_len": exp["sys_len"], "ref_len": exp["ref_len"],
-                        "sacrebleu_signature": exp["signature"],
-                    })
+                    cases.append(
+                        {
+                            **where,
+                            "tool": "sacrebleu",
+                            "variant": "sacrebleu",
+                            "overrides": {
+                                "tokenizer": tok.removesuffix("-lc"),
+                                "lowercase": tok.endswith("-lc"),
+                            },
+                            "score": exp["score"],
+                            "counts": exp["counts"],
+                            "totals": exp["totals"],
+                            "sys_len": exp["sys_len"],
+                            "ref_len": exp["ref_len"],
+                            "sacrebleu_signature": exp["signature"],
+                        }
+                    )
                 sent = res["sacrebleu_sentence_13a"]
                 for eff in ("eff_yes", "eff_no"):
-                    cases.append({
-                        **where, "tool": "sacrebleu-sentence", "variant": "sacrebleu",
-                        "overrides": {"effective_order": eff == "eff_yes"},
-                        "segments": [
-                            {k: row[k] for k in ("seg", "score", "counts", "totals", "sys_len", "ref_len")}
-                            for row in sent[eff]
-                        ],
-                        "sacrebleu_signature": sent[f"signature_{eff}"],
-                    })
+                    cases.append(
+                        {
+                            **where,
+                            "tool": "sacrebleu-sentence",
+                            "variant": "sacrebleu",
+                            "overrides": {"effective_order": eff == "eff_yes"},
+                            "segments": [
+                                {
+                                    k: row[k]
+                                    for k in (
+                                        "seg",
+                                        "score",
+                                        "counts",
+                                        "totals",
+                                        "sys_len",
+                                        "ref_len",
+                                    )
+                                }
+                                for row in sent[eff]
+                            ],
+                            "sacrebleu_signature": sent[f"signature_{eff}"],
+                        }
+                    )
                 for tok, exp in res["nltk"].items():
-                    cases.append({
-                        **where, "tool": "nltk", "variant": "nltk",
-                        "overrides": {} if tok == "whitespace" else {"tokenizer": "13a"},
-                        "score": exp["bleu_x100"], "counts": exp["p_numerators"],
-                        "totals": exp["p_denominators"], "sys_len": exp["hyp_len"],
-                        "ref_len": exp["ref_len"],
-                    })
+                    cases.append(
+                        {
+                            **where,
+                            "tool": "nltk",
+                            "variant": "nltk",
+                            "overrides": {} if tok == "whitespace" else {"tokenizer": "13a"},
+                            "score": exp["bleu_x100"],
+                            "counts": exp["p_numerators"],
+                            "totals": exp["p_denominators"],
+                            "sys_len": exp["hyp_len"],
+                            "ref_len": exp["ref_len"],
+                        }
+                    )
                 for tok, exp in res["multi_bleu"].items():
                     if tok == "ja-mecab":
                         continue
-                    cases.append({
-                        **where, "tool": "multi-bleu.perl", "variant": "multi-bleu",
-                        "overrides": {"tokenizer": tok.removesuffix("-lc"),
-                                      "lowercase": "ascii" if tok.endswith("-lc") else False},
-                        "stdout": exp["stdout"],
-                    })
+                    cases.append(
+                        {
+                            **where,
+                            "tool": "multi-bleu.perl",
+                            "variant": "multi-bleu",
+                            "overrides": {
+                                "tokenizer": tok.removesuffix("-lc"),
+                                "lowercase": "ascii" if tok.endswith("-lc") else False,
+                            },
+                            "stdout": exp["stdout"],
+                        }
+                    )
                 for key, lowercase in (("13a_cased", False), ("13a_asciilc", "ascii")):
                     exp = res["mteval_v13a"][key]
-                    cases.append({
-                        **where, "tool": "mteval-v13a.pl", "variant": "BLEUw4",
-                        "overrides": {"lowercase": lowercase},
-                        "score": exp["bleu_x100"], "sys_len": exp["sys_len"],
-                        "ref_len": exp["ref_len"],
-                    })
+                    cases.append(
+                        {
+                            **where,
+                            "tool": "mteval-v13a.pl",
+                            "variant": "BLEUw4",
+                            "overrides": {"lowercase": lowercase},
+                            "score": exp["bleu_x100"],
+                            "sys_len": exp["sys_len"],
+                            "ref_len": exp["ref_len"],
+                        }
+                    )
     for set_name, systems in char18["sets"].items():
         for system, by_refs in systems.items():
             for refs, res in by_refs.items():
                 where = {"set": set_name, "system": system, "refs": refs.split("+")}
                 for key, variant in (("BLEUc18", "BLEUc18"), ("shortest_13a", "nist")):
                     exp = res[key]
-                    cases.append({
-                        **where, "tool": f"sacrebleu ({key})", "variant": variant,
-                        "overrides": {},
-                        "score": exp["score"], "counts": exp["counts"], "totals": exp["totals"],
-                        "sys_len": exp["sys_len"], "ref_len": exp["ref_len"],
-                    })
+                    cases.append(
+                        {
+                            **where,
+                            "tool": f"sacrebleu ({key})",
+                            "variant": variant,
+                            "overrides": {},
+                            "score": exp["score"],
+                            "counts": exp["counts"],
+                            "totals": exp["totals"],
+                            "sys_len": exp["sys_len"],
+                            "ref_len": exp["ref_len"],
+                        }
+                    )
     meta = {
         "source": "../shared/data/wmt/oracle.json and oracle-char18-shortest.json",
         "tools": oracle["meta"]["versions"],

@@ -1,0 +1,214 @@
+"""bleukit against sacrebleu 2.6.0 and NLTK 3.10.4, live, on generated input:
+Unicode punctuation and symbols, CJK, entities, empty lines, variable
+reference counts, every smoothing method and n-gram orders 1-8."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from nltk.translate import bleu_score as nltk_bleu
+from sacrebleu.metrics import BLEU
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+import bleukit
+from bleukit.tokenizers import TOKENIZERS
+
+settings.register_profile(
+    "oracle", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("oracle")
+TOL = 1e-9
+
+PIECES = st.sampled_from(
+    [
+        "the",
+        "The",
+        "cat",
+        "sat",
+        "on",
+        "mat",
+        "a",
+        "A",
+        ",",
+        ".",
+        "!",
+        "?",
+        "'s",
+        "don't",
+        "-",
+        "3.5",
+        "1,000",
+        "2019.",
+        "$",
+        "%",
+        "&amp;",
+        "&quot;",
+        "&lt;b&gt;",
+        "<skipped>",
+        "„",
+        "“",
+        "«",
+        "»",
+        "…",
+        "—",
+        "→",
+        "€",
+        "©",
+        "😀",
+        "猫",
+        "在",
+        "垫子",
+        "上",
+        "。",
+        "，",
+        "ねこ",
+        "カタカナ",
+        "한국어",
+        "ไทย",
+        "e\u0301",
+        "Straße",
+        "ÄÖÜ",
+        "İ",
+        "\u00a0",
+        "\u3000",
+        "\u200b",
+        "\t",
+        "x-y",
+        "\U00020000",
+        "\u2fa1",
+        "\u2001",
+    ]
+)
+LINE = st.lists(PIECES, max_size=10).map(lambda ws: " ".join(ws))
+GLUED = st.lists(PIECES, max_size=10).map("".join)
+TEXT = st.one_of(LINE, GLUED)
+
+
+@st.composite
+def corpora(draw, allow_missing=True):
+    n = draw(st.integers(1, 8))
+    nrefs = draw(st.integers(1, 3))
+    hyps = draw(st.lists(TEXT, min_size=n, max_size=n))
+    refs = []
+    for k in range(nrefs):
+        stream = draw(st.lists(TEXT, min_size=n, max_size=n))
+        if allow_missing and k > 0:
+            stream = [None if draw(st.booleans()) else r for r in stream]
+        refs.append(stream)
+    return hyps, refs
+
+
+SACRE_TOKS = ["13a", "intl", "char", "zh", "none"]
+
+
+@given(st.sampled_from(SACRE_TOKS), TEXT)
+def test_tokenizers_equal_sacrebleu(tok, line):
+    from sacrebleu.metrics.bleu import _get_tokenizer
+
+    assert TOKENIZERS.get(tok)(line) == _get_tokenizer(tok)()(line)
+
+
+def test_zh_v1_classifies_every_code_point_like_sacrebleu():
+    ours = TOKENIZERS.get("zh.v1")._chinese
+    theirs = TokenizerZh._is_chinese_char
+    mismatches = [
+        cp for cp in range(0x110000) if (ours.fullmatch(chr(cp)) is not None) != theirs(chr(cp))
+    ]
+    assert mismatches == []
+
+
+@given(
+    corpora(),
+    st.sampled_from(SACRE_TOKS),
+    st.booleans(),
+    st.sampled_from(["none", "floor", "add-k", "exp"]),
+    st.one_of(st.none(), st.floats(0.01, 2.0)),
+    st.integers(1, 8),
+    st.booleans(),
+)
+def test_corpus_scores_equal_sacrebleu(corpus, tok, lc, smooth, value, order, eff):
+    hyps, refs = corpus
+    if smooth in ("none", "exp"):
+        value = None
+    ours = bleukit.load_variant(
+        "sacrebleu",
+        tokenizer=tok,
+        lowercase=lc,
+        smoothing=smooth,
+        smoothing_value=value,
+        max_order=order,
+        effective_order=eff,
+    ).corpus_score(hyps, refs)
+    theirs = BLEU(
+        tokenize=tok,
+        lowercase=lc,
+        smooth_method=smooth,
+        smooth_value=value,
+        max_ngram_order=order,
+        effective_order=eff,
+    ).corpus_score(hyps, refs)
+    assert ours.score == pytest.approx(theirs.score, abs=TOL, rel=0)
+    assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
+    assert list(ours.precisions) == pytest.approx(theirs.precisions, abs=TOL, rel=0)
+    if smooth != "add-k":  # sacrebleu reports add-k's smoothed counts
+        assert list(ours.counts) == list(theirs.counts)
+
+
+@given(corpora(allow_missing=False), st.sampled_from(SACRE_TOKS), st.booleans())
+def test_sentence_scores_equal_sacrebleu(corpus, tok, eff):
+    hyps, refs = corpus
+    variant = bleukit.load_variant("sacrebleu", tokenizer=tok, effective_order=eff)
+    metric = BLEU(tokenize=tok, effective_order=eff)
+    ours = variant.sentence_scores(hyps, refs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i, hyp in enumerate(hyps):
+            theirs = metric.sentence_score(hyp, [r[i] for r in refs])
+            assert ours[i].score == pytest.approx(theirs.score, abs=TOL, rel=0)
+
+
+def _nltk(hyps, refs, order, method, value, weights):
+    list_of_refs = [[r[i].split() for r in refs if r[i] is not None] for i in range(len(hyps))]
+    kwargs = {}
+    if method == 1 and value is not None:
+        kwargs["epsilon"] = value
+    if method in (4, 7) and value is not None:
+        kwargs["k"] = value
+    if method == 6 and value is not None:
+        kwargs["alpha"] = value
+    fn = getattr(nltk_bleu.SmoothingFunction(**kwargs), f"method{method}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return 100 * nltk_bleu.corpus_bleu(
+            list_of_refs, [h.split() for h in hyps], weights=weights, smoothing_function=fn
+        )
+
+
+@given(
+    corpora(),
+    st.integers(1, 6),
+    st.integers(0, 7),
+    st.one_of(st.none(), st.sampled_from([0.05, 0.5, 2, 3, 5, 7.5])),
+    st.booleans(),
+)
+def test_corpus_scores_equal_nltk(corpus, order, method, value, explicit):
+    hyps, refs = corpus
+    if method not in (1, 4, 6, 7):
+        value = None
+    weights = tuple(1 / order for _ in range(order))
+    over = {"max_order": order, "smoothing": f"nltk-method{method}", "smoothing_value": value}
+    if explicit:
+        over["weights"] = weights
+    variant = bleukit.load_variant("nltk", **over)
+    try:
+        theirs = _nltk(hyps, refs, order, method, value, weights)
+    except (AssertionError, IndexError, ZeroDivisionError) as exc:
+        # method 6 asserts a non-zero trigram precision (IndexError below order 3)
+        with pytest.raises(bleukit.BleukitError):
+            variant.corpus_score(hyps, refs)
+        assert method == 6, exc
+        return
+    assert variant.corpus_score(hyps, refs).score == pytest.approx(theirs, abs=TOL, rel=0)
