@@ -187,14 +187,17 @@ def resolve_raw(ref: str, base: Path | None = None, seen: tuple[str, ...] = ()) 
     if key in seen:
         raise ConfigError(f"{source}: 'extends' forms a cycle")
     parent = data.pop("extends", None)
+    if looks_like_path(ref):
+        # a file without a name is called after the file
+        data.setdefault("name", path.stem)
     if parent is None:
         return data, source
     if not isinstance(parent, str):
         raise ConfigError(f"{source}: key 'extends' must be a variant name or a file path")
     merged, _ = resolve_raw(parent, parent_base, (*seen, key))
     # the extending file's name and description replace the parent's
-    merged.pop("name", None)
     merged.pop("description", None)
+    merged.pop("name", None)
     return merge(merged, data), source
 
 
@@ -206,6 +209,16 @@ def merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     if "smoothing" in changes and "smoothing_value" not in changes:
         out["smoothing_value"] = None
     out.update({k: tuple(v) if isinstance(v, list) else v for k, v in changes.items()})
+    return out
+
+
+def with_overrides(data: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """Apply overrides; a modified variant is renamed ``NAME[key=value,...]``
+    so that it never passes for the original in a report."""
+    out = merge(data, overrides)
+    if data.get("name") and "name" not in overrides:
+        changed = ",".join(f"{k}={overrides[k]}" for k in sorted(overrides))
+        out["name"] = f"{data['name']}[{changed}]"
     return out
 
 
@@ -258,7 +271,7 @@ def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantCon
     """A validated variant from a built-in name or a YAML path, with overrides."""
     data, source = resolve_raw(ref)
     if overrides:
-        data = merge(data, overrides)
+        data = with_overrides(data, overrides)
         source = f"{source} (with overrides {', '.join(sorted(overrides))})"
     if isinstance(data.get("weights"), list):
         data["weights"] = tuple(data["weights"])

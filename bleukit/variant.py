@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .config import VariantConfig, load_config, merge, validate
+from .config import VariantConfig, load_config, validate, with_overrides
 from .errors import InputError
 from .reflen import REF_LENGTHS
 from .score import BleuResult, compute_bleu
@@ -54,7 +54,7 @@ class Variant:
 
     def with_overrides(self, **overrides: Any) -> Variant:
         """A new variant with some fields changed (validated again)."""
-        data = merge(self.config.model_dump(), overrides)
+        data = with_overrides(self.config.model_dump(), overrides)
         return Variant(validate(data, f"variant {self.name} with overrides"))
 
     # ---------------------------------------------------------- pipeline

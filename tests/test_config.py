@@ -30,6 +30,9 @@ def test_extends_builtin_and_file(tmp_path):
     c = load_config(child)
     assert (c.name, c.max_order, c.lowercase, c.tokenizer) == ("child", 2, True, "13a.v1")
     assert load_config(base).description == ""
+    unnamed = write(tmp_path, "bleu2-lc.yaml", "extends: BLEUw4\nmax_order: 2\n")
+    assert load_config(unnamed).name == "bleu2-lc"
+    assert load_config("BLEUw4", {"max_order": 2}).name == "BLEUw4[max_order=2]"
 
 
 def test_bare_component_names_mean_v1():
@@ -112,3 +115,16 @@ def test_parse_override_needs_equals():
 def test_override_errors_name_the_key():
     with pytest.raises(ConfigError, match="overrides max_order.*key 'max_order'"):
         load_config("BLEUw4", {"max_order": "x"})
+
+
+def test_every_example_config_loads_and_scores():
+    from pathlib import Path
+
+    import bleukit
+
+    paths = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
+    assert len(paths) >= 5
+    for path in paths:
+        variant = bleukit.load_variant(str(path))
+        assert variant.name == path.stem
+        assert variant.corpus_score(["a small test , really"], [["a small test , indeed"]]).score > 0

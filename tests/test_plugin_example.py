@@ -1,0 +1,56 @@
+"""The example plugin in docs/examples, installed for real with pip into a
+temporary directory, is discovered through its entry points."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "bleukit-plugin-example"
+
+
+@pytest.fixture(scope="module")
+def plugin_site(tmp_path_factory):
+    work = tmp_path_factory.mktemp("plugin")
+    source = work / "src"
+    shutil.copytree(EXAMPLE, source)  # build a copy: parallel tox envs share the tree
+    site = work / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
+         str(source)],
+        check=True,
+        capture_output=True,
+    )
+    return site
+
+
+def bleukit(site, *args, stdin=None):
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run(
+        [sys.executable, "-m", "bleukit", *args], capture_output=True, text=True, env=env,
+        input=stdin,
+    )
+
+
+def test_plugin_components_are_listed(plugin_site):
+    out = bleukit(plugin_site, "components")
+    assert out.returncode == 0
+    assert "nopunct.v1" in out.stdout and "bleukit-plugin-example 1.0.0" in out.stdout
+    assert "longest.v1" in out.stdout
+
+
+def test_plugin_components_score_and_reach_the_signature(plugin_site, tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("Hello , world !\n", encoding="utf-8")
+    ref2 = tmp_path / "ref2.txt"
+    ref2.write_text("Hello there , my world !\n", encoding="utf-8")
+    out = bleukit(plugin_site, "score", "-r", str(ref), str(ref2), "--set", "tokenizer=nopunct",
+                  "--set", "ref_length=longest.v1", "--set", "max_order=2", stdin="Hello world\n")
+    assert out.returncode == 0, out.stderr
+    # punctuation dropped: "Hello world" matches 2/2 unigrams, 1/1 bigram;
+    # the longest reference ("Hello there my world", 4 tokens): BP = exp(1 - 4/2)
+    assert "BLEU = 36.79 100.0/100.0 (BP = 0.368" in out.stdout
+    assert "tok:nopunct.v1" in out.stdout and "reflen:longest.v1" in out.stdout
