@@ -127,4 +127,6 @@ def test_every_example_config_loads_and_scores():
     for path in paths:
         variant = bleukit.load_variant(str(path))
         assert variant.name == path.stem
-        assert variant.corpus_score(["a small test , really"], [["a small test , indeed"]]).score > 0
+        assert (
+            variant.corpus_score(["a small test , really"], [["a small test , indeed"]]).score > 0
+        )

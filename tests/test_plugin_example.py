@@ -19,8 +19,17 @@ def plugin_site(tmp_path_factory):
     shutil.copytree(EXAMPLE, source)  # build a copy: parallel tox envs share the tree
     site = work / "site"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
-         str(source)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(site),
+            str(source),
+        ],
         check=True,
         capture_output=True,
     )
@@ -30,7 +39,10 @@ def plugin_site(tmp_path_factory):
 def bleukit(site, *args, stdin=None):
     env = {**os.environ, "PYTHONPATH": str(site)}
     return subprocess.run(
-        [sys.executable, "-m", "bleukit", *args], capture_output=True, text=True, env=env,
+        [sys.executable, "-m", "bleukit", *args],
+        capture_output=True,
+        text=True,
+        env=env,
         input=stdin,
     )
 
@@ -47,8 +59,20 @@ def test_plugin_components_score_and_reach_the_signature(plugin_site, tmp_path):
     ref.write_text("Hello , world !\n", encoding="utf-8")
     ref2 = tmp_path / "ref2.txt"
     ref2.write_text("Hello there , my world !\n", encoding="utf-8")
-    out = bleukit(plugin_site, "score", "-r", str(ref), str(ref2), "--set", "tokenizer=nopunct",
-                  "--set", "ref_length=longest.v1", "--set", "max_order=2", stdin="Hello world\n")
+    out = bleukit(
+        plugin_site,
+        "score",
+        "-r",
+        str(ref),
+        str(ref2),
+        "--set",
+        "tokenizer=nopunct",
+        "--set",
+        "ref_length=longest.v1",
+        "--set",
+        "max_order=2",
+        stdin="Hello world\n",
+    )
     assert out.returncode == 0, out.stderr
     # punctuation dropped: "Hello world" matches 2/2 unigrams, 1/1 bigram;
     # the longest reference ("Hello there my world", 4 tokens): BP = exp(1 - 4/2)
