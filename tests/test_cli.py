@@ -221,3 +221,40 @@ def test_version_and_help(capsys):
 
     assert run(["--version"], capsys)[1] == f"bleukit {bleukit.__version__}\n"
     assert "score" in run([], capsys)[1]
+
+
+def test_cli_reproduces_sacrebleu_on_real_wmt_files(wmt, capsys):
+    import json as _json
+    from pathlib import Path
+
+    golden = _json.loads(
+        (Path(__file__).parent / "golden" / "wmt_oracle.json").read_text(encoding="utf-8")
+    )
+    case = next(
+        c
+        for c in golden["cases"]
+        if c["tool"] == "sacrebleu"
+        and c["set"] == "newstest2021.en-de"
+        and c["refs"] == ["A", "C", "D"]
+        and c["overrides"] == {"tokenizer": "intl", "lowercase": False}
+    )
+    refs = [str(wmt.root / f"newstest2021.en-de.ref.{r}.txt") for r in case["refs"]]
+    hyp = str(wmt.root / f"newstest2021.en-de.hyp.{case['system']}.txt")
+    argv = [
+        "score",
+        "-v",
+        "sacrebleu",
+        "--set",
+        "tokenizer=intl",
+        "-r",
+        *refs,
+        "-i",
+        hyp,
+        "-f",
+        "json",
+    ]
+    code, out, _ = run(argv, capsys)
+    data = _json.loads(out)[0]
+    assert code == 0
+    assert data["score"] == pytest.approx(case["score"], abs=1e-9, rel=0)
+    assert data["sacrebleu_signature"] == case["sacrebleu_signature"]

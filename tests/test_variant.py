@@ -89,3 +89,12 @@ def test_weights_vector_changes_the_score_as_expected():
     r1 = only_unigrams.corpus_score(HYPS, REFS)
     assert r1.score == pytest.approx(r1.bp * r1.precisions[0])
     assert uni.corpus_score(HYPS, REFS).score != r1.score
+
+
+def test_very_long_lines_score():
+    words = " ".join(f"w{i % 5000}" for i in range(200_000))
+    r = bleukit.load_variant("BLEUw4").corpus_score([words], [[words]])
+    assert r.score == pytest.approx(100.0) and r.sys_len == 200_000
+    chars = "abcdefghij klmnopqrst " * 1000
+    r = bleukit.load_variant("BLEUc18").corpus_score([chars], [[chars[::-1]]])
+    assert 0 <= r.score < 100 and r.sys_len == 20_000

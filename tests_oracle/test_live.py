@@ -212,3 +212,15 @@ def test_corpus_scores_equal_nltk(corpus, order, method, value, explicit):
         assert method == 6, exc
         return
     assert variant.corpus_score(hyps, refs).score == pytest.approx(theirs, abs=TOL, rel=0)
+
+
+@settings(max_examples=60)
+@given(corpora(), st.sampled_from(["none", "exp"]))
+def test_bleuc18_equals_sacrebleu_char_order_18(corpus, smooth):
+    hyps, refs = corpus
+    ours = bleukit.load_variant("BLEUc18", smoothing=smooth).corpus_score(hyps, refs)
+    theirs = BLEU(tokenize="char", max_ngram_order=18, smooth_method=smooth).corpus_score(
+        hyps, refs
+    )
+    assert ours.score == pytest.approx(theirs.score, abs=TOL, rel=0)
+    assert list(ours.counts) == list(theirs.counts)
