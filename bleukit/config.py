@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from .errors import ConfigError, UnknownComponentError
 from .reflen import REF_LENGTHS
@@ -38,6 +46,15 @@ SCORING_FIELDS = (
 )
 
 
+#: fields naming a registered component, and their registries
+COMPONENT_FIELDS = {
+    "tokenizer": TOKENIZERS,
+    "split": SPLITTERS,
+    "ref_length": REF_LENGTHS,
+    "smoothing": SMOOTHINGS,
+}
+
+
 class VariantConfig(BaseModel):
     """A complete BLEU variant. Every scoring field is required; a YAML file
     gets the ones it does not set from the variant it ``extends``."""
@@ -57,25 +74,14 @@ class VariantConfig(BaseModel):
     effective_order: bool
     totals: Literal["exact", "at-least-one"]
 
-    @field_validator("tokenizer")
+    @field_validator(*COMPONENT_FIELDS)
     @classmethod
-    def _tokenizer(cls, v: str) -> str:
-        return _canonical(TOKENIZERS, v)
-
-    @field_validator("split")
-    @classmethod
-    def _split(cls, v: str) -> str:
-        return _canonical(SPLITTERS, v)
-
-    @field_validator("ref_length")
-    @classmethod
-    def _ref_length(cls, v: str) -> str:
-        return _canonical(REF_LENGTHS, v)
-
-    @field_validator("smoothing")
-    @classmethod
-    def _smoothing(cls, v: str) -> str:
-        return _canonical(SMOOTHINGS, v)
+    def _component(cls, v: str, info: ValidationInfo) -> str:
+        """A registered name, made canonical (``13a`` -> ``13a.v1``)."""
+        try:
+            return COMPONENT_FIELDS[info.field_name].entry(v).name
+        except UnknownComponentError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("weights")
     @classmethod
@@ -114,13 +120,6 @@ class VariantConfig(BaseModel):
     def scoring_dict(self) -> dict[str, Any]:
         """The fields that determine the score."""
         return {k: getattr(self, k) for k in SCORING_FIELDS}
-
-
-def _canonical(registry, name: str) -> str:
-    try:
-        return registry.entry(name).name
-    except UnknownComponentError as exc:
-        raise ValueError(str(exc)) from None
 
 
 # ------------------------------------------------------------------ loading
