@@ -224,3 +224,18 @@ def test_bleuc18_equals_sacrebleu_char_order_18(corpus, smooth):
     )
     assert ours.score == pytest.approx(theirs.score, abs=TOL, rel=0)
     assert list(ours.counts) == list(theirs.counts)
+
+
+def test_bundled_sample_scores_equal_sacrebleu():
+    from importlib import resources
+
+    from bleukit.files import read_lines
+
+    root = resources.files("bleukit.sample")
+    refs = [read_lines(str(root / f"newstest2021.en-de.ref.{r}.200.txt")) for r in "AC"]
+    for system in ("Facebook-AI", "UEdin"):
+        hyps = read_lines(str(root / f"newstest2021.en-de.hyp.{system}.200.txt"))
+        for tok in SACRE_TOKS:
+            ours = bleukit.load_variant("sacrebleu", tokenizer=tok).corpus_score(hyps, refs)
+            theirs = BLEU(tokenize=tok).corpus_score(hyps, refs)
+            assert ours.score == pytest.approx(theirs.score, abs=TOL, rel=0)
