@@ -2,7 +2,7 @@
 
 >>> import bleukit
 >>> v = bleukit.load_variant("sacrebleu")
->>> round(v.sentence_score("the cat sat", ["the cat sat"]).score, 2)
+>>> round(v.sentence_score("the cat sat on the mat", ["the cat sat on the mat"]).score, 2)
 100.0
 """
 
@@ -66,7 +66,9 @@ class Variant:
     def signature(self, nrefs: int | str) -> Signature:
         return Signature(self.config, nrefs)
 
-    def _prep_key(self) -> tuple:
+    def reference_key(self) -> tuple:
+        """What prepared references depend on: variants with equal keys can
+        share them."""
         c = self.config
         return (c.tokenizer, c.split, c.lowercase, self.stat_order)
 
@@ -77,7 +79,7 @@ class Variant:
         against them (``corpus_score`` accepts the result in place of the
         streams). Variants with the same tokenization and order share it."""
         if isinstance(ref_streams, PreparedReferences):
-            if ref_streams.key != self._prep_key():
+            if ref_streams.key != self.reference_key():
                 raise InputError(
                     "these references were prepared by a variant with another "
                     "tokenization or order; prepare them with this variant"
@@ -108,7 +110,7 @@ class Variant:
             tokens = [self._preprocess(r) for r in present]
             segments.append(prepare_references(tokens, self.stat_order))
         nrefs: int | str = nrefs_seen.pop() if len(nrefs_seen) == 1 else "var"
-        return PreparedReferences(self._prep_key(), tuple(segments), nrefs)
+        return PreparedReferences(self.reference_key(), tuple(segments), nrefs)
 
     def segment_stats(
         self,

@@ -40,7 +40,7 @@ class WmtData:
         return [self.lines(set_name, f"ref.{r}") for r in refs]
 
     def prepared(self, variant, set_name: str, refs: list[str]):
-        key = (variant._prep_key(), set_name, tuple(refs))
+        key = (variant.reference_key(), set_name, tuple(refs))
         if key not in self._prepared:
             self._prepared[key] = variant.prepare_references(self.refs(set_name, refs))
         return self._prepared[key]

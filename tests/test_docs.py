@@ -17,6 +17,21 @@ def test_examples_in_docs(page):
     assert result.failed == 0
 
 
+def test_examples_in_module_docstrings():
+    import importlib
+    import pkgutil
+
+    import bleukit
+
+    failed = 0
+    for info in pkgutil.walk_packages(bleukit.__path__, "bleukit."):
+        if info.name == "bleukit.__main__":
+            continue
+        module = importlib.import_module(info.name)
+        failed += doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed
+    assert failed == 0
+
+
 def test_docs_have_examples():
     examples = sum(
         doctest.DocTestParser().get_examples(p.read_text("utf-8")).__len__() for p in PAGES
