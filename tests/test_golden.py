@@ -63,8 +63,16 @@ SENTENCE = _selected([c for c in GOLDEN["cases"] if "segments" in c])
 MULTI_BLEU = _selected([c for c in GOLDEN["cases"] if "stdout" in c])
 
 
+def _cases(cases: list[dict]):
+    """Parametrize over the selected cases; a selection without any (the
+    sentence cases under BLEUKIT_TOK=char) collects no test instead of a skip."""
+    if not cases:
+        return lambda fn: None
+    return pytest.mark.parametrize("case", cases, ids=_id)
+
+
+@_cases(CORPUS)
 @pytest.mark.golden
-@pytest.mark.parametrize("case", CORPUS, ids=_id)
 def test_corpus_score_matches_oracle(case, wmt):
     variant, hyps, refs = _run(case, wmt)
     result = variant.corpus_score(hyps, refs)
@@ -78,8 +86,8 @@ def test_corpus_score_matches_oracle(case, wmt):
         assert result.signature.sacrebleu == case["sacrebleu_signature"]
 
 
+@_cases(SENTENCE)
 @pytest.mark.golden
-@pytest.mark.parametrize("case", SENTENCE, ids=_id)
 def test_sentence_scores_match_oracle(case, wmt):
     variant = _load(case)
     hyps = wmt.hyps(case["set"], case["system"])
@@ -94,8 +102,8 @@ def test_sentence_scores_match_oracle(case, wmt):
     assert results[0].signature.sacrebleu == case["sacrebleu_signature"]
 
 
+@_cases(MULTI_BLEU)
 @pytest.mark.golden
-@pytest.mark.parametrize("case", MULTI_BLEU, ids=_id)
 def test_multi_bleu_output_line_matches(case, wmt):
     variant, hyps, refs = _run(case, wmt)
     r = variant.corpus_score(hyps, refs)
