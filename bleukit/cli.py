@@ -66,6 +66,44 @@ def _build_parser() -> argparse.ArgumentParser:
     score.add_argument("--format", "-f", choices=("text", "json"), default="text")
     score.add_argument("--sentence", action="store_true", help="score every segment separately")
     score.add_argument("--width", "-w", type=int, default=2, help="decimals in text output")
+    score.add_argument(
+        "--confidence", "-ci", action="store_true", help="bootstrap confidence interval"
+    )
+    _add_resampling_args(score, tests=False)
+
+    compare = sub.add_parser(
+        "compare", help="scores, intervals and paired significance tests against a baseline"
+    )
+    compare.add_argument(
+        "--variant",
+        "-v",
+        action="append",
+        metavar="VARIANT",
+        help="variant name or YAML file; repeat for one column per variant (default BLEUw4)",
+    )
+    compare.add_argument("-r", "--ref", action="append", nargs="+", required=True, metavar="REF")
+    compare.add_argument(
+        "-i",
+        "--input",
+        action="append",
+        nargs="+",
+        required=True,
+        metavar="HYP",
+        help="hypothesis files; the first is the baseline",
+    )
+    compare.add_argument("--names", help="comma-separated system names (default: file names)")
+    compare.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    compare.add_argument(
+        "--format", "-f", choices=("text", "json", "markdown", "latex", "csv"), default="text"
+    )
+    compare.add_argument("--width", "-w", type=int, default=2)
+    _add_resampling_args(compare, tests=True)
+
+    verify = sub.add_parser("verify", help="rescore with a published signature, check a claim")
+    verify.add_argument("--signature", "-s", required=True)
+    verify.add_argument("-r", "--ref", action="append", nargs="+", required=True, metavar="REF")
+    verify.add_argument("-i", "--input", required=True, metavar="HYP")
+    verify.add_argument("--expect", required=True, help="the published score, e.g. 31.2")
 
     sub.add_parser("variants", help="list built-in variants")
 
@@ -90,6 +128,62 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_resampling_args(parser: argparse.ArgumentParser, tests: bool) -> None:
+    if tests:
+        which = parser.add_mutually_exclusive_group()
+        which.add_argument("--paired-bs", action="store_true", help="paired bootstrap (default)")
+        which.add_argument("--paired-ar", action="store_true", help="approximate randomization")
+        parser.add_argument(
+            "--confidence-samples",
+            type=int,
+            default=1000,
+            help="bootstrap resamples for the intervals with --paired-ar (default 1000)",
+        )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="resamples or trials (default 1000 for bootstrap, 10000 for --paired-ar)",
+    )
+    parser.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    parser.add_argument("--level", type=float, default=0.95, help="interval level (0.95)")
+    parser.add_argument(
+        "--compat",
+        choices=("none", "sacrebleu"),
+        default="none",
+        help="sacrebleu: the same resamples, p-values and intervals as sacrebleu 2.6.0 "
+        "(needs NumPy)",
+    )
+
+
+def _test_spec(args: argparse.Namespace, paired: bool):
+    from .significance import DEFAULT_SAMPLES, TestSpec
+
+    test = ("ar" if args.paired_ar else "bs") if paired else None
+    samples = args.samples or DEFAULT_SAMPLES[test or "bs"]
+    return TestSpec(
+        test=test,
+        samples=samples,
+        seed=args.seed,
+        level=args.level,
+        compat=args.compat,
+        confidence_samples=getattr(args, "confidence_samples", 1000) if test == "ar" else samples,
+    )
+
+
+def _read_inputs(ref_groups, hyp_paths):
+    """All references and hypotheses, checked for equal line counts."""
+    from .files import check_same_length, read_lines
+
+    refs = [(p, read_lines(p)) for p in _flatten(ref_groups)]
+    hyps = []
+    for p in hyp_paths:
+        name = "<stdin>" if p == "-" else p
+        hyps.append((name, read_lines(p)))
+        check_same_length(name, hyps[-1][1], refs)
+    return [lines for _, lines in refs], hyps
+
+
 def _overrides(pairs: list[str]) -> dict:
     from .config import parse_override
 
@@ -98,29 +192,20 @@ def _overrides(pairs: list[str]) -> dict:
 
 def _cmd_score(args: argparse.Namespace, out) -> None:
     from . import report
-    from .files import check_same_length, read_lines
+    from .errors import InputError
     from .variant import load_variant
 
     variant = load_variant(args.variant, **_overrides(args.set))
-    if args.width < 0 or args.width > 16:
-        from .errors import InputError
-
-        raise InputError("--width must be between 0 and 16")
-    ref_paths = _flatten(args.ref)
-    refs = [(p, read_lines(p)) for p in ref_paths]
+    _check_width(args.width)
+    spec = _test_spec(args, paired=False) if args.confidence else None
+    if spec is not None and args.sentence:
+        raise InputError("--confidence applies to corpus scores, not to --sentence")
     hyp_paths = _flatten(args.input)
     if not hyp_paths:
         if sys.stdin is None or sys.stdin.isatty():
-            from .errors import InputError
-
             raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
         hyp_paths = ["-"]
-    hyps = []
-    for p in hyp_paths:
-        name = "<stdin>" if p == "-" else p
-        hyps.append((name, read_lines(p)))
-        check_same_length(name, hyps[-1][1], refs)
-    streams = [lines for _, lines in refs]
+    streams, hyps = _read_inputs(args.ref, hyp_paths)
     prepared = variant.prepare_references(streams)
     blocks: list = []
     for name, lines in hyps:
@@ -133,6 +218,16 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
                 text = [r.format(args.width) for r in results]
                 text += ["# " + line for line in report.signature_lines(sig)]
                 blocks.append("\n".join(text))
+        elif spec is not None:
+            from .significance import confidence
+
+            segments, nrefs = variant.segment_stats(lines, prepared)
+            res = confidence(variant, segments, nrefs, spec)
+            sig = variant.signature(nrefs).with_test(spec)
+            if args.format == "json":
+                blocks.append(report.confidence_json_object(variant.name, name, res, sig))
+            else:
+                blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
         else:
             result = variant.corpus_score(lines, prepared)
             if args.format == "json":
@@ -143,6 +238,88 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
         out.write(report.dumps(blocks) + "\n")
     else:
         out.write("\n".join(blocks) + "\n")
+
+
+def _check_width(width: int) -> None:
+    if not 0 <= width <= 16:
+        from .errors import InputError
+
+        raise InputError("--width must be between 0 and 16")
+
+
+def _system_names(args: argparse.Namespace, paths: list[str]) -> list[str]:
+    from pathlib import Path
+
+    from .errors import InputError
+
+    if args.names:
+        names = [n.strip() for n in args.names.split(",")]
+        if len(names) != len(paths):
+            raise InputError(f"--names gives {len(names)} names for {len(paths)} systems")
+        return names
+    short = [Path(p).name for p in paths]
+    return short if len(set(short)) == len(short) else paths
+
+
+def _cmd_compare(args: argparse.Namespace, out) -> None:
+    from .significance import paired_test
+    from .tables import FORMATS, Column
+    from .variant import load_variant
+
+    _check_width(args.width)
+    spec = _test_spec(args, paired=True)
+    overrides = _overrides(args.set)
+    variants = [load_variant(v, **overrides) for v in args.variant or ["BLEUw4"]]
+    hyp_paths = _flatten(args.input)
+    names = _system_names(args, hyp_paths)
+    streams, hyps = _read_inputs(args.ref, hyp_paths)
+    prepared: dict[tuple, object] = {}
+    columns = []
+    for variant in variants:
+        key = variant.reference_key()
+        if key not in prepared:
+            prepared[key] = variant.prepare_references(streams)
+        systems = []
+        for name, (_, lines) in zip(names, hyps):
+            segments, nrefs = variant.segment_stats(lines, prepared[key])
+            systems.append((name, segments))
+        rows = paired_test(variant, systems, nrefs, spec)
+        columns.append(Column(variant.name, variant.signature(nrefs).with_test(spec), rows))
+    out.write(FORMATS[args.format](columns, args.width))
+
+
+def _cmd_verify(args: argparse.Namespace, out) -> int:
+    from decimal import Decimal, InvalidOperation
+
+    from .errors import InputError
+    from .signature import parse_signature
+    from .variant import Variant
+
+    sig = parse_signature(args.signature)
+    try:
+        claimed = Decimal(args.expect)
+    except InvalidOperation:
+        raise InputError(f"--expect {args.expect!r} is not a number") from None
+    decimals = max(0, -claimed.as_tuple().exponent)
+    streams, hyps = _read_inputs(args.ref, [args.input])
+    if isinstance(sig.nrefs, int) and sig.nrefs != len(streams):
+        raise InputError(
+            f"the signature says nrefs:{sig.nrefs} but {len(streams)} reference file(s) were given"
+        )
+    variant = Variant(sig.config)
+    result = variant.corpus_score(hyps[0][1], streams)
+    printed = f"{result.score:.{decimals}f}"
+    out.write(f"variant: {sig.long}\n")
+    out.write(f"rescored: {result}\n")
+    if Decimal(printed) == claimed:
+        out.write(f"reproduced: {result.score:.{decimals + 2}f} prints as {printed}, as claimed\n")
+        return 0
+    diff = result.score - float(claimed)
+    out.write(
+        f"NOT reproduced: {result.score:.{decimals + 2}f} prints as {printed}, "
+        f"claimed {args.expect} (difference {diff:+.{decimals + 2}f})\n"
+    )
+    return 1
 
 
 def _cmd_variants(out) -> None:
@@ -254,9 +431,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from .errors import BleukitError
 
+    code = 0
     try:
         if args.command == "score":
             _cmd_score(args, out)
+        elif args.command == "compare":
+            _cmd_compare(args, out)
+        elif args.command == "verify":
+            code = _cmd_verify(args, out)
         elif args.command == "variants":
             _cmd_variants(out)
         elif args.command == "show":
@@ -278,7 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("bleukit: interrupted\n")
         return 130
-    return 0
+    return code
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import yaml
 from .config import SCORING_FIELDS, VariantConfig
 from .score import BleuResult
 from .signature import Signature
+from .significance import SystemResult
 
 
 def variant_yaml(config: VariantConfig) -> str:
@@ -41,6 +42,40 @@ def corpus_text(variant_name: str, hyp: str, result: BleuResult, width: int) -> 
     assert result.signature is not None
     lines += ["  " + line for line in signature_lines(result.signature)]
     return "\n".join(lines)
+
+
+def confidence_text(
+    variant_name: str, hyp: str, res: SystemResult, sig: Signature, width: int
+) -> str:
+    iv = res.interval
+    assert iv is not None and sig.test is not None
+    if sig.test.compat == "sacrebleu":
+        ci = f"(μ = {iv.mean:.{width}f} ± {iv.half_width:.{width}f})"
+    else:
+        ci = f"{iv.level:.0%} CI [{iv.low:.{width}f}, {iv.high:.{width}f}]"
+    r = res.result
+    # "BLEU = 29.90 60.8/..." with the interval after the score
+    head, score, rest = r.format(width).split(" ", 3)[1:]
+    lines = [f"{hyp}: {variant_name} BLEU {head} {score} {ci} {rest}"]
+    lines += ["  " + line for line in signature_lines(sig)]
+    return "\n".join(lines)
+
+
+def confidence_json_object(
+    variant_name: str, hyp: str, res: SystemResult, sig: Signature
+) -> dict[str, Any]:
+    iv = res.interval
+    assert iv is not None
+    return {
+        "hyp": hyp,
+        "variant": variant_name,
+        **res.result.to_dict(),
+        "ci": [iv.low, iv.high],
+        "ci_level": iv.level,
+        "ci_mean": iv.mean,
+        "ci_half_width": iv.half_width,
+        **sig.to_dict(),
+    }
 
 
 def corpus_json_object(variant_name: str, hyp: str, result: BleuResult) -> dict[str, Any]:

@@ -11,7 +11,10 @@ Keys (long / short): tok/t tokenizer, split/sp splitter, case/c casing
 or comma-separated floats), reflen/r policy, smooth/s method with its value in
 brackets when it takes one (``floor.v1[0.1]``), eff/e effective order
 (yes/y, no/n), totals/tt (exact/at-least-one), nrefs/# (a count or ``var``),
-version/v bleukit version.
+version/v bleukit version. After nrefs, a score with an interval or a
+p-value adds test/pt (bs, ar, or ci for an interval alone), samples/ns,
+cisamples/cs (bootstrap resamples behind the intervals), seed/rs, level/cl
+and compat/cm (none, sacrebleu).
 
 The digest is the first 12 hex digits of the SHA-256 of the long form
 without its version: it names the metric, not the release that computed it.
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from ._version import __version__
 from .config import VariantConfig, validate
 from .errors import ConfigError
+from .significance import TestSpec
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -42,6 +46,29 @@ _KEYS = (
     ("nrefs", "#", None),
     ("version", "v", None),
 )
+# optional, after nrefs: how intervals and p-values were computed
+_TEST_KEYS = (
+    # (long, short, TestSpec field)
+    ("test", "pt", "test"),
+    ("samples", "ns", "samples"),
+    ("cisamples", "cs", "confidence_samples"),
+    ("seed", "rs", "seed"),
+    ("level", "cl", "level"),
+    ("compat", "cm", "compat"),
+)
+_SACREBLEU_TOKENIZERS = {
+    "13a.v1": "13a",
+    "intl.v1": "intl",
+    "char.v1": "char",
+    "none.v1": "none",
+    "zh.v1": "zh",
+}
+_SACREBLEU_SMOOTHING = {
+    "none.v1": "none",
+    "exp.v1": "exp",
+    "floor.v1": "floor",
+    "add-k.v1": "add-k",
+}
 _CASE = {False: ("mixed", "m"), True: ("lc", "lc"), "ascii": ("lc-ascii", "lca")}
 _BOOL = {True: ("yes", "y"), False: ("no", "n")}
 
@@ -58,6 +85,7 @@ class Signature:
     config: VariantConfig
     nrefs: int | str
     version: str = __version__
+    test: TestSpec | None = None
 
     def _values(self, short: bool) -> list[str]:
         c = self.config
@@ -83,11 +111,20 @@ class Signature:
             self.version,
         ]
 
+    def _test_pairs(self, short: bool) -> list[str]:
+        t = self.test
+        if t is None:
+            return []
+        values = [t.test or "ci", t.samples, t.bootstrap_samples, t.seed, t.level, t.compat]
+        return [f"{k[1] if short else k[0]}:{v}" for k, v in zip(_TEST_KEYS, values)]
+
     def _format(self, short: bool, with_version: bool = True) -> str:
         keys = [k[1] if short else k[0] for k in _KEYS]
         pairs = [f"{k}:{v}" for k, v in zip(keys, self._values(short))]
-        if not with_version:
-            pairs = pairs[:-1]
+        version = pairs.pop()
+        pairs += self._test_pairs(short)
+        if with_version:
+            pairs.append(version)
         return "|".join(["bk" if short else "bleukit", *pairs])
 
     @property
@@ -104,43 +141,51 @@ class Signature:
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
 
     @property
+    def sacrebleu_compatible(self) -> bool:
+        """Whether sacrebleu 2.x computes this variant (at any order)."""
+        c = self.config
+        return (
+            c.tokenizer in _SACREBLEU_TOKENIZERS
+            and c.smoothing in _SACREBLEU_SMOOTHING
+            and c.split == "unicode.v1"
+            and c.lowercase != "ascii"
+            and c.weights == "uniform"
+            and c.ref_length == "closest.v1"
+            and c.totals == "exact"
+        )
+
+    @property
     def sacrebleu(self) -> str | None:
         """sacrebleu 2.x's signature, where sacrebleu computes this variant
         and its signature states it completely (so only for order 4: a
         sacrebleu signature cannot state another order)."""
         c = self.config
-        tok = {
-            "13a.v1": "13a",
-            "intl.v1": "intl",
-            "char.v1": "char",
-            "none.v1": "none",
-            "zh.v1": "zh",
-        }.get(c.tokenizer)
-        smooth = {"none.v1": "none", "exp.v1": "exp", "floor.v1": "floor", "add-k.v1": "add-k"}.get(
-            c.smoothing
-        )
-        if (
-            tok is None
-            or smooth is None
-            or c.split != "unicode.v1"
-            or c.lowercase == "ascii"
-            or c.max_order != 4
-            or c.weights != "uniform"
-            or c.ref_length != "closest.v1"
-            or c.totals != "exact"
-        ):
+        if not self.sacrebleu_compatible or c.max_order != 4:
             return None
+        smooth = _SACREBLEU_SMOOTHING[c.smoothing]
         if c.smoothing_value is not None:
             smooth += f"[{c.smoothing_value:.2f}]"
         case = "lc" if c.lowercase else "mixed"
         eff = "yes" if c.effective_order else "no"
+        test = ""
+        t = self.test
+        if t is not None and t.compat == "sacrebleu":
+            # sacrebleu's order: bs, ar, seed (its Signature.info keys)
+            test = f"|bs:{t.bootstrap_samples}"
+            if t.test == "ar":
+                test += f"|ar:{t.samples}"
+            test += f"|seed:{t.seed}"
         return (
-            f"nrefs:{self.nrefs}|case:{case}|eff:{eff}|tok:{tok}|smooth:{smooth}"
-            f"|version:{SACREBLEU_VERSION}"
+            f"nrefs:{self.nrefs}{test}|case:{case}|eff:{eff}|tok:{_SACREBLEU_TOKENIZERS[c.tokenizer]}"
+            f"|smooth:{smooth}|version:{SACREBLEU_VERSION}"
         )
 
     def __str__(self) -> str:
         return self.long
+
+    def with_test(self, test: TestSpec) -> Signature:
+        """This signature with how intervals and p-values were computed."""
+        return Signature(self.config, self.nrefs, self.version, test)
 
     def to_dict(self) -> dict[str, str | None]:
         return {
@@ -161,6 +206,7 @@ def parse_signature(text: str) -> Signature:
         )
     short = parts[0] == "bk"
     index = {(k[1] if short else k[0]): k for k in _KEYS}
+    test_index = {(k[1] if short else k[0]): k for k in _TEST_KEYS}
     found: dict[str, str] = {}
     for part in parts[1:]:
         key, sep, value = part.partition(":")
@@ -217,7 +263,31 @@ def parse_signature(text: str) -> Signature:
     nrefs_raw = field("nrefs")
     nrefs: int | str = nrefs_raw if nrefs_raw == "var" else _int(nrefs_raw, "nrefs")
     config = validate(data, f"signature {text!r}")
-    return Signature(config, nrefs, field("version"))
+    return Signature(config, nrefs, field("version"), _parse_test(found, test_index))
+
+
+def _parse_test(found: dict[str, str], test_index: dict) -> TestSpec | None:
+    present = [k for k in test_index if k in found]
+    if not present:
+        return None
+    if len(present) != len(test_index):
+        missing = [k for k in test_index if k not in found]
+        raise ConfigError(f"signature: test fields incomplete, missing {', '.join(missing)}")
+    raw = {test_index[k][2]: found[k] for k in present}
+    try:
+        spec = TestSpec(
+            test=None if raw["test"] == "ci" else raw["test"],
+            samples=int(raw["samples"]),
+            confidence_samples=int(raw["confidence_samples"]),
+            seed=int(raw["seed"]),
+            level=float(raw["level"]),
+            compat=raw["compat"],
+        )
+    except ValueError:
+        raise ConfigError("signature: cannot read the test fields") from None
+    if spec.test not in ("bs", "ar", None) or spec.compat not in ("none", "sacrebleu"):
+        raise ConfigError("signature: unknown test or compat value")
+    return spec
 
 
 def _int(value: str, key: str) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 from .config import VariantConfig, load_config, validate, with_overrides
 from .errors import InputError
 from .reflen import REF_LENGTHS
-from .score import BleuResult, compute_bleu
+from .score import BleuResult, brevity_penalty, compute_bleu
 from .signature import Signature
 from .smoothing import SMOOTHINGS
 from .stats import References, Stats, corpus_sum, prepare_references, segment_stats
@@ -153,6 +153,14 @@ class Variant:
             c.smoothing_value,
             self.signature(nrefs),
         )
+
+    def score_value(self, stats: Stats) -> float:
+        """Only the score of (summed) statistics: the resampling hot path."""
+        c = self.config
+        smoothed = self._smoothing(
+            stats, c.max_order, self._weights, c.effective_order, c.smoothing_value
+        )
+        return brevity_penalty(stats.sys_len, stats.ref_len) * smoothed.mean
 
     # ----------------------------------------------------------- scoring
 
