@@ -157,11 +157,11 @@ def _add_resampling_args(parser: argparse.ArgumentParser, tests: bool) -> None:
 
 
 def _test_spec(args: argparse.Namespace, paired: bool):
-    from .significance import DEFAULT_SAMPLES, TestSpec
+    from .significance import DEFAULT_SAMPLES, SignificanceSpec
 
     test = ("ar" if args.paired_ar else "bs") if paired else None
     samples = args.samples or DEFAULT_SAMPLES[test or "bs"]
-    return TestSpec(
+    return SignificanceSpec(
         test=test,
         samples=samples,
         seed=args.seed,

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ._version import __version__
 from .config import VariantConfig, validate
 from .errors import ConfigError
-from .significance import TestSpec
+from .significance import SignificanceSpec
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -48,7 +48,7 @@ _KEYS = (
 )
 # optional, after nrefs: how intervals and p-values were computed
 _TEST_KEYS = (
-    # (long, short, TestSpec field)
+    # (long, short, SignificanceSpec field)
     ("test", "pt", "test"),
     ("samples", "ns", "samples"),
     ("cisamples", "cs", "confidence_samples"),
@@ -85,7 +85,7 @@ class Signature:
     config: VariantConfig
     nrefs: int | str
     version: str = __version__
-    test: TestSpec | None = None
+    test: SignificanceSpec | None = None
 
     def _values(self, short: bool) -> list[str]:
         c = self.config
@@ -183,7 +183,7 @@ class Signature:
     def __str__(self) -> str:
         return self.long
 
-    def with_test(self, test: TestSpec) -> Signature:
+    def with_test(self, test: SignificanceSpec) -> Signature:
         """This signature with how intervals and p-values were computed."""
         return Signature(self.config, self.nrefs, self.version, test)
 
@@ -210,9 +210,10 @@ def parse_signature(text: str) -> Signature:
     found: dict[str, str] = {}
     for part in parts[1:]:
         key, sep, value = part.partition(":")
-        if not sep or key not in index:
+        if not sep or (key not in index and key not in test_index):
+            expected = ", ".join([*index, *test_index])
             raise ConfigError(
-                f"signature field {part!r}: unknown key {key!r}; expected one of {', '.join(index)}"
+                f"signature field {part!r}: unknown key {key!r}; expected one of {expected}"
             )
         if key in found:
             raise ConfigError(f"signature: key {key!r} appears twice")
@@ -266,7 +267,7 @@ def parse_signature(text: str) -> Signature:
     return Signature(config, nrefs, field("version"), _parse_test(found, test_index))
 
 
-def _parse_test(found: dict[str, str], test_index: dict) -> TestSpec | None:
+def _parse_test(found: dict[str, str], test_index: dict) -> SignificanceSpec | None:
     present = [k for k in test_index if k in found]
     if not present:
         return None
@@ -275,7 +276,7 @@ def _parse_test(found: dict[str, str], test_index: dict) -> TestSpec | None:
         raise ConfigError(f"signature: test fields incomplete, missing {', '.join(missing)}")
     raw = {test_index[k][2]: found[k] for k in present}
     try:
-        spec = TestSpec(
+        spec = SignificanceSpec(
             test=None if raw["test"] == "ci" else raw["test"],
             samples=int(raw["samples"]),
             confidence_samples=int(raw["confidence_samples"]),

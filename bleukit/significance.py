@@ -52,7 +52,7 @@ ALPHA = 0.05
 
 
 @dataclass(frozen=True)
-class TestSpec:
+class SignificanceSpec:
     """How intervals and p-values were computed; part of the signature."""
 
     test: TestName | None = "bs"
@@ -69,6 +69,11 @@ class TestSpec:
             raise BleukitError(f"confidence level must be between 0 and 1, not {self.level}")
         if self.compat == "sacrebleu" and self.level != 0.95:
             raise BleukitError("--compat sacrebleu computes 95% intervals only (as sacrebleu)")
+        if self.compat == "sacrebleu" and self.seed == 0:
+            # sacrebleu's PairedTest turns seed 0 into "no seed" (random resamples)
+            raise BleukitError(
+                "--compat sacrebleu cannot use seed 0: sacrebleu treats it as unseeded"
+            )
 
     @property
     def bootstrap_samples(self) -> int:
@@ -232,7 +237,7 @@ def confidence(
     variant: Variant,
     segments: Sequence[Stats],
     nrefs: int | str,
-    spec: TestSpec,
+    spec: SignificanceSpec,
     result: BleuResult | None = None,
 ) -> SystemResult:
     """Bootstrap interval of one system (``bleukit score --confidence``)."""
@@ -259,7 +264,7 @@ def paired_test(
     variant: Variant,
     systems: Sequence[tuple[str, Sequence[Stats]]],
     nrefs: int | str,
-    spec: TestSpec,
+    spec: SignificanceSpec,
 ) -> list[SystemResult]:
     """The first system is the baseline; every other is tested against it."""
     if len(systems) < 2:

@@ -258,3 +258,69 @@ def test_cli_reproduces_sacrebleu_on_real_wmt_files(wmt, capsys):
     assert code == 0
     assert data["score"] == pytest.approx(case["score"], abs=1e-9, rel=0)
     assert data["sacrebleu_signature"] == case["sacrebleu_signature"]
+
+
+@pytest.fixture
+def three_systems(files):
+    ref = files("ref.txt", "the cat sat on the mat\nhello world , how are you ?\nit rains\n" * 4)
+    base = files("base.txt", "the cat sat on a mat\nhello world how are you\nit rains\n" * 4)
+    good = files("good.txt", "the cat sat on the mat\nhello world , how are you ?\nit rains\n" * 4)
+    bad = files("bad.txt", "a cat\nworld\nrain\n" * 4)
+    return ref, base, good, bad
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "latex", "csv"])
+def test_compare_formats(three_systems, capsys, fmt):
+    ref, base, good, bad = three_systems
+    argv = ["compare", "-r", ref, "-i", base, good, bad, "--samples", "50", "-f", fmt]
+    code, out, err = run([*argv, "-v", "BLEUw4", "-v", "BLEUc18"], capsys)
+    assert code == 0, err
+    for field in ("test:bs", "samples:50", "cisamples:50", "seed:12345", "tok:char.v1"):
+        assert field in out
+    if fmt == "json":
+        rows = json.loads(out)
+        assert [r["system"] for r in rows[:3]] == ["base.txt", "good.txt", "bad.txt"]
+        assert rows[0]["p_value"] is None and rows[1]["p_value"] > 0
+        assert {r["variant"] for r in rows} == {"BLEUw4", "BLEUc18"}
+
+
+def test_compare_ar_names_and_errors(three_systems, capsys):
+    ref, base, good, _ = three_systems
+    argv = ["compare", "-r", ref, "-i", base, good, "--paired-ar", "--samples", "40"]
+    code, out, _ = run([*argv, "--names", "Base,Good"], capsys)
+    assert code == 0 and "Base (baseline)" in out and "test:ar|samples:40|cisamples:1000" in out
+    code, _, err = run([*argv, "--names", "OnlyOne"], capsys)
+    assert code == 2 and "--names gives 1 names for 2 systems" in err
+    code, _, err = run(["compare", "-r", ref, "-i", base], capsys)
+    assert code == 2 and "at least one more system" in err
+    with pytest.raises(SystemExit):
+        main(["compare", "-r", ref, "-i", base, good, "--paired-ar", "--paired-bs"])
+
+
+def test_score_confidence(three_systems, capsys):
+    ref, base, _, _ = three_systems
+    code, out, _ = run(["score", "-r", ref, "-i", base, "--confidence", "--samples", "50"], capsys)
+    assert code == 0 and "95% CI [" in out and "test:ci|samples:50" in out
+    argv = ["score", "-r", ref, "-i", base, "--confidence", "--level", "0.9", "-f", "json"]
+    code, out, _ = run(argv, capsys)
+    data = json.loads(out)[0]
+    assert data["ci_level"] == 0.9 and data["ci"][0] <= data["score"] <= data["ci"][1]
+    code, _, err = run([*argv, "--sentence"], capsys)
+    assert code == 2 and "--confidence applies to corpus scores" in err
+
+
+def test_verify(three_systems, capsys):
+    ref, base, _, _ = three_systems
+    code, out, _ = run(["score", "-r", ref, "-i", base, "-f", "json"], capsys)
+    data = json.loads(out)[0]
+    sig, score = data["signature"], data["score"]
+    argv = ["verify", "--signature", sig, "-r", ref, "-i", base]
+    code, out, _ = run([*argv, "--expect", f"{score:.1f}"], capsys)
+    assert code == 0 and "reproduced" in out and "NOT" not in out
+    code, out, _ = run([*argv, "--expect", f"{score + 0.3:.1f}"], capsys)
+    assert code == 1 and "NOT reproduced" in out and "difference -0.3" in out
+    code, _, err = run([*argv, "--expect", "abc"], capsys)
+    assert code == 2 and "not a number" in err
+    two_refs = ["verify", "--signature", sig, "-r", ref, ref, "-i", base, "--expect", "1"]
+    code, _, err = run(two_refs, capsys)
+    assert code == 2 and "nrefs:1 but 2 reference file(s)" in err

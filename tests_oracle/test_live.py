@@ -239,3 +239,35 @@ def test_bundled_sample_scores_equal_sacrebleu():
             ours = bleukit.load_variant("sacrebleu", tokenizer=tok).corpus_score(hyps, refs)
             theirs = BLEU(tokenize=tok).corpus_score(hyps, refs)
             assert ours.score == pytest.approx(theirs.score, abs=TOL, rel=0)
+
+
+@settings(max_examples=15)
+@given(st.integers(3, 12), st.sampled_from(["bs", "ar"]), st.integers(1, 2**31), st.data())
+def test_paired_tests_equal_sacrebleu(n, test, seed, data):
+    import os
+
+    from sacrebleu.significance import PairedTest
+
+    from bleukit.significance import SignificanceSpec, paired_test
+
+    lines = st.lists(LINE, min_size=n, max_size=n)
+    refs = [data.draw(lines)]
+    systems = [(f"s{k}", data.draw(lines)) for k in range(3)]
+    samples = 120 if test == "bs" else 300
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    try:
+        ps = PairedTest(
+            systems, {"BLEU": BLEU()}, refs, test_type=test, n_samples=samples, n_ar_confidence=0
+        )
+        _, theirs = ps()
+    finally:
+        del os.environ["SACREBLEU_SEED"]
+    variant = bleukit.load_variant("sacrebleu")
+    prepared = variant.prepare_references(refs)
+    stats = [(name, variant.segment_stats(h, prepared)[0]) for name, h in systems]
+    spec = SignificanceSpec(test, samples=samples, seed=seed, compat="sacrebleu")
+    ours = paired_test(variant, stats, 1, spec)
+    for row, expected in zip(ours, theirs["BLEU"]):
+        assert row.p_value == expected.p_value
+        assert row.interval.mean == pytest.approx(expected.mean, abs=TOL, rel=0)
+        assert row.interval.half_width == pytest.approx(expected.ci, abs=TOL, rel=0)

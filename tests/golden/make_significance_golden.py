@@ -57,22 +57,39 @@ def main(data_dir: str) -> None:
     for variant, kwargs in METRICS.items():
         for test in ("bs", "ar"):
             metric = BLEU(**kwargs)
-            ps = PairedTest(named, {"BLEU": metric}, references=refs, test_type=test,
-                            n_samples=0, n_ar_confidence=0)
+            ps = PairedTest(
+                named,
+                {"BLEU": metric},
+                references=refs,
+                test_type=test,
+                n_samples=0,
+                n_ar_confidence=0,
+            )
             sigs, scores = ps()
-            out["cases"].append({
-                "variant": variant, "overrides": kwargs and {"tokenizer": kwargs["tokenize"]},
-                "test": test, "samples": ps.n_samples,
-                "signature": sigs["BLEU"].format(),
-                "results": [result(r) for r in scores["BLEU"]],
-            })
+            out["cases"].append(
+                {
+                    "variant": variant,
+                    "overrides": kwargs and {"tokenizer": kwargs["tokenize"]},
+                    "test": test,
+                    "samples": ps.n_samples,
+                    "signature": sigs["BLEU"].format(),
+                    "results": [result(r) for r in scores["BLEU"]],
+                }
+            )
         for system, hyps in named:
             score = BLEU(**kwargs).corpus_score(hyps, refs, n_bootstrap=1000)
-            out["cases"].append({
-                "variant": variant, "overrides": kwargs and {"tokenizer": kwargs["tokenize"]},
-                "test": "confidence", "system": system, "samples": 1000,
-                "score": score.score, "mean": score._mean, "ci": score._ci,
-            })
+            out["cases"].append(
+                {
+                    "variant": variant,
+                    "overrides": kwargs and {"tokenizer": kwargs["tokenize"]},
+                    "test": "confidence",
+                    "system": system,
+                    "samples": 1000,
+                    "score": score.score,
+                    "mean": score._mean,
+                    "ci": score._ci,
+                }
+            )
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 

@@ -1,0 +1,173 @@
+"""Significance tests and intervals: properties, both summation paths, errors."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bleukit
+from bleukit.errors import BleukitError
+from bleukit.significance import SignificanceSpec, _ar_selections, _Columns, confidence, paired_test
+
+WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "dog", ".", ",", "barked"])
+SEGMENT = st.lists(WORDS, min_size=1, max_size=10).map(" ".join)
+
+
+@st.composite
+def two_systems(draw):
+    n = draw(st.integers(2, 12))
+    refs = draw(st.lists(SEGMENT, min_size=n, max_size=n))
+    a = draw(st.lists(SEGMENT, min_size=n, max_size=n))
+    b = draw(st.lists(SEGMENT, min_size=n, max_size=n))
+    return refs, a, b
+
+
+def stats_for(variant, refs, *systems):
+    prepared = variant.prepare_references([refs])
+    return [(f"s{i}", variant.segment_stats(s, prepared)[0]) for i, s in enumerate(systems)]
+
+
+VARIANT = bleukit.load_variant("sacrebleu", max_order=2)
+SMALL = {
+    "bs": SignificanceSpec("bs", samples=60),
+    "ar": SignificanceSpec("ar", samples=80, confidence_samples=40),
+}
+
+
+@settings(max_examples=25, deadline=None)
+@given(two_systems(), st.sampled_from(["bs", "ar"]))
+def test_a_system_compared_with_itself_is_never_significant(data, test):
+    refs, a, _ = data
+    rows = paired_test(VARIANT, stats_for(VARIANT, refs, a, a), 1, SMALL[test])
+    assert rows[1].p_value == 1.0 and not rows[1].significant
+
+
+@settings(max_examples=25, deadline=None)
+@given(two_systems(), st.sampled_from(["bs", "ar"]))
+def test_p_values_lie_in_0_1_and_intervals_are_ordered(data, test):
+    refs, a, b = data
+    rows = paired_test(VARIANT, stats_for(VARIANT, refs, a, b), 1, SMALL[test])
+    assert rows[0].p_value is None and rows[0].baseline
+    assert 0 < rows[1].p_value <= 1
+    for row in rows:
+        iv = row.interval
+        assert iv.low <= iv.mean <= iv.high and iv.level == 0.95
+
+
+@settings(max_examples=10, deadline=None)
+@given(two_systems(), st.sampled_from(["bs", "ar"]), st.integers(0, 2**32))
+def test_fixed_seed_gives_identical_output(data, test, seed):
+    refs, a, b = data
+    spec = SignificanceSpec(test, samples=50, seed=seed, confidence_samples=30)
+    one = paired_test(VARIANT, stats_for(VARIANT, refs, a, b), 1, spec)
+    two = paired_test(VARIANT, stats_for(VARIANT, refs, a, b), 1, spec)
+    assert [(r.p_value, r.interval, r.scores) for r in one] == [
+        (r.p_value, r.interval, r.scores) for r in two
+    ]
+
+
+def test_different_seeds_resample_differently():
+    refs = ["the cat sat on the mat", "a dog barked", "the mat", "on a cat"] * 3
+    a = ["the cat sat on a mat", "the dog barked", "a mat", "on the cat"] * 3
+    s = stats_for(VARIANT, refs, a)[0][1]
+    one = confidence(VARIANT, s, 1, SignificanceSpec(None, samples=50, seed=1))
+    two = confidence(VARIANT, s, 1, SignificanceSpec(None, samples=50, seed=2))
+    assert one.scores != two.scores
+
+
+def test_packed_and_column_sums_agree():
+    refs = ["the cat sat on the mat", "a dog barked", "the mat", "on a cat"]
+    a = ["the cat sat on a mat", "the dog barked", "a mat", "on the cat"]
+    b = ["cat sat", "dog", "the mat .", "a cat on"]
+    (_, sa), (_, sb) = stats_for(VARIANT, refs, a, b)
+    packed, plain = _Columns(sa, 2), _Columns(sa, 2)
+    plain.packed = None
+    assert packed.packed is not None
+    for idx in ([0, 0, 3, 1], [2, 2, 2, 2], [3, 1, 0, 2]):
+        assert packed.resample(idx) == plain.resample(idx)
+    other_packed, other_plain = _Columns(sb, 2), _Columns(sb, 2)
+    other_plain.packed = None
+    from bleukit.significance import _ar_sides
+
+    trials = _ar_selections(4, 20, 7)
+    assert list(_ar_sides(packed, other_packed, trials)) == list(
+        _ar_sides(plain, other_plain, trials)
+    )
+
+
+def test_fractional_reference_lengths_use_exact_column_sums():
+    v = bleukit.load_variant("sacrebleu", ref_length="average", max_order=2)
+    prepared = v.prepare_references([["the cat sat", "a dog"], ["the cat", "a dog barked"]])
+    segs, _ = v.segment_stats(["the cat sat", "dog"], prepared)
+    assert _Columns(segs, 2).packed is None
+    assert confidence(v, segs, 2, SignificanceSpec(None, samples=20)).interval is not None
+
+
+def test_interval_level_is_honoured():
+    refs = ["the cat sat on the mat", "a dog barked", "the mat", "on a cat"] * 5
+    a = ["the cat sat on a mat", "the dog barked", "a mat", "on the cat"] * 5
+    s = stats_for(VARIANT, refs, a)[0][1]
+    wide = confidence(VARIANT, s, 1, SignificanceSpec(None, samples=200, level=0.99)).interval
+    narrow = confidence(VARIANT, s, 1, SignificanceSpec(None, samples=200, level=0.5)).interval
+    assert wide.low <= narrow.low <= narrow.high <= wide.high
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"samples": 0}, "at least 1"),
+        ({"level": 1.5}, "between 0 and 1"),
+        ({"compat": "sacrebleu", "level": 0.9}, "95% intervals only"),
+        ({"compat": "sacrebleu", "seed": 0}, "unseeded"),
+    ],
+)
+def test_test_spec_validation(kwargs, message):
+    with pytest.raises(BleukitError, match=message):
+        SignificanceSpec(**kwargs)
+
+
+def test_paired_test_input_errors():
+    ((_, s),) = stats_for(VARIANT, ["a b"], ["a b"])
+    with pytest.raises(BleukitError, match="at least one more system"):
+        paired_test(VARIANT, [("a", s)], 1, SMALL["bs"])
+    ((_, t),) = stats_for(VARIANT, ["a b", "c d"], ["a b", "c"])
+    with pytest.raises(BleukitError, match="same number of segments"):
+        paired_test(VARIANT, [("a", s), ("b", t)], 1, SMALL["bs"])
+
+
+def test_compat_needs_a_sacrebleu_variant_and_numpy(monkeypatch):
+    nltk = bleukit.load_variant("nltk")
+    (_, s), (_, t) = stats_for(nltk, ["a b c d"], ["a b c d"], ["a b c"])
+    with pytest.raises(BleukitError, match="components sacrebleu does not have"):
+        paired_test(nltk, [("a", s), ("b", t)], 1, SignificanceSpec("bs", compat="sacrebleu"))
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    (_, s), (_, t) = stats_for(VARIANT, ["a b c d"], ["a b c d"], ["a b c"])
+    with pytest.raises(BleukitError, match=r"pip install 'bleukit\[numpy\]'"):
+        paired_test(VARIANT, [("a", s), ("b", t)], 1, SignificanceSpec("bs", compat="sacrebleu"))
+
+
+def test_signature_records_the_test_and_parses_back():
+    spec = SignificanceSpec("ar", samples=10000, seed=7, level=0.9, confidence_samples=500)
+    sig = VARIANT.signature(2).with_test(spec)
+    assert "|test:ar|samples:10000|cisamples:500|seed:7|level:0.9|compat:none|" in sig.long
+    for text in (sig.long, sig.short):
+        parsed = bleukit.parse_signature(text)
+        assert parsed.test == spec and parsed.digest == sig.digest
+    assert sig.digest != VARIANT.signature(2).with_test(SignificanceSpec("ar", seed=8)).digest
+    assert sig.sacrebleu is None  # not compat: sacrebleu would draw other resamples
+
+
+def test_sacrebleu_signature_with_compat_tests():
+    v = bleukit.load_variant("sacrebleu")
+    bs = v.signature(1).with_test(SignificanceSpec("bs", compat="sacrebleu"))
+    ar = v.signature(1).with_test(SignificanceSpec("ar", samples=10000, compat="sacrebleu"))
+    assert (
+        bs.sacrebleu
+        == "nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+    )
+    assert ar.sacrebleu.startswith("nrefs:1|bs:1000|ar:10000|seed:12345|case:mixed")
+    with pytest.raises(bleukit.ConfigError, match="test fields incomplete"):
+        bleukit.parse_signature(bs.long.replace("|seed:12345", ""))

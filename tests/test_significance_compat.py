@@ -1,0 +1,81 @@
+"""--compat sacrebleu against sacrebleu 2.6.0's own p-values and intervals on
+WMT21 en-de (tests/golden/significance_sacrebleu.json, produced by
+tests/golden/make_significance_golden.py). Needs NumPy: tox -e oracle runs
+it with BLEUKIT_REQUIRE_NUMPY=1; elsewhere it is skipped with that reason."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import bleukit
+from bleukit.significance import SignificanceSpec, confidence, paired_test
+
+if os.environ.get("BLEUKIT_REQUIRE_NUMPY") == "1":
+    import numpy  # noqa: F401
+else:
+    pytest.importorskip("numpy", reason="--compat sacrebleu needs NumPy (tox -e oracle)")
+
+GOLDEN = json.loads(
+    (Path(__file__).parent / "golden" / "significance_sacrebleu.json").read_text("utf-8")
+)
+SYSTEMS = GOLDEN["meta"]["systems"]
+TOL = 1e-9
+
+
+def _variant(case):
+    return bleukit.load_variant("sacrebleu", **case["overrides"])
+
+
+def _segments(wmt, variant, system):
+    prepared = wmt.prepared(variant, "newstest2021.en-de", ["A"])
+    return variant.segment_stats(wmt.hyps("newstest2021.en-de", system), prepared)[0]
+
+
+PAIRED = [c for c in GOLDEN["cases"] if c["test"] in ("bs", "ar")]
+CONF = [c for c in GOLDEN["cases"] if c["test"] == "confidence"]
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("case", PAIRED, ids=lambda c: f"{c['variant']}-{c['test']}")
+def test_paired_tests_equal_sacrebleu(case, wmt):
+    variant = _variant(case)
+    systems = [(s, _segments(wmt, variant, s)) for s in SYSTEMS]
+    spec = SignificanceSpec(case["test"], samples=case["samples"], compat="sacrebleu")
+    rows = paired_test(variant, systems, 1, spec)
+    for row, expected in zip(rows, case["results"]):
+        assert row.result.score == pytest.approx(expected["score"], abs=TOL, rel=0)
+        assert row.p_value == expected["p_value"]  # exactly
+        assert row.interval.mean == pytest.approx(expected["mean"], abs=TOL, rel=0)
+        assert row.interval.half_width == pytest.approx(expected["ci"], abs=TOL, rel=0)
+    if case["variant"] == "sacrebleu":
+        assert variant.signature(1).with_test(spec).sacrebleu == case["signature"]
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("case", CONF, ids=lambda c: f"{c['variant']}-{c['system']}")
+def test_confidence_equals_sacrebleu(case, wmt):
+    variant = _variant(case)
+    res = confidence(
+        variant,
+        _segments(wmt, variant, case["system"]),
+        1,
+        SignificanceSpec(None, compat="sacrebleu"),
+    )
+    assert res.result.score == pytest.approx(case["score"], abs=TOL, rel=0)
+    assert res.interval.mean == pytest.approx(case["mean"], abs=TOL, rel=0)
+    assert res.interval.half_width == pytest.approx(case["ci"], abs=TOL, rel=0)
+
+
+def test_sacrebleu_compat_keeps_the_strict_p_value_quirk(wmt):
+    # sacrebleu counts only strictly larger differences: a system against
+    # itself gets p = 1/1001 in compat mode, p = 1 in the default mode
+    variant = bleukit.load_variant("sacrebleu")
+    seg = _segments(wmt, variant, "UEdin")
+    spec = SignificanceSpec("bs", samples=1000, compat="sacrebleu")
+    assert paired_test(variant, [("a", seg), ("b", seg)], 1, spec)[1].p_value == 1 / 1001
+    spec = SignificanceSpec("bs", samples=1000)
+    assert paired_test(variant, [("a", seg), ("b", seg)], 1, spec)[1].p_value == 1.0
