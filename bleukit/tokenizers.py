@@ -56,9 +56,21 @@ class NoneTokenizer:
 
 # mteval-v13a.pl's language-dependent rules, as sacrebleu's TokenizerRegexp
 # writes them (ASCII digits only; symbols are the ASCII ranges listed).
+# The first rule, r"([\{-\~\[-\` -\&\(-\+\:-\@\/])" -> r" \1 ", pads every
+# ASCII punctuation or symbol except period, comma and dash (and the space,
+# which the class includes) with spaces: a per-character rewrite, done with
+# str.translate; the others depend on the neighbouring character.
+_13A_PAD = str.maketrans(
+    {
+        c: f" {c} "
+        for c in "".join(
+            chr(x)
+            for lo, hi in (("{", "~"), ("[", "`"), (" ", "&"), ("(", "+"), (":", "@"), ("/", "/"))
+            for x in range(ord(lo), ord(hi) + 1)
+        )
+    }
+)
 _13A_RULES = (
-    # every ASCII punctuation or symbol except period, comma and dash
-    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
     # period and comma unless preceded by a digit
     (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
     # period and comma unless followed by a digit
@@ -69,6 +81,7 @@ _13A_RULES = (
 
 
 def _apply_13a_rules(line: str) -> str:
+    line = line.translate(_13A_PAD)
     for pattern, replacement in _13A_RULES:
         line = pattern.sub(replacement, line)
     # the rules leave runs of spaces; sacrebleu normalises with str.split(),
