@@ -35,7 +35,7 @@ from itertools import compress
 from typing import TYPE_CHECKING, Literal
 
 from .errors import BleukitError
-from .stats import Stats
+from .stats import Stats, corpus_sum
 
 if TYPE_CHECKING:
     from .score import BleuResult
@@ -398,7 +398,7 @@ def _paired_sacrebleu(variant, systems, nrefs, spec) -> list[SystemResult]:
     n = len(systems[0][1])
     order = variant.config.max_order
     base_name, base_segs = systems[0]
-    base_result = variant.score_stats(_sum(base_segs, variant.stat_order), nrefs)
+    base_result = variant.score_stats(corpus_sum(base_segs, variant.stat_order), nrefs)
     # sacrebleu: the baseline's interval from _bootstrap_resample, a fresh generator
     conf_n = spec.bootstrap_samples
     base_idxs = np.random.default_rng(spec.seed).choice(n, size=(conf_n, n), replace=True)
@@ -413,7 +413,7 @@ def _paired_sacrebleu(variant, systems, nrefs, spec) -> list[SystemResult]:
         )
     ]
     for name, segs in systems[1:]:
-        result = variant.score_stats(_sum(segs, variant.stat_order), nrefs)
+        result = variant.score_stats(corpus_sum(segs, variant.stat_order), nrefs)
         diff = abs(base_result.score - result.score)
         # every system's test starts a fresh generator with the same seed
         rng = np.random.default_rng(spec.seed)
@@ -437,12 +437,6 @@ def _paired_sacrebleu(variant, systems, nrefs, spec) -> list[SystemResult]:
         interval = _sacrebleu_interval(sys_scores, np.sort(sys_scores).mean())
         out.append(SystemResult(name, result, interval, p, scores=tuple(sys_scores)))
     return out
-
-
-def _sum(segments: Sequence[Stats], order: int) -> Stats:
-    from .stats import corpus_sum
-
-    return corpus_sum(segments, order)
 
 
 def _int_score(variant, row: list[int], order: int, nrefs) -> float:

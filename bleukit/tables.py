@@ -137,7 +137,7 @@ def latex_table(columns: Sequence[Column], width: int = 2) -> str:
         "\\midrule",
     ]
     lines += [" & ".join(latex_escape(c) for c in row) + " \\\\" for row in body]
-    lines += ["\\bottomrule", "\\end{tabular}", "", "{\\footnotesize"]
+    lines += ["\\bottomrule", "\\end{tabular}", "", "{\\footnotesize\\noindent"]
     for line in _footnote(columns):
         if ": bleukit|" in line:
             # a signature may break after any "|"
