@@ -36,8 +36,10 @@ def _build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--variant",
         "-v",
-        default="BLEUw4",
-        help="built-in variant name or YAML file (default BLEUw4)",
+        help="built-in variant name or YAML file (default BLEUw4, or chosen by --lang)",
+    )
+    score.add_argument(
+        "--lang", "-l", help="target language: picks the variant when --variant is not given"
     )
     score.add_argument(
         "-r",
@@ -90,6 +92,9 @@ def _build_parser() -> argparse.ArgumentParser:
         required=True,
         metavar="HYP",
         help="hypothesis files; the first is the baseline",
+    )
+    compare.add_argument(
+        "--lang", "-l", help="target language: picks the variant when --variant is not given"
     )
     compare.add_argument("--names", help="comma-separated system names (default: file names)")
     compare.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
@@ -184,6 +189,28 @@ def _read_inputs(ref_groups, hyp_paths):
     return [lines for _, lines in refs], hyps
 
 
+def _variant_names(requested: list[str] | None, lang: str | None) -> list[str]:
+    """The variants asked for, or the one --lang picks (said on stderr)."""
+    from .languages import variant_for_language
+
+    if requested:
+        return requested
+    if lang:
+        name, why = variant_for_language(lang)
+        sys.stderr.write(f"bleukit: --lang {lang}: using variant {name} ({why})\n")
+        return [name]
+    return ["BLEUw4"]
+
+
+def _warn_language(lang: str | None, variants) -> None:
+    from .languages import tokenizer_warning
+
+    for variant in variants if lang else ():
+        warning = tokenizer_warning(lang, variant.config.tokenizer)
+        if warning:
+            sys.stderr.write(f"bleukit: warning: {variant.name}: {warning}\n")
+
+
 def _overrides(pairs: list[str]) -> dict:
     from .config import parse_override
 
@@ -195,7 +222,9 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
     from .errors import InputError
     from .variant import load_variant
 
-    variant = load_variant(args.variant, **_overrides(args.set))
+    (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
+    variant = load_variant(name, **_overrides(args.set))
+    _warn_language(args.lang, [variant])
     _check_width(args.width)
     spec = _test_spec(args, paired=False) if args.confidence else None
     if spec is not None and args.sentence:
@@ -269,7 +298,8 @@ def _cmd_compare(args: argparse.Namespace, out) -> None:
     _check_width(args.width)
     spec = _test_spec(args, paired=True)
     overrides = _overrides(args.set)
-    variants = [load_variant(v, **overrides) for v in args.variant or ["BLEUw4"]]
+    variants = [load_variant(v, **overrides) for v in _variant_names(args.variant, args.lang)]
+    _warn_language(args.lang, variants)
     hyp_paths = _flatten(args.input)
     names = _system_names(args, hyp_paths)
     streams, hyps = _read_inputs(args.ref, hyp_paths)
@@ -323,11 +353,12 @@ def _cmd_verify(args: argparse.Namespace, out) -> int:
 
 
 def _cmd_variants(out) -> None:
-    from .config import builtin_names, load_config
+    from .config import FAMILY_HELP, builtin_names, load_config
 
     for name in builtin_names():
         config = load_config(name)
-        out.write(f"{name:<12} {config.description}\n")
+        out.write(f"{name:<14} {config.description}\n")
+    out.write(f"{'':<14} and {FAMILY_HELP}\n")
 
 
 def _cmd_show(args: argparse.Namespace, out) -> None:

@@ -9,6 +9,7 @@ and override any field. Validation errors name the file and the key.
 from __future__ import annotations
 
 import math
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -147,11 +148,36 @@ def _read_yaml(text: str, source: str) -> dict[str, Any]:
     return data
 
 
+# BLEUwN, BLEUcM and BLEUcM-space for any order: the built-in of that family
+# with max_order set (BLEUw4, BLEUc18 and BLEUc18-space are files)
+_FAMILY = re.compile(r"^BLEU(?P<kind>[wc])(?P<order>[1-9][0-9]*)(?P<space>-space)?$")
+FAMILY_HELP = "BLEUwN, BLEUcM, BLEUcM-space for any order N, M from 1 to 100"
+
+
+def _family(name: str) -> dict[str, Any] | None:
+    m = _FAMILY.match(name)
+    if m is None or (m["kind"] == "w" and m["space"]):
+        return None
+    order = int(m["order"])
+    base = {"w": "BLEUw4", "c": "BLEUc18"}[m["kind"]] + (m["space"] or "")
+    what = "word" if m["kind"] == "w" else "character"
+    space = ", the space a character" if m["space"] else ""
+    return {
+        "extends": base,
+        "name": name,
+        "description": f"{what} {order}-gram BLEU{space}: {base} with max_order {order}",
+        "max_order": order,
+    }
+
+
 def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
     if name not in builtin_names():
+        family = _family(name)
+        if family is not None:
+            return family, ""
         raise ConfigError(
-            f"unknown variant {name!r}; built-in variants: {', '.join(builtin_names())} "
-            "(or give the path of a .yaml file)"
+            f"unknown variant {name!r}; built-in variants: {', '.join(builtin_names())}, "
+            f"and {FAMILY_HELP} (or give the path of a .yaml file)"
         )
     ref = resources.files(_BUILTIN_PACKAGE).joinpath(f"{name}.yaml")
     return _read_yaml(ref.read_text(encoding="utf-8"), f"built-in variant {name}"), ""

@@ -134,11 +134,26 @@ class TokenizerChar:
     """Every character a token (sacrebleu ``char``); whitespace is dropped by
     the ``unicode.v1`` splitter, so the space is not a character n-gram."""
 
-    #: every token this tokenizer yields is one character, whatever the splitter
-    single_char_tokens = True
-
     def __call__(self, line: str) -> str:
         return " ".join(line)
+
+    def chars(self, line: str, split: Callable[[str], list[str]]) -> str:
+        """The tokens as one string of characters, for substring n-grams:
+        the same as splitting ``self(line)`` with ``split`` and joining."""
+        return "".join(split(line))
+
+
+class TokenizerCharSpace:
+    """Every character a token, the space included: each run of whitespace
+    (as the splitter sees it) becomes one space, which is a character of the
+    n-grams (the other reading of Denoual & Lepage 2005). The string form
+    shows the space token as U+2581 (as SentencePiece does)."""
+
+    def __call__(self, line: str) -> str:
+        return " ".join(" ".join(line.split()).replace(" ", "\u2581"))
+
+    def chars(self, line: str, split: Callable[[str], list[str]]) -> str:
+        return " ".join(split(line))
 
 
 # sacrebleu's tokenizer_zh ranges (Shujian Huang's script), as (first, last)
@@ -229,6 +244,11 @@ TOKENIZERS.register(
     "char.v1", TokenizerChar(), "characters, whitespace dropped, as sacrebleu 'char'"
 )
 TOKENIZERS.register(
+    "char-space.v1",
+    TokenizerCharSpace(),
+    "characters, each run of whitespace kept as one space character",
+)
+TOKENIZERS.register(
     "zh.v1",
     TokenizerZh(_ZH_COMMON_RANGES + _ZH_V1_MALFORMED_RANGES),
     "sacrebleu 'zh', its malformed Unicode ranges kept (sacrebleu #298)",
@@ -302,13 +322,18 @@ def make_preprocessor(
     tokenizer: str, splitter: str, lowercase: bool | str
 ) -> Callable[[str], list[str] | str]:
     """Compose case folding, stripping, tokenization and splitting. For
-    tokenizers of one-character tokens the tokens come back joined as one
-    string (see ``ngrams.count_ngrams``)."""
+    tokenizers of one-character tokens (those with a ``chars`` method) the
+    tokens come back joined as one string (see ``ngrams.count_ngrams``)."""
     tok = TOKENIZERS.get(tokenizer)
     split = SPLITTERS.get(splitter)
     # sacrebleu strips trailing whitespace before tokenizing; with the ascii
     # splitter only ASCII whitespace is stripped, as Perl's chop + split would
     strip_chars = ASCII_WHITESPACE if SPLITTERS.canonical(splitter) == "ascii.v1" else None
+
+    chars = getattr(tok, "chars", None)
+    if chars is not None:
+        # one-character tokens: their n-grams are substrings of one string
+        return lambda line: chars(fold_case(line, lowercase).rstrip(strip_chars), split)
 
     def preprocess(line: str) -> list[str]:
         tokens = split(tok(fold_case(line, lowercase).rstrip(strip_chars)))
@@ -316,6 +341,4 @@ def make_preprocessor(
             tokens = list(tokens)
         return tokens
 
-    if getattr(tok, "single_char_tokens", False):
-        return lambda line: "".join(preprocess(line))
     return preprocess

@@ -324,3 +324,15 @@ def test_verify(three_systems, capsys):
     two_refs = ["verify", "--signature", sig, "-r", ref, ref, "-i", base, "--expect", "1"]
     code, _, err = run(two_refs, capsys)
     assert code == 2 and "nrefs:1 but 2 reference file(s)" in err
+
+
+def test_lang_picks_and_announces_the_variant(files, capsys):
+    ref = files("ja.ref", "私は日本語が好きです。\n")
+    hyp = files("ja.hyp", "私は日本語がとても好きです。\n")
+    code, out, err = run(["score", "--lang", "ja", "-r", ref, "-i", hyp, "-f", "json"], capsys)
+    assert code == 0 and json.loads(out)[0]["variant"] == "BLEUc18"
+    assert "--lang ja: using variant BLEUc18" in err
+    code, out, err = run(["score", "--lang", "ja", "-v", "BLEUw4", "-r", ref, "-i", hyp], capsys)
+    assert code == 0 and "warning: BLEUw4: Japanese is written without spaces" in err
+    code, out, err = run(["score", "--lang", "de", "-r", ref, "-i", hyp, "-f", "json"], capsys)
+    assert json.loads(out)[0]["variant"] == "BLEUw4"

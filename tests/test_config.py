@@ -130,3 +130,32 @@ def test_every_example_config_loads_and_scores():
         assert (
             variant.corpus_score(["a small test , really"], [["a small test , indeed"]]).score > 0
         )
+
+
+@pytest.mark.parametrize(
+    ("name", "tokenizer", "order"),
+    [
+        ("BLEUw2", "13a.v1", 2),
+        ("BLEUw10", "13a.v1", 10),
+        ("BLEUc5", "char.v1", 5),
+        ("BLEUc30", "char.v1", 30),
+        ("BLEUc18-space", "char-space.v1", 18),
+        ("BLEUc12-space", "char-space.v1", 12),
+    ],
+)
+def test_variant_families_for_any_order(name, tokenizer, order):
+    c = load_config(name)
+    assert (c.name, c.tokenizer, c.max_order) == (name, tokenizer, order)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("BLEUw4-space", "unknown variant"),
+        ("BLEUc0", "unknown variant"),
+        ("BLEUc101", "less than or equal to 100"),
+    ],
+)
+def test_variant_family_errors(name, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(name)

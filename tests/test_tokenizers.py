@@ -158,3 +158,21 @@ def test_registries_list_versioned_names_and_reject_unknown():
 )
 def test_script_tokenizer(line, tokens):
     assert tok("script.v1", line).split() == tokens
+
+
+def test_char_space_keeps_one_space_per_whitespace_run():
+    pre = make_preprocessor("char-space.v1", "unicode.v1", False)
+    assert pre("  ab \u00a0 c\td ") == "ab c d"
+    assert make_preprocessor("char-space.v1", "ascii.v1", False)("ab\u00a0c  d") == "ab\u00a0c d"
+    assert TOKENIZERS.get("char-space.v1")("ab c") == "a b \u2581 c"
+
+
+def test_char_space_counts_the_space_in_ngrams():
+    import bleukit
+
+    plain = bleukit.load_variant("BLEUc18", max_order=2)
+    spaced = bleukit.load_variant("BLEUc18-space", max_order=2)
+    # "ab cd" vs "abcd": no difference without spaces, a difference with them
+    assert plain.sentence_score("ab cd", ["abcd"]).score == pytest.approx(100.0)
+    r = spaced.sentence_score("ab cd", ["abcd"])
+    assert r.counts == (4, 2) and r.totals == (5, 4)
