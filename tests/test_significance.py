@@ -54,7 +54,10 @@ def test_p_values_lie_in_0_1_and_intervals_are_ordered(data, test):
     assert 0 < rows[1].p_value <= 1
     for row in rows:
         iv = row.interval
-        assert iv.low <= iv.mean <= iv.high and iv.level == 0.95
+        # a percentile interval: ordered, within the resampled scores (the
+        # mean of a skewed distribution may lie outside it)
+        assert min(row.scores) <= iv.low <= iv.high <= max(row.scores) and iv.level == 0.95
+        assert min(row.scores) <= iv.mean <= max(row.scores)
 
 
 @settings(max_examples=10, deadline=None)
