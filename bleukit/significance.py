@@ -302,7 +302,11 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
             diffs = [abs(s - b) for s, b in zip(scores, boot[0])]
             mean = math.fsum(diffs) / len(diffs)
             p = _p_value([d - mean for d in diffs], abs(results[0].score - res.score))
-            out.append(SystemResult(name, res, _percentile_interval(scores, spec.level), p))
+            out.append(
+                SystemResult(
+                    name, res, _percentile_interval(scores, spec.level), p, scores=tuple(scores)
+                )
+            )
         return out
     trials = _ar_selections(n, spec.samples, spec.seed)
     base = columns[0]
@@ -315,7 +319,11 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
             for side_a, side_b in _ar_sides(base, cols, trials)
         ]
         p = _p_value(stats_ab, abs(results[0].score - res.score))
-        out.append(SystemResult(name, res, _percentile_interval(scores, spec.level), p))
+        out.append(
+            SystemResult(
+                name, res, _percentile_interval(scores, spec.level), p, scores=tuple(scores)
+            )
+        )
     return out
 
 
