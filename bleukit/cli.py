@@ -104,6 +104,22 @@ def _build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--width", "-w", type=int, default=2)
     _add_resampling_args(compare, tests=True)
 
+    agree = sub.add_parser(
+        "agree", help="how far two variants agree (Denoual & Lepage 2005): r, kappa, ranks"
+    )
+    agree.add_argument("variant_a", metavar="VARIANT_A", help="e.g. BLEUw4 (the word variant)")
+    agree.add_argument("variant_b", metavar="VARIANT_B", help="e.g. BLEUc18")
+    agree.add_argument("-r", "--ref", action="append", nargs="+", required=True, metavar="REF")
+    agree.add_argument("-i", "--input", action="append", nargs="+", required=True, metavar="HYP")
+    agree.add_argument("--names", help="comma-separated system names (default: file names)")
+    agree.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    agree.add_argument(
+        "--search-order",
+        metavar="FIRST..LAST",
+        help="try VARIANT_B at every max order in the range and report the best for each criterion",
+    )
+    agree.add_argument("--format", "-f", choices=("text", "json"), default="text")
+
     verify = sub.add_parser("verify", help="rescore with a published signature, check a claim")
     verify.add_argument("--signature", "-s", required=True)
     verify.add_argument("-r", "--ref", action="append", nargs="+", required=True, metavar="REF")
@@ -318,6 +334,103 @@ def _cmd_compare(args: argparse.Namespace, out) -> None:
     out.write(FORMATS[args.format](columns, args.width))
 
 
+def _order_range(text: str) -> range:
+    from .config import MAX_ORDER_LIMIT
+    from .errors import InputError
+
+    first, sep, last = text.partition("..")
+    try:
+        lo, hi = int(first), int(last)
+    except ValueError:
+        raise InputError(f"--search-order {text!r}: expected FIRST..LAST, e.g. 1..30") from None
+    if not sep or not 1 <= lo <= hi <= MAX_ORDER_LIMIT:
+        raise InputError(f"--search-order {text!r}: need 1 <= FIRST <= LAST <= {MAX_ORDER_LIMIT}")
+    return range(lo, hi + 1)
+
+
+def _cmd_agree(args: argparse.Namespace, out) -> None:
+    from .agreement import agreement
+    from .errors import InputError
+    from .report import agreement_text, dumps, search_text
+    from .stats import corpus_sum
+    from .variant import load_variant
+
+    overrides = _overrides(args.set)
+    a = load_variant(args.variant_a, **overrides)
+    b = load_variant(args.variant_b, **overrides)
+    orders = _order_range(args.search_order) if args.search_order else None
+    a_lower = a.with_overrides(max_order=a.config.max_order - 1) if a.config.max_order > 1 else None
+    # one set of statistics serves B and every order searched
+    b_full = b.with_overrides(max_order=max(*orders, b.config.max_order)) if orders else b
+    hyp_paths = _flatten(args.input)
+    names = _system_names(args, hyp_paths)
+    streams, hyps = _read_inputs(args.ref, hyp_paths)
+    prepared: dict[tuple, object] = {}
+
+    def stats_of(variant, lines):
+        key = variant.reference_key()
+        if key not in prepared:
+            prepared[key] = variant.prepare_references(streams)
+        return variant.segment_stats(lines, prepared[key])[0]
+
+    seg_a, seg_b = [], []
+    for _, lines in hyps:
+        seg_a.append(stats_of(a, lines))
+        seg_b.append(stats_of(b_full, lines))
+    if sum(len(s) for s in seg_a) < 2:
+        raise InputError("agree needs at least two segments")
+
+    def sentences(variant, per_system):
+        return [variant.score_value(s) for system in per_system for s in system]
+
+    def corpus(variant, per_system):
+        return [
+            variant.score_value(corpus_sum(system, len(system[0].counts))) for system in per_system
+        ]
+
+    sent_a, corp_a = sentences(a, seg_a), corpus(a, seg_a)
+    lower = sentences(a_lower, seg_a) if a_lower else None
+
+    def agree_with(variant):
+        return agreement(
+            sent_a, sentences(variant, seg_b), lower, names, corp_a, corpus(variant, seg_b)
+        )
+
+    result = agree_with(b)
+    search = None
+    if orders:
+        search = {m: agree_with(b.with_overrides(max_order=m)) for m in orders}
+    sig_a, sig_b = a.signature(len(streams)), b.signature(len(streams))
+    if args.format == "json":
+        data = {
+            "variant_a": a.name,
+            "variant_b": b.name,
+            "signature_a": sig_a.long,
+            "signature_b": sig_b.long,
+            "lower_order_a": a_lower.name if a_lower else None,
+            **result.to_dict(),
+        }
+        if search:
+            data["search"] = [{"order": m, **r.to_dict()} for m, r in search.items()]
+            data["best_order"] = _best_orders(search)
+        out.write(dumps(data) + "\n")
+        return
+    out.write(agreement_text(a.name, b.name, a_lower.name if a_lower else None, result))
+    out.write(f"A: {sig_a.long}\nB: {sig_b.long}\n")
+    if search:
+        out.write(search_text(b.name, search, _best_orders(search)))
+
+
+def _best_orders(search: dict) -> dict[str, int | None]:
+    """Per criterion, the order with the highest value (the lowest order on a tie)."""
+    best = {}
+    for criterion in ("pearson", "kappa", "between", "kendall_tau"):
+        values = {m: getattr(r, criterion) for m, r in search.items()}
+        defined = {m: v for m, v in values.items() if v is not None}
+        best[criterion] = max(defined, key=lambda m: (defined[m], -m)) if defined else None
+    return best
+
+
 def _cmd_verify(args: argparse.Namespace, out) -> int:
     from decimal import Decimal, InvalidOperation
 
@@ -470,6 +583,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _cmd_compare(args, out)
         elif args.command == "verify":
             code = _cmd_verify(args, out)
+        elif args.command == "agree":
+            _cmd_agree(args, out)
         elif args.command == "variants":
             _cmd_variants(out)
         elif args.command == "show":

@@ -242,8 +242,9 @@ def with_overrides(data: dict[str, Any], overrides: dict[str, Any]) -> dict[str,
     so that it never passes for the original in a report."""
     out = merge(data, overrides)
     if data.get("name") and "name" not in overrides:
-        changed = ",".join(f"{k}={overrides[k]}" for k in sorted(overrides))
-        out["name"] = f"{data['name']}[{changed}]"
+        base, earlier = split_name(data["name"])
+        changed = {**earlier, **overrides}
+        out["name"] = f"{base}[{','.join(f'{k}={changed[k]}' for k in sorted(changed))}]"
     return out
 
 
@@ -292,8 +293,25 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key, value
 
 
+_WITH_OVERRIDES = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<overrides>[^\[\]]*)\]$")
+
+
+def split_name(ref: str) -> tuple[str, dict[str, Any]]:
+    """``BLEUw4[max_order=2,lowercase=true]`` -> ("BLEUw4", overrides): the
+    name a modified variant carries in reports loads back as that variant.
+    Values are YAML scalars (no commas)."""
+    m = _WITH_OVERRIDES.match(ref)
+    if m is None:
+        return ref, {}
+    pairs = [p for p in m["overrides"].split(",") if p.strip()]
+    return m["base"], dict(parse_override(p) for p in pairs)
+
+
 def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantConfig:
-    """A validated variant from a built-in name or a YAML path, with overrides."""
+    """A validated variant from a built-in name or a YAML path, with overrides
+    (``NAME[key=value,...]`` is a name with overrides)."""
+    ref, in_name = split_name(ref)
+    overrides = {**in_name, **(overrides or {})}
     data, source = resolve_raw(ref)
     if overrides:
         data = with_overrides(data, overrides)

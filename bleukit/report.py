@@ -96,3 +96,53 @@ def sentence_json_object(
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=1)
+
+
+def _num(x: float | None, fmt: str = ".4f") -> str:
+    return "undefined" if x is None else format(x, fmt)
+
+
+def agreement_text(name_a: str, name_b: str, lower_a: str | None, result) -> str:
+    from .agreement import ranks
+
+    lines = [
+        f"A = {name_a}, B = {name_b}: {result.segments} segments, {len(result.systems)} systems",
+        f"sentence level: Pearson r = {_num(result.pearson)}, "
+        f"Cohen's kappa (10 grades) = {_num(result.kappa)}",
+    ]
+    if lower_a is not None:
+        lines.append(
+            f"analogical behaviour: B <= {lower_a} in {100 * result.analogical:.1f}% of "
+            f"segments; A <= B <= {lower_a} in {100 * result.between:.1f}%"
+        )
+    flips = ", ".join(f"{x} / {y}" for x, y in result.flips) or "none"
+    lines.append(f"system level: Kendall tau-b = {_num(result.kendall_tau)}; rank flips: {flips}")
+    width = max(len(s) for s in [*result.systems, "system"])
+    lines.append(f"  {'system':<{width}}  {'A':>7} rank  {'B':>7} rank")
+    for s, x, y, rx, ry in zip(
+        result.systems,
+        result.system_scores_a,
+        result.system_scores_b,
+        ranks(result.system_scores_a),
+        ranks(result.system_scores_b),
+    ):
+        lines.append(f"  {s:<{width}}  {x:>7.2f} {rx:>4}  {y:>7.2f} {ry:>4}")
+    return "\n".join(lines) + "\n"
+
+
+def search_text(name_b: str, search: dict, best: dict) -> str:
+    lines = [
+        f"{name_b} at each max order:",
+        "  order  Pearson   kappa  B<=A(N-1)  A<=B<=A(N-1)  Kendall",
+    ]
+    for m, r in search.items():
+        le = "-" if r.analogical is None else f"{100 * r.analogical:.1f}%"
+        mid = "-" if r.between is None else f"{100 * r.between:.1f}%"
+        cells = (_num(r.pearson), _num(r.kappa), le, mid, _num(r.kendall_tau))
+        lines.append(
+            f"  {m:>5}  {cells[0]:>7}  {cells[1]:>6}  {cells[2]:>9}  {cells[3]:>12}  {cells[4]:>7}"
+        )
+    lines.append(
+        "best order: " + ", ".join(f"{k} {'-' if v is None else v}" for k, v in best.items())
+    )
+    return "\n".join(lines) + "\n"

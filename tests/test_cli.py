@@ -336,3 +336,31 @@ def test_lang_picks_and_announces_the_variant(files, capsys):
     assert code == 0 and "warning: BLEUw4: Japanese is written without spaces" in err
     code, out, err = run(["score", "--lang", "de", "-r", ref, "-i", hyp, "-f", "json"], capsys)
     assert json.loads(out)[0]["variant"] == "BLEUw4"
+
+
+def test_agree(three_systems, capsys):
+    ref, base, good, bad = three_systems
+    argv = [
+        "agree",
+        "BLEUw4",
+        "BLEUc18",
+        "-r",
+        ref,
+        "-i",
+        base,
+        good,
+        bad,
+        "--set",
+        "smoothing=exp",
+    ]
+    code, out, _ = run(argv, capsys)
+    assert code == 0
+    assert "Pearson r = " in out and "Cohen's kappa" in out and "Kendall tau-b" in out
+    assert "B <= BLEUw4[max_order=3,smoothing=exp]" in out
+    code, out, _ = run([*argv, "--search-order", "2..6", "-f", "json"], capsys)
+    data = json.loads(out)
+    assert [row["order"] for row in data["search"]] == [2, 3, 4, 5, 6]
+    assert set(data["best_order"]) == {"pearson", "kappa", "between", "kendall_tau"}
+    assert data["systems"][0]["system"] == "base.txt"
+    code, _, err = run([*argv, "--search-order", "5..2"], capsys)
+    assert code == 2 and "--search-order" in err

@@ -1,0 +1,169 @@
+"""How far two BLEU variants agree: the statistics of Denoual & Lepage (2005,
+"BLEU in characters"), who compared word 4-gram BLEU with character M-gram
+BLEU at sentence and system level.
+
+* Pearson's r between the sentence-level scores of the two variants.
+* Cohen's kappa after mapping each score to one of 10 grades (0-0.1, ...,
+  0.9-1 on the 0-1 scale; a score of exactly 1 is in the top grade).
+* The share of segments where the character score is at most the word score
+  of the next lower order, BLEUcM <= BLEUw(N-1) (the paper's "analogical
+  behaviour": character BLEU behaves like a word BLEU of lower order). This
+  share only grows with M, so to choose M bleukit also reports the share of
+  segments where BLEUcM lies between the two word scores,
+  BLEUwN <= BLEUcM <= BLEUw(N-1), which has a maximum, and ``--search-order``
+  maximises that one.
+* System level: Kendall's tau-b between the rankings of the systems by
+  corpus score, and the pairs of systems the two variants order differently.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Pearson's correlation coefficient; None when a variance is zero."""
+    n = len(xs)
+    if n != len(ys) or n < 2:
+        raise ValueError("pearson needs two sequences of the same length, at least 2")
+    mx, my = math.fsum(xs) / n, math.fsum(ys) / n
+    sxy = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = math.fsum((x - mx) ** 2 for x in xs)
+    syy = math.fsum((y - my) ** 2 for y in ys)
+    if sxx == 0 or syy == 0:
+        return None
+    return sxy / math.sqrt(sxx * syy)
+
+
+def grade(score: float, grades: int = 10) -> int:
+    """Grade of a 0-100 score: 0 for [0, 10), ..., 9 for [90, 100]."""
+    return min(int(score * grades / 100.0), grades - 1) if score > 0 else 0
+
+
+def cohen_kappa(a: Sequence[int], b: Sequence[int]) -> float | None:
+    """Cohen's kappa of two gradings; None when chance agreement is 1."""
+    n = len(a)
+    if n != len(b) or n == 0:
+        raise ValueError("kappa needs two gradings of the same, non-zero length")
+    observed = sum(1 for x, y in zip(a, b) if x == y) / n
+    labels = set(a) | set(b)
+    expected = sum((a.count(k) / n) * (b.count(k) / n) for k in labels)
+    if expected == 1:
+        return None
+    return (observed - expected) / (1 - expected)
+
+
+def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Kendall's tau-b (ties in either ranking accounted for); None when one
+    ranking is all ties."""
+    n = len(xs)
+    concordant = discordant = ties_x = ties_y = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx, dy = xs[i] - xs[j], ys[i] - ys[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                ties_x += 1
+            elif dy == 0:
+                ties_y += 1
+            elif (dx > 0) == (dy > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    denominator = math.sqrt((concordant + discordant + ties_x) * (concordant + discordant + ties_y))
+    if denominator == 0:
+        return None
+    return (concordant - discordant) / denominator
+
+
+def rank_flips(names: Sequence[str], xs: Sequence[float], ys: Sequence[float]) -> list[tuple]:
+    """Pairs of systems whose order differs between the two scorings (a tie
+    in one and not in the other counts as a flip)."""
+    flips = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            sx = (xs[i] > xs[j]) - (xs[i] < xs[j])
+            sy = (ys[i] > ys[j]) - (ys[i] < ys[j])
+            if sx != sy:
+                flips.append((names[i], names[j]))
+    return flips
+
+
+def ranks(scores: Sequence[float]) -> list[int]:
+    """1 for the best score; ties share the better rank."""
+    return [1 + sum(1 for t in scores if t > s) for s in scores]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """The agreement of variant B with variant A on one data set."""
+
+    segments: int
+    pearson: float | None
+    kappa: float | None
+    analogical: float | None
+    between: float | None
+    kendall_tau: float | None
+    flips: list[tuple[str, str]]
+    systems: list[str]
+    system_scores_a: list[float]
+    system_scores_b: list[float]
+
+    def to_dict(self) -> dict:
+        return {
+            "segments": self.segments,
+            "pearson": self.pearson,
+            "kappa": self.kappa,
+            "analogical": self.analogical,
+            "between": self.between,
+            "kendall_tau": self.kendall_tau,
+            "rank_flips": [list(f) for f in self.flips],
+            "systems": [
+                {"system": s, "score_a": a, "score_b": b, "rank_a": ra, "rank_b": rb}
+                for s, a, b, ra, rb in zip(
+                    self.systems,
+                    self.system_scores_a,
+                    self.system_scores_b,
+                    ranks(self.system_scores_a),
+                    ranks(self.system_scores_b),
+                )
+            ],
+        }
+
+
+def agreement(
+    sentences_a: Sequence[float],
+    sentences_b: Sequence[float],
+    sentences_a_lower: Sequence[float] | None,
+    systems: Sequence[str],
+    corpus_a: Sequence[float],
+    corpus_b: Sequence[float],
+) -> Agreement:
+    """All statistics from sentence scores (0-100, all systems' segments in
+    one sequence) and corpus scores per system. ``sentences_a_lower`` are A's
+    scores one order lower (None when A has order 1)."""
+    analogical = between = None
+    if sentences_a_lower is not None:
+        n = len(sentences_b)
+        analogical = sum(1 for b, low in zip(sentences_b, sentences_a_lower) if b <= low) / n
+        between = (
+            sum(
+                1 for a, b, low in zip(sentences_a, sentences_b, sentences_a_lower) if a <= b <= low
+            )
+            / n
+        )
+    return Agreement(
+        segments=len(sentences_a),
+        pearson=pearson(sentences_a, sentences_b) if len(sentences_a) > 1 else None,
+        kappa=cohen_kappa([grade(s) for s in sentences_a], [grade(s) for s in sentences_b]),
+        analogical=analogical,
+        between=between,
+        kendall_tau=kendall_tau_b(corpus_a, corpus_b) if len(systems) > 1 else None,
+        flips=rank_flips(systems, corpus_a, corpus_b),
+        systems=list(systems),
+        system_scores_a=list(corpus_a),
+        system_scores_b=list(corpus_b),
+    )
