@@ -271,3 +271,14 @@ def test_paired_tests_equal_sacrebleu(n, test, seed, data):
         assert row.p_value == expected.p_value
         assert row.interval.mean == pytest.approx(expected.mean, abs=TOL, rel=0)
         assert row.interval.half_width == pytest.approx(expected.ci, abs=TOL, rel=0)
+
+
+@settings(max_examples=100)
+@given(st.sampled_from(["ja-mecab", "ko-mecab"]), TEXT)
+def test_mecab_tokenizers_equal_sacrebleu(tok, line):
+    from sacrebleu.metrics.bleu import _get_tokenizer
+
+    ours = bleukit.load_variant("sacrebleu", tokenizer=tok)
+    # compare what BLEU counts: sacrebleu strips trailing whitespace first
+    theirs = _get_tokenizer(tok)()(line.rstrip()).split()
+    assert ours.tokenize(line) == theirs
