@@ -5,23 +5,39 @@ Pipeline, one module per stage: text (``files``) -> ``tokenizers`` ->
 length) -> additive corpus statistics -> ``smoothing`` and weights ->
 ``score`` -> ``signature`` -> ``report``. Variants (``config``) assemble the
 components from YAML; ``variant.Variant`` is the Python API.
+
+The names below are imported on first use, so that ``import bleukit`` (and
+``bleukit --help``) stay fast.
 """
 
-from ._version import __version__
-from .errors import BleukitError, ConfigError, InputError, UnknownComponentError
-from .score import BleuResult
-from .signature import Signature, parse_signature
-from .variant import Variant, load_variant
+from importlib import import_module
 
-__all__ = [
-    "BleuResult",
-    "BleukitError",
-    "ConfigError",
-    "InputError",
-    "Signature",
-    "UnknownComponentError",
-    "Variant",
-    "__version__",
-    "load_variant",
-    "parse_signature",
-]
+from ._version import __version__
+
+_EXPORTS = {
+    "BleuResult": "score",
+    "BleukitError": "errors",
+    "ConfigError": "errors",
+    "InputError": "errors",
+    "MissingDependencyError": "errors",
+    "Signature": "signature",
+    "UnknownComponentError": "errors",
+    "Variant": "variant",
+    "load_variant": "variant",
+    "parse_signature": "signature",
+}
+
+__all__ = [*sorted(_EXPORTS), "__version__"]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bleukit' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -364,3 +364,20 @@ def test_agree(three_systems, capsys):
     assert data["systems"][0]["system"] == "base.txt"
     code, _, err = run([*argv, "--search-order", "5..2"], capsys)
     assert code == 2 and "--search-order" in err
+
+
+def test_import_and_help_do_not_load_the_engine():
+    # start-up time is measured in benchmarks/; here only what gets imported
+    code = (
+        "import sys, contextlib, io\n"
+        "import bleukit\n"
+        "from bleukit.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        main(['--help'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted({'pydantic', 'yaml', 'regex', 'bleukit.variant'} & set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
