@@ -14,6 +14,7 @@ associative, so sums stay well defined.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -72,15 +73,19 @@ def corpus_sum(segments: Sequence[Stats], order: int) -> Stats:
 @dataclass(frozen=True)
 class References:
     """One segment's references, prepared once and reused for every
-    hypothesis scored against them."""
+    hypothesis scored against them: the clipping ceilings, the n-grams whose
+    ceiling is above 1, and the reference lengths."""
 
     ngrams: dict[tuple[str, ...], int]
+    repeated: dict[tuple[str, ...], int]
     lengths: tuple[int, ...]
 
 
 def prepare_references(ref_tokens: Sequence[Sequence[str]], order: int) -> References:
+    ngrams = max_counts(count_ngrams(tokens, order) for tokens in ref_tokens)
     return References(
-        max_counts(count_ngrams(tokens, order) for tokens in ref_tokens),
+        ngrams,
+        {g: c for g, c in ngrams.items() if c > 1},
         tuple(len(tokens) for tokens in ref_tokens),
     )
 
@@ -92,17 +97,25 @@ def segment_stats(
     ref_length: Callable[[int, Sequence[int]], RefLength],
     totals_policy: TotalsPolicy,
 ) -> Stats:
-    """Statistics of one hypothesis against its prepared references."""
+    """Statistics of one hypothesis against its prepared references.
+
+    Clipped matches are sum(min(hyp count, reference ceiling)) over the
+    n-grams both have (Papineni et al. 2002, section 2.1), computed as the
+    size of the set intersection (each common n-gram counts once, in C) plus
+    min - 1 for the few n-grams repeated on both sides. Totals need no
+    counting: a sentence of L tokens has L - n + 1 n-grams of order n.
+    """
     hyp_len = len(hyp_tokens)
-    correct = [0] * order
-    total = [0] * order
-    ref_ngrams = refs.ngrams
-    for ngram, count in count_ngrams(hyp_tokens, order).items():
-        n = len(ngram) - 1
-        total[n] += count
-        ref_count = ref_ngrams.get(ngram)
-        if ref_count:
-            correct[n] += count if count < ref_count else ref_count
+    hyp_counts = count_ngrams(hyp_tokens, order)
+    common = hyp_counts.keys() & refs.ngrams.keys()
+    matched = Counter(map(len, common))
+    total = [max(0, hyp_len - n) for n in range(order)]
+    if refs.repeated and len(hyp_counts) < sum(total):
+        ceilings = refs.repeated
+        for g in [g for g, c in hyp_counts.items() if c > 1 and g in ceilings]:
+            c, r = hyp_counts[g], ceilings[g]
+            matched[len(g)] += (c if c < r else r) - 1
+    correct = [matched[n] for n in range(1, order + 1)]
     if totals_policy == "at-least-one":
         # Compatibility quirk of NLTK's modified_precision: the denominator of
         # every segment and order is max(1, number of hypothesis n-grams)
