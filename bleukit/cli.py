@@ -38,33 +38,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "-v",
         help="built-in variant name or YAML file (default BLEUw4, or chosen by --lang)",
     )
-    score.add_argument(
-        "--lang", "-l", help="target language: picks the variant when --variant is not given"
-    )
-    score.add_argument(
-        "-r",
-        "--ref",
-        action="append",
-        nargs="+",
-        required=True,
-        metavar="REF",
-        help="reference file(s), each aligned line by line with the hypotheses",
-    )
-    score.add_argument(
-        "-i",
-        "--input",
-        action="append",
-        nargs="+",
-        metavar="HYP",
-        help="hypothesis file(s), each scored separately (default: standard input)",
-    )
-    score.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a variant field, e.g. --set max_order=2 --set lowercase=true",
-    )
+    _add_lang(score)
+    _add_refs(score)
+    _add_inputs(score, "hypothesis file(s), each scored separately (default: standard input)")
+    _add_set(score)
     score.add_argument("--format", "-f", choices=("text", "json"), default="text")
     score.add_argument("--sentence", action="store_true", help="score every segment separately")
     score.add_argument("--width", "-w", type=int, default=2, help="decimals in text output")
@@ -83,21 +60,11 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="VARIANT",
         help="variant name or YAML file; repeat for one column per variant (default BLEUw4)",
     )
-    compare.add_argument("-r", "--ref", action="append", nargs="+", required=True, metavar="REF")
-    compare.add_argument(
-        "-i",
-        "--input",
-        action="append",
-        nargs="+",
-        required=True,
-        metavar="HYP",
-        help="hypothesis files; the first is the baseline",
-    )
-    compare.add_argument(
-        "--lang", "-l", help="target language: picks the variant when --variant is not given"
-    )
-    compare.add_argument("--names", help="comma-separated system names (default: file names)")
-    compare.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    _add_refs(compare)
+    _add_inputs(compare, "hypothesis files; the first is the baseline", required=True)
+    _add_lang(compare)
+    _add_names(compare)
+    _add_set(compare)
     compare.add_argument(
         "--format", "-f", choices=("text", "json", "markdown", "latex", "csv"), default="text"
     )
@@ -109,10 +76,10 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     agree.add_argument("variant_a", metavar="VARIANT_A", help="e.g. BLEUw4 (the word variant)")
     agree.add_argument("variant_b", metavar="VARIANT_B", help="e.g. BLEUc18")
-    agree.add_argument("-r", "--ref", action="append", nargs="+", required=True, metavar="REF")
-    agree.add_argument("-i", "--input", action="append", nargs="+", required=True, metavar="HYP")
-    agree.add_argument("--names", help="comma-separated system names (default: file names)")
-    agree.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    _add_refs(agree)
+    _add_inputs(agree, "hypothesis files, one per system", required=True)
+    _add_names(agree)
+    _add_set(agree)
     agree.add_argument(
         "--search-order",
         metavar="FIRST..LAST",
@@ -122,7 +89,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", help="rescore with a published signature, check a claim")
     verify.add_argument("--signature", "-s", required=True)
-    verify.add_argument("-r", "--ref", action="append", nargs="+", required=True, metavar="REF")
+    _add_refs(verify)
     verify.add_argument("-i", "--input", required=True, metavar="HYP")
     verify.add_argument("--expect", required=True, help="the published score, e.g. 31.2")
 
@@ -130,7 +97,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     show = sub.add_parser("show", help="print a variant's complete YAML and signature")
     show.add_argument("variant")
-    show.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    _add_set(show)
     show.add_argument("--nrefs", default="1", help="number of references for the signature")
 
     sig = sub.add_parser("signature", help="work with signatures")
@@ -147,6 +114,44 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     sample.add_argument("--paths", action="store_true", help="print the sample files' paths")
     return parser
+
+
+def _add_refs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-r",
+        "--ref",
+        action="append",
+        nargs="+",
+        required=True,
+        metavar="REF",
+        help="reference file(s), each aligned line by line with the hypotheses",
+    )
+
+
+def _add_inputs(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:
+    parser.add_argument(
+        "-i", "--input", action="append", nargs="+", required=required, metavar="HYP", help=help
+    )
+
+
+def _add_set(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a variant field, e.g. --set max_order=2 --set lowercase=true",
+    )
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang", "-l", help="target language: picks the variant when --variant is not given"
+    )
+
+
+def _add_names(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--names", help="comma-separated system names (default: file names)")
 
 
 def _add_resampling_args(parser: argparse.ArgumentParser, tests: bool) -> None:

@@ -238,11 +238,10 @@ def confidence(
     segments: Sequence[Stats],
     nrefs: int | str,
     spec: SignificanceSpec,
-    result: BleuResult | None = None,
 ) -> SystemResult:
     """Bootstrap interval of one system (``bleukit score --confidence``)."""
     cols = _Columns(segments, variant.stat_order)
-    result = result or variant.score_stats(cols.to_stats(cols.total()), nrefs)
+    result = variant.score_stats(cols.to_stats(cols.total()), nrefs)
     samples = spec.bootstrap_samples
     if spec.compat == "sacrebleu":
         _check_compat(variant)

