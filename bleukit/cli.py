@@ -87,6 +87,23 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     agree.add_argument("--format", "-f", choices=("text", "json"), default="text")
 
+    matrix = sub.add_parser(
+        "matrix", help="every system under every variant: scores, ranks, Kendall tau, rank flips"
+    )
+    _add_refs(matrix)
+    _add_inputs(matrix, "hypothesis files, one per system", required=True)
+    matrix.add_argument(
+        "--variants",
+        default="BLEUw4,BLEUc18",
+        help="comma-separated variant names or YAML files (default BLEUw4,BLEUc18)",
+    )
+    _add_names(matrix)
+    _add_set(matrix)
+    matrix.add_argument(
+        "--format", "-f", choices=("text", "json", "markdown", "latex"), default="text"
+    )
+    matrix.add_argument("--width", "-w", type=int, default=2)
+
     verify = sub.add_parser("verify", help="rescore with a published signature, check a claim")
     verify.add_argument("--signature", "-s", required=True)
     _add_refs(verify)
@@ -337,6 +354,21 @@ def _cmd_compare(args: argparse.Namespace, out) -> None:
         rows = paired_test(variant, systems, nrefs, spec)
         columns.append(Column(variant.name, variant.signature(nrefs).with_test(spec), rows))
     out.write(FORMATS[args.format](columns, args.width))
+
+
+def _cmd_matrix(args: argparse.Namespace, out) -> None:
+    from . import matrix
+    from .config import split_variant_list
+    from .variant import load_variant
+
+    _check_width(args.width)
+    overrides = _overrides(args.set)
+    variants = [load_variant(v, **overrides) for v in split_variant_list(args.variants)]
+    hyp_paths = _flatten(args.input)
+    names = _system_names(args, hyp_paths)
+    streams, hyps = _read_inputs(args.ref, hyp_paths)
+    m = matrix.build(variants, [(n, lines) for n, (_, lines) in zip(names, hyps)], streams)
+    out.write(matrix.FORMATS[args.format](m, args.width))
 
 
 def _order_range(text: str) -> range:
@@ -590,6 +622,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = _cmd_verify(args, out)
         elif args.command == "agree":
             _cmd_agree(args, out)
+        elif args.command == "matrix":
+            _cmd_matrix(args, out)
         elif args.command == "variants":
             _cmd_variants(out)
         elif args.command == "show":

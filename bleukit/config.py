@@ -307,6 +307,24 @@ def split_name(ref: str) -> tuple[str, dict[str, Any]]:
     return m["base"], dict(parse_override(p) for p in pairs)
 
 
+def split_variant_list(text: str) -> list[str]:
+    """``BLEUw4,BLEUw4[max_order=2,lowercase=true],BLEUc18`` -> three names:
+    commas inside brackets belong to the name."""
+    names, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            names.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    names.append(current.strip())
+    names = [n for n in names if n]
+    if not names:
+        raise ConfigError("no variant given")
+    return names
+
+
 def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantConfig:
     """A validated variant from a built-in name or a YAML path, with overrides
     (``NAME[key=value,...]`` is a name with overrides)."""

@@ -381,3 +381,24 @@ def test_import_and_help_do_not_load_the_engine():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_matrix_command(three_systems, capsys):
+    ref, base, good, bad = three_systems
+    argv = [
+        "matrix",
+        "-r",
+        ref,
+        "-i",
+        base,
+        good,
+        bad,
+        "--variants",
+        "BLEUw4,BLEUw4[max_order=2,lowercase=true],BLEUc18",
+    ]
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and "Kendall tau-b" in out and "BLEUw4[lowercase=True,max_order=2]" in out
+    code, out, _ = run([*argv, "-f", "json"], capsys)
+    assert [s["system"] for s in json.loads(out)["systems"]] == ["base.txt", "good.txt", "bad.txt"]
+    code, _, err = run(["matrix", "-r", ref, "-i", base, "--variants", "Nope"], capsys)
+    assert code == 2 and "unknown variant 'Nope'" in err

@@ -1,0 +1,90 @@
+"""bleukit matrix: scores equal corpus_score, shared work, rankings, formats."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import bleukit
+from bleukit import matrix
+from bleukit.config import split_variant_list
+from bleukit.variant import Variant
+
+REFS = [["the cat sat on the mat", "a dog barked at the moon", "it rains today"] * 3]
+SYSTEMS = [
+    ("good", ["the cat sat on the mat", "a dog barked at the moon", "it rains today"] * 3),
+    ("fair", ["the cat sat on a mat", "the dog barked at a moon", "it rained today"] * 3),
+    ("poor", ["cat mat", "dog moon", "rain"] * 3),
+]
+
+
+@pytest.fixture
+def variants():
+    return [bleukit.load_variant(n) for n in ("BLEUw4", "sacrebleu", "BLEUc18")]
+
+
+def test_scores_equal_corpus_score_and_work_is_shared(variants, monkeypatch):
+    calls = []
+    original = Variant.segment_stats
+
+    def counting(self, hyps, refs):
+        calls.append(self.name)
+        return original(self, hyps, refs)
+
+    monkeypatch.setattr(Variant, "segment_stats", counting)
+    m = matrix.build(variants, SYSTEMS, REFS)
+    # BLEUw4 and sacrebleu differ only in smoothing: one set of statistics
+    assert calls.count("BLEUw4") == 3 and "sacrebleu" not in calls
+    for v, variant in enumerate(variants):
+        for s, (_, hyps) in enumerate(SYSTEMS):
+            assert m.scores[v][s] == variant.corpus_score(hyps, REFS).score
+
+
+def test_ranks_tau_and_flips(variants):
+    m = matrix.build(variants, SYSTEMS, REFS)
+    assert m.ranks()[0] == [1, 2, 3]
+    pairs = m.pairs()
+    assert [(p["a"], p["b"]) for p in pairs] == [
+        ("BLEUw4", "sacrebleu"),
+        ("BLEUw4", "BLEUc18"),
+        ("sacrebleu", "BLEUc18"),
+    ]
+    assert pairs[0]["kendall_tau"] == pytest.approx(1.0) and pairs[0]["rank_flips"] == []
+    # segments under 18 characters have no 18-grams: BLEUc18 ties fair and poor
+    # at 0, and a tie in one ranking only is a flip; tau-b = 2 / sqrt(3 * 2)
+    assert m.scores[2][1] == m.scores[2][2] == 0.0
+    assert pairs[1]["rank_flips"] == [["fair", "poor"]]
+    assert pairs[1]["kendall_tau"] == pytest.approx(2 / 6**0.5)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "latex"])
+def test_formats_carry_scores_and_signatures(variants, fmt):
+    m = matrix.build(variants, SYSTEMS, REFS)
+    out = matrix.FORMATS[fmt](m, 2)
+    if fmt == "json":
+        data = json.loads(out)
+        assert data["systems"][0]["ranks"] == {"BLEUw4": 1, "sacrebleu": 1, "BLEUc18": 1}
+        assert len(data["agreement"]) == 3 and data["variants"][2]["variant"] == "BLEUc18"
+        return
+    assert f"{m.scores[0][1]:.2f} (2)" in out
+    assert "tok:char.v1" in out
+    if fmt == "markdown":
+        rows = [r for r in out.splitlines() if r.startswith("|")]
+        assert len({len(re.split(r"(?<!\\)\|", r)) for r in rows}) == 1
+    if fmt == "latex":
+        assert out.count("\\toprule") == out.count("\\bottomrule") == 1
+        for line in out.splitlines():
+            if line.endswith("\\\\") and " & " in line:
+                assert len(re.split(r"(?<!\\)&", line)) == 4
+
+
+def test_split_variant_list():
+    assert split_variant_list("BLEUw4, BLEUw4[max_order=2,lowercase=true],BLEUc18") == [
+        "BLEUw4",
+        "BLEUw4[max_order=2,lowercase=true]",
+        "BLEUc18",
+    ]
+    with pytest.raises(bleukit.ConfigError):
+        split_variant_list(" , ")
