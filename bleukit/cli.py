@@ -104,6 +104,18 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     matrix.add_argument("--width", "-w", type=int, default=2)
 
+    report = sub.add_parser("report", help="a self-contained HTML report of several systems")
+    _add_refs(report)
+    _add_inputs(report, "hypothesis files; the first is the baseline", required=True)
+    report.add_argument(
+        "--variants", default="BLEUw4,BLEUc18", help="comma-separated variants (BLEUw4,BLEUc18)"
+    )
+    _add_names(report)
+    _add_set(report)
+    report.add_argument("--samples", type=int, default=1000, help="bootstrap resamples (1000)")
+    report.add_argument("--seed", type=int, default=12345)
+    report.add_argument("-o", "--output", required=True, help="the HTML file to write")
+
     verify = sub.add_parser("verify", help="rescore with a published signature, check a claim")
     verify.add_argument("--signature", "-s", required=True)
     _add_refs(verify)
@@ -371,6 +383,36 @@ def _cmd_matrix(args: argparse.Namespace, out) -> None:
     out.write(matrix.FORMATS[args.format](m, args.width))
 
 
+def _cmd_report(args: argparse.Namespace, out) -> None:
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from .config import split_variant_list
+    from .errors import InputError
+    from .html_report import build_report
+    from .significance import SignificanceSpec
+    from .variant import load_variant
+
+    overrides = _overrides(args.set)
+    variants = [load_variant(v, **overrides) for v in split_variant_list(args.variants)]
+    hyp_paths = _flatten(args.input)
+    names = _system_names(args, hyp_paths)
+    streams, hyps = _read_inputs(args.ref, hyp_paths)
+    spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
+    page = build_report(variants, [(n, lines) for n, (_, lines) in zip(names, hyps)], streams, spec)
+    target = Path(args.output)
+    # write beside the target, then rename: an existing report is never half-overwritten
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent or ".", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(page)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise InputError(f"{target}: cannot write the report: {exc}") from None
+    out.write(f"wrote {target} ({len(page) // 1024} KiB, {len(hyps)} systems)\n")
+
+
 def _order_range(text: str) -> range:
     from .config import MAX_ORDER_LIMIT
     from .errors import InputError
@@ -624,6 +666,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _cmd_agree(args, out)
         elif args.command == "matrix":
             _cmd_matrix(args, out)
+        elif args.command == "report":
+            _cmd_report(args, out)
         elif args.command == "variants":
             _cmd_variants(out)
         elif args.command == "show":

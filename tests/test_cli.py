@@ -402,3 +402,14 @@ def test_matrix_command(three_systems, capsys):
     assert [s["system"] for s in json.loads(out)["systems"]] == ["base.txt", "good.txt", "bad.txt"]
     code, _, err = run(["matrix", "-r", ref, "-i", base, "--variants", "Nope"], capsys)
     assert code == 2 and "unknown variant 'Nope'" in err
+
+
+def test_report_command(three_systems, tmp_path, capsys):
+    ref, base, good, bad = three_systems
+    out_file = tmp_path / "r.html"
+    argv = ["report", "-r", ref, "-i", base, good, bad, "--samples", "30", "-o", str(out_file)]
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and out.startswith(f"wrote {out_file}")
+    assert "<!DOCTYPE html>" in out_file.read_text(encoding="utf-8")
+    code, _, err = run([*argv[:-1], str(tmp_path / "missing-dir" / "r.html")], capsys)
+    assert code == 2 and "cannot write the report" in err

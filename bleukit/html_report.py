@@ -1,0 +1,283 @@
+"""A self-contained HTML report (the iBLEU idea, static): one file, no
+network. Per variant: every system's score, bootstrap interval, p-value
+against the first system, brevity penalty and an n-gram precision chart;
+a sortable per-segment table; a side-by-side view of two systems on one
+segment with the n-grams they share with the references highlighted.
+Every number carries its variant's signature (as a tooltip, and listed).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+
+from .significance import SignificanceSpec, paired_test
+
+
+def _matched_levels(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int) -> list[int]:
+    """Per hypothesis token, the longest n (up to ``order``) of an n-gram
+    covering it that occurs in a reference (not clipped; for display)."""
+    ref_ngrams = {
+        tuple(ref[i : i + n]) for ref in refs for n in range(1, order + 1)
+        for i in range(len(ref) - n + 1)
+    }  # fmt: skip
+    levels = [0] * len(hyp)
+    for i in range(len(hyp)):
+        for n in range(min(order, len(hyp) - i), 0, -1):
+            if tuple(hyp[i : i + n]) in ref_ngrams:
+                for k in range(i, i + n):
+                    levels[k] = max(levels[k], n)
+                break
+    return levels
+
+
+def build_report(
+    variants,
+    named_hyps: Sequence[tuple[str, list[str]]],
+    streams: Sequence[list[str]],
+    spec: SignificanceSpec,
+) -> str:
+    """The report as one HTML string."""
+    data: dict = {"systems": [n for n, _ in named_hyps], "variants": [], "segments": []}
+    for variant in variants:
+        prepared = variant.prepare_references(streams)
+        systems = []
+        sentence = []
+        for name, lines in named_hyps:
+            segs, nrefs = variant.segment_stats(lines, prepared)
+            systems.append((name, segs))
+            sentence.append([variant.score_value(s) for s in segs])
+        rows = paired_test(variant, systems, nrefs, spec)
+        sig = variant.signature(nrefs).with_test(spec)
+        data["variants"].append(
+            {
+                "name": variant.name,
+                "signature": sig.long,
+                "order": variant.config.max_order,
+                "rows": [
+                    {
+                        "system": r.system,
+                        "score": r.result.score,
+                        "ci": [r.interval.low, r.interval.high],
+                        "p": r.p_value,
+                        "bp": r.result.bp,
+                        "ratio": r.result.ratio,
+                        "precisions": list(r.result.precisions),
+                    }
+                    for r in rows
+                ],
+                "sentence": sentence,
+            }
+        )
+    # side-by-side view: tokens of the first variant, with match levels
+    first = variants[0]
+    order = first.config.max_order
+    n_segments = len(streams[0])
+    for i in range(n_segments):
+        refs_text = [s[i] for s in streams if s[i] is not None]
+        ref_tokens = [list(first.tokenize(r)) for r in refs_text]
+        hyps = []
+        for _, lines in named_hyps:
+            tokens = list(first.tokenize(lines[i]))
+            hyps.append({"tokens": tokens, "levels": _matched_levels(tokens, ref_tokens, order)})
+        data["segments"].append({"refs": refs_text, "hyps": hyps})
+    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    title = "bleukit report: " + ", ".join(v.name for v in variants)
+    return _TEMPLATE.replace("__TITLE__", html.escape(title)).replace("__DATA__", payload)
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>__TITLE__</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: .5em 0; }
+th, td { border-bottom: 1px solid #ddd; padding: .25em .6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th.sortable { cursor: pointer; text-decoration: underline dotted; }
+.sig { font-family: monospace; font-size: .75em; color: #555; word-break: break-all; }
+.chart { margin: .5em 0 1em; }
+.tok { padding: 0 1px; margin: 0 1px; border-radius: 2px; }
+.m1 { background: #fde2b8; } .m2 { background: #fbc97a; } .m3 { background: #b9e4a8; }
+.m4 { background: #7fd07a; }
+#segments { max-height: 28em; overflow-y: auto; display: block; }
+.side { display: flex; gap: 1em; } .side > div { flex: 1; border: 1px solid #ddd; padding: .5em; }
+.legend span { margin-right: 1em; }
+</style>
+</head>
+<body>
+<h1>__TITLE__</h1>
+<div id="summary"></div>
+<h2>Per-segment scores (first variant; click a column to sort)</h2>
+<table id="segments"></table>
+<h2>Side by side</h2>
+<p>Segment <input id="seg" type="number" min="1" value="1" size="6">
+System <select id="sysA"></select> vs <select id="sysB"></select></p>
+<p class="legend">Highlighted: tokens inside an n-gram that occurs in a reference,
+darker for longer n-grams (<span class="tok m1">1</span><span class="tok m2">2</span>
+<span class="tok m3">3</span><span class="tok m4">4+</span>).</p>
+<div id="refs"></div>
+<div class="side"><div id="sideA"></div><div id="sideB"></div></div>
+<script id="data" type="application/json">__DATA__</script>
+<script>
+"use strict";
+window.bleukitErrors = [];
+window.addEventListener("error", e => { window.bleukitErrors.push(String(e.message)); });
+const D = JSON.parse(document.getElementById("data").textContent);
+const el = (tag, attrs, text) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+const f2 = x => x.toFixed(2);
+const colors = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"];
+
+function summary() {
+  const root = document.getElementById("summary");
+  for (const v of D.variants) {
+    root.appendChild(el("h2", {}, v.name));
+    const t = el("table", {"class": "scores"});
+    const head = el("tr");
+    for (const h of ["System", "BLEU", "95% CI", "p-value", "BP", "ratio"]) {
+      head.appendChild(el("th", {}, h));
+    }
+    t.appendChild(head);
+    for (const r of v.rows) {
+      const tr = el("tr");
+      const sig = {"title": v.signature, "data-signature": v.signature};
+      const p = r.p === null ? "" : r.p.toFixed(4) + (r.p < 0.05 ? "*" : "");
+      tr.appendChild(el("td", {}, r.system + (r.p === null ? " (baseline)" : "")));
+      tr.appendChild(el("td", sig, f2(r.score)));
+      tr.appendChild(el("td", sig, "[" + f2(r.ci[0]) + ", " + f2(r.ci[1]) + "]"));
+      tr.appendChild(el("td", sig, p));
+      tr.appendChild(el("td", sig, r.bp.toFixed(3)));
+      tr.appendChild(el("td", sig, r.ratio.toFixed(3)));
+      t.appendChild(tr);
+    }
+    root.appendChild(t);
+    root.appendChild(chart(v));
+    const legend = el("p", {"class": "legend"}, "n-gram precision by order: ");
+    v.rows.forEach((r, s) => {
+      const key = el("span", {}, "\u25a0 " + r.system);
+      key.setAttribute("style", "color:" + colors[s % colors.length]);
+      legend.appendChild(key);
+    });
+    root.appendChild(legend);
+    root.appendChild(el("div", {"class": "sig"}, "signature: " + v.signature));
+  }
+}
+
+function chart(v) {
+  const ns = "http://www.w3.org/2000/svg";
+  const orders = v.order, nsys = v.rows.length;
+  const bw = 8, gap = 6, h = 160, left = 30;
+  const w = left + orders * (nsys * bw + gap) + 10;
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("width", w); svg.setAttribute("height", h + 40);
+  svg.setAttribute("class", "chart"); svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "n-gram precision per order, " + v.name);
+  const title = document.createElementNS(ns, "title");
+  title.textContent = "n-gram precision per order (" + v.signature + ")";
+  svg.appendChild(title);
+  for (const pct of [0, 50, 100]) {
+    const tick = document.createElementNS(ns, "text");
+    tick.setAttribute("x", 0); tick.setAttribute("y", 14 + h - h * pct / 100);
+    tick.setAttribute("font-size", "10"); tick.textContent = pct;
+    svg.appendChild(tick);
+  }
+  for (let n = 0; n < orders; n++) {
+    v.rows.forEach((r, s) => {
+      const p = r.precisions[n];
+      const rect = document.createElementNS(ns, "rect");
+      const x = left + n * (nsys * bw + gap) + s * bw;
+      rect.setAttribute("x", x); rect.setAttribute("width", bw - 1);
+      rect.setAttribute("y", 10 + h - h * p / 100); rect.setAttribute("height", h * p / 100);
+      rect.setAttribute("fill", colors[s % colors.length]);
+      const tip = document.createElementNS(ns, "title");
+      tip.textContent =
+        r.system + ", " + (n + 1) + "-gram precision " + f2(p) + " (" + v.signature + ")";
+      rect.appendChild(tip);
+      svg.appendChild(rect);
+    });
+    const label = document.createElementNS(ns, "text");
+    label.setAttribute("x", left + n * (nsys * bw + gap)); label.setAttribute("y", h + 28);
+    label.setAttribute("font-size", "10"); label.textContent = n + 1;
+    svg.appendChild(label);
+  }
+  return svg;
+}
+
+let sortKey = 0, sortDir = 1;
+function segments() {
+  const v = D.variants[0];
+  const t = document.getElementById("segments");
+  t.textContent = "";
+  const head = el("tr");
+  ["#", ...D.systems].forEach((h, k) => {
+    const th = el("th", {"class": "sortable"}, h);
+    th.addEventListener("click", () => {
+      sortDir = sortKey === k ? -sortDir : 1;
+      sortKey = k;
+      segments();
+    });
+    head.appendChild(th);
+  });
+  t.appendChild(head);
+  const rows = D.segments.map((_, i) => [i + 1, ...v.sentence.map(col => col[i])]);
+  rows.sort((a, b) => sortDir * (a[sortKey] - b[sortKey]));
+  for (const r of rows) {
+    const tr = el("tr");
+    tr.appendChild(el("td", {}, String(r[0])));
+    for (const x of r.slice(1)) tr.appendChild(el("td", {"title": v.signature}, f2(x)));
+    tr.addEventListener("click", () => { document.getElementById("seg").value = r[0]; side(); });
+    t.appendChild(tr);
+  }
+}
+
+function side() {
+  const asked = Number(document.getElementById("seg").value) || 1;
+  const i = Math.min(Math.max(1, asked), D.segments.length) - 1;
+  const seg = D.segments[i];
+  const refs = document.getElementById("refs");
+  refs.textContent = "";
+  seg.refs.forEach((r, k) => refs.appendChild(el("p", {}, "Reference " + (k + 1) + ": " + r)));
+  for (const [box, sel] of [["sideA", "sysA"], ["sideB", "sysB"]]) {
+    const s = Number(document.getElementById(sel).value);
+    const div = document.getElementById(box);
+    div.textContent = "";
+    const v = D.variants[0];
+    div.appendChild(el("p", {}, D.systems[s] + ": " + f2(v.sentence[s][i]) + " " + v.name));
+    const p = el("p");
+    const hyp = seg.hyps[s];
+    hyp.tokens.forEach((tok, k) => {
+      const lvl = Math.min(hyp.levels[k], 4);
+      p.appendChild(el("span", {"class": "tok" + (lvl ? " m" + lvl : "")}, tok));
+    });
+    div.appendChild(p);
+  }
+}
+
+function init() {
+  summary();
+  segments();
+  for (const id of ["sysA", "sysB"]) {
+    const s = document.getElementById(id);
+    D.systems.forEach((name, k) => s.appendChild(el("option", {"value": k}, name)));
+    s.addEventListener("change", side);
+  }
+  document.getElementById("sysB").value = Math.min(1, D.systems.length - 1);
+  document.getElementById("seg").addEventListener("input", side);
+  side();
+  document.body.setAttribute("data-ready", "yes");
+}
+try { init(); } catch (e) { window.bleukitErrors.push(String(e)); }
+document.body.setAttribute("data-errors", String(window.bleukitErrors.length));
+</script>
+</body>
+</html>
+"""

@@ -1,0 +1,88 @@
+"""bleukit report: one self-contained HTML file, numbers equal the library's,
+and it renders in a real headless Chromium (charts, tables, side-by-side
+view, no script errors). The browser part runs where Chromium is installed
+(CI installs Debian's chromium) and fails instead of skipping when
+BLEUKIT_REQUIRE_BROWSER=1."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import bleukit
+from bleukit.html_report import _matched_levels, build_report
+from bleukit.significance import SignificanceSpec
+
+REFS = [["the cat sat on the mat", "a dog barked at the moon", "it rains today"] * 4]
+SYSTEMS = [
+    ("base", ["the cat sat on a mat", "a dog barked at a moon", "it rained today"] * 4),
+    ("better & <b>", ["the cat sat on the mat", "a dog barked at the moon", "it rains"] * 4),
+]
+
+
+@pytest.fixture(scope="module")
+def page():
+    variants = [bleukit.load_variant("BLEUw4"), bleukit.load_variant("BLEUc18")]
+    return build_report(variants, SYSTEMS, REFS, SignificanceSpec("bs", samples=50))
+
+
+def test_matched_levels():
+    hyp = "the cat sat on a mat".split()
+    refs = ["the cat sat on the mat".split()]
+    assert _matched_levels(hyp, refs, 4) == [4, 4, 4, 4, 0, 1]
+
+
+def test_self_contained_and_numbers_match(page):
+    assert not re.search(r"<(link|img|iframe)\b|<script[^>]+src=", page)
+    assert "https://" not in page and "cdn" not in page.lower()
+    payload = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S)
+    data = json.loads(payload.group(1).replace("<\\/", "</"))
+    assert data["systems"] == ["base", "better & <b>"]
+    w4 = data["variants"][0]
+    expected = bleukit.load_variant("BLEUw4").corpus_score(SYSTEMS[1][1], REFS).score
+    assert w4["rows"][1]["score"] == expected
+    assert w4["rows"][0]["p"] is None and 0 < w4["rows"][1]["p"] <= 1
+    assert "test:bs|samples:50" in w4["signature"]
+    assert len(data["segments"]) == 12 and len(w4["sentence"][0]) == 12
+
+
+def _chromium() -> str | None:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None and os.environ.get("BLEUKIT_REQUIRE_BROWSER") == "1":
+        pytest.fail("BLEUKIT_REQUIRE_BROWSER=1 but no chromium on PATH")
+    return found
+
+
+@pytest.mark.skipif(
+    shutil.which("chromium") is None and os.environ.get("BLEUKIT_REQUIRE_BROWSER") != "1",
+    reason="no chromium on PATH (CI installs it)",
+)
+def test_renders_in_headless_chromium(page, tmp_path):
+    browser = _chromium()
+    report = tmp_path / "report.html"
+    report.write_text(page, encoding="utf-8")
+    flags = [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]  # fmt: skip
+    dom = subprocess.run(
+        [browser, *flags, "--dump-dom", report.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    ).stdout  # fmt: skip
+    assert re.search(r'<body[^>]*data-ready="yes"', dom), dom[:500]
+    assert 'data-errors="0"' in dom
+    assert dom.count("<svg") == 2 and dom.count("<rect") == 2 * (4 + 18)
+    assert dom.count('class="tok m') > 0  # highlighted matches in the side-by-side view
+    assert "better &amp; &lt;b&gt;" in dom  # names are text, never markup
+    shot = tmp_path / "report.png"
+    subprocess.run(
+        [browser, *flags, "--window-size=1200,1400", f"--screenshot={shot}", report.as_uri()],
+        capture_output=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert shot.stat().st_size > 10_000
