@@ -37,3 +37,66 @@ def test_docs_have_examples():
         doctest.DocTestParser().get_examples(p.read_text("utf-8")).__len__() for p in PAGES
     )
     assert examples >= 25
+
+
+# --------------------------------------------------------------- shell examples
+
+PLACEHOLDER_FILES = [
+    "ref.txt", "ref.A.txt", "ref.B.txt", "hyp.txt", "sys.txt", "sys1.txt", "sys2.txt",
+    "sysA.txt", "sysB.txt", "sysC.txt", "base.txt", "baseline.txt",
+]  # fmt: skip
+
+
+def _shell_commands() -> list[tuple[str, str]]:
+    """(page, command) for every `bleukit ...` line of a bash block; a line
+    with "..." is an elided illustration and is not run."""
+    import re
+
+    found = []
+    for page in PAGES:
+        for block in re.findall(r"```bash\n(.*?)```", page.read_text("utf-8"), re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                command = line.split("#")[0].strip()
+                if command.startswith("bleukit ") and "..." not in command:
+                    found.append((page.name, command))
+    return found
+
+
+def test_shell_examples_are_found():
+    assert len(_shell_commands()) >= 15
+
+
+@pytest.mark.skipif(
+    __import__("os").environ.get("BLEUKIT_DOCS_SHELL") != "1",
+    reason="the shell examples run in tox -e docs",
+)
+@pytest.mark.parametrize(("page", "command"), _shell_commands())
+def test_shell_examples_run(page, command, tmp_path):
+    import importlib.util
+    import os
+    import shutil
+    import subprocess
+
+    from bleukit.files import read_lines
+
+    if "ja-mecab" in command and importlib.util.find_spec("MeCab") is None:
+        pytest.skip("needs bleukit[ja]")
+    sample = ROOT / "bleukit" / "sample"
+    ref = read_lines(str(sample / "newstest2021.en-de.ref.A.200.txt"))[:40]
+    hyps = [
+        read_lines(str(sample / f"newstest2021.en-de.hyp.{s}.200.txt"))[:40]
+        for s in ("Facebook-AI", "UEdin")
+    ]
+    for k, name in enumerate(PLACEHOLDER_FILES):
+        lines = ref if name.startswith("ref") else hyps[k % 2]
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shutil.copytree(ROOT / "configs", tmp_path / "configs")
+    import sys
+
+    # the bleukit script of the interpreter running the tests comes first
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**os.environ, "PATH": path, "D": str(ROOT.parent / "shared" / "data" / "wmt")}
+    out = subprocess.run(
+        ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, f"{page}: {command}\n{out.stderr[-2000:]}"

@@ -71,10 +71,13 @@ def test_renders_in_headless_chromium(page, tmp_path):
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         f"--user-data-dir={tmp_path / 'profile'}",
     ]  # fmt: skip
-    dom = subprocess.run(
-        [browser, *flags, "--dump-dom", report.as_uri()],
+    run = subprocess.run(
+        [browser, *flags, "--enable-logging=stderr", "--v=0", "--dump-dom", report.as_uri()],
         capture_output=True, text=True, timeout=120,
-    ).stdout  # fmt: skip
+    )  # fmt: skip
+    dom = run.stdout
+    # the page's console: no uncaught error, no console.error
+    assert "Uncaught" not in run.stderr and ":ERROR:CONSOLE" not in run.stderr
     assert re.search(r'<body[^>]*data-ready="yes"', dom), dom[:500]
     assert 'data-errors="0"' in dom
     assert dom.count("<svg") == 2 and dom.count("<rect") == 2 * (4 + 18)
