@@ -56,7 +56,8 @@ def _shell_commands() -> list[tuple[str, str]]:
     for page in PAGES:
         for block in re.findall(r"```bash\n(.*?)```", page.read_text("utf-8"), re.S):
             for line in block.replace("\\\n", " ").splitlines():
-                command = line.split("#")[0].strip()
+                # a comment starts at " # " ("#" alone occurs in signatures: "|#:1|")
+                command = re.split(r"\s+#\s", line)[0].strip()
                 if command.startswith("bleukit ") and "..." not in command:
                     found.append((page.name, command))
     return found
