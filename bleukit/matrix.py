@@ -17,7 +17,7 @@ from itertools import combinations
 
 from .agreement import kendall_tau_b, rank_flips, ranks
 from .stats import corpus_sum
-from .tables import _md_escape, latex_escape
+from .tables import render_latex, render_markdown, render_text
 
 
 @dataclass(frozen=True)
@@ -89,49 +89,20 @@ def _agreement_lines(m: Matrix) -> list[str]:
     return lines
 
 
+def _notes(m: Matrix) -> list[str]:
+    return [*_agreement_lines(m), *(f"{v}: {s}" for v, s in zip(m.variants, m.signatures))]
+
+
 def text(m: Matrix, width: int = 2) -> str:
-    header, body = _cells(m, width)
-    widths = [max(len(r[k]) for r in [header, *body]) for k in range(len(header))]
-    rows = [
-        "  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths)))
-        for r in [header, *body]
-    ]
-    rule = "-" * len(rows[0])
-    sigs = [f"{v}: {s}" for v, s in zip(m.variants, m.signatures)]
-    return "\n".join([rows[0], rule, *rows[1:], rule, *_agreement_lines(m), *sigs]) + "\n"
+    return render_text(*_cells(m, width), _notes(m))
 
 
 def markdown(m: Matrix, width: int = 2) -> str:
-    header, body = _cells(m, width)
-    lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |"]
-    lines.append("|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|")
-    lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in body]
-    lines.append("")
-    lines += [f"{_md_escape(x)}  " for x in _agreement_lines(m)]
-    lines += [f"{_md_escape(v)}: {_md_escape(s)}  " for v, s in zip(m.variants, m.signatures)]
-    return "\n".join(lines) + "\n"
+    return render_markdown(*_cells(m, width), _notes(m))
 
 
 def latex(m: Matrix, width: int = 2) -> str:
-    header, body = _cells(m, width)
-    lines = [
-        "% bleukit matrix; needs \\usepackage{booktabs}",
-        "\\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-        "\\toprule",
-        " & ".join(latex_escape(h) for h in header) + " \\\\",
-        "\\midrule",
-        *(" & ".join(latex_escape(c) for c in row) + " \\\\" for row in body),
-        "\\bottomrule",
-        "\\end{tabular}",
-        "",
-        "{\\footnotesize\\noindent",
-        *(latex_escape(x) + "\\\\" for x in _agreement_lines(m)),
-    ]
-    for v, s in zip(m.variants, m.signatures):
-        sig = latex_escape(s).replace(r"\textbar{}", r"\textbar{}\allowbreak{}")
-        lines.append(latex_escape(v) + ": \\texttt{" + sig + "}\\\\")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    return render_latex(*_cells(m, width), _notes(m))
 
 
 def as_json(m: Matrix, width: int = 2) -> str:

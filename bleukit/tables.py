@@ -75,29 +75,40 @@ def _cells(columns: Sequence[Column], width: int) -> tuple[list[str], list[list[
     return header, body
 
 
-def text_table(columns: Sequence[Column], width: int = 2) -> str:
-    header, body = _cells(columns, width)
+# ------------------------------------------------- renderers of a grid + notes
+# (header, body rows of cells, notes below the table); tables.py and
+# matrix.py build the cells, these draw them
+
+
+def render_text(header: list[str], body: list[list[str]], notes: list[str]) -> str:
     widths = [max(len(r[k]) for r in [header, *body]) for k in range(len(header))]
     fmt = [
         "  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths)))
         for row in [header, *body]
     ]
     rule = "-" * len(fmt[0])
-    return "\n".join([fmt[0], rule, *fmt[1:], rule, *_footnote(columns)]) + "\n"
+    return "\n".join([fmt[0], rule, *fmt[1:], rule, *notes]) + "\n"
 
 
 def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def markdown_table(columns: Sequence[Column], width: int = 2) -> str:
-    header, body = _cells(columns, width)
+def render_markdown(header: list[str], body: list[list[str]], notes: list[str]) -> str:
     lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |"]
     lines.append("|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|")
     lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in body]
     lines.append("")
-    lines += [f"{_md_escape(line)}  " for line in _footnote(columns)]
+    lines += [f"{_md_escape(line)}  " for line in notes]
     return "\n".join(lines) + "\n"
+
+
+def text_table(columns: Sequence[Column], width: int = 2) -> str:
+    return render_text(*_cells(columns, width), _footnote(columns))
+
+
+def markdown_table(columns: Sequence[Column], width: int = 2) -> str:
+    return render_markdown(*_cells(columns, width), _footnote(columns))
 
 
 _LATEX_SPECIAL = {
@@ -124,29 +135,35 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
-def latex_table(columns: Sequence[Column], width: int = 2) -> str:
-    """A booktabs tabular with the signatures as a footnote below it
-    (needs ``\\usepackage{booktabs}``)."""
-    header, body = _cells(columns, width)
-    spec = "l" + "r" * (len(header) - 1)
+def render_latex(header: list[str], body: list[list[str]], notes: list[str]) -> str:
+    """A booktabs tabular with the notes as a footnote below it (needs
+    ``\\usepackage{booktabs}``); in a note "NAME: bleukit|..." the signature
+    is set in typewriter and may break after any "|"."""
     lines = [
-        "% bleukit comparison table; needs \\usepackage{booktabs}",
-        "\\begin{tabular}{" + spec + "}",
+        "% bleukit table; needs \\usepackage{booktabs}",
+        "\\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
         "\\toprule",
         " & ".join(latex_escape(h) for h in header) + " \\\\",
         "\\midrule",
+        *(" & ".join(latex_escape(c) for c in row) + " \\\\" for row in body),
+        "\\bottomrule",
+        "\\end{tabular}",
+        "",
+        "{\\footnotesize\\noindent",
     ]
-    lines += [" & ".join(latex_escape(c) for c in row) + " \\\\" for row in body]
-    lines += ["\\bottomrule", "\\end{tabular}", "", "{\\footnotesize\\noindent"]
-    for line in _footnote(columns):
-        if ": bleukit|" in line:
-            # a signature may break after any "|"
-            sig = latex_escape(line).replace(r"\textbar{}", r"\textbar{}\allowbreak{}")
-            lines.append("\\texttt{" + sig + "}\\\\")
+    for line in notes:
+        name, sep, sig = line.partition(": bleukit|")
+        if sep:
+            sig = latex_escape("bleukit|" + sig).replace(r"\textbar{}", r"\textbar{}\allowbreak{}")
+            lines.append(latex_escape(name) + ": \\texttt{" + sig + "}\\\\")
         else:
-            lines.append(latex_escape(line))
+            lines.append(latex_escape(line) + "\\\\")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def latex_table(columns: Sequence[Column], width: int = 2) -> str:
+    return render_latex(*_cells(columns, width), _footnote(columns))
 
 
 def json_rows(columns: Sequence[Column]) -> list[dict]:
