@@ -32,6 +32,18 @@ def test_examples_in_module_docstrings():
     assert failed == 0
 
 
+def test_python_snippets_are_doctests_or_run_elsewhere():
+    """A Python block without ">>>" must be a verbatim excerpt of a file
+    that runs (the example project), so that it cannot drift."""
+    import re
+
+    sources = "\n".join(p.read_text("utf-8") for p in (ROOT / "docs" / "examples").rglob("*.py"))
+    for page in PAGES:
+        for block in re.findall(r"```python\n(.*?)```", page.read_text("utf-8"), re.S):
+            if ">>>" not in block:
+                assert block.strip() in sources, f"{page.name}: {block[:80]!r}"
+
+
 def test_docs_have_examples():
     examples = sum(
         doctest.DocTestParser().get_examples(p.read_text("utf-8")).__len__() for p in PAGES
