@@ -343,7 +343,7 @@ def _system_names(args: argparse.Namespace, paths: list[str]) -> list[str]:
 def _cmd_compare(args: argparse.Namespace, out) -> None:
     from .significance import paired_test
     from .tables import FORMATS, Column
-    from .variant import load_variant
+    from .variant import SharedReferences, load_variant
 
     _check_width(args.width)
     spec = _test_spec(args, paired=True)
@@ -353,15 +353,12 @@ def _cmd_compare(args: argparse.Namespace, out) -> None:
     hyp_paths = _flatten(args.input)
     names = _system_names(args, hyp_paths)
     streams, hyps = _read_inputs(args.ref, hyp_paths)
-    prepared: dict[tuple, object] = {}
+    refs = SharedReferences(streams)
     columns = []
     for variant in variants:
-        key = variant.reference_key()
-        if key not in prepared:
-            prepared[key] = variant.prepare_references(streams)
         systems = []
         for name, (_, lines) in zip(names, hyps):
-            segments, nrefs = variant.segment_stats(lines, prepared[key])
+            segments, nrefs = variant.segment_stats(lines, refs.for_variant(variant))
             systems.append((name, segments))
         rows = paired_test(variant, systems, nrefs, spec)
         columns.append(Column(variant.name, variant.signature(nrefs).with_test(spec), rows))
@@ -432,7 +429,7 @@ def _cmd_agree(args: argparse.Namespace, out) -> None:
     from .errors import InputError
     from .report import agreement_text, dumps, search_text
     from .stats import corpus_sum
-    from .variant import load_variant
+    from .variant import SharedReferences, load_variant
 
     overrides = _overrides(args.set)
     a = load_variant(args.variant_a, **overrides)
@@ -444,13 +441,10 @@ def _cmd_agree(args: argparse.Namespace, out) -> None:
     hyp_paths = _flatten(args.input)
     names = _system_names(args, hyp_paths)
     streams, hyps = _read_inputs(args.ref, hyp_paths)
-    prepared: dict[tuple, object] = {}
+    refs = SharedReferences(streams)
 
     def stats_of(variant, lines):
-        key = variant.reference_key()
-        if key not in prepared:
-            prepared[key] = variant.prepare_references(streams)
-        return variant.segment_stats(lines, prepared[key])[0]
+        return variant.segment_stats(lines, refs.for_variant(variant))[0]
 
     seg_a, seg_b = [], []
     for _, lines in hyps:

@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 
 from .significance import SignificanceSpec, paired_test
+from .variant import SharedReferences
 
 
 def _matched_levels(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int) -> list[int]:
@@ -40,8 +41,9 @@ def build_report(
 ) -> str:
     """The report as one HTML string."""
     data: dict = {"systems": [n for n, _ in named_hyps], "variants": [], "segments": []}
+    refs = SharedReferences(streams)
     for variant in variants:
-        prepared = variant.prepare_references(streams)
+        prepared = refs.for_variant(variant)
         systems = []
         sentence = []
         for name, lines in named_hyps:

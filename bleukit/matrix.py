@@ -18,6 +18,7 @@ from itertools import combinations
 from .agreement import kendall_tau_b, rank_flips, ranks
 from .stats import corpus_sum
 from .tables import render_latex, render_markdown, render_text
+from .variant import SharedReferences
 
 
 @dataclass(frozen=True)
@@ -50,19 +51,16 @@ class Matrix:
 
 def build(variants, named_hyps: Sequence[tuple[str, list[str]]], streams) -> Matrix:
     """Score every system under every variant, sharing what can be shared."""
-    prepared: dict[tuple, object] = {}
+    refs = SharedReferences(streams)
     stats: dict[tuple, list] = {}
     scores = []
     nrefs = None
     for variant in variants:
-        rkey = variant.reference_key()
-        if rkey not in prepared:
-            prepared[rkey] = variant.prepare_references(streams)
-        skey = (rkey, variant.config.ref_length, variant.config.totals)
+        skey = (variant.reference_key(), variant.config.ref_length, variant.config.totals)
         column = []
         for name, lines in named_hyps:
             if (skey, name) not in stats:
-                stats[(skey, name)], nrefs = variant.segment_stats(lines, prepared[rkey])
+                stats[(skey, name)], nrefs = variant.segment_stats(lines, refs.for_variant(variant))
             segments = stats[(skey, name)]
             column.append(variant.score_value(corpus_sum(segments, variant.stat_order)))
         scores.append(column)

@@ -36,6 +36,22 @@ class PreparedReferences:
     nrefs: int | str
 
 
+class SharedReferences:
+    """Reference streams prepared once per tokenization and order, for
+    scoring under several variants (``compare``, ``matrix``, ``agree``,
+    ``report``): variants with equal ``reference_key`` share the work."""
+
+    def __init__(self, streams: Sequence[Sequence[str | None]]) -> None:
+        self.streams = streams
+        self._prepared: dict[tuple, PreparedReferences] = {}
+
+    def for_variant(self, variant: Variant) -> PreparedReferences:
+        key = variant.reference_key()
+        if key not in self._prepared:
+            self._prepared[key] = variant.prepare_references(self.streams)
+        return self._prepared[key]
+
+
 class Variant:
     """A complete, validated BLEU variant ready to score text."""
 

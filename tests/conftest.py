@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bleukit.files import read_lines
+from bleukit.variant import SharedReferences
 
 REPO = Path(__file__).resolve().parents[1]
 WMT_DIR = Path(os.environ.get("BLEUKIT_WMT_DATA", REPO.parent / "shared" / "data" / "wmt"))
@@ -25,7 +26,7 @@ class WmtData:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._lines: dict[str, list[str]] = {}
-        self._prepared: dict[tuple, object] = {}
+        self._shared: dict[tuple, SharedReferences] = {}
 
     def lines(self, set_name: str, role: str) -> list[str]:
         name = f"{set_name}.{role}.txt"
@@ -40,10 +41,10 @@ class WmtData:
         return [self.lines(set_name, f"ref.{r}") for r in refs]
 
     def prepared(self, variant, set_name: str, refs: list[str]):
-        key = (variant.reference_key(), set_name, tuple(refs))
-        if key not in self._prepared:
-            self._prepared[key] = variant.prepare_references(self.refs(set_name, refs))
-        return self._prepared[key]
+        key = (set_name, tuple(refs))
+        if key not in self._shared:
+            self._shared[key] = SharedReferences(self.refs(set_name, refs))
+        return self._shared[key].for_variant(variant)
 
 
 def _data_or_skip() -> WmtData:
