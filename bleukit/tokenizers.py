@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from . import tokenizers_extra
+from .errors import BleukitError
 from .registry import Lazy, Registry
 
 
@@ -47,12 +48,31 @@ SPLITTERS: Registry[Callable[[str], list[str]]] = Registry(
 
 # ---------------------------------------------------------------- tokenizers
 
+# Kernel modes of bleukit._accel.block_stats: how a block's lines become
+# symbols (see the C source). Word modes split on Unicode or ASCII
+# whitespace; character modes keep every code point, drop whitespace, or
+# collapse each run of it into one space.
+MODE_WORDS_UNICODE, MODE_WORDS_ASCII = 0, 1
+MODE_CHARS_RAW = 2
+MODE_CHARS_DROP = {False: 3, True: 4}  # keyed by "ascii splitter"
+MODE_CHARS_COLLAPSE = {False: 5, True: 6}
+MODE_WORDS_13A = 7  # the 13a rules applied in C, then a Unicode split
+
+
+def _words_mode(ascii_split: bool) -> int:
+    return MODE_WORDS_ASCII if ascii_split else MODE_WORDS_UNICODE
+
 
 class NoneTokenizer:
     """No tokenization: the line as it is (sacrebleu ``none``)."""
 
     def __call__(self, line: str) -> str:
         return line
+
+    block_mode_for = staticmethod(_words_mode)
+
+    def tokenize_block(self, text: str, ascii_split: bool) -> str:
+        return text
 
 
 # mteval-v13a.pl's language-dependent rules, as sacrebleu's TokenizerRegexp
@@ -81,13 +101,36 @@ _13A_RULES = (
 )
 
 
-def _apply_13a_rules(line: str) -> str:
+# The same rules for a block of lines joined by "\n": no class admits the
+# newline, so no match spans two lines and each line is rewritten exactly as
+# on its own (tests/test_tokenizers.py checks this on random text).
+_13A_BLOCK_RULES = tuple(
+    (re.compile(p.pattern.replace("[^0-9]", "[^0-9\n]")), r) for p, r in _13A_RULES
+)
+
+
+def _pad_13a(line: str, rules: tuple) -> str:
     line = line.translate(_13A_PAD)
-    for pattern, replacement in _13A_RULES:
+    for pattern, replacement in rules:
         line = pattern.sub(replacement, line)
+    return line
+
+
+def _apply_13a_rules(line: str) -> str:
     # the rules leave runs of spaces; sacrebleu normalises with str.split(),
     # which also turns NBSP and other Unicode spaces into plain separators
-    return " ".join(line.split())
+    return " ".join(_pad_13a(line, _13A_RULES).split())
+
+
+def _entities(text: str) -> str:
+    if "&" in text:
+        text = (
+            text.replace("&quot;", '"')
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+        )
+    return text
 
 
 class Tokenizer13a:
@@ -96,15 +139,18 @@ class Tokenizer13a:
     def __call__(self, line: str) -> str:
         # language-independent part of mteval-v13a.pl's NormalizeText
         line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        if "&" in line:
-            line = (
-                line.replace("&quot;", '"')
-                .replace("&amp;", "&")
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-            )
         # mteval pads the line with spaces so that a final period is split
-        return _apply_13a_rules(f" {line} ")
+        return _apply_13a_rules(f" {_entities(line)} ")
+
+    block_mode_for = staticmethod(lambda ascii_split: MODE_WORDS_13A)
+
+    def tokenize_block(self, text: str, ascii_split: bool) -> str:
+        """Lines without newlines, joined by "\n", prepared at once for the
+        compiled engine, which applies the padding and the rules to each line
+        (``_accel.c``, ``rewrite_13a``). Trailing whitespace needs no
+        stripping: every whitespace character acts as the padding space does
+        in the rules."""
+        return _entities(text.replace("<skipped>", ""))
 
 
 class TokenizerIntl:
@@ -123,11 +169,27 @@ class TokenizerIntl:
             (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
             (regex.compile(r"(\p{S})"), r" \1 "),
         )
+        # for blocks: the newline is never part of a match (see 13a)
+        self._block_rules = (
+            (regex.compile(r"([^\p{N}\n])(\p{P})"), r"\1 \2 "),
+            (regex.compile(r"(\p{P})([^\p{N}\n])"), r" \1 \2"),
+            self._rules[2],
+        )
 
     def __call__(self, line: str) -> str:
         for pattern, replacement in self._rules:
             line = pattern.sub(replacement, line)
         return " ".join(line.split())
+
+    block_mode_for = staticmethod(lambda ascii_split: MODE_WORDS_UNICODE)
+
+    def tokenize_block(self, text: str, ascii_split: bool) -> str:
+        # the line is not padded, so its trailing whitespace matters (a final
+        # period after a space is split): strip it as make_preprocessor does
+        text = _RSTRIP_BLOCK[ascii_split].sub("", text)
+        for pattern, replacement in self._block_rules:
+            text = pattern.sub(replacement, text)
+        return text
 
 
 class TokenizerChar:
@@ -142,6 +204,11 @@ class TokenizerChar:
         the same as splitting ``self(line)`` with ``split`` and joining."""
         return "".join(split(line))
 
+    block_mode_for = staticmethod(MODE_CHARS_DROP.__getitem__)
+
+    def tokenize_block(self, text: str, ascii_split: bool) -> str:
+        return text
+
 
 class TokenizerCharSpace:
     """Every character a token, the space included: each run of whitespace
@@ -154,6 +221,11 @@ class TokenizerCharSpace:
 
     def chars(self, line: str, split: Callable[[str], list[str]]) -> str:
         return " ".join(split(line))
+
+    block_mode_for = staticmethod(MODE_CHARS_COLLAPSE.__getitem__)
+
+    def tokenize_block(self, text: str, ascii_split: bool) -> str:
+        return text
 
 
 # sacrebleu's tokenizer_zh ranges (Shujian Huang's script), as (first, last)
@@ -204,6 +276,13 @@ class TokenizerZh:
 
     def __call__(self, line: str) -> str:
         return _apply_13a_rules(self._chinese.sub(r" \1 ", line.strip()))
+
+    block_mode_for = staticmethod(lambda ascii_split: MODE_WORDS_UNICODE)
+
+    def tokenize_block(self, text: str, ascii_split: bool) -> str:
+        # str.strip() on each line (it also covers the preprocessor's rstrip)
+        text = _STRIP_BLOCK.sub("", text)
+        return _pad_13a(self._chinese.sub(r" \1 ", text), _13A_BLOCK_RULES)
 
 
 # Scripts written without spaces between words. A character belongs to one
@@ -285,6 +364,12 @@ TOKENIZERS.register(
 # Perl's split ' ' on a byte string: space, \t, \n, \x0b (Perl >= 5.18), \f, \r.
 ASCII_WHITESPACE = " \t\n\x0b\f\r"
 _ASCII_SPLIT = re.compile(f"[{re.escape(ASCII_WHITESPACE)}]+")
+# per line of a block: str.rstrip() (``\s`` is str.isspace()) or ASCII rstrip
+_RSTRIP_BLOCK = {
+    False: re.compile(r"[^\S\n]+$", re.MULTILINE),
+    True: re.compile(f"[{re.escape(ASCII_WHITESPACE.replace(chr(10), ''))}]+$", re.MULTILINE),
+}
+_STRIP_BLOCK = re.compile(r"^[^\S\n]+|[^\S\n]+$", re.MULTILINE)
 
 
 def split_unicode(text: str) -> list[str]:
@@ -342,3 +427,46 @@ def make_preprocessor(
         return tokens
 
     return preprocess
+
+
+def make_block_preprocessor(
+    tokenizer: str, splitter: str, lowercase: bool | str
+) -> tuple[Callable[[list[str]], str], int] | None:
+    """For the compiled engine: a function from a list of lines to one block
+    of text (the lines' tokens, lines joined by "\n") and the kernel mode
+    that splits it into symbols. Tokenizers with ``tokenize_block`` rewrite
+    the whole block at once; others run line by line, their tokens joined by
+    spaces. None for a plugin splitter, whose tokens may hold any character.
+    """
+    canonical = SPLITTERS.canonical(splitter)
+    if canonical not in ("unicode.v1", "ascii.v1"):
+        return None
+    ascii_split = canonical == "ascii.v1"
+    tok = TOKENIZERS.get(tokenizer)
+    per_line = make_preprocessor(tokenizer, splitter, lowercase)
+    chars = getattr(tok, "chars", None) is not None
+    mode_for = getattr(tok, "block_mode_for", None)
+    if mode_for is None:
+        mode = MODE_CHARS_RAW if chars else MODE_WORDS_ASCII
+    else:
+        mode = mode_for(ascii_split)
+
+    def line_by_line(lines: list[str]) -> str:
+        if chars:
+            block = "\n".join(map(per_line, lines))
+            if block.count("\n") != len(lines) - 1:
+                raise BleukitError(f"tokenizer {tokenizer} put a newline inside a line")
+            return block
+        return "\n".join(" ".join(tokens) for tokens in map(per_line, lines))
+
+    if mode_for is None:
+        return line_by_line, mode
+
+    def block(lines: list[str]) -> str:
+        text = "\n".join(lines)
+        if text.count("\n") != len(lines) - 1:
+            # a line holds a newline (13a turns it into a space): one by one
+            return line_by_line(lines)
+        return tok.tokenize_block(fold_case(text, lowercase), ascii_split)
+
+    return block, mode

@@ -8,18 +8,29 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .config import VariantConfig, load_config, validate, with_overrides
+from .engine import (
+    RefBlock,
+    block_table,
+    ordered_map,
+    ref_blocks,
+    resolve_engine,
+    table_stats,
+    table_sum,
+    workers,
+)
 from .errors import InputError
 from .reflen import REF_LENGTHS
 from .score import BleuResult, brevity_penalty, compute_bleu
 from .signature import Signature
 from .smoothing import SMOOTHINGS
 from .stats import References, Stats, corpus_sum, prepare_references, segment_stats
-from .tokenizers import make_preprocessor
+from .tokenizers import make_block_preprocessor, make_preprocessor
 
 
 def _check_strings(value: Any, what: str) -> None:
@@ -29,11 +40,16 @@ def _check_strings(value: Any, what: str) -> None:
 
 @dataclass(frozen=True)
 class PreparedReferences:
-    """References tokenized and counted for one tokenization and order."""
+    """References tokenized (and, by the Python engine, counted) for one
+    tokenization, order and engine: ``segments`` (Python engine) or
+    ``blocks`` (compiled engine) is set."""
 
     key: tuple
-    segments: tuple[References, ...]
+    size: int
     nrefs: int | str
+    per_segment: tuple[int, ...]
+    segments: tuple[References, ...] | None = None
+    blocks: tuple[RefBlock, ...] | None = None
 
 
 class SharedReferences:
@@ -55,10 +71,13 @@ class SharedReferences:
 class Variant:
     """A complete, validated BLEU variant ready to score text."""
 
-    def __init__(self, config: VariantConfig) -> None:
+    def __init__(self, config: VariantConfig, engine: str | None = None) -> None:
         self.config = config
         self.name = config.name or "custom"
         self._preprocess = make_preprocessor(config.tokenizer, config.split, config.lowercase)
+        block = make_block_preprocessor(config.tokenizer, config.split, config.lowercase)
+        self.engine = resolve_engine(engine, block is not None)
+        self._block, self._mode = block if self.engine == "c" else (None, -1)
         self._ref_length = REF_LENGTHS.get(config.ref_length)
         self._smoothing = SMOOTHINGS.get(config.smoothing)
         # NLTK methods 5 and 7 read the last segment's 5-gram statistics
@@ -71,7 +90,7 @@ class Variant:
     def with_overrides(self, **overrides: Any) -> Variant:
         """A new variant with some fields changed (validated again)."""
         data = with_overrides(self.config.model_dump(), overrides)
-        return Variant(validate(data, f"variant {self.name} with overrides"))
+        return Variant(validate(data, f"variant {self.name} with overrides"), self.engine)
 
     # ---------------------------------------------------------- pipeline
 
@@ -86,7 +105,7 @@ class Variant:
         """What prepared references depend on: variants with equal keys can
         share them."""
         c = self.config
-        return (c.tokenizer, c.split, c.lowercase, self.stat_order)
+        return (c.tokenizer, c.split, c.lowercase, self.stat_order, self.engine)
 
     def prepare_references(
         self, ref_streams: Sequence[Sequence[str | None]] | PreparedReferences
@@ -113,8 +132,7 @@ class Variant:
                 "reference streams differ in length: "
                 + ", ".join(f"stream {i} has {len(s)}" for i, s in enumerate(ref_streams, 1))
             )
-        segments = []
-        nrefs_seen: set[int] = set()
+        per_segment = []
         for seg, refs in enumerate(zip(*ref_streams), 1):
             present = [r for r in refs if r is not None]
             if not present:
@@ -122,11 +140,49 @@ class Variant:
             for r in present:
                 if not isinstance(r, str):
                     raise InputError(f"a reference of segment {seg} is {type(r).__name__}")
-            nrefs_seen.add(len(present))
-            tokens = [self._preprocess(r) for r in present]
-            segments.append(prepare_references(tokens, self.stat_order))
-        nrefs: int | str = nrefs_seen.pop() if len(nrefs_seen) == 1 else "var"
-        return PreparedReferences(self.reference_key(), tuple(segments), nrefs)
+            per_segment.append(len(present))
+        seen = set(per_segment)
+        nrefs: int | str = seen.pop() if len(seen) == 1 else "var"
+        size = len(per_segment)
+        if self._block is not None:
+            blocks = ref_blocks(self._block, ref_streams)
+            return PreparedReferences(
+                self.reference_key(), size, nrefs, tuple(per_segment), blocks=blocks
+            )
+        segments = tuple(
+            prepare_references(
+                [self._preprocess(r) for r in refs if r is not None], self.stat_order
+            )
+            for refs in zip(*ref_streams)
+        )
+        return PreparedReferences(
+            self.reference_key(), size, nrefs, tuple(per_segment), segments=segments
+        )
+
+    def _prepared_for(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]] | PreparedReferences
+    ) -> PreparedReferences:
+        _check_strings(hyps, "hypotheses")
+        prepared = self.prepare_references(refs)
+        if prepared.size != len(hyps):
+            raise InputError(
+                f"the references have {prepared.size} segments but there are {len(hyps)} hypotheses"
+            )
+        for seg, hyp in enumerate(hyps, 1):
+            if not isinstance(hyp, str):
+                raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
+        return prepared
+
+    def _tables(self, hyps: Sequence[str], prepared: PreparedReferences):
+        """The compiled engine's per-chunk statistics tables, in order."""
+        starts = itertools.accumulate((c.size for c in prepared.blocks), initial=0)
+
+        def table(item: tuple[int, RefBlock]):
+            lo, chunk = item
+            block = self._block(list(hyps[lo : lo + chunk.size]))
+            return block_table(block, chunk, self._mode, self.stat_order)
+
+        return ordered_map(table, zip(starts, prepared.blocks), workers())
 
     def segment_stats(
         self,
@@ -135,27 +191,41 @@ class Variant:
     ) -> tuple[list[Stats], int | str]:
         """Per-segment statistics and the number of references (``"var"``
         when segments have different numbers)."""
-        _check_strings(hyps, "hypotheses")
-        prepared = self.prepare_references(refs)
-        if len(prepared.segments) != len(hyps):
-            raise InputError(
-                f"the references have {len(prepared.segments)} segments but there are "
-                f"{len(hyps)} hypotheses"
+        prepared = self._prepared_for(hyps, refs)
+        at_least_one = self.config.totals == "at-least-one"
+        if prepared.blocks is not None:
+            stats: list[Stats] = []
+            for table in self._tables(hyps, prepared):
+                stats.extend(table_stats(table, self._ref_length, at_least_one))
+            return stats, prepared.nrefs
+        stats = [
+            segment_stats(
+                self._preprocess(hyp),
+                seg_refs,
+                self.stat_order,
+                self._ref_length,
+                self.config.totals,
             )
-        stats: list[Stats] = []
-        for seg, (hyp, seg_refs) in enumerate(zip(hyps, prepared.segments), 1):
-            if not isinstance(hyp, str):
-                raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
-            stats.append(
-                segment_stats(
-                    self._preprocess(hyp),
-                    seg_refs,
-                    self.stat_order,
-                    self._ref_length,
-                    self.config.totals,
-                )
-            )
+            for hyp, seg_refs in zip(hyps, prepared.segments)
+        ]
         return stats, prepared.nrefs
+
+    def corpus_stats(
+        self,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str | None]] | PreparedReferences,
+    ) -> tuple[Stats, int | str]:
+        """The summed statistics of a corpus (the compiled engine sums its
+        tables without making a Stats per segment)."""
+        prepared = self._prepared_for(hyps, refs)
+        if prepared.blocks is None:
+            stats, nrefs = self.segment_stats(hyps, prepared)
+            return corpus_sum(stats, self.stat_order), nrefs
+        at_least_one = self.config.totals == "at-least-one"
+        total = Stats.zero(self.stat_order)
+        for table in self._tables(hyps, prepared):
+            total = total + table_sum(table, self._ref_length, at_least_one)
+        return total, prepared.nrefs
 
     def score_stats(self, stats: Stats, nrefs: int | str) -> BleuResult:
         """Score (summed) statistics."""
@@ -189,10 +259,10 @@ class Variant:
         aligned with ``hyps`` (as in sacrebleu); ``None`` marks a segment that
         has fewer references. Prepared references (``prepare_references``)
         are accepted too."""
-        stats, nrefs = self.segment_stats(hyps, ref_streams)
-        if not stats:
+        if not isinstance(hyps, (str, bytes)) and isinstance(hyps, Sequence) and not hyps:
             raise InputError("no segments to score (the hypotheses are empty)")
-        return self.score_stats(corpus_sum(stats, self.stat_order), nrefs)
+        total, nrefs = self.corpus_stats(hyps, ref_streams)
+        return self.score_stats(total, nrefs)
 
     def sentence_score(self, hyp: str, refs: Sequence[str]) -> BleuResult:
         """BLEU of one hypothesis against its references."""
@@ -207,9 +277,10 @@ class Variant:
         """One sentence-level result per segment."""
         prepared = self.prepare_references(ref_streams)
         stats, _ = self.segment_stats(hyps, prepared)
-        return [self.score_stats(s, len(refs.lengths)) for s, refs in zip(stats, prepared.segments)]
+        return list(map(self.score_stats, stats, prepared.per_segment))
 
 
-def load_variant(name_or_path: str, **overrides: Any) -> Variant:
-    """A built-in variant by name, or a YAML file, with keyword overrides."""
-    return Variant(load_config(name_or_path, overrides))
+def load_variant(name_or_path: str, engine: str | None = None, **overrides: Any) -> Variant:
+    """A built-in variant by name, or a YAML file, with keyword overrides.
+    ``engine``: "auto", "c" or "python" (None: ``BLEUKIT_ENGINE``)."""
+    return Variant(load_config(name_or_path, overrides), engine)

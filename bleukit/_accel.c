@@ -1,0 +1,603 @@
+/*
+ * bleukit._accel: the optional compiled engine.
+ *
+ * One function, block_stats(hyp, refs, present, mode, order), computes for a
+ * block of segments (lines joined by "\n") what bleukit.stats.segment_stats
+ * computes one segment at a time in Python: the hypothesis length, every
+ * reference length and the clipped n-gram matches of orders 1..order
+ * (Papineni et al. 2002, section 2.1: per n-gram min(hypothesis count,
+ * largest count in one reference)). The pure-Python path stays the reference;
+ * tests compare the two on random text.
+ *
+ * Symbols. Word modes split each line into tokens (on Python's Unicode
+ * whitespace, Py_UNICODE_ISSPACE, as str.split(); or on ASCII whitespace, as
+ * Perl's split) and give every distinct token an integer id through a hash
+ * table shared by the hypothesis and the references. Character modes use
+ * code points as symbols: "raw" keeps every code point, "drop" removes
+ * whitespace (sacrebleu's char tokenizer), "collapse" turns each run of
+ * whitespace between characters into one space and drops it at the ends
+ * (char-space.v1). Mode "13a" first rewrites each line with the rules of
+ * mteval-v13a.pl as sacrebleu's TokenizerV13a applies them (the caller has
+ * already replaced entities and removed "<skipped>"), then splits on Unicode
+ * whitespace.
+ *
+ * Matches. The positions of the hypothesis and of each reference are
+ * grouped by the symbol at depth 0, each group by the symbol at depth 1, and
+ * so on (a multikey radix refinement). A group at depth d holds exactly the
+ * occurrences of one d-gram, so its clipped match is min(hypothesis
+ * occurrences, largest occurrences in one reference). A group without
+ * hypothesis or without reference occurrences is not refined further: no
+ * longer n-gram that extends it can match. So the work follows the n-grams
+ * the two sides share, not the n-gram order (character 18-grams).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    MODE_WORDS_UNICODE = 0,
+    MODE_WORDS_ASCII = 1,
+    MODE_CHARS_RAW = 2,
+    MODE_CHARS_DROP_UNICODE = 3,
+    MODE_CHARS_DROP_ASCII = 4,
+    MODE_CHARS_COLLAPSE_UNICODE = 5,
+    MODE_CHARS_COLLAPSE_ASCII = 6,
+    MODE_WORDS_13A = 7,
+    MODE_COUNT = 8
+};
+
+/* Perl's split ' ' on bytes: space, \t, \n, \x0b, \f, \r (tokenizers.ASCII_WHITESPACE) */
+static inline int is_ascii_space(Py_UCS4 c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
+}
+
+static inline int is_space(Py_UCS4 c, int unicode) {
+    return unicode ? Py_UNICODE_ISSPACE(c) : is_ascii_space(c);
+}
+
+/* ------------------------------------------------------------ token ids */
+
+typedef struct {
+    const Py_UCS4 *text; /* NULL: an empty slot */
+    uint64_t hash;
+    uint32_t len, id;
+} Slot;
+
+/* new tokens are copied into arena blocks, which never move */
+typedef struct Arena {
+    struct Arena *next;
+    size_t used, size;
+    Py_UCS4 data[];
+} Arena;
+
+typedef struct {
+    Slot *slots;
+    size_t mask;
+    uint32_t count;
+    Arena *arena;
+} Vocab;
+
+static void vocab_free(Vocab *v) {
+    free(v->slots);
+    while (v->arena) {
+        Arena *next = v->arena->next;
+        free(v->arena);
+        v->arena = next;
+    }
+}
+
+static const Py_UCS4 *arena_copy(Vocab *v, const Py_UCS4 *s, Py_ssize_t n) {
+    Arena *a = v->arena;
+    if (!a || a->size - a->used < (size_t)n) {
+        size_t size = (size_t)n > 65536 ? (size_t)n : 65536;
+        a = malloc(sizeof(Arena) + size * sizeof(Py_UCS4));
+        if (!a) return NULL;
+        a->next = v->arena;
+        a->used = 0;
+        a->size = size;
+        v->arena = a;
+    }
+    Py_UCS4 *dst = a->data + a->used;
+    memcpy(dst, s, n * sizeof(Py_UCS4));
+    a->used += n;
+    return dst;
+}
+
+static int vocab_init(Vocab *v, size_t capacity) {
+    size_t size = 64;
+    while (size < capacity * 2) size <<= 1;
+    v->slots = calloc(size, sizeof(Slot));
+    if (!v->slots) return -1;
+    v->mask = size - 1;
+    v->count = 0;
+    return 0;
+}
+
+static uint64_t hash_token(const Py_UCS4 *s, Py_ssize_t n) {
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64 bit */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h ^= (uint64_t)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+static int vocab_grow(Vocab *v) {
+    size_t size = (v->mask + 1) * 2;
+    Slot *slots = calloc(size, sizeof(Slot));
+    if (!slots) return -1;
+    for (size_t i = 0; i <= v->mask; i++) {
+        if (!v->slots[i].text) continue;
+        size_t j = v->slots[i].hash & (size - 1);
+        while (slots[j].text) j = (j + 1) & (size - 1);
+        slots[j] = v->slots[i];
+    }
+    free(v->slots);
+    v->slots = slots;
+    v->mask = size - 1;
+    return 0;
+}
+
+/* the id of a token, added when new; UINT32_MAX when out of memory (or a
+ * token of 4G characters) */
+static uint32_t vocab_id(Vocab *v, const Py_UCS4 *s, Py_ssize_t n) {
+    if (n >= (Py_ssize_t)UINT32_MAX) return UINT32_MAX;
+    if ((size_t)v->count * 2 >= v->mask + 1 && vocab_grow(v) < 0) return UINT32_MAX;
+    uint64_t h = hash_token(s, n);
+    size_t j = h & v->mask;
+    while (v->slots[j].text) {
+        Slot *sl = &v->slots[j];
+        if (sl->hash == h && sl->len == (uint32_t)n &&
+            memcmp(sl->text, s, n * sizeof(Py_UCS4)) == 0)
+            return sl->id;
+        j = (j + 1) & v->mask;
+    }
+    Slot *sl = &v->slots[j];
+    sl->text = arena_copy(v, s, n);
+    if (!sl->text) return UINT32_MAX;
+    sl->len = (uint32_t)n;
+    sl->hash = h;
+    sl->id = v->count++;
+    return sl->id;
+}
+
+/* ------------------------------------------------------------- 13a */
+
+/* sacrebleu's first 13a rule, r"([\{-\~\[-\` -\&\(-\+\:-\@\/])" -> r" \1 " */
+static inline int is_13a_symbol(Py_UCS4 c) {
+    return (c >= '{' && c <= '~') || (c >= '[' && c <= '`') || (c >= ' ' && c <= '&') ||
+           (c >= '(' && c <= '+') || (c >= ':' && c <= '@') || c == '/';
+}
+
+static inline int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
+static inline int is_period_comma(Py_UCS4 c) { return c == '.' || c == ','; }
+
+typedef struct {
+    Py_UCS4 *a, *b; /* two scratch buffers, swapped between the passes */
+    Py_ssize_t size;
+} Scratch;
+
+static int scratch_reserve(Scratch *sc, Py_ssize_t need) {
+    if (need <= sc->size) return 0;
+    Py_ssize_t size = need + need / 2;
+    Py_UCS4 *a = realloc(sc->a, size * sizeof(Py_UCS4));
+    if (!a) return -1;
+    sc->a = a;
+    Py_UCS4 *b = realloc(sc->b, size * sizeof(Py_UCS4));
+    if (!b) return -1;
+    sc->b = b;
+    sc->size = size;
+    return 0;
+}
+
+/* One pass of a two-character regex substitution, as re.sub scans: the
+ * leftmost match, then on after it (matches are two characters long, never
+ * empty, so this is exactly re.sub's non-overlapping scan). `kind` picks
+ * the rule: 2: ([^0-9])([.,]) -> \1 \2 ; 3: ([.,])([^0-9]) -> ' '\1 \2;
+ * 4: ([0-9])(-) -> \1 \2 . */
+static Py_ssize_t pass_13a(const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out, int kind) {
+    Py_ssize_t i = 0, k = 0;
+    while (i < n) {
+        if (i + 1 < n) {
+            Py_UCS4 x = in[i], y = in[i + 1];
+            int hit = kind == 2   ? !is_digit(x) && is_period_comma(y)
+                      : kind == 3 ? is_period_comma(x) && !is_digit(y)
+                                  : is_digit(x) && y == '-';
+            if (hit) {
+                if (kind == 3) out[k++] = ' ';
+                out[k++] = x;
+                out[k++] = ' ';
+                out[k++] = y;
+                if (kind != 3) out[k++] = ' ';
+                i += 2;
+                continue;
+            }
+        }
+        out[k++] = in[i++];
+    }
+    return k;
+}
+
+/* Line t[0..n) rewritten by the 13a rules into sc (returns its length, -1
+ * when out of memory); the result is in sc->a. mteval pads the line with a
+ * space on each side, so that a final period is split. */
+static Py_ssize_t rewrite_13a(const Py_UCS4 *t, Py_ssize_t n, Scratch *sc) {
+    /* rule 1 at most triples the line; each later rule at most doubles it */
+    if (scratch_reserve(sc, 3 * n + 2) < 0) return -1;
+    Py_UCS4 *a = sc->a;
+    Py_ssize_t k = 0;
+    a[k++] = ' ';
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (is_13a_symbol(t[i])) {
+            a[k++] = ' ';
+            a[k++] = t[i];
+            a[k++] = ' ';
+        } else {
+            a[k++] = t[i];
+        }
+    }
+    a[k++] = ' ';
+    for (int kind = 2; kind <= 4; kind++) {
+        if (scratch_reserve(sc, 2 * k) < 0) return -1;
+        k = pass_13a(sc->a, k, sc->b, kind);
+        Py_UCS4 *tmp = sc->a;
+        sc->a = sc->b;
+        sc->b = tmp;
+    }
+    return k;
+}
+
+/* ------------------------------------------------------- block parsing */
+
+/* One stream (the hypothesis or one reference) of a block as symbols:
+ * segment i is sym[off[i] .. off[i + 1]). */
+typedef struct {
+    Py_UCS4 *text; /* the UCS-4 copy of the block; token slots point into it */
+    uint32_t *sym;
+    Py_ssize_t *off;
+    Py_ssize_t nseg, cap;
+} Stream;
+
+static void stream_free(Stream *s) {
+    PyMem_Free(s->text);
+    free(s->sym);
+    free(s->off);
+}
+
+/* The tokens of t[i .. end) appended to out->sym as ids; -1: out of memory */
+static int add_tokens(const Py_UCS4 *t, Py_ssize_t i, Py_ssize_t end, int unicode,
+                      Vocab *vocab, Stream *out, Py_ssize_t *k) {
+    Py_ssize_t j = i;
+    while (j < end) {
+        while (j < end && is_space(t[j], unicode)) j++;
+        if (j >= end) break;
+        Py_ssize_t start = j;
+        while (j < end && !is_space(t[j], unicode)) j++;
+        uint32_t id = vocab_id(vocab, t + start, j - start);
+        if (id == UINT32_MAX) return -1;
+        if (*k >= out->cap) {
+            Py_ssize_t cap = out->cap * 2 + 16;
+            uint32_t *sym = realloc(out->sym, cap * sizeof(uint32_t));
+            if (!sym) return -1;
+            out->sym = sym;
+            out->cap = cap;
+        }
+        out->sym[(*k)++] = id;
+    }
+    return 0;
+}
+
+/* With the GIL: the UCS-4 copy of `obj` and its number of segments; -1
+ * with a Python error set. */
+static int stream_load(PyObject *obj, Stream *out, Py_ssize_t *length) {
+    memset(out, 0, sizeof(*out));
+    if (!PyUnicode_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "block_stats: blocks must be str");
+        return -1;
+    }
+    Py_ssize_t n = PyUnicode_GetLength(obj);
+    out->text = PyUnicode_AsUCS4Copy(obj);
+    if (!out->text) return -1;
+    Py_ssize_t nseg = 1;
+    for (Py_ssize_t i = 0; i < n; i++) nseg += out->text[i] == '\n';
+    out->nseg = nseg;
+    *length = n;
+    return 0;
+}
+
+/* Without the GIL: the loaded text t[0 .. n) as symbols; -1: out of memory */
+static int stream_parse(Stream *out, Py_ssize_t n, int mode, Vocab *vocab, Scratch *sc) {
+    out->cap = n + 1;
+    out->sym = malloc(out->cap * sizeof(uint32_t));
+    out->off = malloc((out->nseg + 1) * sizeof(Py_ssize_t));
+    if (!out->sym || !out->off) return -1;
+    const Py_UCS4 *t = out->text;
+    int words = mode == MODE_WORDS_UNICODE || mode == MODE_WORDS_ASCII;
+    int unicode = mode == MODE_WORDS_UNICODE || mode == MODE_CHARS_DROP_UNICODE ||
+                  mode == MODE_CHARS_COLLAPSE_UNICODE;
+    int collapse = mode == MODE_CHARS_COLLAPSE_UNICODE || mode == MODE_CHARS_COLLAPSE_ASCII;
+    Py_ssize_t k = 0, seg = 0, i = 0;
+    out->off[0] = 0;
+    while (i <= n) {
+        /* one line: t[i .. end) */
+        Py_ssize_t end = i;
+        while (end < n && t[end] != '\n') end++;
+        if (mode == MODE_WORDS_13A) {
+            Py_ssize_t len = rewrite_13a(t + i, end - i, sc);
+            if (len < 0 || add_tokens(sc->a, 0, len, 1, vocab, out, &k) < 0) return -1;
+        } else if (words) {
+            if (add_tokens(t, i, end, unicode, vocab, out, &k) < 0) return -1;
+        } else if (mode == MODE_CHARS_RAW) {
+            for (Py_ssize_t j = i; j < end; j++) out->sym[k++] = (uint32_t)t[j];
+        } else {
+            int pending_space = 0;
+            Py_ssize_t line_start = k;
+            for (Py_ssize_t j = i; j < end; j++) {
+                if (is_space(t[j], unicode)) {
+                    pending_space = collapse;
+                    continue;
+                }
+                if (pending_space && k > line_start) out->sym[k++] = ' ';
+                pending_space = 0;
+                out->sym[k++] = (uint32_t)t[j];
+            }
+        }
+        out->off[++seg] = k;
+        i = end + 1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- refinement */
+
+typedef struct {
+    uint32_t key; /* the symbol at the current depth */
+    uint32_t pos; /* position in the segment's concatenated symbols */
+    uint32_t src; /* 0: hypothesis, r + 1: reference r */
+} Entry;
+
+typedef struct {
+    const uint32_t *seq; /* hypothesis then references, concatenated */
+    const uint32_t *ends; /* per source, one past its last symbol in seq */
+    uint32_t *counts;    /* per source, scratch, all zero between groups */
+    uint32_t nsrc;
+    int order;
+    int64_t *matches; /* the segment's row: matches of order 1..order */
+} Segment;
+
+static void sort_entries(Entry *e, Py_ssize_t n) {
+    /* insertion sort for small groups, quicksort (middle pivot) above */
+    while (n > 16) {
+        uint32_t pivot = e[n / 2].key;
+        Py_ssize_t i = 0, j = n - 1;
+        while (i <= j) {
+            while (e[i].key < pivot) i++;
+            while (e[j].key > pivot) j--;
+            if (i <= j) {
+                Entry tmp = e[i];
+                e[i] = e[j];
+                e[j] = tmp;
+                i++;
+                j--;
+            }
+        }
+        /* recurse into the smaller side, loop on the larger */
+        if (j + 1 < n - i) {
+            sort_entries(e, j + 1);
+            e += i;
+            n -= i;
+        } else {
+            sort_entries(e + i, n - i);
+            n = j + 1;
+        }
+    }
+    for (Py_ssize_t i = 1; i < n; i++) {
+        Entry x = e[i];
+        Py_ssize_t j = i - 1;
+        while (j >= 0 && e[j].key > x.key) {
+            e[j + 1] = e[j];
+            j--;
+        }
+        e[j + 1] = x;
+    }
+}
+
+/* e[0..n) share their first `depth` symbols */
+static void refine(Segment *s, Entry *e, Py_ssize_t n, int depth) {
+    if (depth > 0) {
+        uint32_t hyp = 0, best = 0;
+        for (Py_ssize_t i = 0; i < n; i++) s->counts[e[i].src]++;
+        hyp = s->counts[0];
+        for (Py_ssize_t i = 0; i < n; i++) {
+            uint32_t c = s->counts[e[i].src];
+            if (e[i].src && c > best) best = c;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) s->counts[e[i].src] = 0;
+        if (hyp == 0 || best == 0) return;
+        s->matches[depth - 1] += hyp < best ? hyp : best;
+        if (depth == s->order) return;
+    }
+    /* keep the occurrences that extend to depth + 1, keyed by that symbol */
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint32_t p = e[i].pos + (uint32_t)depth;
+        if (p < s->ends[e[i].src]) {
+            Entry x = e[i];
+            x.key = s->seq[p];
+            e[m++] = x;
+        }
+    }
+    sort_entries(e, m);
+    Py_ssize_t lo = 0;
+    while (lo < m) {
+        Py_ssize_t hi = lo + 1;
+        while (hi < m && e[hi].key == e[lo].key) hi++;
+        if (hi - lo > 1) refine(s, e + lo, hi - lo, depth + 1);
+        lo = hi;
+    }
+}
+
+/* --------------------------------------------------------- the function */
+
+enum { OK = 0, NO_MEMORY = 1, TOO_LONG = 2 };
+
+/* Without the GIL: parse every stream and fill the three output arrays. */
+static int count_block(Stream *streams, const Py_ssize_t *lengths, Py_ssize_t nref,
+                       const char **present, int mode, int order, int64_t *hl, int64_t *rl,
+                       int64_t *mt) {
+    Py_ssize_t nseg = streams[0].nseg, total_chars = 0, longest = 0;
+    for (Py_ssize_t r = 0; r <= nref; r++) total_chars += lengths[r];
+    Vocab vocab = {0};
+    Scratch scratch = {0};
+    uint32_t *seq = NULL, *ends = NULL, *counts = NULL;
+    Entry *entries = NULL;
+    int status = NO_MEMORY;
+    /* the table grows with the vocabulary, which is far smaller than the text */
+    if (vocab_init(&vocab, (size_t)(total_chars / 64) + 64) < 0) goto done;
+    for (Py_ssize_t r = 0; r <= nref; r++)
+        if (stream_parse(&streams[r], lengths[r], mode, &vocab, &scratch) < 0) goto done;
+    /* the longest segment, summed over the streams, sizes the scratch space */
+    for (Py_ssize_t i = 0; i < nseg; i++) {
+        Py_ssize_t total = 0;
+        for (Py_ssize_t r = 0; r <= nref; r++)
+            total += streams[r].off[i + 1] - streams[r].off[i];
+        if (total > longest) longest = total;
+    }
+    if (longest >= (Py_ssize_t)UINT32_MAX) {
+        status = TOO_LONG;
+        goto done;
+    }
+    seq = malloc((longest + 1) * sizeof(uint32_t));
+    entries = malloc((longest + 1) * sizeof(Entry));
+    ends = malloc((nref + 1) * sizeof(uint32_t));
+    counts = calloc(nref + 1, sizeof(uint32_t));
+    if (!seq || !entries || !ends || !counts) goto done;
+    memset(mt, 0, nseg * order * sizeof(int64_t));
+    Segment s = {seq, ends, counts, (uint32_t)(nref + 1), order, NULL};
+    for (Py_ssize_t i = 0; i < nseg; i++) {
+        Py_ssize_t n = 0, m = 0;
+        for (Py_ssize_t r = 0; r <= nref; r++) {
+            Stream *st = &streams[r];
+            Py_ssize_t a = st->off[i], b = st->off[i + 1];
+            int here = r == 0 || !present[r - 1] || present[r - 1][i];
+            if (r == 0) hl[i] = b - a;
+            else rl[i * nref + r - 1] = here ? b - a : -1;
+            if (here) {
+                for (Py_ssize_t j = a; j < b; j++) {
+                    entries[m].pos = (uint32_t)n;
+                    entries[m].src = (uint32_t)r;
+                    m++;
+                    seq[n++] = st->sym[j];
+                }
+            }
+            ends[r] = (uint32_t)n;
+        }
+        s.matches = mt + i * order;
+        if (hl[i] > 0 && m > hl[i]) refine(&s, entries, m, 0);
+    }
+    status = OK;
+done:
+    vocab_free(&vocab);
+    free(scratch.a);
+    free(scratch.b);
+    free(seq);
+    free(ends);
+    free(counts);
+    free(entries);
+    return status;
+}
+
+static PyObject *block_stats(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *hyp_obj, *refs_obj, *present_obj;
+    int mode, order;
+    if (!PyArg_ParseTuple(args, "OOOii", &hyp_obj, &refs_obj, &present_obj, &mode, &order))
+        return NULL;
+    if (mode < 0 || mode >= MODE_COUNT) {
+        PyErr_Format(PyExc_ValueError, "block_stats: unknown mode %d", mode);
+        return NULL;
+    }
+    if (order < 1) {
+        PyErr_SetString(PyExc_ValueError, "block_stats: order must be at least 1");
+        return NULL;
+    }
+    if (!PyList_Check(refs_obj) || !PyList_Check(present_obj) ||
+        PyList_GET_SIZE(refs_obj) != PyList_GET_SIZE(present_obj) ||
+        PyList_GET_SIZE(refs_obj) < 1) {
+        PyErr_SetString(PyExc_TypeError,
+                        "block_stats: refs and present must be lists of one length >= 1");
+        return NULL;
+    }
+    Py_ssize_t nref = PyList_GET_SIZE(refs_obj);
+    PyObject *result = NULL, *hyp_len = NULL, *ref_len = NULL, *matches = NULL;
+    Stream *streams = calloc(nref + 1, sizeof(Stream));
+    Py_ssize_t *lengths = calloc(nref + 1, sizeof(Py_ssize_t));
+    const char **present = calloc(nref, sizeof(char *));
+    if (!streams || !lengths || !present) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r <= nref; r++) {
+        PyObject *obj = r == 0 ? hyp_obj : PyList_GET_ITEM(refs_obj, r - 1);
+        if (stream_load(obj, &streams[r], &lengths[r]) < 0) goto done;
+        if (streams[r].nseg != streams[0].nseg) {
+            PyErr_Format(PyExc_ValueError,
+                         "block_stats: reference %zd has %zd segments, the hypothesis %zd", r,
+                         streams[r].nseg, streams[0].nseg);
+            goto done;
+        }
+    }
+    Py_ssize_t nseg = streams[0].nseg;
+    for (Py_ssize_t r = 0; r < nref; r++) {
+        PyObject *p = PyList_GET_ITEM(present_obj, r);
+        if (p == Py_None) continue;
+        if (!PyBytes_Check(p) || PyBytes_GET_SIZE(p) != nseg) {
+            PyErr_SetString(PyExc_TypeError,
+                            "block_stats: present must be None or bytes, one per segment");
+            goto done;
+        }
+        present[r] = PyBytes_AS_STRING(p);
+    }
+    hyp_len = PyBytes_FromStringAndSize(NULL, nseg * sizeof(int64_t));
+    ref_len = PyBytes_FromStringAndSize(NULL, nseg * nref * sizeof(int64_t));
+    matches = PyBytes_FromStringAndSize(NULL, nseg * order * sizeof(int64_t));
+    if (!hyp_len || !ref_len || !matches) goto done;
+    int64_t *hl = (int64_t *)PyBytes_AS_STRING(hyp_len);
+    int64_t *rl = (int64_t *)PyBytes_AS_STRING(ref_len);
+    int64_t *mt = (int64_t *)PyBytes_AS_STRING(matches);
+    int status;
+    /* the counting touches no Python object: other threads run meanwhile */
+    Py_BEGIN_ALLOW_THREADS
+    status = count_block(streams, lengths, nref, present, mode, order, hl, rl, mt);
+    Py_END_ALLOW_THREADS
+    if (status == NO_MEMORY) PyErr_NoMemory();
+    else if (status == TOO_LONG)
+        PyErr_SetString(PyExc_OverflowError, "block_stats: segment too long");
+    else result = PyTuple_Pack(3, hyp_len, ref_len, matches);
+done:
+    Py_XDECREF(hyp_len);
+    Py_XDECREF(ref_len);
+    Py_XDECREF(matches);
+    if (streams)
+        for (Py_ssize_t r = 0; r <= nref; r++) stream_free(&streams[r]);
+    free(streams);
+    free(lengths);
+    free(present);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"block_stats", block_stats, METH_VARARGS,
+     "block_stats(hyp, refs, present, mode, order) -> (hyp_len, ref_len, matches)\n\n"
+     "Per-segment statistics of a block of lines joined by newlines, as int64\n"
+     "bytes: hypothesis lengths, reference lengths (-1 where absent, row-major\n"
+     "segment x reference) and clipped matches (segment x order)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_accel", "bleukit's compiled engine (optional).", -1, methods,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__accel(void) { return PyModule_Create(&module); }

@@ -1,0 +1,214 @@
+"""Engines: the per-segment statistics of many segments at once.
+
+Two engines compute the same statistics (tests compare them on random text):
+
+* ``python``, the reference: ``stats.segment_stats`` one segment at a time,
+  on n-gram Counters of the tokens;
+* ``c``, the compiled ``bleukit._accel``: blocks of ``CHUNK`` lines are
+  tokenized at once (``tokenizers.make_block_preprocessor``) and counted in
+  C. Only blocks of text, never every reference's n-grams, are kept, so
+  memory stays flat.
+
+``BLEUKIT_ENGINE`` chooses: ``auto`` (the default: ``c`` when it is built
+and the variant's splitter is a built-in one, else ``python``), ``c`` (its
+absence is an error) or ``python``. Both give identical statistics, so the
+choice is not part of the signature.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .errors import ConfigError, MissingDependencyError
+from .reflen import RefLength
+from .stats import Stats
+
+CHUNK = 4096
+ENGINES = ("auto", "c", "python")
+
+
+def workers() -> int:
+    """Threads for the compiled engine, which counts without the GIL: the
+    CPUs this process may use (``BLEUKIT_THREADS`` overrides)."""
+    value = os.environ.get("BLEUKIT_THREADS")
+    if value is not None:
+        if not value.isdigit() or int(value) < 1:
+            raise ConfigError(f"BLEUKIT_THREADS={value!r}: expected a positive integer")
+        return int(value)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def ordered_map(fn: Callable, items: Iterable, threads: int) -> Iterator:
+    """fn over items in up to ``threads`` threads, results in order, with at
+    most two items per thread in flight (so memory stays bounded)."""
+    if threads <= 1:
+        yield from map(fn, items)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        pending: deque = deque()
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            if len(pending) >= 2 * threads:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+def accelerator():
+    """The compiled module, or None where it was not built."""
+    try:
+        from . import _accel
+    except ImportError:
+        return None
+    return _accel
+
+
+def requested_engine() -> str:
+    value = os.environ.get("BLEUKIT_ENGINE", "auto")
+    if value not in ENGINES:
+        raise ConfigError(f"BLEUKIT_ENGINE={value!r}: expected one of {', '.join(ENGINES)}")
+    return value
+
+
+def resolve_engine(requested: str | None, block_capable: bool) -> str:
+    """The engine that runs: ``requested`` (None: the environment's)."""
+    requested = requested or requested_engine()
+    if requested not in ENGINES:
+        raise ConfigError(f"engine {requested!r}: expected one of {', '.join(ENGINES)}")
+    if requested == "python":
+        return "python"
+    if requested == "c":
+        if accelerator() is None:
+            raise MissingDependencyError(
+                "the compiled engine bleukit._accel is not built (reinstall bleukit where "
+                "a C compiler is available), or set BLEUKIT_ENGINE=python"
+            )
+        if not block_capable:
+            raise ConfigError(
+                "the compiled engine needs a built-in splitter (unicode.v1 or ascii.v1)"
+            )
+        return "c"
+    return "c" if block_capable and accelerator() is not None else "python"
+
+
+@dataclass(frozen=True)
+class RefBlock:
+    """A chunk of reference segments, tokenized: one block of text per
+    reference stream, and which segments each stream has (None: all)."""
+
+    size: int
+    blocks: list[str]
+    present: list[bytes | None]
+
+
+def ref_blocks(
+    block: Callable[[list[str]], str], streams: Sequence[Sequence[str | None]]
+) -> tuple[RefBlock, ...]:
+    """The reference streams in chunks of CHUNK segments, tokenized."""
+    size = len(streams[0])
+    chunks = []
+    for lo in range(0, size, CHUNK):
+        hi = min(size, lo + CHUNK)
+        blocks, present = [], []
+        for stream in streams:
+            part = list(stream[lo:hi])
+            if None in part:
+                present.append(bytes(r is not None for r in part))
+                part = [r if r is not None else "" for r in part]
+            else:
+                present.append(None)
+            blocks.append(block(part))
+        chunks.append(RefBlock(hi - lo, blocks, present))
+    return tuple(chunks)
+
+
+@dataclass(frozen=True)
+class SegmentTable:
+    """Per-segment statistics of a chunk as flat int64 arrays: hypothesis
+    lengths, reference lengths (segment x stream, -1 where absent) and
+    clipped matches (segment x order)."""
+
+    hyp_len: memoryview
+    ref_len: memoryview
+    matches: memoryview
+    nref: int
+    order: int
+
+    def ref_lengths(self, i: int) -> tuple[int, ...]:
+        row = self.ref_len[i * self.nref : (i + 1) * self.nref]
+        return tuple(r for r in row if r >= 0)
+
+
+def block_table(hyp_block: str, refs: RefBlock, mode: int, order: int) -> SegmentTable:
+    hyp_len, ref_len, matches = accelerator().block_stats(
+        hyp_block, refs.blocks, refs.present, mode, order
+    )
+    return SegmentTable(
+        memoryview(hyp_len).cast("q"),
+        memoryview(ref_len).cast("q"),
+        memoryview(matches).cast("q"),
+        len(refs.blocks),
+        order,
+    )
+
+
+def _totals(hyp_len: int, order: int, at_least_one: bool) -> tuple[int, ...]:
+    # a segment of L tokens has L - n + 1 n-grams of order n; NLTK's quirk
+    # (totals "at-least-one", see stats.segment_stats) floors them at 1
+    if at_least_one:
+        return tuple(hyp_len - n if hyp_len > n else 1 for n in range(order))
+    return tuple(hyp_len - n if hyp_len > n else 0 for n in range(order))
+
+
+def table_stats(
+    table: SegmentTable,
+    ref_length: Callable[[int, Sequence[int]], RefLength],
+    at_least_one: bool,
+) -> list[Stats]:
+    """One Stats per segment, equal to stats.segment_stats's."""
+    order, out = table.order, []
+    mt = table.matches
+    for i, hyp_len in enumerate(table.hyp_len):
+        counts = tuple(mt[i * order : (i + 1) * order])
+        totals = _totals(hyp_len, order, at_least_one)
+        ref = ref_length(hyp_len, table.ref_lengths(i))
+        out.append(Stats(hyp_len, ref, counts, totals, 1, hyp_len, counts, totals))
+    return out
+
+
+def table_sum(
+    table: SegmentTable,
+    ref_length: Callable[[int, Sequence[int]], RefLength],
+    at_least_one: bool,
+) -> Stats:
+    """The sum of table_stats(table), without a Stats per segment."""
+    order, n = table.order, len(table.hyp_len)
+    if n == 0:
+        return Stats.zero(order)
+    lengths = Counter(table.hyp_len)
+    totals = tuple(
+        sum(c * (max(1, L - k) if at_least_one else max(0, L - k)) for L, c in lengths.items())
+        for k in range(order)
+    )
+    counts = tuple(sum(table.matches[k::order]) for k in range(order))
+    ref_len = sum(ref_length(table.hyp_len[i], table.ref_lengths(i)) for i in range(n))
+    last = n - 1
+    last_len = table.hyp_len[last]
+    return Stats(
+        sum(table.hyp_len),
+        ref_len,
+        counts,
+        totals,
+        n,
+        last_len,
+        tuple(table.matches[last * order :]),
+        _totals(last_len, order, at_least_one),
+    )

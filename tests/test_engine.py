@@ -1,0 +1,203 @@
+"""The engines: the compiled one (bleukit._accel) must give exactly the
+statistics of the pure-Python reference, for every tokenizer, splitter,
+case setting, order and reference pattern; and engine selection must be
+explicit. BLEUKIT_REQUIRE_ACCEL=1 (set by CI) makes a missing compiled
+engine an error instead of a skip."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bleukit
+from bleukit import engine
+from bleukit.errors import ConfigError, MissingDependencyError
+from bleukit.tokenizers import TOKENIZERS, make_block_preprocessor
+
+ACCEL = engine.accelerator()
+needs_accel = pytest.mark.skipif(
+    ACCEL is None and not os.environ.get("BLEUKIT_REQUIRE_ACCEL"),
+    reason="bleukit._accel is not built (no C compiler at install time)",
+)
+
+TOKENIZER_NAMES = (
+    [os.environ["BLEUKIT_TOK"]]
+    if os.environ.get("BLEUKIT_TOK")
+    else ["13a", "intl", "char", "char-space", "zh", "zh.v2", "none", "script"]
+)
+
+# characters that the tokenizers treat specially: ASCII punctuation and
+# digits (13a), Unicode punctuation, symbols and numbers (intl), CJK ranges
+# (zh), every kind of whitespace (splitters), case pairs whose folding
+# differs by context (final sigma) or length (İ, ß), and a newline inside
+# a segment (13a turns it into a space)
+ALPHABET = st.sampled_from(
+    [
+        *"ab.,-&;:'\"!?$%()/@[]{}~`^_+=<>|\\0123456789",
+        *(" ", "\t", "\x0b", "\x0c", "\r", "\x1c", "\x85", "\xa0", "\u2028", "\u3000", "\n"),
+        *"ΣσςİßẞAZé\u0301猫在上ねこ…→😀„“«»²½٣",
+        *("<skipped>", "&quot;", "&amp;", "&lt;", "&gt;", "\U00020000", "\u2010"),
+    ]
+)
+SEGMENT = st.lists(ALPHABET, max_size=30).map("".join)
+# BLEUKIT_EXAMPLES=6000 for a long run (6,000 each passed when this was written)
+EXAMPLES = int(os.environ.get("BLEUKIT_EXAMPLES", 300))
+
+
+@st.composite
+def corpora(draw):
+    n = draw(st.integers(1, 5))
+    nrefs = draw(st.integers(1, 3))
+    hyps = draw(st.lists(SEGMENT, min_size=n, max_size=n))
+    refs = [
+        draw(st.lists(st.one_of(SEGMENT, SEGMENT, st.none()), min_size=n, max_size=n))
+        for _ in range(nrefs)
+    ]
+    for i in range(n):  # every segment keeps at least one reference
+        if all(r[i] is None for r in refs):
+            refs[0][i] = draw(SEGMENT)
+    return hyps, refs
+
+
+@st.composite
+def configs(draw):
+    return {
+        "tokenizer": draw(st.sampled_from(TOKENIZER_NAMES)),
+        "split": draw(st.sampled_from(["unicode", "ascii"])),
+        "lowercase": draw(st.sampled_from([False, True, "ascii"])),
+        "max_order": draw(st.integers(1, 20)),
+        "ref_length": draw(st.sampled_from(["closest", "shortest", "average"])),
+        "totals": draw(st.sampled_from(["exact", "at-least-one"])),
+    }
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(configs(), corpora())
+def test_compiled_engine_equals_python(over, corpus):
+    hyps, refs = corpus
+    c = bleukit.load_variant("BLEUw4", engine="c", **over)
+    py = bleukit.load_variant("BLEUw4", engine="python", **over)
+    assert (c.engine, py.engine) == ("c", "python")
+    assert c.segment_stats(hyps, refs) == py.segment_stats(hyps, refs)
+    assert c.corpus_stats(hyps, refs) == py.corpus_stats(hyps, refs)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(TOKENIZER_NAMES), st.booleans(), st.lists(SEGMENT, max_size=6))
+def test_block_tokenization_equals_line_by_line(tokenizer, ascii_split, lines):
+    """A block's lines give the tokens each line gives on its own (also for
+    lines holding a newline, which go line by line)."""
+    split = "ascii" if ascii_split else "unicode"
+    variant = bleukit.load_variant("BLEUw4", engine="python", tokenizer=tokenizer, split=split)
+    refs = [list(lines)]
+    stats_c, _ = bleukit.load_variant(
+        "BLEUw4", engine="c", tokenizer=tokenizer, split=split
+    ).segment_stats(lines, refs)
+    stats_py, _ = variant.segment_stats(lines, refs)
+    # against itself every token matches: equal lengths mean equal token counts
+    assert [s.sys_len for s in stats_c] == [len(variant.tokenize(x)) for x in lines]
+    assert stats_c == stats_py
+
+
+@needs_accel
+def test_repeated_ngrams_are_clipped_per_reference():
+    # "the the the" against two references holding "the" twice and once:
+    # the ceiling is the largest count in one reference (2), not the sum
+    v = bleukit.load_variant("BLEUw4", engine="c")
+    stats, _ = v.segment_stats(["the the the"], [["the the cat"], ["the dog"]])
+    assert stats[0].counts[:2] == (2, 1)
+
+
+@needs_accel
+def test_long_and_repetitive_segments():
+    # deep refinement: every position shares a 20-gram with the reference
+    hyp, ref = "a" * 5000, "a" * 4000
+    for name in ("BLEUc18", "BLEUw4[tokenizer=char]"):
+        c = bleukit.load_variant(name, engine="c")
+        py = bleukit.load_variant(name, engine="python")
+        assert c.segment_stats([hyp], [[ref]]) == py.segment_stats([hyp], [[ref]])
+
+
+@needs_accel
+def test_many_chunks_in_threads(monkeypatch):
+    monkeypatch.setattr(engine, "CHUNK", 7)
+    monkeypatch.setenv("BLEUKIT_THREADS", "3")
+    hyps = [f"the cat {i} sat on the mat ." for i in range(50)]
+    refs = [[f"the cat {i % 7} sat on a mat ." for i in range(50)]]
+    c = bleukit.load_variant("sacrebleu", engine="c")
+    py = bleukit.load_variant("sacrebleu", engine="python")
+    assert c.segment_stats(hyps, refs) == py.segment_stats(hyps, refs)
+    assert c.corpus_score(hyps, refs).score == py.corpus_score(hyps, refs).score
+
+
+def test_kernel_rejects_bad_calls():
+    if ACCEL is None:
+        pytest.skip("bleukit._accel is not built")
+    with pytest.raises(ValueError, match="unknown mode"):
+        ACCEL.block_stats("a", ["a"], [None], 99, 4)
+    with pytest.raises(ValueError, match="order must be"):
+        ACCEL.block_stats("a", ["a"], [None], 0, 0)
+    with pytest.raises(ValueError, match="reference 1 has 2 segments"):
+        ACCEL.block_stats("a", ["a\nb"], [None], 0, 4)
+    with pytest.raises(TypeError, match="present"):
+        ACCEL.block_stats("a", ["a"], [b"\x01\x01"], 0, 4)
+    with pytest.raises(TypeError, match="blocks must be str"):
+        ACCEL.block_stats(b"a", ["a"], [None], 0, 4)
+
+
+def test_accelerator_is_built_where_required():
+    if os.environ.get("BLEUKIT_REQUIRE_ACCEL"):
+        assert ACCEL is not None, "CI builds bleukit._accel; it is missing"
+        assert bleukit.load_variant("BLEUw4").engine == "c"
+
+
+def test_engine_selection(monkeypatch):
+    monkeypatch.setenv("BLEUKIT_ENGINE", "python")
+    assert bleukit.load_variant("BLEUw4").engine == "python"
+    monkeypatch.setenv("BLEUKIT_ENGINE", "fast")
+    with pytest.raises(ConfigError, match="BLEUKIT_ENGINE='fast'"):
+        bleukit.load_variant("BLEUw4")
+    monkeypatch.delenv("BLEUKIT_ENGINE")
+    with pytest.raises(ConfigError, match="engine 'gpu'"):
+        bleukit.load_variant("BLEUw4", engine="gpu")
+    monkeypatch.setattr(engine, "accelerator", lambda: None)
+    assert bleukit.load_variant("BLEUw4").engine == "python"
+    with pytest.raises(MissingDependencyError, match="not built"):
+        bleukit.load_variant("BLEUw4", engine="c")
+
+
+def test_plugin_splitters_use_the_python_engine(monkeypatch):
+    from bleukit.registry import Entry
+    from bleukit.tokenizers import SPLITTERS
+
+    plugin = Entry("commas.v1", lambda text: text.split(","), "plugin", "test splitter")
+    monkeypatch.setattr(SPLITTERS, "_plugins", {"commas.v1": plugin})
+    assert make_block_preprocessor("13a", "commas.v1", False) is None
+    if ACCEL is not None:
+        with pytest.raises(ConfigError, match="built-in splitter"):
+            bleukit.load_variant("BLEUw4", engine="c", split="commas.v1")
+
+
+def test_workers(monkeypatch):
+    monkeypatch.setenv("BLEUKIT_THREADS", "3")
+    assert engine.workers() == 3
+    monkeypatch.setenv("BLEUKIT_THREADS", "0")
+    with pytest.raises(ConfigError, match="BLEUKIT_THREADS='0'"):
+        engine.workers()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_ordered_map_keeps_order(threads):
+    assert list(engine.ordered_map(lambda x: x * x, range(20), threads)) == [
+        x * x for x in range(20)
+    ]
+
+
+def test_every_builtin_tokenizer_has_a_block_path():
+    for name in ("13a", "intl", "char", "char-space", "zh", "zh.v2", "none"):
+        assert hasattr(TOKENIZERS.get(name), "tokenize_block"), name
