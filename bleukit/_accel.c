@@ -446,7 +446,7 @@ enum { OK = 0, NO_MEMORY = 1, TOO_LONG = 2 };
 /* Without the GIL: parse every stream and fill the three output arrays. */
 static int count_block(Stream *streams, const Py_ssize_t *lengths, Py_ssize_t nref,
                        const char **present, int mode, int order, int64_t *hl, int64_t *rl,
-                       int64_t *mt) {
+                       int64_t *mt, int64_t *near) {
     Py_ssize_t nseg = streams[0].nseg, total_chars = 0, longest = 0;
     for (Py_ssize_t r = 0; r <= nref; r++) total_chars += lengths[r];
     Vocab vocab = {0};
@@ -494,6 +494,18 @@ static int count_block(Stream *streams, const Py_ssize_t *lengths, Py_ssize_t nr
             }
             ends[r] = (uint32_t)n;
         }
+        /* reflen.closest (ties to the shorter) and reflen.shortest */
+        int64_t closest = -1, shortest = -1;
+        for (Py_ssize_t r = 0; r < nref; r++) {
+            int64_t len = rl[i * nref + r];
+            if (len < 0) continue;
+            int64_t d = len > hl[i] ? len - hl[i] : hl[i] - len;
+            int64_t best = closest > hl[i] ? closest - hl[i] : hl[i] - closest;
+            if (closest < 0 || d < best || (d == best && len < closest)) closest = len;
+            if (shortest < 0 || len < shortest) shortest = len;
+        }
+        near[2 * i] = closest;
+        near[2 * i + 1] = shortest;
         s.matches = mt + i * order;
         if (hl[i] > 0 && m > hl[i]) refine(&s, entries, m, 0);
     }
@@ -531,7 +543,7 @@ static PyObject *block_stats(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_ssize_t nref = PyList_GET_SIZE(refs_obj);
-    PyObject *result = NULL, *hyp_len = NULL, *ref_len = NULL, *matches = NULL;
+    PyObject *result = NULL, *hyp_len = NULL, *ref_len = NULL, *matches = NULL, *nearest = NULL;
     Stream *streams = calloc(nref + 1, sizeof(Stream));
     Py_ssize_t *lengths = calloc(nref + 1, sizeof(Py_ssize_t));
     const char **present = calloc(nref, sizeof(char *));
@@ -563,23 +575,26 @@ static PyObject *block_stats(PyObject *self, PyObject *args) {
     hyp_len = PyBytes_FromStringAndSize(NULL, nseg * sizeof(int64_t));
     ref_len = PyBytes_FromStringAndSize(NULL, nseg * nref * sizeof(int64_t));
     matches = PyBytes_FromStringAndSize(NULL, nseg * order * sizeof(int64_t));
-    if (!hyp_len || !ref_len || !matches) goto done;
+    nearest = PyBytes_FromStringAndSize(NULL, nseg * 2 * sizeof(int64_t));
+    if (!hyp_len || !ref_len || !matches || !nearest) goto done;
     int64_t *hl = (int64_t *)PyBytes_AS_STRING(hyp_len);
     int64_t *rl = (int64_t *)PyBytes_AS_STRING(ref_len);
     int64_t *mt = (int64_t *)PyBytes_AS_STRING(matches);
+    int64_t *near = (int64_t *)PyBytes_AS_STRING(nearest);
     int status;
     /* the counting touches no Python object: other threads run meanwhile */
     Py_BEGIN_ALLOW_THREADS
-    status = count_block(streams, lengths, nref, present, mode, order, hl, rl, mt);
+    status = count_block(streams, lengths, nref, present, mode, order, hl, rl, mt, near);
     Py_END_ALLOW_THREADS
     if (status == NO_MEMORY) PyErr_NoMemory();
     else if (status == TOO_LONG)
         PyErr_SetString(PyExc_OverflowError, "block_stats: segment too long");
-    else result = PyTuple_Pack(3, hyp_len, ref_len, matches);
+    else result = PyTuple_Pack(4, hyp_len, ref_len, matches, nearest);
 done:
     Py_XDECREF(hyp_len);
     Py_XDECREF(ref_len);
     Py_XDECREF(matches);
+    Py_XDECREF(nearest);
     if (streams)
         for (Py_ssize_t r = 0; r <= nref; r++) stream_free(&streams[r]);
     free(streams);
@@ -590,10 +605,11 @@ done:
 
 static PyMethodDef methods[] = {
     {"block_stats", block_stats, METH_VARARGS,
-     "block_stats(hyp, refs, present, mode, order) -> (hyp_len, ref_len, matches)\n\n"
+     "block_stats(hyp, refs, present, mode, order) -> (hyp_len, ref_len, matches, nearest)\n\n"
      "Per-segment statistics of a block of lines joined by newlines, as int64\n"
      "bytes: hypothesis lengths, reference lengths (-1 where absent, row-major\n"
-     "segment x reference) and clipped matches (segment x order)."},
+     "segment x reference), clipped matches (segment x order) and the closest\n"
+     "(ties to the shorter) and shortest reference lengths (segment x 2)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

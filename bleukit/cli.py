@@ -284,9 +284,19 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
         if sys.stdin is None or sys.stdin.isatty():
             raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
         hyp_paths = ["-"]
+    if not args.sentence and spec is None:
+        results = _stream_corpus_scores(variant, _flatten(args.ref), hyp_paths)
+        blocks: list = []
+        for name, result in results:
+            if args.format == "json":
+                blocks.append(report.corpus_json_object(variant.name, name, result))
+            else:
+                blocks.append(report.corpus_text(variant.name, name, result, args.width))
+        _write_blocks(out, blocks, args.format)
+        return
     streams, hyps = _read_inputs(args.ref, hyp_paths)
     prepared = variant.prepare_references(streams)
-    blocks: list = []
+    blocks = []
     for name, lines in hyps:
         if args.sentence:
             results = variant.sentence_scores(lines, prepared)
@@ -307,16 +317,49 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
                 blocks.append(report.confidence_json_object(variant.name, name, res, sig))
             else:
                 blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
-        else:
-            result = variant.corpus_score(lines, prepared)
-            if args.format == "json":
-                blocks.append(report.corpus_json_object(variant.name, name, result))
-            else:
-                blocks.append(report.corpus_text(variant.name, name, result, args.width))
-    if args.format == "json":
+    _write_blocks(out, blocks, args.format)
+
+
+def _write_blocks(out, blocks: list, fmt: str) -> None:
+    from . import report
+
+    if fmt == "json":
         out.write(report.dumps(blocks) + "\n")
     else:
         out.write("\n".join(blocks) + "\n")
+
+
+def _stream_corpus_scores(variant, ref_paths: list[str], hyp_paths: list[str]):
+    """Corpus scores of every hypothesis file, reading all files in step a
+    chunk at a time: memory does not grow with the corpus. A progress line
+    appears on a terminal when the run lasts."""
+    from .engine import CHUNK, workers
+    from .errors import InputError
+    from .files import check_line_counts, read_chunks
+    from .progress import Progress
+    from .stats import Stats
+
+    total_lines = check_line_counts(ref_paths + hyp_paths)
+    totals = [Stats.zero(variant.stat_order) for _ in hyp_paths]
+    nrefs: set = set()
+    progress = Progress("scoring", total_lines)
+    try:
+        for chunk in read_chunks(ref_paths + hyp_paths, CHUNK * workers() * 4):
+            prepared = variant.prepare_references(chunk[: len(ref_paths)])
+            nrefs.add(prepared.nrefs)
+            for i, lines in enumerate(chunk[len(ref_paths) :]):
+                totals[i] = totals[i] + variant.corpus_stats(lines, prepared)[0]
+            progress.advance(len(chunk[0]))
+    finally:
+        progress.close()
+    if not totals[0].segments:
+        name = "<stdin>" if hyp_paths[0] == "-" else hyp_paths[0]
+        raise InputError(f"{name} is empty: nothing to score")
+    n: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
+    return [
+        ("<stdin>" if p == "-" else p, variant.score_stats(total, n))
+        for p, total in zip(hyp_paths, totals)
+    ]
 
 
 def _check_width(width: int) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .errors import ConfigError, MissingDependencyError
-from .reflen import RefLength
+from .reflen import RefLength, closest, shortest
 from .stats import Stats
 
 CHUNK = 4096
@@ -139,6 +139,7 @@ class SegmentTable:
     hyp_len: memoryview
     ref_len: memoryview
     matches: memoryview
+    nearest: memoryview  # segment x (closest, shortest), computed in C
     nref: int
     order: int
 
@@ -146,18 +147,20 @@ class SegmentTable:
         row = self.ref_len[i * self.nref : (i + 1) * self.nref]
         return tuple(r for r in row if r >= 0)
 
+    def chosen_lengths(self, ref_length: Callable[[int, Sequence[int]], RefLength]) -> Sequence:
+        """Each segment's reference length under the policy: read from the
+        table for the built-in closest and shortest policies (their C twins
+        are tested against them), else by calling the policy."""
+        if ref_length is closest:
+            return self.nearest[0::2]
+        if ref_length is shortest:
+            return self.nearest[1::2]
+        return [ref_length(h, self.ref_lengths(i)) for i, h in enumerate(self.hyp_len)]
+
 
 def block_table(hyp_block: str, refs: RefBlock, mode: int, order: int) -> SegmentTable:
-    hyp_len, ref_len, matches = accelerator().block_stats(
-        hyp_block, refs.blocks, refs.present, mode, order
-    )
-    return SegmentTable(
-        memoryview(hyp_len).cast("q"),
-        memoryview(ref_len).cast("q"),
-        memoryview(matches).cast("q"),
-        len(refs.blocks),
-        order,
-    )
+    arrays = accelerator().block_stats(hyp_block, refs.blocks, refs.present, mode, order)
+    return SegmentTable(*(memoryview(a).cast("q") for a in arrays), len(refs.blocks), order)
 
 
 def _totals(hyp_len: int, order: int, at_least_one: bool) -> tuple[int, ...]:
@@ -176,10 +179,9 @@ def table_stats(
     """One Stats per segment, equal to stats.segment_stats's."""
     order, out = table.order, []
     mt = table.matches
-    for i, hyp_len in enumerate(table.hyp_len):
+    for i, (hyp_len, ref) in enumerate(zip(table.hyp_len, table.chosen_lengths(ref_length))):
         counts = tuple(mt[i * order : (i + 1) * order])
         totals = _totals(hyp_len, order, at_least_one)
-        ref = ref_length(hyp_len, table.ref_lengths(i))
         out.append(Stats(hyp_len, ref, counts, totals, 1, hyp_len, counts, totals))
     return out
 
@@ -199,7 +201,7 @@ def table_sum(
         for k in range(order)
     )
     counts = tuple(sum(table.matches[k::order]) for k in range(order))
-    ref_len = sum(ref_length(table.hyp_len[i], table.ref_lengths(i)) for i in range(n))
+    ref_len = sum(table.chosen_lengths(ref_length))
     last = n - 1
     last_len = table.hyp_len[last]
     return Stats(

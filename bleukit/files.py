@@ -14,22 +14,27 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import InputError
 
 BOM = b"\xef\xbb\xbf"
 
 
-def decode_lines(data: bytes, name: str) -> list[str]:
-    """Split raw bytes into segments, as described in the module docstring."""
-    if data.startswith(BOM):
+def decode_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
+    """Split raw bytes into segments, as described in the module docstring
+    (``first_line``: the number of the first line, for error messages)."""
+    if first_line == 1 and data.startswith(BOM):
         data = data[len(BOM) :]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + first_line
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise InputError(
             f"{name}: line {line}, byte {column}: invalid UTF-8 "
@@ -40,20 +45,16 @@ def decode_lines(data: bytes, name: str) -> list[str]:
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()
+    if "\r" not in text:
+        return lines
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def read_lines(path: str) -> list[str]:
-    """The segments of a file, or of standard input for ``-``."""
-    if path == "-":
-        return decode_lines(sys.stdin.buffer.read(), "<stdin>")
-    p = Path(path)
+@contextmanager
+def _readable(path: str):
+    """What can go wrong opening or reading a file, as one-line errors."""
     try:
-        if p.suffix == ".gz":
-            with gzip.open(p, "rb") as fh:
-                data = fh.read()
-        else:
-            data = p.read_bytes()
+        yield
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -62,7 +63,81 @@ def read_lines(path: str) -> list[str]:
         raise InputError(f"{path}: permission denied") from None
     except (OSError, EOFError) as exc:
         raise InputError(f"{path}: cannot read: {exc}") from None
-    return decode_lines(data, path)
+
+
+def _open(path: str) -> BinaryIO:
+    if path == "-":
+        return sys.stdin.buffer
+    return gzip.open(path, "rb") if Path(path).suffix == ".gz" else open(path, "rb")
+
+
+def read_lines(path: str) -> list[str]:
+    """The segments of a file, or of standard input for ``-``."""
+    name = "<stdin>" if path == "-" else path
+    with _readable(path):
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with _open(path) as fh:
+                data = fh.read()
+    return decode_lines(data, name)
+
+
+def count_lines(path: str) -> int:
+    """The number of segments of a file (not standard input), read in
+    blocks: as many as read_lines would give."""
+    count, last = 0, b"\n"
+    with _readable(path), _open(path) as fh:
+        while block := fh.read(1 << 20):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")
+
+
+def read_chunks(paths: Sequence[str], size: int) -> Iterator[list[list[str]]]:
+    """The segments of several files in step, ``size`` lines of each at a
+    time, without holding more. Files of different lengths are an error
+    naming both, raised when the shorter one ends (``check_line_counts``
+    finds it before any work for files that are not standard input)."""
+    names = ["<stdin>" if p == "-" else p for p in paths]
+    with ExitStack() as stack:
+        handles = []
+        for path in paths:
+            with _readable(path):
+                handles.append(stack.enter_context(_open(path)) if path != "-" else _open(path))
+        done = 0
+        while True:
+            raw = []
+            for path, fh in zip(paths, handles):
+                with _readable(path):
+                    raw.append(list(itertools.islice(fh, size)))
+            counts = {len(r) for r in raw}
+            if len(counts) > 1:
+                short = min(range(len(raw)), key=lambda i: len(raw[i]))
+                long = max(range(len(raw)), key=lambda i: len(raw[i]))
+                rest = sum(1 for _ in handles[long])
+                raise InputError(
+                    f"{names[short]} has {done + len(raw[short])} lines but {names[long]} has "
+                    f"{done + len(raw[long]) + rest}; files need one segment per line, aligned"
+                )
+            if not raw or not raw[0]:
+                return
+            yield [decode_lines(b"".join(r), n, done + 1) for r, n in zip(raw, names)]
+            done += len(raw[0])
+
+
+def check_line_counts(paths: Sequence[str]) -> int | None:
+    """Equal numbers of lines in files (standard input is checked while it
+    is read), so that a mismatch stops a run before any work: the number,
+    None when every path is standard input."""
+    counted = [(p, count_lines(p)) for p in paths if p != "-"]
+    for path, count in counted[1:]:
+        if count != counted[0][1]:
+            raise InputError(
+                f"{path} has {count} lines but {counted[0][0]} has {counted[0][1]}; "
+                "files need one segment per line, aligned"
+            )
+    return counted[0][1] if counted else None
 
 
 def check_same_length(hyp_name: str, hyps: list[str], refs: list[tuple[str, list[str]]]) -> None:

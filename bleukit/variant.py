@@ -38,6 +38,11 @@ def _check_strings(value: Any, what: str) -> None:
         raise InputError(f"{what} must be a list of strings, not {type(value).__name__}")
 
 
+def _all_strings(items: Sequence) -> bool:
+    # set(map(type, ...)) runs in C: the common case costs no Python loop
+    return set(map(type, items)) <= {str}
+
+
 @dataclass(frozen=True)
 class PreparedReferences:
     """References tokenized (and, by the Python engine, counted) for one
@@ -132,15 +137,18 @@ class Variant:
                 "reference streams differ in length: "
                 + ", ".join(f"stream {i} has {len(s)}" for i, s in enumerate(ref_streams, 1))
             )
-        per_segment = []
-        for seg, refs in enumerate(zip(*ref_streams), 1):
-            present = [r for r in refs if r is not None]
-            if not present:
-                raise InputError(f"segment {seg} has no reference (every stream gives None)")
-            for r in present:
-                if not isinstance(r, str):
-                    raise InputError(f"a reference of segment {seg} is {type(r).__name__}")
-            per_segment.append(len(present))
+        if all(_all_strings(stream) for stream in ref_streams):
+            per_segment = [len(ref_streams)] * len(ref_streams[0])
+        else:
+            per_segment = []
+            for seg, refs in enumerate(zip(*ref_streams), 1):
+                present = [r for r in refs if r is not None]
+                if not present:
+                    raise InputError(f"segment {seg} has no reference (every stream gives None)")
+                for r in present:
+                    if not isinstance(r, str):
+                        raise InputError(f"a reference of segment {seg} is {type(r).__name__}")
+                per_segment.append(len(present))
         seen = set(per_segment)
         nrefs: int | str = seen.pop() if len(seen) == 1 else "var"
         size = len(per_segment)
@@ -168,9 +176,10 @@ class Variant:
             raise InputError(
                 f"the references have {prepared.size} segments but there are {len(hyps)} hypotheses"
             )
-        for seg, hyp in enumerate(hyps, 1):
-            if not isinstance(hyp, str):
-                raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
+        if not _all_strings(hyps):
+            for seg, hyp in enumerate(hyps, 1):
+                if not isinstance(hyp, str):
+                    raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
         return prepared
 
     def _tables(self, hyps: Sequence[str], prepared: PreparedReferences):
