@@ -17,6 +17,7 @@ choice is not part of the signature.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -163,6 +164,7 @@ def block_table(hyp_block: str, refs: RefBlock, mode: int, order: int) -> Segmen
     return SegmentTable(*(memoryview(a).cast("q") for a in arrays), len(refs.blocks), order)
 
 
+@functools.lru_cache(maxsize=4096)
 def _totals(hyp_len: int, order: int, at_least_one: bool) -> tuple[int, ...]:
     # a segment of L tokens has L - n + 1 n-grams of order n; NLTK's quirk
     # (totals "at-least-one", see stats.segment_stats) floors them at 1
@@ -177,13 +179,18 @@ def table_stats(
     at_least_one: bool,
 ) -> list[Stats]:
     """One Stats per segment, equal to stats.segment_stats's."""
-    order, out = table.order, []
-    mt = table.matches
-    for i, (hyp_len, ref) in enumerate(zip(table.hyp_len, table.chosen_lengths(ref_length))):
-        counts = tuple(mt[i * order : (i + 1) * order])
-        totals = _totals(hyp_len, order, at_least_one)
-        out.append(Stats(hyp_len, ref, counts, totals, 1, hyp_len, counts, totals))
-    return out
+    order = table.order
+    rows = table.matches.tolist()
+    rows = [tuple(rows[i : i + order]) for i in range(0, len(rows), order)]
+    return [
+        Stats(hyp_len, ref, counts, totals, 1, hyp_len, counts, totals)
+        for hyp_len, ref, counts, totals in zip(
+            table.hyp_len,
+            table.chosen_lengths(ref_length),
+            rows,
+            [_totals(h, order, at_least_one) for h in table.hyp_len],
+        )
+    ]
 
 
 def table_sum(

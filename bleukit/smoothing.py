@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from .errors import BleukitError
 from .registry import Registry
@@ -36,8 +36,7 @@ def _my_log(x: float) -> float:
     return LOG_ZERO if x == 0.0 else math.log(x)
 
 
-@dataclass(frozen=True)
-class Smoothed:
+class Smoothed(NamedTuple):
     """Precisions (0-100) and their weighted geometric mean (0-100)."""
 
     precisions: tuple[float, ...]
@@ -103,33 +102,40 @@ class SacrebleuSmoothing(Smoothing):
         # sacrebleu #141: no match at all scores 0
         if not any(counts):
             return Smoothed(tuple(precisions), 0.0)
+        method = self.method
         correct: list[float] = list(counts)
         total: list[float] = list(totals)
+        if method == "add-k":
+            # Lin & Och 2004 (Chen & Cherry method 2): add k to both, from
+            # order 2 on (sacrebleu adds inside its loop; the orders after
+            # its break are never read, so adding to all is the same)
+            for i in range(1, order):
+                correct[i] += value
+                total[i] += value
         smooth_mteval = 1.0
         eff = order
-        for n in range(1, order + 1):
-            if self.method == "add-k" and n > 1:
-                # Lin & Och 2004 (Chen & Cherry method 2): add k to both
-                correct[n - 1] += value
-                total[n - 1] += value
-            if total[n - 1] == 0:
+        for i in range(order):
+            t = total[i]
+            if t == 0:
                 break
             if effective_order:
-                eff = n
-            if correct[n - 1] == 0:
-                if self.method == "exp":
+                eff = i + 1
+            c = correct[i]
+            if c == 0:
+                if method == "exp":
                     # mteval-v13a.pl: 1/2^k for the k-th order with no match
                     smooth_mteval *= 2
-                    precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
-                elif self.method == "floor":
-                    precisions[n - 1] = 100.0 * value / total[n - 1]
+                    precisions[i] = 100.0 / (smooth_mteval * t)
+                elif method == "floor":
+                    precisions[i] = 100.0 * value / t
             else:
-                precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+                precisions[i] = 100.0 * c / t
         w = _weights_for(weights, eff)
         if eff == 0:
             mean = 0.0
         elif w is None:
-            mean = math.exp(sum([_my_log(p) for p in precisions[:eff]]) / eff)
+            log = math.log
+            mean = math.exp(sum([log(p) if p else LOG_ZERO for p in precisions[:eff]]) / eff)
         else:
             mean = math.exp(math.fsum(wi * _my_log(p) for wi, p in zip(w, precisions)))
         return Smoothed(tuple(precisions), mean)

@@ -286,7 +286,10 @@ class Variant:
         """One sentence-level result per segment."""
         prepared = self.prepare_references(ref_streams)
         stats, _ = self.segment_stats(hyps, prepared)
-        return list(map(self.score_stats, stats, prepared.per_segment))
+        c = self.config
+        signatures = {n: self.signature(n) for n in set(prepared.per_segment)}
+        args = (c.max_order, self._smoothing, self._weights, c.effective_order, c.smoothing_value)
+        return [compute_bleu(s, *args, signatures[n]) for s, n in zip(stats, prepared.per_segment)]
 
 
 def load_variant(name_or_path: str, engine: str | None = None, **overrides: Any) -> Variant:
