@@ -396,12 +396,12 @@ def _cmd_compare(args: argparse.Namespace, out) -> None:
     hyp_paths = _flatten(args.input)
     names = _system_names(args, hyp_paths)
     streams, hyps = _read_inputs(args.ref, hyp_paths)
-    refs = SharedReferences(streams)
+    refs = SharedReferences(streams, variants)
     columns = []
     for variant in variants:
         systems = []
         for name, (_, lines) in zip(names, hyps):
-            segments, nrefs = variant.segment_stats(lines, refs.for_variant(variant))
+            segments, nrefs = refs.segment_stats(variant, name, lines)
             systems.append((name, segments))
         rows = paired_test(variant, systems, nrefs, spec)
         columns.append(Column(variant.name, variant.signature(nrefs).with_test(spec), rows))
@@ -484,15 +484,11 @@ def _cmd_agree(args: argparse.Namespace, out) -> None:
     hyp_paths = _flatten(args.input)
     names = _system_names(args, hyp_paths)
     streams, hyps = _read_inputs(args.ref, hyp_paths)
-    refs = SharedReferences(streams)
-
-    def stats_of(variant, lines):
-        return variant.segment_stats(lines, refs.for_variant(variant))[0]
-
+    refs = SharedReferences(streams, [a, b_full])
     seg_a, seg_b = [], []
-    for _, lines in hyps:
-        seg_a.append(stats_of(a, lines))
-        seg_b.append(stats_of(b_full, lines))
+    for name, (_, lines) in zip(names, hyps):
+        seg_a.append(refs.segment_stats(a, name, lines)[0])
+        seg_b.append(refs.segment_stats(b_full, name, lines)[0])
     if sum(len(s) for s in seg_a) < 2:
         raise InputError("agree needs at least two segments")
 

@@ -177,11 +177,13 @@ def table_stats(
     table: SegmentTable,
     ref_length: Callable[[int, Sequence[int]], RefLength],
     at_least_one: bool,
+    order: int,
 ) -> list[Stats]:
-    """One Stats per segment, equal to stats.segment_stats's."""
-    order = table.order
+    """One Stats per segment, equal to stats.segment_stats's, for an order
+    up to the table's."""
+    width = table.order
     rows = table.matches.tolist()
-    rows = [tuple(rows[i : i + order]) for i in range(0, len(rows), order)]
+    rows = [tuple(rows[i : i + order]) for i in range(0, len(rows), width)]
     return [
         Stats(hyp_len, ref, counts, totals, 1, hyp_len, counts, totals)
         for hyp_len, ref, counts, totals in zip(

@@ -41,13 +41,12 @@ def build_report(
 ) -> str:
     """The report as one HTML string."""
     data: dict = {"systems": [n for n, _ in named_hyps], "variants": [], "segments": []}
-    refs = SharedReferences(streams)
+    refs = SharedReferences(streams, variants)
     for variant in variants:
-        prepared = refs.for_variant(variant)
         systems = []
         sentence = []
         for name, lines in named_hyps:
-            segs, nrefs = variant.segment_stats(lines, prepared)
+            segs, nrefs = refs.segment_stats(variant, name, lines)
             systems.append((name, segs))
             sentence.append([variant.score_value(s) for s in segs])
         rows = paired_test(variant, systems, nrefs, spec)

@@ -2,10 +2,8 @@
 variant gives, and how far the rankings agree (Kendall's tau-b and the
 pairs of systems that change order).
 
-Work is shared: references are prepared once per tokenization, and variants
-whose statistics are identical (same tokenization, order, reference-length
-policy and totals; they may differ in smoothing and weights) score the same
-per-segment statistics.
+Work is shared (``variant.SharedReferences``): references are prepared, and
+each system tokenized and counted, once per tokenization.
 """
 
 from __future__ import annotations
@@ -51,17 +49,13 @@ class Matrix:
 
 def build(variants, named_hyps: Sequence[tuple[str, list[str]]], streams) -> Matrix:
     """Score every system under every variant, sharing what can be shared."""
-    refs = SharedReferences(streams)
-    stats: dict[tuple, list] = {}
+    refs = SharedReferences(streams, variants)
     scores = []
     nrefs = None
     for variant in variants:
-        skey = (variant.reference_key(), variant.config.ref_length, variant.config.totals)
         column = []
         for name, lines in named_hyps:
-            if (skey, name) not in stats:
-                stats[(skey, name)], nrefs = variant.segment_stats(lines, refs.for_variant(variant))
-            segments = stats[(skey, name)]
+            segments, nrefs = refs.segment_stats(variant, name, lines)
             column.append(variant.score_value(corpus_sum(segments, variant.stat_order)))
         scores.append(column)
     signatures = [v.signature(nrefs).long for v in variants]

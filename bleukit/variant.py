@@ -16,6 +16,7 @@ from typing import Any
 from .config import VariantConfig, load_config, validate, with_overrides
 from .engine import (
     RefBlock,
+    SegmentTable,
     block_table,
     ordered_map,
     ref_blocks,
@@ -58,19 +59,50 @@ class PreparedReferences:
 
 
 class SharedReferences:
-    """Reference streams prepared once per tokenization and order, for
-    scoring under several variants (``compare``, ``matrix``, ``agree``,
-    ``report``): variants with equal ``reference_key`` share the work."""
+    """Reference streams prepared once per tokenization, and each system's
+    statistics computed once per tokenization, for scoring under several
+    variants (``compare``, ``matrix``, ``agree``, ``report``). With the
+    compiled engine, variants that share a tokenizer (splitter and case)
+    share everything: the per-segment tables are computed at the highest
+    order among ``variants`` and each variant reads its order, reference
+    length policy and totals from them. With the Python engine, variants
+    that differ only in smoothing or weights share statistics."""
 
-    def __init__(self, streams: Sequence[Sequence[str | None]]) -> None:
+    def __init__(
+        self, streams: Sequence[Sequence[str | None]], variants: Sequence[Variant] = ()
+    ) -> None:
         self.streams = streams
+        self._orders: dict[tuple, int] = {}
+        for v in variants:
+            key = v.tokenization_key()
+            self._orders[key] = max(self._orders.get(key, 0), v.stat_order)
         self._prepared: dict[tuple, PreparedReferences] = {}
+        self._stats: dict[tuple, Any] = {}
 
     def for_variant(self, variant: Variant) -> PreparedReferences:
         key = variant.reference_key()
         if key not in self._prepared:
             self._prepared[key] = variant.prepare_references(self.streams)
         return self._prepared[key]
+
+    def segment_stats(
+        self, variant: Variant, system: str, hyps: Sequence[str]
+    ) -> tuple[list[Stats], int | str]:
+        """The variant's per-segment statistics of the hypotheses ``hyps``,
+        which ``system`` names (the cache key)."""
+        prepared = self.for_variant(variant)
+        if variant.engine == "c":
+            tkey = variant.tokenization_key()
+            order = max(self._orders.get(tkey, 0), variant.stat_order)
+            key = (tkey, order, system)
+            if key not in self._stats:
+                self._stats[key] = variant.tables(hyps, prepared, order)
+            return variant.stats_from_tables(self._stats[key]), prepared.nrefs
+        c = variant.config
+        key = (variant.reference_key(), c.ref_length, c.totals, system)
+        if key not in self._stats:
+            self._stats[key] = variant.segment_stats(hyps, prepared)
+        return self._stats[key]
 
 
 class Variant:
@@ -106,11 +138,18 @@ class Variant:
     def signature(self, nrefs: int | str) -> Signature:
         return Signature(self.config, nrefs)
 
+    def tokenization_key(self) -> tuple:
+        """What the tokens depend on: variants with equal keys count the
+        same tokens."""
+        c = self.config
+        return (c.tokenizer, c.split, c.lowercase, self.engine)
+
     def reference_key(self) -> tuple:
         """What prepared references depend on: variants with equal keys can
-        share them."""
-        c = self.config
-        return (c.tokenizer, c.split, c.lowercase, self.stat_order, self.engine)
+        share them (the compiled engine's do not depend on the order)."""
+        if self.engine == "c":
+            return self.tokenization_key()
+        return (*self.tokenization_key(), self.stat_order)
 
     def prepare_references(
         self, ref_streams: Sequence[Sequence[str | None]] | PreparedReferences
@@ -182,16 +221,40 @@ class Variant:
                     raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
         return prepared
 
-    def _tables(self, hyps: Sequence[str], prepared: PreparedReferences):
+    def _tables(self, hyps: Sequence[str], prepared: PreparedReferences, order: int):
         """The compiled engine's per-chunk statistics tables, in order."""
         starts = itertools.accumulate((c.size for c in prepared.blocks), initial=0)
 
         def table(item: tuple[int, RefBlock]):
             lo, chunk = item
             block = self._block(list(hyps[lo : lo + chunk.size]))
-            return block_table(block, chunk, self._mode, self.stat_order)
+            return block_table(block, chunk, self._mode, order)
 
         return ordered_map(table, zip(starts, prepared.blocks), workers())
+
+    def tables(
+        self,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str | None]] | PreparedReferences,
+        order: int | None = None,
+    ) -> list[SegmentTable]:
+        """The compiled engine's per-segment tables (hypothesis and
+        reference lengths, matches up to ``order``, default this variant's):
+        any variant with this tokenization and an order up to ``order``
+        reads its statistics from them (``stats_from_tables``)."""
+        if self.engine != "c":
+            raise InputError("per-segment tables come from the compiled engine only")
+        prepared = self._prepared_for(hyps, refs)
+        return list(self._tables(hyps, prepared, max(order or 0, self.stat_order)))
+
+    def stats_from_tables(self, tables: Sequence[SegmentTable]) -> list[Stats]:
+        """This variant's per-segment statistics from tables of its
+        tokenization at its order or higher."""
+        at_least_one = self.config.totals == "at-least-one"
+        out: list[Stats] = []
+        for table in tables:
+            out.extend(table_stats(table, self._ref_length, at_least_one, self.stat_order))
+        return out
 
     def segment_stats(
         self,
@@ -204,8 +267,8 @@ class Variant:
         at_least_one = self.config.totals == "at-least-one"
         if prepared.blocks is not None:
             stats: list[Stats] = []
-            for table in self._tables(hyps, prepared):
-                stats.extend(table_stats(table, self._ref_length, at_least_one))
+            for table in self._tables(hyps, prepared, self.stat_order):
+                stats.extend(table_stats(table, self._ref_length, at_least_one, self.stat_order))
             return stats, prepared.nrefs
         stats = [
             segment_stats(
@@ -232,7 +295,7 @@ class Variant:
             return corpus_sum(stats, self.stat_order), nrefs
         at_least_one = self.config.totals == "at-least-one"
         total = Stats.zero(self.stat_order)
-        for table in self._tables(hyps, prepared):
+        for table in self._tables(hyps, prepared, self.stat_order):
             total = total + table_sum(table, self._ref_length, at_least_one)
         return total, prepared.nrefs
 

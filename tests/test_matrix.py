@@ -10,6 +10,7 @@ import pytest
 import bleukit
 from bleukit import matrix
 from bleukit.config import split_variant_list
+from bleukit.engine import accelerator
 from bleukit.variant import Variant
 
 REFS = [["the cat sat on the mat", "a dog barked at the moon", "it rains today"] * 3]
@@ -25,18 +26,30 @@ def variants():
     return [bleukit.load_variant(n) for n in ("BLEUw4", "sacrebleu", "BLEUc18")]
 
 
-def test_scores_equal_corpus_score_and_work_is_shared(variants, monkeypatch):
+@pytest.mark.parametrize("engine", ["c", "python"])
+def test_scores_equal_corpus_score_and_work_is_shared(engine, monkeypatch):
+    if engine == "c" and accelerator() is None:
+        pytest.skip("bleukit._accel is not built")
+    names = ("BLEUw4", "sacrebleu", "BLEUc18", "BLEUw2", "BLEUw4[ref_length=shortest]")
+    variants = [bleukit.load_variant(n, engine=engine) for n in names]
     calls = []
-    original = Variant.segment_stats
+    for method in ("segment_stats", "tables"):
+        original = getattr(Variant, method)
 
-    def counting(self, hyps, refs):
-        calls.append(self.name)
-        return original(self, hyps, refs)
+        def counting(self, *args, _original=original, **kwargs):
+            calls.append(self.name)
+            return _original(self, *args, **kwargs)
 
-    monkeypatch.setattr(Variant, "segment_stats", counting)
+        monkeypatch.setattr(Variant, method, counting)
     m = matrix.build(variants, SYSTEMS, REFS)
-    # BLEUw4 and sacrebleu differ only in smoothing: one set of statistics
-    assert calls.count("BLEUw4") == 3 and "sacrebleu" not in calls
+    monkeypatch.undo()
+    if engine == "c":
+        # one tokenization and count per tokenizer and system: 13a (the
+        # first variant asking, BLEUw4, at order 4 for all four) and char
+        assert sorted(calls) == ["BLEUc18"] * 3 + ["BLEUw4"] * 3
+    else:
+        # the Python engine shares between smoothing and weights only
+        assert "sacrebleu" not in calls and len(calls) == 12
     for v, variant in enumerate(variants):
         for s, (_, hyps) in enumerate(SYSTEMS):
             assert m.scores[v][s] == variant.corpus_score(hyps, REFS).score
