@@ -3,6 +3,7 @@
     python benchmarks/corpus.py --wmt ../shared/data/wmt [--json out.json]
     python benchmarks/make_corpus.py /tmp/synth --lines 100000
     python benchmarks/corpus.py --synthetic /tmp/synth [--json out.json]
+    python benchmarks/corpus.py --synthetic /tmp/synth1m --workloads cli-13a,cli-char18
 
 Every measurement runs in a fresh Python process (so peak RSS is its own
 and no cache survives) that reads the files, scores once, and reports wall
@@ -18,6 +19,15 @@ Workloads:
   sentence  sentence BLEU of every segment, exp smoothing, effective order
   nltk      NLTK corpus_bleu and bleukit's "nltk" variant, both on text that 13a
             tokenized beforehand (tokenization not timed, for either)
+  matrix    every system under 5 variants (13a, intl, lowercased 13a, none,
+            BLEUc18): sacrebleu scores each pair; bleukit's SharedReferences
+            tokenizes each system once per tokenizer (the tox-matrix workload)
+  cli-13a   the whole command, start-up and reading included: `bleukit score`
+  cli-char18  (which streams the files) against `sacrebleu -b`, each in its own
+            process; wall time and peak RSS of the process
+
+bleukit runs on its default engine (the compiled one where it is built);
+BLEUKIT_ENGINE=python measures the pure-Python reference instead.
 """
 
 from __future__ import annotations
@@ -31,7 +41,16 @@ import sys
 import time
 from pathlib import Path
 
-WORKLOADS = ("13a", "intl", "char18", "sentence", "nltk")
+WORKLOADS = ("13a", "intl", "char18", "sentence", "nltk", "matrix")
+CLI_WORKLOADS = ("cli-13a", "cli-char18")
+# the matrix workload: bleukit variant name -> sacrebleu BLEU() arguments
+MATRIX = {
+    "sacrebleu": {},
+    "sacrebleu[tokenizer=intl]": {"tokenize": "intl"},
+    "sacrebleu[lowercase=true]": {"lowercase": True},
+    "sacrebleu[tokenizer=none]": {"tokenize": "none"},
+    "BLEUc18": {"tokenize": "char", "max_ngram_order": 18, "smooth_method": "none"},
+}
 
 
 def _read(path: str) -> list[str]:
@@ -40,18 +59,40 @@ def _read(path: str) -> list[str]:
     return read_lines(path)
 
 
-def _child(tool: str, workload: str, hyp: str, refs: list[str]) -> dict:
+def _child(tool: str, workload: str, hyps: list[str], refs: list[str]) -> dict:
     """Runs in the measured process: one cold run (sacrebleu caches its
     tokenizer's output, so a second run in one process would be flattered)."""
     import resource
 
-    hyps, streams = _read(hyp), [_read(r) for r in refs]
-    run = _prepare(tool, workload, hyps, streams)
+    systems, streams = [_read(h) for h in hyps], [_read(r) for r in refs]
+    run = _prepare(tool, workload, systems, streams)
     start = time.perf_counter()
     score = run()
     seconds = time.perf_counter() - start
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB -> MiB
-    return {"seconds": seconds, "score": score, "segments": len(hyps), "peak_rss_mib": rss}
+    segments = sum(map(len, systems)) * (len(MATRIX) if workload == "matrix" else 1)
+    return {"seconds": seconds, "score": score, "segments": segments, "peak_rss_mib": rss}
+
+
+def _cli(tool: str, workload: str, hyp: str, refs: list[str]) -> dict:
+    """A whole command in its own process: wall time, peak RSS, score."""
+    if tool == "bleukit":
+        variant = "sacrebleu" if workload == "cli-13a" else "BLEUc18"
+        cmd = ["bleukit", "score", "-v", variant, "-f", "json", "-r", *refs, "-i", hyp]
+    else:
+        cmd = ["sacrebleu", *refs, "-i", hyp, "-b", "-w", "16"]
+    bindir = Path(sys.executable).parent
+    cmd[0] = str(bindir / cmd[0])
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
+    rss = int(proc.stderr.strip().splitlines()[-1]) / 1024
+    out = proc.stdout
+    score = json.loads(out)[0]["score"] if tool == "bleukit" else float(out.strip())
+    lines = sum(1 for _ in open(hyp, "rb"))
+    return {"seconds": seconds, "score": score, "segments": lines, "peak_rss_mib": rss}
 
 
 def _pretokenized(lines: list[str]) -> list[str]:
@@ -61,7 +102,10 @@ def _pretokenized(lines: list[str]) -> list[str]:
     return [tok(line.rstrip()) for line in lines]
 
 
-def _prepare(tool: str, workload: str, hyps, streams):
+def _prepare(tool: str, workload: str, systems, streams):
+    hyps = systems[0]
+    if workload == "matrix":
+        return _prepare_matrix(tool, systems, streams)
     if tool == "bleukit":
         import bleukit
 
@@ -114,24 +158,59 @@ def _prepare(tool: str, workload: str, hyps, streams):
     raise SystemExit(f"unknown tool {tool}")
 
 
+def _prepare_matrix(tool: str, systems, streams):
+    """Every system under every MATRIX variant; the sum of the scores."""
+    if tool == "bleukit":
+        import bleukit
+        from bleukit.stats import corpus_sum
+        from bleukit.variant import SharedReferences
+
+        variants = [bleukit.load_variant(name) for name in MATRIX]
+
+        def run():
+            shared = SharedReferences(streams, variants)
+            return sum(
+                v.score_value(corpus_sum(shared.segment_stats(v, str(i), hyps)[0], v.stat_order))
+                for v in variants
+                for i, hyps in enumerate(systems)
+            )
+
+        return run
+    from sacrebleu.metrics import BLEU
+
+    metrics = [BLEU(**kwargs) for kwargs in MATRIX.values()]
+    return lambda: sum(m.corpus_score(h, streams).score for m in metrics for h in systems)
+
+
 PEERS = {"13a": "sacrebleu", "intl": "sacrebleu", "char18": "sacrebleu",
-         "sentence": "sacrebleu", "nltk": "nltk"}  # fmt: skip
+         "sentence": "sacrebleu", "nltk": "nltk", "matrix": "sacrebleu",
+         "cli-13a": "sacrebleu", "cli-char18": "sacrebleu"}  # fmt: skip
 
 
-def measure(hyp: str, refs: list[str], workloads, repeat: int) -> list[dict]:
+def measure(hyps: list[str], refs: list[str], workloads, repeat: int, peers: bool) -> list[dict]:
     rows = []
     for workload in workloads:
         results = {}
-        for tool in ("bleukit", PEERS[workload]):
+        # sacrebleu's command line cannot set the n-gram order to 18
+        alone = not peers or workload == "cli-char18"
+        tools = ("bleukit",) if alone else ("bleukit", PEERS[workload])
+        for tool in tools:
             runs = []
             for _ in range(repeat):  # a fresh process each time; the fastest counts
+                if workload in CLI_WORKLOADS:
+                    runs.append(_cli(tool, workload, hyps[0], refs))
+                    continue
+                system_args = hyps if workload == "matrix" else hyps[:1]
                 out = subprocess.run(
-                    [sys.executable, __file__, "--child", tool, workload, hyp, *refs],
+                    [sys.executable, __file__, "--child", tool, workload,
+                     ",".join(system_args), *refs],
                     capture_output=True, text=True, check=True,
                 )  # fmt: skip
                 runs.append(json.loads(out.stdout))
             results[tool] = min(runs, key=lambda r: r["seconds"])
-        ours, peer = results["bleukit"], results[PEERS[workload]]
+        ours = results["bleukit"]
+        peer = results.get(PEERS[workload], {"seconds": float("nan"), "peak_rss_mib": float("nan"),
+                                             "score": float("nan")})  # fmt: skip
         rows.append(
             {
                 "workload": workload,
@@ -143,7 +222,9 @@ def measure(hyp: str, refs: list[str], workloads, repeat: int) -> list[dict]:
                 "bleukit_segments_per_s": ours["segments"] / ours["seconds"],
                 "bleukit_peak_rss_mib": ours["peak_rss_mib"],
                 "peer_peak_rss_mib": peer["peak_rss_mib"],
-                "same_score": abs(ours["score"] - peer["score"]) <= 1e-9 * max(1, ours["segments"]),
+                "same_score": None
+                if PEERS[workload] not in results
+                else abs(ours["score"] - peer["score"]) <= 1e-9 * max(1, ours["segments"]),
                 "bleukit_score": ours["score"],
                 "peer_score": peer["score"],
             }
@@ -153,8 +234,8 @@ def measure(hyp: str, refs: list[str], workloads, repeat: int) -> list[dict]:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        tool, workload, hyp, *refs = sys.argv[2:]
-        print(json.dumps(_child(tool, workload, hyp, refs)))
+        tool, workload, hyps, *refs = sys.argv[2:]
+        print(json.dumps(_child(tool, workload, hyps.split(","), refs)))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     source = parser.add_mutually_exclusive_group(required=True)
@@ -162,22 +243,26 @@ def main() -> None:
     source.add_argument("--synthetic", help="a directory from make_corpus.py")
     parser.add_argument("--workloads", default=",".join(WORKLOADS))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-peers", action="store_true", help="time bleukit only")
     parser.add_argument("--json")
     args = parser.parse_args()
     if args.wmt:
         root = Path(args.wmt)
-        hyp = str(root / "newstest2021.en-de.hyp.Facebook-AI.txt")
+        systems = ["Facebook-AI", "HuaweiTSC", "Online-W", "UEdin", "UF", "VolcTrans-GLAT"]
+        hyps = [str(root / f"newstest2021.en-de.hyp.{s}.txt") for s in systems]
         refs = [str(root / f"newstest2021.en-de.ref.{r}.txt") for r in "ACD"]
     else:
-        hyp, refs = str(Path(args.synthetic) / "hyp.txt"), [str(Path(args.synthetic) / "ref.txt")]
-    rows = measure(hyp, refs, args.workloads.split(","), args.repeat)
+        root = Path(args.synthetic)
+        hyps, refs = [str(root / "hyp.txt")], [str(root / "ref.txt")]
+    rows = measure(hyps, refs, args.workloads.split(","), args.repeat, not args.no_peers)
     print(f"{'workload':<10}{'peer':<10}{'segments':>9}{'bleukit s':>11}{'peer s':>9}"
           f"{'x':>7}{'seg/s':>10}{'RSS MiB':>9}{'peer MiB':>9}  same score")  # fmt: skip
     for r in rows:
         print(
             f"{r['workload']:<10}{r['peer']:<10}{r['segments']:>9}{r['bleukit_s']:>11.2f}"
             f"{r['peer_s']:>9.2f}{r['speedup']:>7.1f}{r['bleukit_segments_per_s']:>10.0f}"
-            f"{r['bleukit_peak_rss_mib']:>9.0f}{r['peer_peak_rss_mib']:>9.0f}  {r['same_score']}"
+            f"{r['bleukit_peak_rss_mib']:>9.0f}{r['peer_peak_rss_mib']:>9.0f}  "
+            f"{'n/a (no peer)' if r['same_score'] is None else r['same_score']}"
         )
     if args.json:
         meta = {"python": platform.python_version(), "machine": platform.machine(),

@@ -19,7 +19,9 @@
  * (char-space.v1). Mode "13a" first rewrites each line with the rules of
  * mteval-v13a.pl as sacrebleu's TokenizerV13a applies them (the caller has
  * already replaced entities and removed "<skipped>"), then splits on Unicode
- * whitespace.
+ * whitespace. Modes "intl" strip trailing whitespace (Unicode or ASCII, as
+ * the splitter), apply mteval-v14's international rules as sacrebleu's
+ * TokenizerV14International does, then split on Unicode whitespace.
  *
  * Matches. The positions of the hypothesis and of each reference are
  * grouped by the symbol at depth 0, each group by the symbol at depth 1, and
@@ -45,8 +47,15 @@ enum {
     MODE_CHARS_COLLAPSE_UNICODE = 5,
     MODE_CHARS_COLLAPSE_ASCII = 6,
     MODE_WORDS_13A = 7,
-    MODE_COUNT = 8
+    MODE_WORDS_INTL_UNICODE = 8,
+    MODE_WORDS_INTL_ASCII = 9,
+    MODE_COUNT = 10
 };
+
+/* bits of the category table the caller passes for the intl modes: one byte
+ * per code point, from the `regex` module's own Unicode data (the data the
+ * Python tokenizer matches with) */
+enum { CAT_P = 1, CAT_S = 2, CAT_N = 4 };
 
 /* Perl's split ' ' on bytes: space, \t, \n, \x0b, \f, \r (tokenizers.ASCII_WHITESPACE) */
 static inline int is_ascii_space(Py_UCS4 c) {
@@ -249,6 +258,63 @@ static Py_ssize_t rewrite_13a(const Py_UCS4 *t, Py_ssize_t n, Scratch *sc) {
     return k;
 }
 
+/* ------------------------------------------------------------ intl */
+
+static inline int has_cat(const unsigned char *cats, Py_UCS4 c, int bit) {
+    return c < 0x110000 && (cats[c] & bit);
+}
+
+/* One two-character intl rule as re.sub scans (see pass_13a):
+ * 1: (\P{N})(\p{P}) -> \1 \2 ; 2: (\p{P})(\P{N}) -> ' '\1 \2 */
+static Py_ssize_t pass_intl(const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out, int rule,
+                            const unsigned char *cats) {
+    Py_ssize_t i = 0, k = 0;
+    while (i < n) {
+        if (i + 1 < n) {
+            Py_UCS4 x = in[i], y = in[i + 1];
+            int hit = rule == 1 ? !has_cat(cats, x, CAT_N) && has_cat(cats, y, CAT_P)
+                                : has_cat(cats, x, CAT_P) && !has_cat(cats, y, CAT_N);
+            if (hit) {
+                if (rule == 2) out[k++] = ' ';
+                out[k++] = x;
+                out[k++] = ' ';
+                out[k++] = y;
+                if (rule == 1) out[k++] = ' ';
+                i += 2;
+                continue;
+            }
+        }
+        out[k++] = in[i++];
+    }
+    return k;
+}
+
+/* Line t[0..n) rewritten by sacrebleu's intl rules into sc->a (returns its
+ * length, -1 when out of memory); rule 3, (\p{S}) -> ' '\1' ', pads every
+ * symbol. */
+static Py_ssize_t rewrite_intl(const Py_UCS4 *t, Py_ssize_t n, int ascii_strip,
+                               const unsigned char *cats, Scratch *sc) {
+    /* the preprocessor's rstrip: the line is not padded, so it matters */
+    while (n > 0 && is_space(t[n - 1], !ascii_strip)) n--;
+    if (scratch_reserve(sc, 2 * n + 1) < 0) return -1;
+    Py_ssize_t k = pass_intl(t, n, sc->a, 1, cats);
+    if (scratch_reserve(sc, 2 * k + 1) < 0) return -1;
+    k = pass_intl(sc->a, k, sc->b, 2, cats);
+    if (scratch_reserve(sc, 3 * k + 1) < 0) return -1;
+    Py_ssize_t m = 0;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        Py_UCS4 c = sc->b[j];
+        if (has_cat(cats, c, CAT_S)) {
+            sc->a[m++] = ' ';
+            sc->a[m++] = c;
+            sc->a[m++] = ' ';
+        } else {
+            sc->a[m++] = c;
+        }
+    }
+    return m;
+}
+
 /* ------------------------------------------------------- block parsing */
 
 /* One stream (the hypothesis or one reference) of a block as symbols:
@@ -308,7 +374,8 @@ static int stream_load(PyObject *obj, Stream *out, Py_ssize_t *length) {
 }
 
 /* Without the GIL: the loaded text t[0 .. n) as symbols; -1: out of memory */
-static int stream_parse(Stream *out, Py_ssize_t n, int mode, Vocab *vocab, Scratch *sc) {
+static int stream_parse(Stream *out, Py_ssize_t n, int mode, const unsigned char *cats,
+                        Vocab *vocab, Scratch *sc) {
     out->cap = n + 1;
     out->sym = malloc(out->cap * sizeof(uint32_t));
     out->off = malloc((out->nseg + 1) * sizeof(Py_ssize_t));
@@ -326,6 +393,10 @@ static int stream_parse(Stream *out, Py_ssize_t n, int mode, Vocab *vocab, Scrat
         while (end < n && t[end] != '\n') end++;
         if (mode == MODE_WORDS_13A) {
             Py_ssize_t len = rewrite_13a(t + i, end - i, sc);
+            if (len < 0 || add_tokens(sc->a, 0, len, 1, vocab, out, &k) < 0) return -1;
+        } else if (mode == MODE_WORDS_INTL_UNICODE || mode == MODE_WORDS_INTL_ASCII) {
+            Py_ssize_t len =
+                rewrite_intl(t + i, end - i, mode == MODE_WORDS_INTL_ASCII, cats, sc);
             if (len < 0 || add_tokens(sc->a, 0, len, 1, vocab, out, &k) < 0) return -1;
         } else if (words) {
             if (add_tokens(t, i, end, unicode, vocab, out, &k) < 0) return -1;
@@ -445,8 +516,8 @@ enum { OK = 0, NO_MEMORY = 1, TOO_LONG = 2 };
 
 /* Without the GIL: parse every stream and fill the three output arrays. */
 static int count_block(Stream *streams, const Py_ssize_t *lengths, Py_ssize_t nref,
-                       const char **present, int mode, int order, int64_t *hl, int64_t *rl,
-                       int64_t *mt, int64_t *near) {
+                       const char **present, int mode, const unsigned char *cats, int order,
+                       int64_t *hl, int64_t *rl, int64_t *mt, int64_t *near) {
     Py_ssize_t nseg = streams[0].nseg, total_chars = 0, longest = 0;
     for (Py_ssize_t r = 0; r <= nref; r++) total_chars += lengths[r];
     Vocab vocab = {0};
@@ -457,7 +528,7 @@ static int count_block(Stream *streams, const Py_ssize_t *lengths, Py_ssize_t nr
     /* the table grows with the vocabulary, which is far smaller than the text */
     if (vocab_init(&vocab, (size_t)(total_chars / 64) + 64) < 0) goto done;
     for (Py_ssize_t r = 0; r <= nref; r++)
-        if (stream_parse(&streams[r], lengths[r], mode, &vocab, &scratch) < 0) goto done;
+        if (stream_parse(&streams[r], lengths[r], mode, cats, &vocab, &scratch) < 0) goto done;
     /* the longest segment, summed over the streams, sizes the scratch space */
     for (Py_ssize_t i = 0; i < nseg; i++) {
         Py_ssize_t total = 0;
@@ -525,8 +596,16 @@ static PyObject *block_stats(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *hyp_obj, *refs_obj, *present_obj;
     int mode, order;
-    if (!PyArg_ParseTuple(args, "OOOii", &hyp_obj, &refs_obj, &present_obj, &mode, &order))
+    const unsigned char *cats = NULL;
+    Py_ssize_t ncats = 0;
+    if (!PyArg_ParseTuple(args, "OOOii|y#", &hyp_obj, &refs_obj, &present_obj, &mode, &order,
+                          &cats, &ncats))
         return NULL;
+    if ((mode == MODE_WORDS_INTL_UNICODE || mode == MODE_WORDS_INTL_ASCII) && ncats != 0x110000) {
+        PyErr_SetString(PyExc_ValueError,
+                        "block_stats: the intl modes need a category table of 0x110000 bytes");
+        return NULL;
+    }
     if (mode < 0 || mode >= MODE_COUNT) {
         PyErr_Format(PyExc_ValueError, "block_stats: unknown mode %d", mode);
         return NULL;
@@ -584,7 +663,7 @@ static PyObject *block_stats(PyObject *self, PyObject *args) {
     int status;
     /* the counting touches no Python object: other threads run meanwhile */
     Py_BEGIN_ALLOW_THREADS
-    status = count_block(streams, lengths, nref, present, mode, order, hl, rl, mt, near);
+    status = count_block(streams, lengths, nref, present, mode, cats, order, hl, rl, mt, near);
     Py_END_ALLOW_THREADS
     if (status == NO_MEMORY) PyErr_NoMemory();
     else if (status == TOO_LONG)
@@ -605,7 +684,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"block_stats", block_stats, METH_VARARGS,
-     "block_stats(hyp, refs, present, mode, order) -> (hyp_len, ref_len, matches, nearest)\n\n"
+     "block_stats(hyp, refs, present, mode, order[, categories])\n"
+     "    -> (hyp_len, ref_len, matches, nearest)\n\n"
      "Per-segment statistics of a block of lines joined by newlines, as int64\n"
      "bytes: hypothesis lengths, reference lengths (-1 where absent, row-major\n"
      "segment x reference), clipped matches (segment x order) and the closest\n"

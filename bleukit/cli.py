@@ -642,11 +642,24 @@ def _cmd_components(out) -> None:
     from .smoothing import SMOOTHINGS
     from .tokenizers import SPLITTERS, TOKENIZERS
 
+    engine = _engine_line()  # a bad BLEUKIT_ENGINE stops before any output
     for registry in (TOKENIZERS, SPLITTERS, REF_LENGTHS, SMOOTHINGS):
         out.write(f"{registry.kind}s (entry-point group {registry.group}):\n")
         for entry in registry.entries():
             origin = "" if entry.origin == "builtin" else f"  [{entry.origin}]"
             out.write(f"  {entry.name:<18} {entry.description}{origin}\n")
+    out.write(f"engine: {engine}\n")
+
+
+def _engine_line() -> str:
+    from .engine import accelerator, requested_engine, workers
+
+    requested = requested_engine()
+    built = accelerator() is not None
+    if requested == "python" or not built:
+        why = "BLEUKIT_ENGINE=python" if requested == "python" else "bleukit._accel is not built"
+        return f"python (the reference engine; {why})"
+    return f"c (bleukit._accel, {workers()} threads; BLEUKIT_ENGINE={requested})"
 
 
 def _cmd_sample(args: argparse.Namespace, out) -> None:

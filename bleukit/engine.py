@@ -103,31 +103,35 @@ def resolve_engine(requested: str | None, block_capable: bool) -> str:
 @dataclass(frozen=True)
 class RefBlock:
     """A chunk of reference segments, tokenized: one block of text per
-    reference stream, and which segments each stream has (None: all)."""
+    reference stream (None where a segment holds a newline that the block
+    cannot carry), which segments each stream has (None: all), and the
+    streams' own lines, for a chunk the reference engine must count."""
 
     size: int
-    blocks: list[str]
+    blocks: list[str | None]
     present: list[bytes | None]
+    raw: list[list[str | None]]
 
 
 def ref_blocks(
-    block: Callable[[list[str]], str], streams: Sequence[Sequence[str | None]]
+    block: Callable[[list[str]], str | None], streams: Sequence[Sequence[str | None]]
 ) -> tuple[RefBlock, ...]:
     """The reference streams in chunks of CHUNK segments, tokenized."""
     size = len(streams[0])
     chunks = []
     for lo in range(0, size, CHUNK):
         hi = min(size, lo + CHUNK)
-        blocks, present = [], []
+        blocks, present, raw = [], [], []
         for stream in streams:
             part = list(stream[lo:hi])
+            raw.append(part)
             if None in part:
                 present.append(bytes(r is not None for r in part))
                 part = [r if r is not None else "" for r in part]
             else:
                 present.append(None)
             blocks.append(block(part))
-        chunks.append(RefBlock(hi - lo, blocks, present))
+        chunks.append(RefBlock(hi - lo, blocks, present, raw))
     return tuple(chunks)
 
 
@@ -159,9 +163,47 @@ class SegmentTable:
         return [ref_length(h, self.ref_lengths(i)) for i, h in enumerate(self.hyp_len)]
 
 
-def block_table(hyp_block: str, refs: RefBlock, mode: int, order: int) -> SegmentTable:
-    arrays = accelerator().block_stats(hyp_block, refs.blocks, refs.present, mode, order)
+def block_table(
+    hyp_block: str,
+    refs: RefBlock,
+    mode: int,
+    order: int,
+    categories: Callable[[], bytes] | None = None,
+) -> SegmentTable:
+    extra = () if categories is None else (categories(),)
+    arrays = accelerator().block_stats(hyp_block, refs.blocks, refs.present, mode, order, *extra)
     return SegmentTable(*(memoryview(a).cast("q") for a in arrays), len(refs.blocks), order)
+
+
+def reference_table(
+    preprocess: Callable[[str], Sequence[str] | str],
+    hyps: Sequence[str],
+    refs: RefBlock,
+    order: int,
+) -> SegmentTable:
+    """The table of a chunk counted by the reference engine (``stats.py``):
+    for the rare chunk with a segment holding a newline, which a block of
+    newline-separated lines cannot carry (only the Python API can pass one).
+    """
+    from array import array
+
+    from .stats import prepare_references, segment_stats
+
+    hyp_len, ref_len, matches, nearest = (array("q") for _ in range(4))
+    for i, hyp in enumerate(hyps):
+        lines = [stream[i] for stream in refs.raw]
+        tokens = [preprocess(r) if r is not None else None for r in lines]
+        present = [t for t in tokens if t is not None]
+        prepared = prepare_references(present, order)
+        hyp_tokens = preprocess(hyp)
+        stats = segment_stats(hyp_tokens, prepared, order, closest, "exact")
+        hyp_len.append(len(hyp_tokens))
+        ref_len.extend(len(t) if t is not None else -1 for t in tokens)
+        matches.extend(stats.counts)
+        lengths = prepared.lengths
+        nearest.extend((closest(len(hyp_tokens), lengths), shortest(len(hyp_tokens), lengths)))
+    views = (memoryview(a.tobytes()).cast("q") for a in (hyp_len, ref_len, matches, nearest))
+    return SegmentTable(*views, len(refs.raw), order)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -17,6 +17,7 @@ The stage runs in this order, as in sacrebleu's ``BLEU._preprocess_segment``:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
@@ -57,6 +58,7 @@ MODE_CHARS_RAW = 2
 MODE_CHARS_DROP = {False: 3, True: 4}  # keyed by "ascii splitter"
 MODE_CHARS_COLLAPSE = {False: 5, True: 6}
 MODE_WORDS_13A = 7  # the 13a rules applied in C, then a Unicode split
+MODE_WORDS_INTL = {False: 8, True: 9}  # rstrip, the intl rules in C, a Unicode split
 
 
 def _words_mode(ascii_split: bool) -> int:
@@ -169,27 +171,31 @@ class TokenizerIntl:
             (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
             (regex.compile(r"(\p{S})"), r" \1 "),
         )
-        # for blocks: the newline is never part of a match (see 13a)
-        self._block_rules = (
-            (regex.compile(r"([^\p{N}\n])(\p{P})"), r"\1 \2 "),
-            (regex.compile(r"(\p{P})([^\p{N}\n])"), r" \1 \2"),
-            self._rules[2],
-        )
 
     def __call__(self, line: str) -> str:
         for pattern, replacement in self._rules:
             line = pattern.sub(replacement, line)
         return " ".join(line.split())
 
-    block_mode_for = staticmethod(lambda ascii_split: MODE_WORDS_UNICODE)
+    block_mode_for = staticmethod(MODE_WORDS_INTL.__getitem__)
 
     def tokenize_block(self, text: str, ascii_split: bool) -> str:
-        # the line is not padded, so its trailing whitespace matters (a final
-        # period after a space is split): strip it as make_preprocessor does
-        text = _RSTRIP_BLOCK[ascii_split].sub("", text)
-        for pattern, replacement in self._block_rules:
-            text = pattern.sub(replacement, text)
+        """The compiled engine strips and rewrites each line itself
+        (``_accel.c``, ``rewrite_intl``), with ``categories()``."""
         return text
+
+    @functools.cache  # noqa: B019 - one table per process, for the one instance
+    def categories(self) -> bytes:
+        """One byte per code point: 1 for \\p{P}, 2 for \\p{S}, 4 for \\p{N},
+        as the ``regex`` module (whose Unicode data the rules use) sees them."""
+        import regex
+
+        table = bytearray(0x110000)
+        every = "".join(map(chr, range(0x110000)))
+        for bit, prop in ((1, "P"), (2, "S"), (4, "N")):
+            for m in regex.finditer(f"\\p{{{prop}}}", every):
+                table[m.start()] |= bit
+        return bytes(table)
 
 
 class TokenizerChar:
@@ -364,11 +370,7 @@ TOKENIZERS.register(
 # Perl's split ' ' on a byte string: space, \t, \n, \x0b (Perl >= 5.18), \f, \r.
 ASCII_WHITESPACE = " \t\n\x0b\f\r"
 _ASCII_SPLIT = re.compile(f"[{re.escape(ASCII_WHITESPACE)}]+")
-# per line of a block: str.rstrip() (``\s`` is str.isspace()) or ASCII rstrip
-_RSTRIP_BLOCK = {
-    False: re.compile(r"[^\S\n]+$", re.MULTILINE),
-    True: re.compile(f"[{re.escape(ASCII_WHITESPACE.replace(chr(10), ''))}]+$", re.MULTILINE),
-}
+# per line of a block: str.strip() (``\s`` is str.isspace())
 _STRIP_BLOCK = re.compile(r"^[^\S\n]+|[^\S\n]+$", re.MULTILINE)
 
 
@@ -431,12 +433,15 @@ def make_preprocessor(
 
 def make_block_preprocessor(
     tokenizer: str, splitter: str, lowercase: bool | str
-) -> tuple[Callable[[list[str]], str], int] | None:
+) -> tuple[Callable[[list[str]], str | None], int, Callable[[], bytes] | None] | None:
     """For the compiled engine: a function from a list of lines to one block
-    of text (the lines' tokens, lines joined by "\n") and the kernel mode
-    that splits it into symbols. Tokenizers with ``tokenize_block`` rewrite
-    the whole block at once; others run line by line, their tokens joined by
-    spaces. None for a plugin splitter, whose tokens may hold any character.
+    of text (the lines' tokens, lines joined by "\n"), the kernel mode that
+    splits it into symbols, and what makes the category table the mode needs
+    (intl; made on first use).
+    Tokenizers with ``tokenize_block`` rewrite the whole block at once;
+    others run line by line, their tokens joined by spaces. The function
+    gives None for lines it cannot put in a block. None for a plugin
+    splitter, whose tokens may hold any character.
     """
     canonical = SPLITTERS.canonical(splitter)
     if canonical not in ("unicode.v1", "ascii.v1"):
@@ -460,13 +465,19 @@ def make_block_preprocessor(
         return "\n".join(" ".join(tokens) for tokens in map(per_line, lines))
 
     if mode_for is None:
-        return line_by_line, mode
+        return line_by_line, mode, None
+    categories = tok.categories if mode in MODE_WORDS_INTL.values() else None
 
-    def block(lines: list[str]) -> str:
+    # the kernel itself rewrites lines in these modes: text tokenized in
+    # Python would be tokenized twice, so a line holding a newline (which a
+    # block cannot carry) leaves the chunk to the reference engine (None)
+    rewrites = mode == MODE_WORDS_13A or mode in MODE_WORDS_INTL.values()
+
+    def block(lines: list[str]) -> str | None:
         text = "\n".join(lines)
         if text.count("\n") != len(lines) - 1:
-            # a line holds a newline (13a turns it into a space): one by one
-            return line_by_line(lines)
+            # a line holds a newline (13a turns it into a space)
+            return None if rewrites else line_by_line(lines)
         return tok.tokenize_block(fold_case(text, lowercase), ascii_split)
 
-    return block, mode
+    return block, mode, categories

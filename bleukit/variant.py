@@ -20,6 +20,7 @@ from .engine import (
     block_table,
     ordered_map,
     ref_blocks,
+    reference_table,
     resolve_engine,
     table_stats,
     table_sum,
@@ -114,7 +115,9 @@ class Variant:
         self._preprocess = make_preprocessor(config.tokenizer, config.split, config.lowercase)
         block = make_block_preprocessor(config.tokenizer, config.split, config.lowercase)
         self.engine = resolve_engine(engine, block is not None)
-        self._block, self._mode = block if self.engine == "c" else (None, -1)
+        self._block, self._mode, self._categories = (
+            block if self.engine == "c" else (None, -1, None)
+        )
         self._ref_length = REF_LENGTHS.get(config.ref_length)
         self._smoothing = SMOOTHINGS.get(config.smoothing)
         # NLTK methods 5 and 7 read the last segment's 5-gram statistics
@@ -227,8 +230,11 @@ class Variant:
 
         def table(item: tuple[int, RefBlock]):
             lo, chunk = item
-            block = self._block(list(hyps[lo : lo + chunk.size]))
-            return block_table(block, chunk, self._mode, order)
+            lines = list(hyps[lo : lo + chunk.size])
+            block = self._block(lines)
+            if block is None or None in chunk.blocks:
+                return reference_table(self._preprocess, lines, chunk, order)
+            return block_table(block, chunk, self._mode, order, self._categories)
 
         return ordered_map(table, zip(starts, prepared.blocks), workers())
 

@@ -199,6 +199,42 @@ def test_components_and_sample(capsys):
     assert code == 0 and len(out.splitlines()) == 4
 
 
+def test_components_name_the_engine(capsys, monkeypatch):
+    from bleukit.engine import accelerator
+
+    code, out, _ = run(["components"], capsys)
+    expected = "engine: c (bleukit._accel" if accelerator() else "engine: python"
+    assert code == 0 and expected in out
+    monkeypatch.setenv("BLEUKIT_ENGINE", "python")
+    assert (
+        "engine: python (the reference engine; BLEUKIT_ENGINE=python)"
+        in run(["components"], capsys)[1]
+    )
+    monkeypatch.setenv("BLEUKIT_ENGINE", "turbo")
+    code, out, err = run(["components"], capsys)
+    assert code == 2 and out == "" and "BLEUKIT_ENGINE='turbo'" in err
+
+
+def test_score_streams_files_in_chunks(tmp_path, capsys, monkeypatch):
+    """The streaming path gives corpus_score's numbers, also across chunk
+    boundaries, and names the files when their lengths differ."""
+    import bleukit.engine
+
+    monkeypatch.setattr(bleukit.engine, "CHUNK", 3)
+    hyps = [f"the cat {i} sat on the mat" for i in range(40)]
+    refs = [f"the cat {i % 9} sat on a mat" for i in range(40)]
+    (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n")
+    (tmp_path / "r.txt").write_text("\n".join(refs))  # no final newline
+    code, out, _ = run(["score", "-f", "json", "-r", str(tmp_path / "r.txt"), "-i",
+                        str(tmp_path / "h.txt")], capsys)  # fmt: skip
+    expected = bleukit.load_variant("BLEUw4").corpus_score(hyps, [refs])
+    assert code == 0 and json.loads(out)[0]["score"] == expected.score
+    (tmp_path / "short.txt").write_text("\n".join(hyps[:39]) + "\n")
+    code, out, err = run(["score", "-r", str(tmp_path / "r.txt"), "-i",
+                          str(tmp_path / "short.txt")], capsys)  # fmt: skip
+    assert code == 2 and out == "" and "short.txt has 39 lines but" in err
+
+
 def test_real_process_exit_codes_and_no_traceback(corpus):
     ref, _, hyp = corpus
     ok = subprocess.run(

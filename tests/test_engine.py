@@ -201,3 +201,35 @@ def test_ordered_map_keeps_order(threads):
 def test_every_builtin_tokenizer_has_a_block_path():
     for name in ("13a", "intl", "char", "char-space", "zh", "zh.v2", "none"):
         assert hasattr(TOKENIZERS.get(name), "tokenize_block"), name
+
+
+def test_tables_come_from_the_compiled_engine_only():
+    from bleukit.errors import InputError
+
+    with pytest.raises(InputError, match="compiled engine only"):
+        bleukit.load_variant("BLEUw4", engine="python").tables(["a"], [["a"]])
+
+
+@needs_accel
+def test_lower_orders_and_other_policies_read_from_shared_tables():
+    hyps = ["the cat sat on the mat today", "a dog"]
+    refs = [["the cat sat on a mat", "a dog barks"], ["a cat sat on the mat today", None]]
+    high = bleukit.load_variant("BLEUw4", engine="c", max_order=6)
+    tables = high.tables(hyps, refs)
+    for over in ({}, {"max_order": 2}, {"ref_length": "shortest"}, {"totals": "at-least-one"}):
+        variant = bleukit.load_variant("BLEUw4", engine="c", **over)
+        assert variant.stats_from_tables(tables) == variant.segment_stats(hyps, refs)[0]
+
+
+@needs_accel
+@pytest.mark.parametrize("tokenizer", ["13a", "intl", "zh", "char"])
+def test_segments_holding_a_newline(tokenizer):
+    # only the Python API can pass one; 13a turns "-\n" into nothing and
+    # "\n" into a space, after stripping trailing whitespace (found by
+    # Hypothesis: a reference "\n..0")
+    hyps = ["a-\nb ..0", "", "x"]
+    refs = [["ab ..0", "\n..0", "x-\n"], ["a b", None, "x\n"]]
+    c = bleukit.load_variant("BLEUw4", engine="c", tokenizer=tokenizer)
+    py = bleukit.load_variant("BLEUw4", engine="python", tokenizer=tokenizer)
+    assert c.segment_stats(hyps, refs) == py.segment_stats(hyps, refs)
+    assert c.corpus_stats(hyps, refs) == py.corpus_stats(hyps, refs)

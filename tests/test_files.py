@@ -5,7 +5,14 @@ import gzip
 import pytest
 
 from bleukit.errors import InputError
-from bleukit.files import check_same_length, decode_lines, read_lines
+from bleukit.files import (
+    check_line_counts,
+    check_same_length,
+    count_lines,
+    decode_lines,
+    read_chunks,
+    read_lines,
+)
 
 
 @pytest.mark.parametrize(
@@ -24,6 +31,40 @@ from bleukit.files import check_same_length, decode_lines, read_lines
 )
 def test_decode_lines(data, lines):
     assert decode_lines(data, "f") == lines
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"a\nb\n", b"a\nb", b"", b"\n", b"a\n\nb\n", b"a\r\nb\r\n", b"\xef\xbb\xbfa\nb", b"x\ry"],
+)
+@pytest.mark.parametrize("size", [1, 2, 5])
+def test_chunks_and_counts_equal_read_lines(tmp_path, data, size):
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    gz = tmp_path / "f.txt.gz"
+    gz.write_bytes(gzip.compress(data))
+    lines = read_lines(str(path))
+    for p in (str(path), str(gz)):
+        assert count_lines(p) == len(lines)
+        chunks = list(read_chunks([p, p], size))
+        assert [line for chunk in chunks for line in chunk[0]] == lines
+        assert all(c[0] == c[1] and 0 < len(c[0]) <= size for c in chunks)
+
+
+def test_chunked_errors_name_file_and_line(tmp_path):
+    good, bad, short = tmp_path / "good.txt", tmp_path / "bad.txt", tmp_path / "short.txt"
+    good.write_bytes(b"a\nb\nc\nd\n")
+    bad.write_bytes(b"a\nb\nc\xff\nd\n")
+    short.write_bytes(b"a\nb\n")
+    with pytest.raises(InputError, match=r"bad.txt: line 3, byte 2: invalid UTF-8"):
+        list(read_chunks([str(good), str(bad)], 2))
+    with pytest.raises(InputError, match=r"short.txt has 2 lines but .*good.txt has 4"):
+        list(read_chunks([str(good), str(short)], 3))
+    with pytest.raises(InputError, match=r"short.txt has 2 lines but .*good.txt has 4"):
+        check_line_counts([str(good), "-", str(short)])
+    assert check_line_counts([str(good), "-"]) == 4 and check_line_counts(["-"]) is None
+    with pytest.raises(InputError, match="missing.txt: no such file"):
+        list(read_chunks([str(good), str(tmp_path / "missing.txt")], 2))
 
 
 def test_invalid_utf8_names_file_line_and_byte():

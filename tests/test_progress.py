@@ -1,0 +1,43 @@
+"""The progress line: only on a terminal, only after a delay, erased."""
+
+import io
+
+from bleukit import progress
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_silent_when_not_a_terminal(monkeypatch):
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+    out = io.StringIO()
+    p = progress.Progress("scoring", 10, out)
+    p.advance(5)
+    p.close()
+    assert out.getvalue() == "" and p.done == 5
+
+
+def test_shown_after_the_delay_and_erased(monkeypatch):
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+    out = Terminal()
+    monkeypatch.setattr(progress, "DELAY", 3600.0)
+    p = progress.Progress("scoring", 10, out)
+    p.advance(4)
+    assert out.getvalue() == ""  # a short run shows nothing
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    p.advance(1)
+    assert "bleukit: scoring: 5 lines of 10 (50%)" in out.getvalue()
+    p.close()
+    assert out.getvalue().endswith("\r\x1b[K")
+
+
+def test_unknown_total(monkeypatch):
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+    out = Terminal()
+    p = progress.Progress("scoring", None, out)
+    p.advance(1234)
+    assert "1,234 lines," in out.getvalue() and "%" not in out.getvalue()
