@@ -203,31 +203,49 @@ static int scratch_reserve(Scratch *sc, Py_ssize_t need) {
 
 /* One pass of a two-character regex substitution, as re.sub scans: the
  * leftmost match, then on after it (matches are two characters long, never
- * empty, so this is exactly re.sub's non-overlapping scan). `kind` picks
- * the rule: 2: ([^0-9])([.,]) -> \1 \2 ; 3: ([.,])([^0-9]) -> ' '\1 \2;
- * 4: ([0-9])(-) -> \1 \2 . */
-static Py_ssize_t pass_13a(const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out, int kind) {
-    Py_ssize_t i = 0, k = 0;
-    while (i < n) {
-        if (i + 1 < n) {
-            Py_UCS4 x = in[i], y = in[i + 1];
-            int hit = kind == 2   ? !is_digit(x) && is_period_comma(y)
-                      : kind == 3 ? is_period_comma(x) && !is_digit(y)
-                                  : is_digit(x) && y == '-';
-            if (hit) {
-                if (kind == 3) out[k++] = ' ';
-                out[k++] = x;
-                out[k++] = ' ';
-                out[k++] = y;
-                if (kind != 3) out[k++] = ' ';
-                i += 2;
-                continue;
-            }
-        }
-        out[k++] = in[i++];
+ * empty, so this is exactly re.sub's non-overlapping scan). X and Y test the
+ * two characters; RARE_Y says which of them is the rare one (a period,
+ * comma or dash), which is searched for first, the text before it copied
+ * whole. LEAD and TRAIL say whether the replacement puts a space before the
+ * first or after the second character:
+ * rule 2, ([^0-9])([.,]) -> \1 \2 ; rule 3, ([.,])([^0-9]) -> ' '\1 \2;
+ * rule 4, ([0-9])(-) -> \1 \2 . */
+#define PASS_13A(name, X, Y, RARE_Y, LEAD, TRAIL)                             \
+    static Py_ssize_t name(const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out) {   \
+        Py_ssize_t i = 0, k = 0;                                              \
+        while (i + 1 < n) {                                                   \
+            Py_ssize_t j = i;                                                 \
+            if (RARE_Y)                                                       \
+                while (j + 1 < n && !Y(in[j + 1])) j++;                       \
+            else                                                              \
+                while (j + 1 < n && !X(in[j])) j++;                           \
+            memcpy(out + k, in + i, (j - i) * sizeof(Py_UCS4));               \
+            k += j - i;                                                       \
+            i = j;                                                            \
+            if (i + 1 >= n) break;                                            \
+            Py_UCS4 x = in[i], y = in[i + 1];                                 \
+            if (X(x) && Y(y)) {                                               \
+                if (LEAD) out[k++] = ' ';                                     \
+                out[k++] = x;                                                 \
+                out[k++] = ' ';                                               \
+                out[k++] = y;                                                 \
+                if (TRAIL) out[k++] = ' ';                                    \
+                i += 2;                                                       \
+            } else {                                                          \
+                out[k++] = x;                                                 \
+                i++;                                                          \
+            }                                                                 \
+        }                                                                     \
+        if (i < n) out[k++] = in[i];                                          \
+        return k;                                                             \
     }
-    return k;
-}
+
+static inline int not_digit(Py_UCS4 c) { return !is_digit(c); }
+static inline int is_dash(Py_UCS4 c) { return c == '-'; }
+
+PASS_13A(pass_13a_rule2, not_digit, is_period_comma, 1, 0, 1)
+PASS_13A(pass_13a_rule3, is_period_comma, not_digit, 0, 1, 0)
+PASS_13A(pass_13a_rule4, is_digit, is_dash, 1, 0, 1)
 
 /* Line t[0..n) rewritten by the 13a rules into sc (returns its length, -1
  * when out of memory); the result is in sc->a. mteval pads the line with a
@@ -248,9 +266,11 @@ static Py_ssize_t rewrite_13a(const Py_UCS4 *t, Py_ssize_t n, Scratch *sc) {
         }
     }
     a[k++] = ' ';
-    for (int kind = 2; kind <= 4; kind++) {
+    static Py_ssize_t (*const passes[3])(const Py_UCS4 *, Py_ssize_t, Py_UCS4 *) = {
+        pass_13a_rule2, pass_13a_rule3, pass_13a_rule4};
+    for (int rule = 0; rule < 3; rule++) {
         if (scratch_reserve(sc, 2 * k) < 0) return -1;
-        k = pass_13a(sc->a, k, sc->b, kind);
+        k = passes[rule](sc->a, k, sc->b);
         Py_UCS4 *tmp = sc->a;
         sc->a = sc->b;
         sc->b = tmp;
@@ -324,6 +344,7 @@ typedef struct {
     uint32_t *sym;
     Py_ssize_t *off;
     Py_ssize_t nseg, cap;
+    uint32_t maxsym; /* the largest code point kept (character modes) */
 } Stream;
 
 static void stream_free(Stream *s) {
@@ -401,7 +422,10 @@ static int stream_parse(Stream *out, Py_ssize_t n, int mode, const unsigned char
         } else if (words) {
             if (add_tokens(t, i, end, unicode, vocab, out, &k) < 0) return -1;
         } else if (mode == MODE_CHARS_RAW) {
-            for (Py_ssize_t j = i; j < end; j++) out->sym[k++] = (uint32_t)t[j];
+            for (Py_ssize_t j = i; j < end; j++) {
+                if (t[j] > out->maxsym) out->maxsym = t[j];
+                out->sym[k++] = (uint32_t)t[j];
+            }
         } else {
             int pending_space = 0;
             Py_ssize_t line_start = k;
@@ -410,8 +434,12 @@ static int stream_parse(Stream *out, Py_ssize_t n, int mode, const unsigned char
                     pending_space = collapse;
                     continue;
                 }
-                if (pending_space && k > line_start) out->sym[k++] = ' ';
+                if (pending_space && k > line_start) {
+                    out->sym[k++] = ' ';
+                    if (out->maxsym < ' ') out->maxsym = ' ';
+                }
                 pending_space = 0;
+                if (t[j] > out->maxsym) out->maxsym = t[j];
                 out->sym[k++] = (uint32_t)t[j];
             }
         }
@@ -436,6 +464,9 @@ typedef struct {
     uint32_t nsrc;
     int order;
     int64_t *matches; /* the segment's row: matches of order 1..order */
+    /* scratch for grouping: per symbol value (zero between uses) and per entry */
+    uint32_t *bucket, *start, *touched;
+    Entry *tmp;
 } Segment;
 
 static void sort_entries(Entry *e, Py_ssize_t n) {
@@ -475,17 +506,44 @@ static void sort_entries(Entry *e, Py_ssize_t n) {
     }
 }
 
+/* Entries with equal keys made adjacent (the order of the groups does not
+ * matter): a counting sort over the symbols present, linear in n; small
+ * groups are sorted in place. */
+static void group_entries(Segment *s, Entry *e, Py_ssize_t n) {
+    if (n <= 24) {
+        sort_entries(e, n);
+        return;
+    }
+    Py_ssize_t distinct = 0, pos = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (s->bucket[e[i].key]++ == 0) s->touched[distinct++] = e[i].key;
+    for (Py_ssize_t t = 0; t < distinct; t++) {
+        uint32_t key = s->touched[t];
+        s->start[key] = (uint32_t)pos;
+        pos += s->bucket[key];
+        s->bucket[key] = 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) s->tmp[s->start[e[i].key]++] = e[i];
+    memcpy(e, s->tmp, n * sizeof(Entry));
+}
+
 /* e[0..n) share their first `depth` symbols */
 static void refine(Segment *s, Entry *e, Py_ssize_t n, int depth) {
     if (depth > 0) {
         uint32_t hyp = 0, best = 0;
-        for (Py_ssize_t i = 0; i < n; i++) s->counts[e[i].src]++;
-        hyp = s->counts[0];
-        for (Py_ssize_t i = 0; i < n; i++) {
-            uint32_t c = s->counts[e[i].src];
-            if (e[i].src && c > best) best = c;
+        if (s->nsrc == 2) {
+            /* one reference: what is not the hypothesis's is the reference's */
+            for (Py_ssize_t i = 0; i < n; i++) hyp += e[i].src == 0;
+            best = (uint32_t)n - hyp;
+        } else {
+            for (Py_ssize_t i = 0; i < n; i++) s->counts[e[i].src]++;
+            hyp = s->counts[0];
+            for (Py_ssize_t i = 0; i < n; i++) {
+                uint32_t c = s->counts[e[i].src];
+                if (e[i].src && c > best) best = c;
+            }
+            for (Py_ssize_t i = 0; i < n; i++) s->counts[e[i].src] = 0;
         }
-        for (Py_ssize_t i = 0; i < n; i++) s->counts[e[i].src] = 0;
         if (hyp == 0 || best == 0) return;
         s->matches[depth - 1] += hyp < best ? hyp : best;
         if (depth == s->order) return;
@@ -500,7 +558,7 @@ static void refine(Segment *s, Entry *e, Py_ssize_t n, int depth) {
             e[m++] = x;
         }
     }
-    sort_entries(e, m);
+    group_entries(s, e, m);
     Py_ssize_t lo = 0;
     while (lo < m) {
         Py_ssize_t hi = lo + 1;
@@ -522,8 +580,9 @@ static int count_block(Stream *streams, const Py_ssize_t *lengths, Py_ssize_t nr
     for (Py_ssize_t r = 0; r <= nref; r++) total_chars += lengths[r];
     Vocab vocab = {0};
     Scratch scratch = {0};
-    uint32_t *seq = NULL, *ends = NULL, *counts = NULL;
-    Entry *entries = NULL;
+    uint32_t *seq = NULL, *ends = NULL, *counts = NULL, *bucket = NULL, *start = NULL;
+    uint32_t *touched = NULL;
+    Entry *entries = NULL, *tmp = NULL;
     int status = NO_MEMORY;
     /* the table grows with the vocabulary, which is far smaller than the text */
     if (vocab_init(&vocab, (size_t)(total_chars / 64) + 64) < 0) goto done;
@@ -540,13 +599,24 @@ static int count_block(Stream *streams, const Py_ssize_t *lengths, Py_ssize_t nr
         status = TOO_LONG;
         goto done;
     }
+    /* the largest symbol sizes the grouping buckets: token ids are dense,
+     * code points rarely go far beyond the scripts of the text */
+    uint32_t maxsym = vocab.count;
+    for (Py_ssize_t r = 0; r <= nref; r++)
+        if (streams[r].maxsym > maxsym) maxsym = streams[r].maxsym;
     seq = malloc((longest + 1) * sizeof(uint32_t));
     entries = malloc((longest + 1) * sizeof(Entry));
+    tmp = malloc((longest + 1) * sizeof(Entry));
+    touched = malloc((longest + 1) * sizeof(uint32_t));
+    bucket = calloc((size_t)maxsym + 1, sizeof(uint32_t));
+    start = malloc(((size_t)maxsym + 1) * sizeof(uint32_t));
     ends = malloc((nref + 1) * sizeof(uint32_t));
     counts = calloc(nref + 1, sizeof(uint32_t));
-    if (!seq || !entries || !ends || !counts) goto done;
+    if (!seq || !entries || !tmp || !touched || !bucket || !start || !ends || !counts)
+        goto done;
     memset(mt, 0, nseg * order * sizeof(int64_t));
-    Segment s = {seq, ends, counts, (uint32_t)(nref + 1), order, NULL};
+    Segment s = {seq, ends, counts, (uint32_t)(nref + 1), order, NULL,
+                 bucket, start, touched, tmp};
     for (Py_ssize_t i = 0; i < nseg; i++) {
         Py_ssize_t n = 0, m = 0;
         for (Py_ssize_t r = 0; r <= nref; r++) {
@@ -589,6 +659,10 @@ done:
     free(ends);
     free(counts);
     free(entries);
+    free(tmp);
+    free(touched);
+    free(bucket);
+    free(start);
     return status;
 }
 
@@ -682,6 +756,105 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------ bootstrap */
+
+/* CPython's Mersenne Twister (Modules/_randommodule.c, genrand_uint32), run
+ * from a state that random.Random.getstate() gave: the draws are Python's. */
+enum { MT_N = 624, MT_M = 397 };
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} Twister;
+
+static uint32_t twister_next(Twister *t) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (t->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
+            t->mt[kk] = t->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
+            t->mt[kk] = t->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (t->mt[MT_N - 1] & 0x80000000U) | (t->mt[0] & 0x7fffffffU);
+        t->mt[MT_N - 1] = t->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        t->index = 0;
+    }
+    y = t->mt[t->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.random(): 53 bits from two draws */
+static double twister_random(Twister *t) {
+    uint32_t a = twister_next(t) >> 5, b = twister_next(t) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_buffer rows;
+    Py_ssize_t nfields, samples, systems = 1;
+    if (!PyArg_ParseTuple(args, "Oy*nn|n", &state, &rows, &nfields, &samples, &systems))
+        return NULL;
+    PyObject *result = NULL;
+    Twister t;
+    Py_ssize_t width = nfields * systems;
+    Py_ssize_t n = width > 0 ? rows.len / (Py_ssize_t)sizeof(int64_t) / width : 0;
+    if (nfields < 1 || systems < 1 || samples < 0 || n < 1 ||
+        rows.len != n * width * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "bootstrap_sums: rows must be systems x n x nfields int64");
+        goto done;
+    }
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "bootstrap_sums: state must be random.Random.getstate()[1]");
+        goto done;
+    }
+    for (int i = 0; i <= MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) goto done;
+        if (i < MT_N) t.mt[i] = (uint32_t)v;
+        else t.index = (int)v;
+    }
+    if (t.index < 0 || t.index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "bootstrap_sums: bad state index");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, systems * samples * nfields * sizeof(int64_t));
+    if (!result) goto done;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    const int64_t *in = rows.buf;
+    Py_BEGIN_ALLOW_THREADS
+    double dn = (double)n;
+    memset(out, 0, systems * samples * nfields * sizeof(int64_t));
+    for (Py_ssize_t s = 0; s < samples; s++) {
+        for (Py_ssize_t j = 0; j < n; j++) {
+            /* random.choices: population[floor(random() * n)], one draw for
+             * every system (the resamples are paired) */
+            Py_ssize_t idx = (Py_ssize_t)(twister_random(&t) * dn);
+            for (Py_ssize_t y = 0; y < systems; y++) {
+                const int64_t *row = in + (y * n + idx) * nfields;
+                int64_t *sum = out + (y * samples + s) * nfields;
+                for (Py_ssize_t f = 0; f < nfields; f++) sum[f] += row[f];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+done:
+    PyBuffer_Release(&rows);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"block_stats", block_stats, METH_VARARGS,
      "block_stats(hyp, refs, present, mode, order[, categories])\n"
@@ -690,6 +863,12 @@ static PyMethodDef methods[] = {
      "bytes: hypothesis lengths, reference lengths (-1 where absent, row-major\n"
      "segment x reference), clipped matches (segment x order) and the closest\n"
      "(ties to the shorter) and shortest reference lengths (segment x 2)."},
+    {"bootstrap_sums", bootstrap_sums, METH_VARARGS,
+     "bootstrap_sums(state, rows, nfields, samples[, systems]) -> bytes\n\n"
+     "Column sums of `samples` bootstrap resamples of each system's n x nfields\n"
+     "int64 rows (rows: systems x n x nfields), drawn as random.Random with that\n"
+     "state (getstate()[1]) draws them with choices(range(n), k=n) once per\n"
+     "resample, the same for every system: systems x samples x nfields int64."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

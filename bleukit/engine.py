@@ -47,8 +47,10 @@ def workers() -> int:
 
 def ordered_map(fn: Callable, items: Iterable, threads: int) -> Iterator:
     """fn over items in up to ``threads`` threads, results in order, with at
-    most two items per thread in flight (so memory stays bounded)."""
-    if threads <= 1:
+    most two items per thread in flight (so memory stays bounded); no thread
+    for a single item."""
+    items = list(items)
+    if threads <= 1 or len(items) <= 1:
         yield from map(fn, items)
         return
     from concurrent.futures import ThreadPoolExecutor

@@ -29,11 +29,13 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import chain, compress
 from typing import TYPE_CHECKING, Literal
 
+from .engine import accelerator
 from .errors import BleukitError
 from .stats import Stats, corpus_sum
 
@@ -201,14 +203,50 @@ def _p_value(sample_stats: Sequence[float], observed: float) -> float:
     return (c + 1) / (len(sample_stats) + 1)
 
 
-def _bootstrap_indices(n: int, samples: int, seed: int) -> list[list[int]]:
-    rng = random.Random(seed)
-    population = range(n)
-    return [rng.choices(population, k=n) for _ in range(samples)]
+class _Bootstrap:
+    """The bootstrap resamples of a test: drawn once from the seed, the same
+    for every system (paired). The compiled engine draws and sums them in C
+    (``_accel.bootstrap_sums``: CPython's Mersenne Twister from the same
+    state, so the very same resamples as ``random.Random(seed).choices``);
+    the reference draws them with ``random`` and sums in Python."""
+
+    def __init__(self, variant: Variant, n: int, samples: int, seed: int | None) -> None:
+        self.n, self.samples = n, samples
+        rng = random.Random(seed)
+        self.accel = accelerator() if variant.engine == "c" else None
+        self.state = rng.getstate()[1]
+        self.indices = None if self.accel is not None else self._indices(rng)
+
+    def _indices(self, rng: random.Random) -> list[list[int]]:
+        population = range(self.n)
+        return [rng.choices(population, k=self.n) for _ in range(self.samples)]
+
+    def resamples(self, systems: Sequence[_Columns]) -> list[Iterator[Stats]]:
+        """Per system, its statistics summed over each resample."""
+        if self.accel is None or any(c.packed is None for c in systems):
+            if self.indices is None:
+                rng = random.Random()
+                rng.setstate((3, self.state, None))
+                self.indices = self._indices(rng)
+            return [map(c.resample, self.indices) for c in systems]
+        width = len(systems[0].cols)
+        rows = array("q")
+        for cols in systems:
+            rows.extend(chain.from_iterable(zip(*cols.cols)))
+        sums = self.accel.bootstrap_sums(
+            self.state, rows.tobytes(), width, self.samples, len(systems)
+        )
+        flat = memoryview(sums).cast("q").tolist()
+        size = self.samples * width
+        return [
+            (cols.to_stats(flat[i : i + width]) for i in range(k * size, (k + 1) * size, width))
+            for k, cols in enumerate(systems)
+        ]
 
 
-def _score_all(variant: Variant, cols: _Columns, indices) -> list[float]:
-    return [variant.score_value(cols.resample(idx)) for idx in indices]
+def _score_all(variant: Variant, systems: Sequence[_Columns], boot: _Bootstrap) -> list:
+    """Per system, the score of every resample."""
+    return [list(map(variant.score_value, it)) for it in boot.resamples(systems)]
 
 
 # ------------------------------------------------------------ entry points
@@ -253,8 +291,8 @@ def confidence(
         # sacrebleu's Score.estimate_ci: statistics.mean over the sorted scores
         interval = _sacrebleu_interval(scores, statistics.mean(sorted(scores)))
     else:
-        indices = _bootstrap_indices(len(segments), samples, spec.seed)
-        scores = _score_all(variant, cols, indices)
+        boot = _Bootstrap(variant, len(segments), samples, spec.seed)
+        (scores,) = _score_all(variant, [cols], boot)
         interval = _percentile_interval(scores, spec.level)
     return SystemResult("", result, interval, scores=tuple(scores))
 
@@ -285,8 +323,8 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
     columns = [_Columns(segs, order) for _, segs in systems]
     results = [variant.score_stats(c.to_stats(c.total()), nrefs) for c in columns]
     # intervals: the same bootstrap resamples for every system
-    indices = _bootstrap_indices(n, spec.bootstrap_samples, spec.seed)
-    boot = [_score_all(variant, c, indices) for c in columns]
+    resamples = _Bootstrap(variant, n, spec.bootstrap_samples, spec.seed)
+    boot = _score_all(variant, columns, resamples)
     out = [
         SystemResult(
             systems[0][0],

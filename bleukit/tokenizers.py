@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
@@ -188,10 +189,16 @@ class TokenizerIntl:
     def categories(self) -> bytes:
         """One byte per code point: 1 for \\p{P}, 2 for \\p{S}, 4 for \\p{N},
         as the ``regex`` module (whose Unicode data the rules use) sees them."""
+        from array import array
+
         import regex
 
         table = bytearray(0x110000)
-        every = "".join(map(chr, range(0x110000)))
+        # every code point in one string, without a million one-character strings
+        codes = array("I", range(0x110000))
+        if sys.byteorder == "big":
+            codes.byteswap()
+        every = codes.tobytes().decode("utf-32-le", "surrogatepass")
         for bit, prop in ((1, "P"), (2, "S"), (4, "N")):
             for m in regex.finditer(f"\\p{{{prop}}}", every):
                 table[m.start()] |= bit

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleukit
+from bleukit.engine import accelerator
 from bleukit.errors import BleukitError
 from bleukit.significance import SignificanceSpec, _ar_selections, _Columns, confidence, paired_test
 
@@ -174,3 +175,41 @@ def test_sacrebleu_signature_with_compat_tests():
     assert ar.sacrebleu.startswith("nrefs:1|bs:1000|ar:10000|seed:12345|case:mixed")
     with pytest.raises(bleukit.ConfigError, match="test fields incomplete"):
         bleukit.parse_signature(bs.long.replace("|seed:12345", ""))
+
+
+@pytest.mark.skipif(accelerator() is None, reason="bleukit._accel is not built")
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 2**31), min_size=5, max_size=5), min_size=1, max_size=30),
+    st.integers(0, 2**40) | st.none(),
+    st.integers(0, 50),
+)
+def test_compiled_bootstrap_draws_pythons_resamples(rows, seed, samples):
+    """bootstrap_sums runs CPython's Mersenne Twister from the seed's state:
+    the resamples are random.Random(seed).choices', summed exactly."""
+    from bleukit.significance import _Bootstrap
+    from bleukit.stats import Stats
+
+    segments = [Stats(r[0], r[1], (r[2], r[3]), (r[4], r[4]), 1) for r in rows]
+    cols = _Columns(segments, 2)
+    c_boot = _Bootstrap(bleukit.load_variant("BLEUw4", engine="c"), len(rows), samples, seed)
+    py_boot = _Bootstrap(bleukit.load_variant("BLEUw4", engine="python"), len(rows), samples, 0)
+    py_boot.state, py_boot.indices = c_boot.state, None  # the same draw, also for seed None
+    assert c_boot.accel is not None and py_boot.accel is None
+    # two systems: one draw serves both (paired resamples)
+    other = _Columns([Stats(r[1], r[0], (r[3], r[2]), (r[4], r[4]), 1) for r in rows], 2)
+    c_sums = [list(it) for it in c_boot.resamples([cols, other])]
+    assert c_sums == [list(it) for it in py_boot.resamples([cols, other])]
+
+
+@pytest.mark.skipif(accelerator() is None, reason="bleukit._accel is not built")
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_paired_results_do_not_depend_on_the_engine(test):
+    refs = ["the cat sat on the mat", "a dog barked", "it rains", "the sun is out"] * 5
+    a = ["the cat sat on a mat", "a dog barks", "it rained", "sun is out"] * 5
+    b = ["cat sat mat", "the dog barked", "it rains", "the sun"] * 5
+    out = []
+    for engine in ("c", "python"):
+        v = bleukit.load_variant("sacrebleu", engine=engine)
+        out.append(paired_test(v, stats_for(v, refs, a, b), 1, SMALL[test]))
+    assert out[0] == out[1]
