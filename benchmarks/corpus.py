@@ -10,7 +10,8 @@ and no cache survives) that reads the files, scores once, and reports wall
 time, segments per second, peak RSS and the score; the fastest of --repeat
 processes counts. The table gives the ratio to
 sacrebleu measured in the same run and checks that the scores are
-identical (to 1e-9). Needs sacrebleu and NLTK (tox -e oracle has both).
+identical (to 1e-9). Needs sacrebleu and NLTK (tox -e oracle has both), and fast-bleu for its
+workload.
 
 Workloads:
   13a       corpus BLEU, sacrebleu defaults (bleukit variant "sacrebleu")
@@ -22,6 +23,9 @@ Workloads:
   matrix    every system under 5 variants (13a, intl, lowercased 13a, none,
             BLEUc18): sacrebleu scores each pair; bleukit's SharedReferences
             tokenizes each system once per tokenizer (the tox-matrix workload)
+  fastbleu  sentence BLEU of every segment, NLTK smoothing method 1, on text that
+            13a tokenized beforehand: fast-bleu (one object per segment, as each
+            segment has its own references) against bleukit's sentence_scores
   cli-13a   the whole command, start-up and reading included: `bleukit score`
   cli-char18  (which streams the files) against `sacrebleu -b`, each in its own
             process; wall time and peak RSS of the process
@@ -41,7 +45,7 @@ import sys
 import time
 from pathlib import Path
 
-WORKLOADS = ("13a", "intl", "char18", "sentence", "nltk", "matrix")
+WORKLOADS = ("13a", "intl", "char18", "sentence", "nltk", "matrix", "fastbleu")
 CLI_WORKLOADS = ("cli-13a", "cli-char18")
 # the matrix workload: bleukit variant name -> sacrebleu BLEU() arguments
 MATRIX = {
@@ -115,14 +119,31 @@ def _prepare(tool: str, workload: str, systems, streams):
             "char18": "BLEUc18",
             "sentence": "sacrebleu[effective_order=true]",
             "nltk": "nltk",
+            "fastbleu": "nltk[smoothing=nltk-method1]",
         }[workload]
         variant = bleukit.load_variant(name)
-        if workload == "nltk":
+        if workload in ("nltk", "fastbleu"):
             # NLTK gets pre-tokenized input, so bleukit does too: 13a text, split on spaces
             hyps, streams = _pretokenized(hyps), [_pretokenized(s) for s in streams]
-        if workload == "sentence":
+        if workload in ("sentence", "fastbleu"):
             return lambda: sum(r.score for r in variant.sentence_scores(hyps, streams))
         return lambda: variant.corpus_score(hyps, streams).score
+    if tool == "fast-bleu":
+        from fast_bleu import BLEU as FastBLEU
+        from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+        tok = Tokenizer13a()
+        split_hyps = [tok(h.rstrip()).split() for h in hyps]
+        split_refs = [[tok(s[i].rstrip()).split() for s in streams] for i in range(len(hyps))]
+        weights = {4: (0.25, 0.25, 0.25, 0.25)}
+
+        def run_fast():
+            return 100 * sum(
+                FastBLEU(refs, weights, smoothing_func=1).get_score([hyp])[4][0]
+                for hyp, refs in zip(split_hyps, split_refs)
+            )
+
+        return run_fast
     if tool == "sacrebleu":
         from sacrebleu.metrics import BLEU
 
@@ -184,7 +205,8 @@ def _prepare_matrix(tool: str, systems, streams):
 
 PEERS = {"13a": "sacrebleu", "intl": "sacrebleu", "char18": "sacrebleu",
          "sentence": "sacrebleu", "nltk": "nltk", "matrix": "sacrebleu",
-         "cli-13a": "sacrebleu", "cli-char18": "sacrebleu"}  # fmt: skip
+         "cli-13a": "sacrebleu", "cli-char18": "sacrebleu",
+         "fastbleu": "fast-bleu"}  # fmt: skip
 
 
 def measure(hyps: list[str], refs: list[str], workloads, repeat: int, peers: bool) -> list[dict]:

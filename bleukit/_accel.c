@@ -798,6 +798,26 @@ static double twister_random(Twister *t) {
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
+/* The state tuple of random.Random.getstate()[1] into a Twister; -1 with
+ * a Python error set. */
+static int twister_load(PyObject *state, Twister *t) {
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "state must be random.Random.getstate()[1]");
+        return -1;
+    }
+    for (int i = 0; i <= MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) return -1;
+        if (i < MT_N) t->mt[i] = (uint32_t)v;
+        else t->index = (int)v;
+    }
+    if (t->index < 0 || t->index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "state index out of range");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state;
@@ -815,21 +835,7 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
                         "bootstrap_sums: rows must be systems x n x nfields int64");
         goto done;
     }
-    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1) {
-        PyErr_SetString(PyExc_ValueError,
-                        "bootstrap_sums: state must be random.Random.getstate()[1]");
-        goto done;
-    }
-    for (int i = 0; i <= MT_N; i++) {
-        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
-        if (v == (unsigned long)-1 && PyErr_Occurred()) goto done;
-        if (i < MT_N) t.mt[i] = (uint32_t)v;
-        else t.index = (int)v;
-    }
-    if (t.index < 0 || t.index > MT_N) {
-        PyErr_SetString(PyExc_ValueError, "bootstrap_sums: bad state index");
-        goto done;
-    }
+    if (twister_load(state, &t) < 0) goto done;
     result = PyBytes_FromStringAndSize(NULL, systems * samples * nfields * sizeof(int64_t));
     if (!result) goto done;
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
@@ -855,6 +861,61 @@ done:
     return result;
 }
 
+static PyObject *ar_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_buffer base, other;
+    Py_ssize_t nfields, trials;
+    if (!PyArg_ParseTuple(args, "Oy*y*nn", &state, &base, &other, &nfields, &trials))
+        return NULL;
+    PyObject *result = NULL;
+    uint32_t *words = NULL;
+    Twister t;
+    Py_ssize_t n = nfields > 0 ? base.len / (Py_ssize_t)sizeof(int64_t) / nfields : 0;
+    if (nfields < 1 || trials < 0 || n < 1 || base.len != other.len ||
+        base.len != n * nfields * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "ar_sums: base and other must be n x nfields int64");
+        goto done;
+    }
+    if (twister_load(state, &t) < 0) goto done;
+    Py_ssize_t nwords = (n - 1) / 32 + 1;
+    words = malloc(nwords * sizeof(uint32_t));
+    result = PyBytes_FromStringAndSize(NULL, trials * nfields * sizeof(int64_t));
+    if (!words || !result) {
+        if (!words) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    const int64_t *b = base.buf, *o = other.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t s = 0; s < trials; s++) {
+        /* random.getrandbits(n): 32-bit draws from the least significant
+         * word up, the last one keeping its top bits */
+        Py_ssize_t k = n;
+        for (Py_ssize_t w = 0; w < nwords; w++, k -= 32) {
+            uint32_t r = twister_next(&t);
+            words[w] = k < 32 ? r >> (32 - k) : r;
+        }
+        int64_t *sum = out + s * nfields;
+        memset(sum, 0, nfields * sizeof(int64_t));
+        for (Py_ssize_t j = 0; j < n; j++) {
+            /* segment j is bit n-1-j (format(bits, "0nb") reads from the top):
+             * set, side A takes the baseline's statistics, else the other's */
+            Py_ssize_t bit = n - 1 - j;
+            const int64_t *row = ((words[bit >> 5] >> (bit & 31)) & 1U) ? b : o;
+            row += j * nfields;
+            for (Py_ssize_t f = 0; f < nfields; f++) sum[f] += row[f];
+        }
+    }
+    Py_END_ALLOW_THREADS
+done:
+    free(words);
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&other);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"block_stats", block_stats, METH_VARARGS,
      "block_stats(hyp, refs, present, mode, order[, categories])\n"
@@ -869,6 +930,12 @@ static PyMethodDef methods[] = {
      "int64 rows (rows: systems x n x nfields), drawn as random.Random with that\n"
      "state (getstate()[1]) draws them with choices(range(n), k=n) once per\n"
      "resample, the same for every system: systems x samples x nfields int64."},
+    {"ar_sums", ar_sums, METH_VARARGS,
+     "ar_sums(state, base, other, nfields, trials) -> bytes\n\n"
+     "Approximate randomization: per trial, the column sums of side A, which takes\n"
+     "the baseline's row where random.Random with that state's getrandbits(n)\n"
+     "has the segment's bit set (read from the top) and the other system's row\n"
+     "elsewhere: trials x nfields int64."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

@@ -345,7 +345,7 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
                 )
             )
         return out
-    trials = _ar_selections(n, spec.samples, spec.seed)
+    trials = _Randomization(variant, n, spec.samples, spec.seed)
     base = columns[0]
     for (name, _), cols, res, scores in zip(systems[1:], columns[1:], results[1:], boot[1:]):
         stats_ab = [
@@ -353,7 +353,7 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
                 variant.score_value(base.to_stats(side_a))
                 - variant.score_value(base.to_stats(side_b))
             )
-            for side_a, side_b in _ar_sides(base, cols, trials)
+            for side_a, side_b in trials.sides(base, cols)
         ]
         p = _p_value(stats_ab, abs(results[0].score - res.score))
         out.append(
@@ -364,36 +364,60 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
     return out
 
 
-def _ar_sides(base: _Columns, other: _Columns, trials):
-    """Per trial, the summed statistics of the two shuffled systems: side A
-    takes the baseline's selected segments and the other system's rest."""
-    base_total, other_total = base.total(), other.total()
-    both = [a + b for a, b in zip(base_total, other_total)]
-    if base.packed is not None and other.packed is not None:
-        for sel, rest in trials:
-            packed = sum(compress(base.packed, sel)) + sum(compress(other.packed, rest))
-            side_a = base.unpack(packed)
+class _Randomization:
+    """The trials of approximate randomization: drawn once from the seed, the
+    same for every system paired with the baseline. Per trial,
+    ``getrandbits(n)`` says which segments swap (bit n-1-j for segment j).
+    The compiled engine draws and sums them in C (``_accel.ar_sums``, the
+    same Mersenne Twister draws); the reference in Python."""
+
+    def __init__(self, variant: Variant, n: int, trials: int, seed: int | None) -> None:
+        self.n, self.trials = n, trials
+        rng = random.Random(seed)
+        self.accel = accelerator() if variant.engine == "c" else None
+        self.state = rng.getstate()[1]
+        self._selections: list[tuple[bytes, bytes]] | None = None
+
+    def selections(self) -> list[tuple[bytes, bytes]]:
+        """Per trial, the swapped segments as 0/1 bytes for
+        ``itertools.compress``, and the complement."""
+        if self._selections is None:
+            rng = random.Random()
+            rng.setstate((3, self.state, None))
+            self._selections = []
+            for _ in range(self.trials):
+                bits = format(rng.getrandbits(self.n), f"0{self.n}b").encode("ascii")
+                self._selections.append((bits.translate(_SELECTED), bits.translate(_REST)))
+        return self._selections
+
+    def sides(self, base: _Columns, other: _Columns) -> Iterator[tuple[list, list]]:
+        """Per trial, the summed statistics of the two shuffled systems: side
+        A takes the baseline's selected segments and the other system's rest."""
+        base_total, other_total = base.total(), other.total()
+        both = [a + b for a, b in zip(base_total, other_total)]
+        if self.accel is not None and base.packed is not None and other.packed is not None:
+            width = len(base.cols)
+            rows = [array("q", chain.from_iterable(zip(*c.cols))).tobytes() for c in (base, other)]
+            sums = self.accel.ar_sums(self.state, *rows, width, self.trials)
+            flat = memoryview(sums).cast("q").tolist()
+            for i in range(0, len(flat), width):
+                side_a = flat[i : i + width]
+                yield side_a, [t - a for t, a in zip(both, side_a)]
+            return
+        if base.packed is not None and other.packed is not None:
+            for sel, rest in self.selections():
+                packed = sum(compress(base.packed, sel)) + sum(compress(other.packed, rest))
+                side_a = base.unpack(packed)
+                yield side_a, [t - a for t, a in zip(both, side_a)]
+            return
+        deltas = [[b - s for b, s in zip(bc, sc)] for bc, sc in zip(base.cols, other.cols)]
+        for sel, _ in self.selections():
+            side_a = [t + sum(compress(d, sel)) for t, d in zip(other_total, deltas)]
             yield side_a, [t - a for t, a in zip(both, side_a)]
-        return
-    deltas = [[b - s for b, s in zip(bc, sc)] for bc, sc in zip(base.cols, other.cols)]
-    for sel, _ in trials:
-        side_a = [t + sum(compress(d, sel)) for t, d in zip(other_total, deltas)]
-        yield side_a, [t - a for t, a in zip(both, side_a)]
 
 
 _SELECTED = bytes.maketrans(b"01", b"\x00\x01")
 _REST = bytes.maketrans(b"01", b"\x01\x00")
-
-
-def _ar_selections(n: int, trials: int, seed: int) -> list[tuple[bytes, bytes]]:
-    """Per trial, which segments swap (the bits of an n-bit draw, as 0/1
-    bytes for ``itertools.compress``) and the complement."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(trials):
-        bits = format(rng.getrandbits(n), f"0{n}b").encode("ascii")
-        out.append((bits.translate(_SELECTED), bits.translate(_REST)))
-    return out
 
 
 # ----------------------------------------------- sacrebleu 2.6.0 compatibility

@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 import bleukit
 from bleukit.engine import accelerator
 from bleukit.errors import BleukitError
-from bleukit.significance import SignificanceSpec, _ar_selections, _Columns, confidence, paired_test
+from bleukit.significance import (
+    SignificanceSpec,
+    _Columns,
+    _Randomization,
+    confidence,
+    paired_test,
+)
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "dog", ".", ",", "barked"])
 SEGMENT = st.lists(WORDS, min_size=1, max_size=10).map(" ".join)
@@ -94,12 +100,16 @@ def test_packed_and_column_sums_agree():
         assert packed.resample(idx) == plain.resample(idx)
     other_packed, other_plain = _Columns(sb, 2), _Columns(sb, 2)
     other_plain.packed = None
-    from bleukit.significance import _ar_sides
-
-    trials = _ar_selections(4, 20, 7)
-    assert list(_ar_sides(packed, other_packed, trials)) == list(
-        _ar_sides(plain, other_plain, trials)
-    )
+    # the three ways to sum the trials of approximate randomization agree:
+    # in C (compiled engine), packed integers, columns (reference engine)
+    python = bleukit.load_variant("sacrebleu", max_order=2, engine="python")
+    trials = _Randomization(python, 4, 20, 7)
+    expected = list(trials.sides(plain, other_plain))
+    assert list(trials.sides(packed, other_packed)) == expected
+    if accelerator() is not None:
+        compiled = _Randomization(VARIANT, 4, 20, 7)
+        assert compiled.accel is not None
+        assert list(compiled.sides(packed, other_packed)) == expected
 
 
 def test_fractional_reference_lengths_use_exact_column_sums():
@@ -200,6 +210,22 @@ def test_compiled_bootstrap_draws_pythons_resamples(rows, seed, samples):
     other = _Columns([Stats(r[1], r[0], (r[3], r[2]), (r[4], r[4]), 1) for r in rows], 2)
     c_sums = [list(it) for it in c_boot.resamples([cols, other])]
     assert c_sums == [list(it) for it in py_boot.resamples([cols, other])]
+
+
+@pytest.mark.skipif(accelerator() is None, reason="bleukit._accel is not built")
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 80), st.integers(0, 2**40) | st.none(), st.integers(0, 30))
+def test_compiled_randomization_draws_pythons_trials(n, seed, trials):
+    """ar_sums reads getrandbits(n) as format(bits, "0nb") does, for n below,
+    at and above one 32-bit word."""
+    from bleukit.stats import Stats
+
+    base = _Columns([Stats(i, i + 1, (i % 3, 1), (5, 4), 1) for i in range(n)], 2)
+    other = _Columns([Stats(2 * i, 3, (1, i % 2), (6, 5), 1) for i in range(n)], 2)
+    python = _Randomization(bleukit.load_variant("BLEUw4", engine="python"), n, trials, seed)
+    compiled = _Randomization(bleukit.load_variant("BLEUw4", engine="c"), n, trials, 0)
+    compiled.state = python.state
+    assert list(compiled.sides(base, other)) == list(python.sides(base, other))
 
 
 @pytest.mark.skipif(accelerator() is None, reason="bleukit._accel is not built")
