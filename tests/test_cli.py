@@ -202,6 +202,7 @@ def test_components_and_sample(capsys):
 def test_components_name_the_engine(capsys, monkeypatch):
     from bleukit.engine import accelerator
 
+    monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
     code, out, _ = run(["components"], capsys)
     expected = "engine: c (bleukit._accel" if accelerator() else "engine: python"
     assert code == 0 and expected in out
