@@ -1,13 +1,15 @@
 /*
  * bleukit._accel: the optional compiled engine.
  *
- * One function, block_stats(hyp, refs, present, mode, order), computes for a
- * block of segments (lines joined by "\n") what bleukit.stats.segment_stats
- * computes one segment at a time in Python: the hypothesis length, every
- * reference length and the clipped n-gram matches of orders 1..order
- * (Papineni et al. 2002, section 2.1: per n-gram min(hypothesis count,
- * largest count in one reference)). The pure-Python path stays the reference;
- * tests compare the two on random text.
+ * block_stats(hyp, refs, present, mode, order) computes for a block of
+ * segments (lines joined by "\n") what bleukit.stats.segment_stats computes
+ * one segment at a time in Python: the hypothesis length, every reference
+ * length and the clipped n-gram matches of orders 1..order (Papineni et al.
+ * 2002, section 2.1: per n-gram min(hypothesis count, largest count in one
+ * reference)). bootstrap_sums and ar_sums draw the resamples and trials of
+ * bleukit.significance as Python's random module would and sum the
+ * per-segment statistics over them. The pure-Python paths stay the
+ * reference; tests compare the two on random input.
  *
  * Symbols. Word modes split each line into tokens (on Python's Unicode
  * whitespace, Py_UNICODE_ISSPACE, as str.split(); or on ASCII whitespace, as
