@@ -114,6 +114,7 @@ class Variant:
         self.name = config.name or "custom"
         self._preprocess = make_preprocessor(config.tokenizer, config.split, config.lowercase)
         block = make_block_preprocessor(config.tokenizer, config.split, config.lowercase)
+        self._requested_engine = engine
         self.engine = resolve_engine(engine, block is not None)
         self._block, self._mode, self._categories = (
             block if self.engine == "c" else (None, -1, None)
@@ -130,7 +131,10 @@ class Variant:
     def with_overrides(self, **overrides: Any) -> Variant:
         """A new variant with some fields changed (validated again)."""
         data = with_overrides(self.config.model_dump(), overrides)
-        return Variant(validate(data, f"variant {self.name} with overrides"), self.engine)
+        # the engine asked for, not the one resolved: "auto" stays "auto"
+        return Variant(
+            validate(data, f"variant {self.name} with overrides"), self._requested_engine
+        )
 
     # ---------------------------------------------------------- pipeline
 

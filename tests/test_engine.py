@@ -234,3 +234,15 @@ def test_segments_holding_a_newline(tokenizer):
     py = bleukit.load_variant("BLEUw4", engine="python", tokenizer=tokenizer)
     assert c.segment_stats(hyps, refs) == py.segment_stats(hyps, refs)
     assert c.corpus_stats(hyps, refs) == py.corpus_stats(hyps, refs)
+
+
+def test_overrides_keep_the_engine_asked_for(monkeypatch):
+    from bleukit.registry import Entry
+    from bleukit.tokenizers import SPLITTERS
+
+    plugin = Entry("commas.v1", lambda text: text.split(","), "plugin", "test splitter")
+    monkeypatch.setattr(SPLITTERS, "_plugins", {"commas.v1": plugin})
+    # auto stays auto: a plugin splitter then runs on the Python engine
+    assert bleukit.load_variant("BLEUw4").with_overrides(split="commas").engine == "python"
+    forced = bleukit.load_variant("BLEUw4", engine="python").with_overrides(max_order=2)
+    assert forced.engine == "python"
