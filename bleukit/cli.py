@@ -284,6 +284,9 @@ def _cmd_score(args: argparse.Namespace, out) -> None:
         if sys.stdin is None or sys.stdin.isatty():
             raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
         hyp_paths = ["-"]
+    if args.sentence and args.format == "text" and len(hyp_paths) == 1:
+        _stream_sentence_scores(variant, _flatten(args.ref), hyp_paths[0], args.width, out)
+        return
     if not args.sentence and spec is None:
         results = _stream_corpus_scores(variant, _flatten(args.ref), hyp_paths)
         blocks: list = []
@@ -327,6 +330,43 @@ def _write_blocks(out, blocks: list, fmt: str) -> None:
         out.write(report.dumps(blocks) + "\n")
     else:
         out.write("\n".join(blocks) + "\n")
+
+
+def _stream_sentence_scores(variant, ref_paths: list[str], hyp_path: str, width: int, out):
+    """Sentence scores of one hypothesis file, chunk by chunk: memory does
+    not grow with the corpus. The lines go to a spooled temporary file and
+    reach the output only when every segment has been read and scored, so
+    an error (invalid UTF-8 late in a file, a short standard input) leaves
+    no partial output."""
+    import tempfile
+
+    from . import report
+    from .engine import CHUNK, workers
+    from .errors import InputError
+    from .files import check_line_counts, read_chunks
+    from .progress import Progress
+
+    total_lines = check_line_counts([*ref_paths, hyp_path])
+    name = "<stdin>" if hyp_path == "-" else hyp_path
+    progress = Progress("scoring", total_lines)
+    scored = 0
+    with tempfile.SpooledTemporaryFile(max_size=1 << 24, mode="w+", encoding="utf-8") as spool:
+        try:
+            for chunk in read_chunks([*ref_paths, hyp_path], CHUNK * workers() * 4):
+                prepared = variant.prepare_references(chunk[:-1])
+                results = variant.sentence_scores(chunk[-1], prepared)
+                spool.write("".join(r.format(width) + "\n" for r in results))
+                scored += len(results)
+                progress.advance(len(results))
+        finally:
+            progress.close()
+        if not scored:
+            raise InputError(f"{name} is empty: nothing to score")
+        spool.seek(0)
+        while block := spool.read(1 << 20):
+            out.write(block)
+    sig = variant.signature(len(ref_paths))
+    out.write("\n".join("# " + line for line in report.signature_lines(sig)) + "\n")
 
 
 def _stream_corpus_scores(variant, ref_paths: list[str], hyp_paths: list[str]):

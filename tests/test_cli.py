@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import bleukit
 from bleukit.cli import main
 
 
@@ -181,7 +182,6 @@ def test_variants_show_and_signature_roundtrip(capsys):
 
 
 def test_show_yaml_loads_back_as_the_same_variant(tmp_path, capsys):
-    import bleukit
 
     code, out, _ = run(["show", "nltk"], capsys)
     assert code == 0
@@ -254,7 +254,6 @@ def test_real_process_exit_codes_and_no_traceback(corpus):
 
 
 def test_version_and_help(capsys):
-    import bleukit
 
     assert run(["--version"], capsys)[1] == f"bleukit {bleukit.__version__}\n"
     assert "score" in run([], capsys)[1]
@@ -450,3 +449,24 @@ def test_report_command(three_systems, tmp_path, capsys):
     assert "<!DOCTYPE html>" in out_file.read_text(encoding="utf-8")
     code, _, err = run([*argv[:-1], str(tmp_path / "missing-dir" / "r.html")], capsys)
     assert code == 2 and "cannot write the report" in err
+
+
+def test_sentence_scores_stream_without_partial_output(tmp_path, capsys, monkeypatch):
+    import bleukit.engine
+
+    monkeypatch.setattr(bleukit.engine, "CHUNK", 4)
+    hyps = [f"the cat {i} sat on the mat" for i in range(30)]
+    refs = [f"the cat {i % 7} sat on a mat" for i in range(30)]
+    (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n")
+    (tmp_path / "r.txt").write_text("\n".join(refs) + "\n")
+    code, out, _ = run(["score", "--sentence", "-w", "4", "-r", str(tmp_path / "r.txt"),
+                        "-i", str(tmp_path / "h.txt")], capsys)  # fmt: skip
+    v = bleukit.load_variant("BLEUw4")
+    expected = [r.format(4) for r in v.sentence_scores(hyps, [refs])]
+    lines = out.splitlines()
+    assert code == 0 and lines[:30] == expected and lines[30].startswith("# signature: ")
+    # invalid UTF-8 in the last line: an error, and nothing on standard output
+    (tmp_path / "bad.txt").write_bytes(("\n".join(hyps[:29]) + "\n").encode() + b"\xff\n")
+    code, out, err = run(["score", "--sentence", "-r", str(tmp_path / "r.txt"),
+                          "-i", str(tmp_path / "bad.txt")], capsys)  # fmt: skip
+    assert code == 2 and out == "" and "line 30, byte 1: invalid UTF-8" in err
