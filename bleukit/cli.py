@@ -717,13 +717,15 @@ def _cmd_sample(args: argparse.Namespace, out) -> None:
             out.write(f"{p}\n")
         return
     streams = [read_lines(str(p)) for p in refs]
-    out.write(f"WMT21 news en-de, first 200 segments, references A and C ({root})\n")
-    for name in args.variant or ["BLEUw4", "BLEUc18"]:
-        variant = load_variant(name)
+    # every variant loads (and may fail) before anything is written
+    variants = [load_variant(name) for name in args.variant or ["BLEUw4", "BLEUc18"]]
+    lines = [f"WMT21 news en-de, first 200 segments, references A and C ({root})"]
+    for variant in variants:
         for system, path in systems.items():
             result = variant.corpus_score(read_lines(str(path)), streams)
-            out.write(f"{variant.name:<10} {system:<12} {result}\n")
-        out.write(f"{'':<10} signature: {result.signature.long}\n")
+            lines.append(f"{variant.name:<10} {system:<12} {result}")
+        lines.append(f"{'':<10} signature: {result.signature.long}")
+    out.write("\n".join(lines) + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
