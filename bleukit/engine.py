@@ -18,6 +18,7 @@ choice is not part of the signature.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -48,16 +49,17 @@ def workers() -> int:
 def ordered_map(fn: Callable, items: Iterable, threads: int) -> Iterator:
     """fn over items in up to ``threads`` threads, results in order, with at
     most two items per thread in flight (so memory stays bounded); no thread
-    for a single item."""
-    items = list(items)
-    if threads <= 1 or len(items) <= 1:
-        yield from map(fn, items)
+    for a single item. ``items`` is consumed in the calling thread."""
+    items = iter(items)
+    first = list(itertools.islice(items, 2))
+    if threads <= 1 or len(first) <= 1:
+        yield from map(fn, itertools.chain(first, items))
         return
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(threads) as pool:
         pending: deque = deque()
-        for item in items:
+        for item in itertools.chain(first, items):
             pending.append(pool.submit(fn, item))
             if len(pending) >= 2 * threads:
                 yield pending.popleft().result()

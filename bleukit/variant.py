@@ -229,18 +229,28 @@ class Variant:
         return prepared
 
     def _tables(self, hyps: Sequence[str], prepared: PreparedReferences, order: int):
-        """The compiled engine's per-chunk statistics tables, in order."""
+        """The compiled engine's per-chunk statistics tables, in order.
+        Tokenizers run in this thread, one chunk after the other (a plugin's
+        or MeCab's tokenizer need not be thread-safe); only the kernel, which
+        touches no Python object, runs in the worker threads."""
         starts = itertools.accumulate((c.size for c in prepared.blocks), initial=0)
 
-        def table(item: tuple[int, RefBlock]):
-            lo, chunk = item
-            lines = list(hyps[lo : lo + chunk.size])
-            block = self._block(lines)
-            if block is None or None in chunk.blocks:
-                return reference_table(self._preprocess, lines, chunk, order)
+        def tokenized():
+            for lo, chunk in zip(starts, prepared.blocks):
+                lines = list(hyps[lo : lo + chunk.size])
+                block = self._block(lines)
+                if block is None or None in chunk.blocks:
+                    yield reference_table(self._preprocess, lines, chunk, order)
+                else:
+                    yield block, chunk
+
+        def count(item):
+            if isinstance(item, SegmentTable):
+                return item
+            block, chunk = item
             return block_table(block, chunk, self._mode, order, self._categories)
 
-        return ordered_map(table, zip(starts, prepared.blocks), workers())
+        return ordered_map(count, tokenized(), workers())
 
     def tables(
         self,

@@ -246,3 +246,28 @@ def test_overrides_keep_the_engine_asked_for(monkeypatch):
     assert bleukit.load_variant("BLEUw4").with_overrides(split="commas").engine == "python"
     forced = bleukit.load_variant("BLEUw4", engine="python").with_overrides(max_order=2)
     assert forced.engine == "python"
+
+
+@needs_accel
+def test_tokenizers_run_in_the_calling_thread(monkeypatch):
+    """Only the kernel runs in worker threads: a plugin's tokenizer (or
+    MeCab's) need not be thread-safe."""
+    import threading
+
+    from bleukit.registry import Entry
+
+    seen = set()
+
+    def recording(line):
+        seen.add(threading.get_ident())
+        return line
+
+    plugin = Entry("recording.v1", recording, "plugin", "test tokenizer")
+    monkeypatch.setattr(TOKENIZERS, "_plugins", {"recording.v1": plugin})
+    monkeypatch.setattr(engine, "CHUNK", 5)
+    monkeypatch.setenv("BLEUKIT_THREADS", "3")
+    hyps = [f"a b c {i}" for i in range(60)]
+    variant = bleukit.load_variant("BLEUw4", engine="c", tokenizer="recording")
+    stats = variant.corpus_stats(hyps, [hyps])[0]
+    assert stats.counts[0] == stats.totals[0] == 240
+    assert seen == {threading.get_ident()}
