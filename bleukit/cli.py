@@ -228,12 +228,12 @@ def _test_spec(args: argparse.Namespace, paired: bool):
 
 def _read_inputs(ref_groups, hyp_paths):
     """All references and hypotheses, checked for equal line counts."""
-    from .files import check_same_length, read_lines
+    from .files import check_same_length, display_name, read_lines
 
     refs = [(p, read_lines(p)) for p in _flatten(ref_groups)]
     hyps = []
     for p in hyp_paths:
-        name = "<stdin>" if p == "-" else p
+        name = display_name(p)
         hyps.append((name, read_lines(p)))
         check_same_length(name, hyps[-1][1], refs)
     return [lines for _, lines in refs], hyps
@@ -332,36 +332,48 @@ def _write_blocks(out, blocks: list, fmt: str) -> None:
         out.write("\n".join(blocks) + "\n")
 
 
-def _stream_sentence_scores(variant, ref_paths: list[str], hyp_path: str, width: int, out):
-    """Sentence scores of one hypothesis file, chunk by chunk: memory does
-    not grow with the corpus. The lines go to a spooled temporary file and
-    reach the output only when every segment has been read and scored, so
-    an error (invalid UTF-8 late in a file, a short standard input) leaves
-    no partial output."""
-    import tempfile
-
-    from . import report
+def _chunks(paths: list[str]):
+    """The files' lines in step, a chunk at a time (memory does not grow with
+    the corpus), after their line counts are compared; a progress line
+    appears on a terminal when the run lasts."""
     from .engine import CHUNK, workers
-    from .errors import InputError
     from .files import check_line_counts, read_chunks
     from .progress import Progress
 
-    total_lines = check_line_counts([*ref_paths, hyp_path])
-    name = "<stdin>" if hyp_path == "-" else hyp_path
-    progress = Progress("scoring", total_lines)
+    progress = Progress("scoring", check_line_counts(paths))
+    try:
+        for chunk in read_chunks(paths, CHUNK * workers() * 4):
+            yield chunk
+            progress.advance(len(chunk[0]))
+    finally:
+        progress.close()
+
+
+def _empty(path: str):
+    from .errors import InputError
+    from .files import display_name
+
+    return InputError(f"{display_name(path)} is empty: nothing to score")
+
+
+def _stream_sentence_scores(variant, ref_paths: list[str], hyp_path: str, width: int, out):
+    """Sentence scores of one hypothesis file, streamed. The lines go to a
+    spooled temporary file and reach the output only when every segment has
+    been read and scored, so an error (invalid UTF-8 late in a file, a short
+    standard input) leaves no partial output."""
+    import tempfile
+
+    from . import report
+
     scored = 0
     with tempfile.SpooledTemporaryFile(max_size=1 << 24, mode="w+", encoding="utf-8") as spool:
-        try:
-            for chunk in read_chunks([*ref_paths, hyp_path], CHUNK * workers() * 4):
-                prepared = variant.prepare_references(chunk[:-1])
-                results = variant.sentence_scores(chunk[-1], prepared)
-                spool.write("".join(r.format(width) + "\n" for r in results))
-                scored += len(results)
-                progress.advance(len(results))
-        finally:
-            progress.close()
+        for chunk in _chunks([*ref_paths, hyp_path]):
+            prepared = variant.prepare_references(chunk[:-1])
+            results = variant.sentence_scores(chunk[-1], prepared)
+            spool.write("".join(r.format(width) + "\n" for r in results))
+            scored += len(results)
         if not scored:
-            raise InputError(f"{name} is empty: nothing to score")
+            raise _empty(hyp_path)
         spool.seek(0)
         while block := spool.read(1 << 20):
             out.write(block)
@@ -370,36 +382,21 @@ def _stream_sentence_scores(variant, ref_paths: list[str], hyp_path: str, width:
 
 
 def _stream_corpus_scores(variant, ref_paths: list[str], hyp_paths: list[str]):
-    """Corpus scores of every hypothesis file, reading all files in step a
-    chunk at a time: memory does not grow with the corpus. A progress line
-    appears on a terminal when the run lasts."""
-    from .engine import CHUNK, workers
-    from .errors import InputError
-    from .files import check_line_counts, read_chunks
-    from .progress import Progress
+    """Corpus scores of every hypothesis file, streamed: running sums only."""
+    from .files import display_name
     from .stats import Stats
 
-    total_lines = check_line_counts(ref_paths + hyp_paths)
     totals = [Stats.zero(variant.stat_order) for _ in hyp_paths]
     nrefs: set = set()
-    progress = Progress("scoring", total_lines)
-    try:
-        for chunk in read_chunks(ref_paths + hyp_paths, CHUNK * workers() * 4):
-            prepared = variant.prepare_references(chunk[: len(ref_paths)])
-            nrefs.add(prepared.nrefs)
-            for i, lines in enumerate(chunk[len(ref_paths) :]):
-                totals[i] = totals[i] + variant.corpus_stats(lines, prepared)[0]
-            progress.advance(len(chunk[0]))
-    finally:
-        progress.close()
+    for chunk in _chunks(ref_paths + hyp_paths):
+        prepared = variant.prepare_references(chunk[: len(ref_paths)])
+        nrefs.add(prepared.nrefs)
+        for i, lines in enumerate(chunk[len(ref_paths) :]):
+            totals[i] = totals[i] + variant.corpus_stats(lines, prepared)[0]
     if not totals[0].segments:
-        name = "<stdin>" if hyp_paths[0] == "-" else hyp_paths[0]
-        raise InputError(f"{name} is empty: nothing to score")
+        raise _empty(hyp_paths[0])
     n: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
-    return [
-        ("<stdin>" if p == "-" else p, variant.score_stats(total, n))
-        for p, total in zip(hyp_paths, totals)
-    ]
+    return [(display_name(p), variant.score_stats(t, n)) for p, t in zip(hyp_paths, totals)]
 
 
 def _check_width(width: int) -> None:

@@ -65,6 +65,11 @@ def _readable(path: str):
         raise InputError(f"{path}: cannot read: {exc}") from None
 
 
+def display_name(path: str) -> str:
+    """How messages name a path: standard input is ``<stdin>``."""
+    return "<stdin>" if path == "-" else path
+
+
 def _open(path: str) -> BinaryIO:
     if path == "-":
         return sys.stdin.buffer
@@ -73,7 +78,7 @@ def _open(path: str) -> BinaryIO:
 
 def read_lines(path: str) -> list[str]:
     """The segments of a file, or of standard input for ``-``."""
-    name = "<stdin>" if path == "-" else path
+    name = display_name(path)
     with _readable(path):
         if path == "-":
             data = sys.stdin.buffer.read()
@@ -99,7 +104,7 @@ def read_chunks(paths: Sequence[str], size: int) -> Iterator[list[list[str]]]:
     time, without holding more. Files of different lengths are an error
     naming both, raised when the shorter one ends (``check_line_counts``
     finds it before any work for files that are not standard input)."""
-    names = ["<stdin>" if p == "-" else p for p in paths]
+    names = [display_name(p) for p in paths]
     with ExitStack() as stack:
         handles = []
         for path in paths:
