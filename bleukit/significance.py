@@ -180,6 +180,10 @@ class _Columns:
     def total(self) -> list:
         return [sum(col) for col in self.cols]
 
+    def rows(self) -> bytes:
+        """The statistics as int64, segment by segment (for ``_accel``)."""
+        return array("q", chain.from_iterable(zip(*self.cols))).tobytes()
+
 
 def _percentile_interval(scores: list[float], level: float) -> Interval:
     ordered = sorted(scores)
@@ -188,7 +192,10 @@ def _percentile_interval(scores: list[float], level: float) -> Interval:
     # the epsilon keeps 1000 * (1 - 0.9) / 2 = 49.999... at 50
     lower = math.floor(n * (1 - level) / 2 + 1e-9)
     upper = n - lower - 1
-    return Interval(ordered[lower], ordered[upper], math.fsum(ordered) / n, level)
+    # the exact sum divided by n rounds, and for equal scores it can land an
+    # ulp above them all: the mean of numbers lies within their range
+    mean = min(max(math.fsum(ordered) / n, ordered[0]), ordered[-1])
+    return Interval(ordered[lower], ordered[upper], mean, level)
 
 
 def _p_value(sample_stats: Sequence[float], observed: float) -> float:
@@ -203,41 +210,48 @@ def _p_value(sample_stats: Sequence[float], observed: float) -> float:
     return (c + 1) / (len(sample_stats) + 1)
 
 
-class _Bootstrap:
-    """The bootstrap resamples of a test: drawn once from the seed, the same
-    for every system (paired). The compiled engine draws and sums them in C
-    (``_accel.bootstrap_sums``: CPython's Mersenne Twister from the same
-    state, so the very same resamples as ``random.Random(seed).choices``);
-    the reference draws them with ``random`` and sums in Python."""
+class _Draws:
+    """Random draws made once from the seed and shared by every system of a
+    test (paired). The compiled engine makes them in C (``_accel``: CPython's
+    Mersenne Twister run from the same state, so the very same draws) and
+    sums the statistics over them; the reference uses ``random`` and sums in
+    Python."""
 
-    def __init__(self, variant: Variant, n: int, samples: int, seed: int | None) -> None:
-        self.n, self.samples = n, samples
-        rng = random.Random(seed)
+    def __init__(self, variant: Variant, n: int, count: int, seed: int | None) -> None:
+        self.n, self.count = n, count
         self.accel = accelerator() if variant.engine == "c" else None
-        self.state = rng.getstate()[1]
-        self.indices = None if self.accel is not None else self._indices(rng)
+        self.state = random.Random(seed).getstate()[1]
 
-    def _indices(self, rng: random.Random) -> list[list[int]]:
-        population = range(self.n)
-        return [rng.choices(population, k=self.n) for _ in range(self.samples)]
+    def rng(self) -> random.Random:
+        """A generator at the seed's state."""
+        rng = random.Random()
+        rng.setstate((3, self.state, None))
+        return rng
+
+
+class _Bootstrap(_Draws):
+    """The bootstrap resamples: ``random.Random(seed).choices(range(n), k=n)``,
+    ``count`` times."""
+
+    def __init__(self, variant: Variant, n: int, count: int, seed: int | None) -> None:
+        super().__init__(variant, n, count, seed)
+        self._indices: list[list[int]] | None = None
+
+    def indices(self) -> list[list[int]]:
+        if self._indices is None:
+            rng, population = self.rng(), range(self.n)
+            self._indices = [rng.choices(population, k=self.n) for _ in range(self.count)]
+        return self._indices
 
     def resamples(self, systems: Sequence[_Columns]) -> list[Iterator[Stats]]:
         """Per system, its statistics summed over each resample."""
         if self.accel is None or any(c.packed is None for c in systems):
-            if self.indices is None:
-                rng = random.Random()
-                rng.setstate((3, self.state, None))
-                self.indices = self._indices(rng)
-            return [map(c.resample, self.indices) for c in systems]
+            return [map(c.resample, self.indices()) for c in systems]
         width = len(systems[0].cols)
-        rows = array("q")
-        for cols in systems:
-            rows.extend(chain.from_iterable(zip(*cols.cols)))
-        sums = self.accel.bootstrap_sums(
-            self.state, rows.tobytes(), width, self.samples, len(systems)
-        )
+        rows = b"".join(c.rows() for c in systems)
+        sums = self.accel.bootstrap_sums(self.state, rows, width, self.count, len(systems))
         flat = memoryview(sums).cast("q").tolist()
-        size = self.samples * width
+        size = self.count * width
         return [
             (cols.to_stats(flat[i : i + width]) for i in range(k * size, (k + 1) * size, width))
             for k, cols in enumerate(systems)
@@ -364,28 +378,21 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
     return out
 
 
-class _Randomization:
-    """The trials of approximate randomization: drawn once from the seed, the
-    same for every system paired with the baseline. Per trial,
-    ``getrandbits(n)`` says which segments swap (bit n-1-j for segment j).
-    The compiled engine draws and sums them in C (``_accel.ar_sums``, the
-    same Mersenne Twister draws); the reference in Python."""
+class _Randomization(_Draws):
+    """The trials of approximate randomization: per trial, ``getrandbits(n)``
+    says which segments swap (bit n-1-j for segment j)."""
 
-    def __init__(self, variant: Variant, n: int, trials: int, seed: int | None) -> None:
-        self.n, self.trials = n, trials
-        rng = random.Random(seed)
-        self.accel = accelerator() if variant.engine == "c" else None
-        self.state = rng.getstate()[1]
+    def __init__(self, variant: Variant, n: int, count: int, seed: int | None) -> None:
+        super().__init__(variant, n, count, seed)
         self._selections: list[tuple[bytes, bytes]] | None = None
 
     def selections(self) -> list[tuple[bytes, bytes]]:
         """Per trial, the swapped segments as 0/1 bytes for
         ``itertools.compress``, and the complement."""
         if self._selections is None:
-            rng = random.Random()
-            rng.setstate((3, self.state, None))
+            rng = self.rng()
             self._selections = []
-            for _ in range(self.trials):
+            for _ in range(self.count):
                 bits = format(rng.getrandbits(self.n), f"0{self.n}b").encode("ascii")
                 self._selections.append((bits.translate(_SELECTED), bits.translate(_REST)))
         return self._selections
@@ -397,8 +404,7 @@ class _Randomization:
         both = [a + b for a, b in zip(base_total, other_total)]
         if self.accel is not None and base.packed is not None and other.packed is not None:
             width = len(base.cols)
-            rows = [array("q", chain.from_iterable(zip(*c.cols))).tobytes() for c in (base, other)]
-            sums = self.accel.ar_sums(self.state, *rows, width, self.trials)
+            sums = self.accel.ar_sums(self.state, base.rows(), other.rows(), width, self.count)
             flat = memoryview(sums).cast("q").tolist()
             for i in range(0, len(flat), width):
                 side_a = flat[i : i + width]
