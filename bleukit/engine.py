@@ -17,7 +17,6 @@ choice is not part of the signature.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import os
 from collections import Counter, deque
@@ -26,7 +25,7 @@ from dataclasses import dataclass
 
 from .errors import ConfigError, MissingDependencyError
 from .reflen import RefLength, closest, shortest
-from .stats import Stats
+from .stats import Stats, ngram_totals
 
 CHUNK = 4096
 ENGINES = ("auto", "c", "python")
@@ -210,15 +209,6 @@ def reference_table(
     return SegmentTable(*views, len(refs.raw), order)
 
 
-@functools.lru_cache(maxsize=4096)
-def _totals(hyp_len: int, order: int, at_least_one: bool) -> tuple[int, ...]:
-    # a segment of L tokens has L - n + 1 n-grams of order n; NLTK's quirk
-    # (totals "at-least-one", see stats.segment_stats) floors them at 1
-    if at_least_one:
-        return tuple(hyp_len - n if hyp_len > n else 1 for n in range(order))
-    return tuple(hyp_len - n if hyp_len > n else 0 for n in range(order))
-
-
 def table_stats(
     table: SegmentTable,
     ref_length: Callable[[int, Sequence[int]], RefLength],
@@ -236,7 +226,7 @@ def table_stats(
             table.hyp_len,
             table.chosen_lengths(ref_length),
             rows,
-            [_totals(h, order, at_least_one) for h in table.hyp_len],
+            [ngram_totals(h, order, at_least_one) for h in table.hyp_len],
         )
     ]
 
@@ -250,11 +240,10 @@ def table_sum(
     order, n = table.order, len(table.hyp_len)
     if n == 0:
         return Stats.zero(order)
-    lengths = Counter(table.hyp_len)
-    totals = tuple(
-        sum(c * (max(1, L - k) if at_least_one else max(0, L - k)) for L, c in lengths.items())
-        for k in range(order)
-    )
+    per_length = [
+        (c, ngram_totals(L, order, at_least_one)) for L, c in Counter(table.hyp_len).items()
+    ]
+    totals = tuple(sum(c * t[k] for c, t in per_length) for k in range(order))
     counts = tuple(sum(table.matches[k::order]) for k in range(order))
     ref_len = sum(table.chosen_lengths(ref_length))
     last = n - 1
@@ -267,5 +256,5 @@ def table_sum(
         n,
         last_len,
         tuple(table.matches[last * order :]),
-        _totals(last_len, order, at_least_one),
+        ngram_totals(last_len, order, at_least_one),
     )

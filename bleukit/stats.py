@@ -14,6 +14,7 @@ associative, so sums stay well defined.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -91,6 +92,16 @@ def prepare_references(ref_tokens: Sequence[Sequence[str]], order: int) -> Refer
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def ngram_totals(hyp_len: int, order: int, at_least_one: bool) -> tuple[int, ...]:
+    """The hypothesis n-grams of each order: a sentence of L tokens has
+    L - n + 1 of order n. Compatibility quirk of NLTK's modified_precision
+    (totals "at-least-one"): the denominator of every segment and order is
+    max(1, that number)."""
+    floor = 1 if at_least_one else 0
+    return tuple(hyp_len - n if hyp_len > n else floor for n in range(order))
+
+
 def segment_stats(
     hyp_tokens: Sequence[str],
     refs: References,
@@ -110,18 +121,13 @@ def segment_stats(
     hyp_counts = count_ngrams(hyp_tokens, order)
     common = hyp_counts.keys() & refs.ngrams.keys()
     matched = Counter(map(len, common))
-    total = [max(0, hyp_len - n) for n in range(order)]
-    if refs.repeated and len(hyp_counts) < sum(total):
+    if refs.repeated and len(hyp_counts) < sum(ngram_totals(hyp_len, order, False)):
         ceilings = refs.repeated
         for g in [g for g, c in hyp_counts.items() if c > 1 and g in ceilings]:
             c, r = hyp_counts[g], ceilings[g]
             matched[len(g)] += (c if c < r else r) - 1
-    correct = [matched[n] for n in range(1, order + 1)]
-    if totals_policy == "at-least-one":
-        # Compatibility quirk of NLTK's modified_precision: the denominator of
-        # every segment and order is max(1, number of hypothesis n-grams)
-        total = [t if t > 0 else 1 for t in total]
-    counts_t, totals_t = tuple(correct), tuple(total)
+    counts_t = tuple(matched[n] for n in range(1, order + 1))
+    totals_t = ngram_totals(hyp_len, order, totals_policy == "at-least-one")
     return Stats(
         hyp_len,
         ref_length(hyp_len, refs.lengths),
