@@ -1,6 +1,6 @@
 """Corpus and sentence BLEU, side by side: bleukit vs sacrebleu 2.6.0 vs NLTK.
 
-    python benchmarks/corpus.py --wmt ../shared/data/wmt [--json out.json]
+    python benchmarks/corpus.py [--wmt tests/data/wmt] [--json out.json]
     python benchmarks/make_corpus.py /tmp/synth --lines 100000
     python benchmarks/corpus.py --synthetic /tmp/synth [--json out.json]
     python benchmarks/corpus.py --synthetic /tmp/synth1m --workloads cli-13a,cli-char18
@@ -260,15 +260,19 @@ def main() -> None:
         print(json.dumps(_child(tool, workload, hyps.split(","), refs)))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--wmt", help="the WMT data directory (en-de, refs A C D, Facebook-AI)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--wmt",
+        default=str(Path(__file__).resolve().parents[1] / "tests" / "data" / "wmt"),
+        help="the WMT data directory (en-de, refs A C D, six systems; default tests/data/wmt)",
+    )
     source.add_argument("--synthetic", help="a directory from make_corpus.py")
     parser.add_argument("--workloads", default=",".join(WORKLOADS))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-peers", action="store_true", help="time bleukit only")
     parser.add_argument("--json")
     args = parser.parse_args()
-    if args.wmt:
+    if not args.synthetic:
         root = Path(args.wmt)
         systems = ["Facebook-AI", "HuaweiTSC", "Online-W", "UEdin", "UF", "VolcTrans-GLAT"]
         hyps = [str(root / f"newstest2021.en-de.hyp.{s}.txt") for s in systems]
@@ -288,7 +292,7 @@ def main() -> None:
         )
     if args.json:
         meta = {"python": platform.python_version(), "machine": platform.machine(),
-                "cpus": os.cpu_count(), "data": args.wmt or args.synthetic}  # fmt: skip
+                "cpus": os.cpu_count(), "data": args.synthetic or args.wmt}  # fmt: skip
         Path(args.json).write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
 
 

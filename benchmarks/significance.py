@@ -2,7 +2,7 @@
 
     python benchmarks/significance.py [DATA_DIR] [--json OUT.json]
 
-WMT21 en-de (DATA_DIR defaults to ../shared/data/wmt), reference A, six
+WMT21 en-de (DATA_DIR defaults to tests/data/wmt), reference A, six
 systems (the first is the baseline), paired bootstrap with 1000 resamples and
 approximate randomization with 10000 trials, seed 12345. Both tools start
 from the same lines in memory, so "end to end" includes tokenization and
@@ -94,7 +94,7 @@ def main(argv: list[str]) -> None:
         i = argv.index("--json")
         out_json = argv[i + 1]
         argv = argv[:i] + argv[i + 2 :]
-    root = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "shared/data/wmt"
+    root = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "tests/data/wmt"
     rows = measure(root)
     print("test mode        sacrebleu s  end to end s     x  stats only s     x  same p")
     for r in rows:

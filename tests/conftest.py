@@ -1,13 +1,8 @@
-"""Shared test helpers: the WMT data pack in ../shared/data/wmt.
-
-Set BLEUKIT_WMT_DATA to use another copy. When the data is missing, tests
-that need it are skipped with the reason shown, unless BLEUKIT_REQUIRE_DATA=1
-(set by tox and CI), where its absence is an error.
-"""
+"""Shared test helpers: the WMT data pack in tests/data/wmt (its
+MANIFEST.md gives the provenance of every file)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +11,7 @@ from bleukit.files import read_lines
 from bleukit.variant import SharedReferences
 
 REPO = Path(__file__).resolve().parents[1]
-WMT_DIR = Path(os.environ.get("BLEUKIT_WMT_DATA", REPO.parent / "shared" / "data" / "wmt"))
+WMT_DIR = REPO / "tests" / "data" / "wmt"
 
 
 class WmtData:
@@ -47,15 +42,6 @@ class WmtData:
         return self._shared[key].for_variant(variant)
 
 
-def _data_or_skip() -> WmtData:
-    if (WMT_DIR / "oracle.json").is_file():
-        return WmtData(WMT_DIR)
-    message = f"WMT data pack not found at {WMT_DIR}"
-    if os.environ.get("BLEUKIT_REQUIRE_DATA") == "1":
-        pytest.fail(message + " (BLEUKIT_REQUIRE_DATA=1)")
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="session")
 def wmt() -> WmtData:
-    return _data_or_skip()
+    return WmtData(WMT_DIR)

@@ -125,3 +125,37 @@ def test_golden_file_covers_every_tool():
     tools = {c["tool"] for c in GOLDEN["cases"]}
     assert {"sacrebleu", "sacrebleu-sentence", "nltk", "multi-bleu.perl", "mteval-v13a.pl"} <= tools
     assert len(GOLDEN["cases"]) > 600
+
+
+def test_golden_file_is_derived_from_the_oracle_files():
+    """The committed expectations are exactly what make_golden.py selects
+    from the oracle tools' own output (tests/data/wmt/oracle*.json)."""
+    import importlib.util
+
+    path = Path(__file__).parent / "golden" / "make_golden.py"
+    spec = importlib.util.spec_from_file_location("make_golden", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    committed = (Path(__file__).parent / "golden" / "wmt_oracle.json").read_text("utf-8")
+    assert module.dumps(module.build()) == committed
+
+
+def test_data_pack_is_byte_exact(wmt):
+    """Every file of tests/data/wmt has the SHA-256 its MANIFEST.md records
+    (the origin's bytes), and every file the golden cases read is there."""
+    import hashlib
+    import re
+
+    manifest = (wmt.root / "MANIFEST.md").read_text("utf-8")
+    recorded = dict(re.findall(r"\| `([^`]+\.txt)` \|.*\| `([0-9a-f]{64})` \|", manifest))
+    recorded.update(
+        re.findall(r"- `(oracle[^`]*\.json)` \(\d+ bytes, sha256 `([0-9a-f]{64})`\)", manifest)
+    )
+    present = {p.name for p in wmt.root.iterdir()} - {"MANIFEST.md"}
+    assert set(recorded) == present
+    for name, digest in recorded.items():
+        assert hashlib.sha256((wmt.root / name).read_bytes()).hexdigest() == digest, name
+    needed = {f"{c['set']}.hyp.{c['system']}.txt" for c in GOLDEN["cases"]}
+    needed |= {f"{c['set']}.ref.{r}.txt" for c in GOLDEN["cases"] for r in c["refs"]}
+    assert needed <= present

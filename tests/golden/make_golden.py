@@ -1,21 +1,26 @@
 """Extract the golden expectations committed in wmt_oracle.json.
 
-The values come from ../shared/data/wmt/oracle.json and
+The values come from tests/data/wmt/oracle.json and
 oracle-char18-shortest.json, computed by sacrebleu 2.6.0, NLTK 3.10.4, Moses
-multi-bleu.perl and mteval-v13a.pl (see that directory's MANIFEST.md for how
-each tool was called). This script only selects and renames fields; run it
-again only if those oracle files change:
+multi-bleu.perl and mteval-v13a.pl (tests/data/wmt/MANIFEST.md says how each
+tool was called). This script only selects and renames fields; run it again
+only if those oracle files change:
 
-    python tests/golden/make_golden.py ../shared/data/wmt > tests/golden/wmt_oracle.json
+    python tests/golden/make_golden.py > tests/golden/wmt_oracle.json
+
+tests/test_golden.py checks that the committed file is what this makes.
 """
 
 import json
 import sys
 from pathlib import Path
 
+DATA = Path(__file__).resolve().parents[1] / "data" / "wmt"
+SOURCE = "tests/data/wmt/oracle.json and oracle-char18-shortest.json"
 
-def main(data_dir: str) -> None:
-    root = Path(data_dir)
+
+def build(root: Path = DATA) -> dict:
+    """The golden file's content, from the oracle files in ``root``."""
     oracle = json.loads((root / "oracle.json").read_text(encoding="utf-8"))
     char18 = json.loads((root / "oracle-char18-shortest.json").read_text(encoding="utf-8"))
     cases = []
@@ -126,14 +131,17 @@ def main(data_dir: str) -> None:
                         }
                     )
     meta = {
-        "source": "../shared/data/wmt/oracle.json and oracle-char18-shortest.json",
+        "source": SOURCE,
         "tools": oracle["meta"]["versions"],
         "conventions": oracle["meta"]["conventions"],
         "char18_shortest": char18["meta"],
     }
-    json.dump({"meta": meta, "cases": cases}, sys.stdout, ensure_ascii=False, indent=1)
-    sys.stdout.write("\n")
+    return {"meta": meta, "cases": cases}
+
+
+def dumps(golden: dict) -> str:
+    return json.dumps(golden, ensure_ascii=False, indent=1) + "\n"
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    sys.stdout.write(dumps(build(Path(sys.argv[1]) if len(sys.argv) > 1 else DATA)))

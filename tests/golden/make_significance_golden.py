@@ -2,8 +2,9 @@
 
 Run once with sacrebleu 2.6.0 and NumPy installed (tox -e oracle has both):
 
-    python tests/golden/make_significance_golden.py ../shared/data/wmt \
-        > tests/golden/significance_sacrebleu.json
+    python tests/golden/make_significance_golden.py > tests/golden/significance_sacrebleu.json
+
+(an argument names another data directory; the default is tests/data/wmt).
 
 It runs sacrebleu's own PairedTest (paired bootstrap, 1000 resamples;
 approximate randomization, 10000 trials with 1000 bootstrap resamples for the
@@ -25,6 +26,7 @@ from sacrebleu.significance import PairedTest
 
 SYSTEMS = ["UEdin", "Facebook-AI", "HuaweiTSC", "Online-W", "UF", "VolcTrans-GLAT"]
 METRICS = {"sacrebleu": {}, "sacrebleu-char": {"tokenize": "char"}}
+DATA = Path(__file__).resolve().parents[1] / "data" / "wmt"
 
 
 def lines(path: Path) -> list[str]:
@@ -35,9 +37,8 @@ def result(r) -> dict:
     return {"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci}
 
 
-def main(data_dir: str) -> None:
+def main(root: Path) -> None:
     os.environ.pop("SACREBLEU_SEED", None)  # sacrebleu's default seed, 12345
-    root = Path(data_dir)
     refs = [lines(root / "newstest2021.en-de.ref.A.txt")]
     named = [(s, lines(root / f"newstest2021.en-de.hyp.{s}.txt")) for s in SYSTEMS]
     out = {
@@ -95,4 +96,4 @@ def main(data_dir: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else DATA)
