@@ -22,6 +22,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .errors import InputError
+from .stats import Stats, corpus_sum
+from .variant import SharedReferences, Variant
+
 
 def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     """Pearson's correlation coefficient; None when a variance is zero."""
@@ -167,3 +171,86 @@ def agreement(
         system_scores_a=list(corpus_a),
         system_scores_b=list(corpus_b),
     )
+
+
+# ------------------------------------------------------------- the study
+
+
+@dataclass(frozen=True)
+class AgreementStudy:
+    """How far variant B agrees with variant A on a set of systems
+    (``agree``): the statistics, A's lower-order variant behind the
+    analogical share, and with a search the statistics of B at each order
+    and the best order per criterion."""
+
+    variant_a: Variant
+    variant_b: Variant
+    lower_a: Variant | None
+    nrefs: int | str
+    result: Agreement
+    search: dict[int, Agreement] | None = None
+
+    def best_orders(self) -> dict[str, int | None]:
+        """Per criterion, the order with the highest value (the lowest order
+        on a tie); empty without a search."""
+        best: dict[str, int | None] = {}
+        for criterion in ("pearson", "kappa", "between", "kendall_tau") if self.search else ():
+            values = {m: getattr(r, criterion) for m, r in self.search.items()}  # type: ignore[union-attr]
+            defined = {m: v for m, v in values.items() if v is not None}
+            best[criterion] = max(defined, key=lambda m: (defined[m], -m)) if defined else None
+        return best
+
+    def to_dict(self) -> dict[str, object]:
+        a, b = self.variant_a, self.variant_b
+        data: dict[str, object] = {
+            "variant_a": a.name,
+            "variant_b": b.name,
+            "signature_a": a.signature(self.nrefs).long,
+            "signature_b": b.signature(self.nrefs).long,
+            "lower_order_a": self.lower_a.name if self.lower_a else None,
+            **self.result.to_dict(),
+        }
+        if self.search:
+            data["search"] = [{"order": m, **r.to_dict()} for m, r in self.search.items()]
+            data["best_order"] = self.best_orders()
+        return data
+
+
+def agree(
+    variant_a: Variant,
+    variant_b: Variant,
+    streams: Sequence[Sequence[str | None]],
+    systems: Sequence[tuple[str, Sequence[str]]],
+    orders: Sequence[int] | None = None,
+) -> AgreementStudy:
+    """Compare B with A on named systems' hypotheses (Denoual & Lepage 2005);
+    with ``orders``, also B at each of those max orders. One set of
+    statistics serves B and every order searched."""
+    a, b = variant_a, variant_b
+    a_lower = a.with_overrides(max_order=a.config.max_order - 1) if a.config.max_order > 1 else None
+    b_full = b.with_overrides(max_order=max(*orders, b.config.max_order)) if orders else b
+    refs = SharedReferences(streams, [a, b_full])
+    seg_a, seg_b = [], []
+    for name, lines in systems:
+        seg_a.append(refs.segment_stats(a, name, lines)[0])
+        seg_b.append(refs.segment_stats(b_full, name, lines)[0])
+    if sum(len(s) for s in seg_a) < 2:
+        raise InputError("agree needs at least two segments")
+    names = [name for name, _ in systems]
+
+    def sentences(variant: Variant, per_system: list[list[Stats]]) -> list[float]:
+        return [variant.score_value(s) for system in per_system for s in system]
+
+    def corpus(variant: Variant, per_system: list[list[Stats]]) -> list[float]:
+        return [variant.score_value(corpus_sum(s, s[0].order)) for s in per_system]
+
+    sent_a, corp_a = sentences(a, seg_a), corpus(a, seg_a)
+    lower = sentences(a_lower, seg_a) if a_lower else None
+
+    def agree_with(variant: Variant) -> Agreement:
+        return agreement(
+            sent_a, sentences(variant, seg_b), lower, names, corp_a, corpus(variant, seg_b)
+        )
+
+    search = {m: agree_with(b.with_overrides(max_order=m)) for m in orders} if orders else None
+    return AgreementStudy(a, b, a_lower, len(streams), agree_with(b), search)

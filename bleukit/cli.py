@@ -1,4 +1,6 @@
-"""The ``bleukit`` command.
+"""The ``bleukit`` command: argument parsing, and a table from each
+subcommand to a function that calls the library and formats what it
+returns (the work itself, streaming included, lives in the library).
 
 User errors print one line (``bleukit: error: ...``) and exit with status 2;
 success exits 0. Every input is read and checked before anything is printed,
@@ -10,7 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from .spec import SignificanceSpec
+    from .variant import Variant
 
 EXIT_USER_ERROR = 2
 
@@ -130,6 +137,7 @@ def _build_parser() -> argparse.ArgumentParser:
     show.add_argument("--nrefs", default="1", help="number of references for the signature")
 
     sig = sub.add_parser("signature", help="work with signatures")
+    sig.set_defaults(usage=sig)
     sig_sub = sig.add_subparsers(dest="sig_command", metavar="ACTION", parser_class=_Parser)
     parse = sig_sub.add_parser("parse", help="rebuild the variant a signature describes")
     parse.add_argument("signature")
@@ -211,8 +219,8 @@ def _add_resampling_args(parser: argparse.ArgumentParser, tests: bool) -> None:
     )
 
 
-def _test_spec(args: argparse.Namespace, paired: bool):
-    from .significance import DEFAULT_SAMPLES, SignificanceSpec
+def _test_spec(args: argparse.Namespace, paired: bool) -> SignificanceSpec:
+    from .spec import DEFAULT_SAMPLES, SignificanceSpec
 
     test = ("ar" if args.paired_ar else "bs") if paired else None
     samples = args.samples or DEFAULT_SAMPLES[test or "bs"]
@@ -226,7 +234,9 @@ def _test_spec(args: argparse.Namespace, paired: bool):
     )
 
 
-def _read_inputs(ref_groups, hyp_paths):
+def _read_inputs(
+    ref_groups: list[list[str]], hyp_paths: list[str]
+) -> tuple[list[list[str]], list[tuple[str, list[str]]]]:
     """All references and hypotheses, checked for equal line counts."""
     from .files import check_same_length, display_name, read_lines
 
@@ -252,151 +262,23 @@ def _variant_names(requested: list[str] | None, lang: str | None) -> list[str]:
     return ["BLEUw4"]
 
 
-def _warn_language(lang: str | None, variants) -> None:
+def _warn_language(lang: str | None, variants: Sequence[Variant]) -> None:
     from .languages import tokenizer_warning
 
     for variant in variants if lang else ():
-        warning = tokenizer_warning(lang, variant.config.tokenizer)
+        warning = tokenizer_warning(lang, variant.config.tokenizer)  # type: ignore[arg-type]
         if warning:
             sys.stderr.write(f"bleukit: warning: {variant.name}: {warning}\n")
 
 
-def _overrides(pairs: list[str]) -> dict:
+def _variants(names: Sequence[str], pairs: list[str]) -> list[Variant]:
+    """The named variants with the --set overrides, all loaded (and checked)
+    before any work."""
     from .config import parse_override
-
-    return dict(parse_override(p) for p in pairs)
-
-
-def _cmd_score(args: argparse.Namespace, out) -> None:
-    from . import report
-    from .errors import InputError
     from .variant import load_variant
 
-    (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
-    variant = load_variant(name, **_overrides(args.set))
-    _warn_language(args.lang, [variant])
-    _check_width(args.width)
-    spec = _test_spec(args, paired=False) if args.confidence else None
-    if spec is not None and args.sentence:
-        raise InputError("--confidence applies to corpus scores, not to --sentence")
-    hyp_paths = _flatten(args.input)
-    if not hyp_paths:
-        if sys.stdin is None or sys.stdin.isatty():
-            raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
-        hyp_paths = ["-"]
-    if args.sentence and args.format == "text" and len(hyp_paths) == 1:
-        _stream_sentence_scores(variant, _flatten(args.ref), hyp_paths[0], args.width, out)
-        return
-    if not args.sentence and spec is None:
-        results = _stream_corpus_scores(variant, _flatten(args.ref), hyp_paths)
-        blocks: list = []
-        for name, result in results:
-            if args.format == "json":
-                blocks.append(report.corpus_json_object(variant.name, name, result))
-            else:
-                blocks.append(report.corpus_text(variant.name, name, result, args.width))
-        _write_blocks(out, blocks, args.format)
-        return
-    streams, hyps = _read_inputs(args.ref, hyp_paths)
-    prepared = variant.prepare_references(streams)
-    blocks = []
-    for name, lines in hyps:
-        if args.sentence:
-            results = variant.sentence_scores(lines, prepared)
-            sig = variant.signature(len(streams))
-            if args.format == "json":
-                blocks.append(report.sentence_json_object(variant.name, name, results, sig))
-            else:
-                text = [r.format(args.width) for r in results]
-                text += ["# " + line for line in report.signature_lines(sig)]
-                blocks.append("\n".join(text))
-        elif spec is not None:
-            from .significance import confidence
-
-            segments, nrefs = variant.segment_stats(lines, prepared)
-            res = confidence(variant, segments, nrefs, spec)
-            sig = variant.signature(nrefs).with_test(spec)
-            if args.format == "json":
-                blocks.append(report.confidence_json_object(variant.name, name, res, sig))
-            else:
-                blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
-    _write_blocks(out, blocks, args.format)
-
-
-def _write_blocks(out, blocks: list, fmt: str) -> None:
-    from . import report
-
-    if fmt == "json":
-        out.write(report.dumps(blocks) + "\n")
-    else:
-        out.write("\n".join(blocks) + "\n")
-
-
-def _chunks(paths: list[str]):
-    """The files' lines in step, a chunk at a time (memory does not grow with
-    the corpus), after their line counts are compared; a progress line
-    appears on a terminal when the run lasts."""
-    from .engine import CHUNK, workers
-    from .files import check_line_counts, read_chunks
-    from .progress import Progress
-
-    progress = Progress("scoring", check_line_counts(paths))
-    try:
-        for chunk in read_chunks(paths, CHUNK * workers() * 4):
-            yield chunk
-            progress.advance(len(chunk[0]))
-    finally:
-        progress.close()
-
-
-def _empty(path: str):
-    from .errors import InputError
-    from .files import display_name
-
-    return InputError(f"{display_name(path)} is empty: nothing to score")
-
-
-def _stream_sentence_scores(variant, ref_paths: list[str], hyp_path: str, width: int, out):
-    """Sentence scores of one hypothesis file, streamed. The lines go to a
-    spooled temporary file and reach the output only when every segment has
-    been read and scored, so an error (invalid UTF-8 late in a file, a short
-    standard input) leaves no partial output."""
-    import tempfile
-
-    from . import report
-
-    scored = 0
-    with tempfile.SpooledTemporaryFile(max_size=1 << 24, mode="w+", encoding="utf-8") as spool:
-        for chunk in _chunks([*ref_paths, hyp_path]):
-            prepared = variant.prepare_references(chunk[:-1])
-            results = variant.sentence_scores(chunk[-1], prepared)
-            spool.write("".join(r.format(width) + "\n" for r in results))
-            scored += len(results)
-        if not scored:
-            raise _empty(hyp_path)
-        spool.seek(0)
-        while block := spool.read(1 << 20):
-            out.write(block)
-    sig = variant.signature(len(ref_paths))
-    out.write("\n".join("# " + line for line in report.signature_lines(sig)) + "\n")
-
-
-def _stream_corpus_scores(variant, ref_paths: list[str], hyp_paths: list[str]):
-    """Corpus scores of every hypothesis file, streamed: running sums only."""
-    from .files import display_name
-    from .stats import Stats
-
-    totals = [Stats.zero(variant.stat_order) for _ in hyp_paths]
-    nrefs: set = set()
-    for chunk in _chunks(ref_paths + hyp_paths):
-        prepared = variant.prepare_references(chunk[: len(ref_paths)])
-        nrefs.add(prepared.nrefs)
-        for i, lines in enumerate(chunk[len(ref_paths) :]):
-            totals[i] = totals[i] + variant.corpus_stats(lines, prepared)[0]
-    if not totals[0].segments:
-        raise _empty(hyp_paths[0])
-    n: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
-    return [(display_name(p), variant.score_stats(t, n)) for p, t in zip(hyp_paths, totals)]
+    overrides = dict(parse_override(p) for p in pairs)
+    return [load_variant(name, **overrides) for name in names]
 
 
 def _check_width(width: int) -> None:
@@ -420,47 +302,133 @@ def _system_names(args: argparse.Namespace, paths: list[str]) -> list[str]:
     return short if len(set(short)) == len(short) else paths
 
 
-def _cmd_compare(args: argparse.Namespace, out) -> None:
-    from .significance import paired_test
-    from .tables import FORMATS, Column
-    from .variant import SharedReferences, load_variant
-
-    _check_width(args.width)
-    spec = _test_spec(args, paired=True)
-    overrides = _overrides(args.set)
-    variants = [load_variant(v, **overrides) for v in _variant_names(args.variant, args.lang)]
-    _warn_language(args.lang, variants)
+def _named_systems(args: argparse.Namespace) -> tuple[list[list[str]], list[tuple[str, list[str]]]]:
+    """The reference streams and the named systems of a multi-system command."""
     hyp_paths = _flatten(args.input)
     names = _system_names(args, hyp_paths)
     streams, hyps = _read_inputs(args.ref, hyp_paths)
+    return streams, [(n, lines) for n, (_, lines) in zip(names, hyps)]
+
+
+def _write_blocks(out: TextIO, blocks: list[object], fmt: str) -> None:
+    from . import report
+
+    if fmt == "json":
+        out.write(report.dumps(blocks) + "\n")
+    else:
+        out.write("\n".join(map(str, blocks)) + "\n")
+
+
+# ----------------------------------------------------------------- commands
+
+
+def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
+    from . import report, streaming
+    from .errors import InputError
+
+    (variant,) = _variants(
+        _variant_names([args.variant] if args.variant else None, args.lang), args.set
+    )
+    _warn_language(args.lang, [variant])
+    _check_width(args.width)
+    spec = _test_spec(args, paired=False) if args.confidence else None
+    if spec is not None and args.sentence:
+        raise InputError("--confidence applies to corpus scores, not to --sentence")
+    hyp_paths = _flatten(args.input)
+    if not hyp_paths:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
+        hyp_paths = ["-"]
+    ref_paths = _flatten(args.ref)
+    if args.sentence and args.format == "text" and len(hyp_paths) == 1:
+        _stream_sentence_scores(variant, ref_paths, hyp_paths[0], args.width, out)
+        return
+    blocks: list[object] = []
+    if not args.sentence and spec is None:
+        for name, result in streaming.corpus_scores(variant, ref_paths, hyp_paths, progress=True):
+            if args.format == "json":
+                blocks.append(report.corpus_json_object(variant.name, name, result))
+            else:
+                blocks.append(report.corpus_text(variant.name, name, result, args.width))
+        _write_blocks(out, blocks, args.format)
+        return
+    streams, hyps = _read_inputs(args.ref, hyp_paths)
+    prepared = variant.prepare_references(streams)
+    for name, lines in hyps:
+        if args.sentence:
+            results = variant.sentence_scores(lines, prepared)
+            sig = variant.signature(len(streams))
+            if args.format == "json":
+                blocks.append(report.sentence_json_object(variant.name, name, results, sig))
+            else:
+                text = [r.format(args.width) for r in results]
+                text += ["# " + line for line in report.signature_lines(sig)]
+                blocks.append("\n".join(text))
+        elif spec is not None:
+            from .significance import confidence
+
+            segments, nrefs = variant.segment_stats(lines, prepared)
+            res = confidence(variant, segments, nrefs, spec)
+            sig = variant.signature(nrefs).with_test(spec)
+            if args.format == "json":
+                blocks.append(report.confidence_json_object(variant.name, name, res, sig))
+            else:
+                blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
+    _write_blocks(out, blocks, args.format)
+
+
+def _stream_sentence_scores(
+    variant: Variant, ref_paths: list[str], hyp_path: str, width: int, out: TextIO
+) -> None:
+    """Sentence scores of one hypothesis file, streamed. The lines go to a
+    spooled temporary file and reach the output only when every segment has
+    been read and scored, so an error (invalid UTF-8 late in a file, a short
+    standard input) leaves no partial output."""
+    import tempfile
+
+    from . import report, streaming
+
+    with tempfile.SpooledTemporaryFile(max_size=1 << 24, mode="w+", encoding="utf-8") as spool:
+        for results in streaming.sentence_scores(variant, ref_paths, hyp_path, progress=True):
+            spool.write("".join(r.format(width) + "\n" for r in results))
+        spool.seek(0)
+        while block := spool.read(1 << 20):
+            out.write(block)
+    sig = variant.signature(len(ref_paths))
+    out.write("\n".join("# " + line for line in report.signature_lines(sig)) + "\n")
+
+
+def _cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
+    from .significance import paired_test
+    from .tables import FORMATS, Column
+    from .variant import SharedReferences
+
+    _check_width(args.width)
+    spec = _test_spec(args, paired=True)
+    variants = _variants(_variant_names(args.variant, args.lang), args.set)
+    _warn_language(args.lang, variants)
+    streams, systems = _named_systems(args)
     refs = SharedReferences(streams, variants)
     columns = []
     for variant in variants:
-        systems = []
-        for name, (_, lines) in zip(names, hyps):
-            segments, nrefs = refs.segment_stats(variant, name, lines)
-            systems.append((name, segments))
-        rows = paired_test(variant, systems, nrefs, spec)
+        stats = [(name, refs.segment_stats(variant, name, lines)) for name, lines in systems]
+        nrefs = stats[0][1][1]
+        rows = paired_test(variant, [(name, segs) for name, (segs, _) in stats], nrefs, spec)
         columns.append(Column(variant.name, variant.signature(nrefs).with_test(spec), rows))
     out.write(FORMATS[args.format](columns, args.width))
 
 
-def _cmd_matrix(args: argparse.Namespace, out) -> None:
+def _cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
     from . import matrix
     from .config import split_variant_list
-    from .variant import load_variant
 
     _check_width(args.width)
-    overrides = _overrides(args.set)
-    variants = [load_variant(v, **overrides) for v in split_variant_list(args.variants)]
-    hyp_paths = _flatten(args.input)
-    names = _system_names(args, hyp_paths)
-    streams, hyps = _read_inputs(args.ref, hyp_paths)
-    m = matrix.build(variants, [(n, lines) for n, (_, lines) in zip(names, hyps)], streams)
-    out.write(matrix.FORMATS[args.format](m, args.width))
+    variants = _variants(split_variant_list(args.variants), args.set)
+    streams, systems = _named_systems(args)
+    out.write(matrix.FORMATS[args.format](matrix.build(variants, systems, streams), args.width))
 
 
-def _cmd_report(args: argparse.Namespace, out) -> None:
+def _cmd_report(args: argparse.Namespace, out: TextIO) -> None:
     import os
     import tempfile
     from pathlib import Path
@@ -468,16 +436,12 @@ def _cmd_report(args: argparse.Namespace, out) -> None:
     from .config import split_variant_list
     from .errors import InputError
     from .html_report import build_report
-    from .significance import SignificanceSpec
-    from .variant import load_variant
+    from .spec import SignificanceSpec
 
-    overrides = _overrides(args.set)
-    variants = [load_variant(v, **overrides) for v in split_variant_list(args.variants)]
-    hyp_paths = _flatten(args.input)
-    names = _system_names(args, hyp_paths)
-    streams, hyps = _read_inputs(args.ref, hyp_paths)
+    variants = _variants(split_variant_list(args.variants), args.set)
+    streams, systems = _named_systems(args)
     spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
-    page = build_report(variants, [(n, lines) for n, (_, lines) in zip(names, hyps)], streams, spec)
+    page = build_report(variants, systems, streams, spec)
     target = Path(args.output)
     # write beside the target, then rename: an existing report is never half-overwritten
     try:
@@ -487,7 +451,7 @@ def _cmd_report(args: argparse.Namespace, out) -> None:
         os.replace(tmp, target)
     except OSError as exc:
         raise InputError(f"{target}: cannot write the report: {exc}") from None
-    out.write(f"wrote {target} ({len(page) // 1024} KiB, {len(hyps)} systems)\n")
+    out.write(f"wrote {target} ({len(page) // 1024} KiB, {len(systems)} systems)\n")
 
 
 def _order_range(text: str) -> range:
@@ -504,117 +468,43 @@ def _order_range(text: str) -> range:
     return range(lo, hi + 1)
 
 
-def _cmd_agree(args: argparse.Namespace, out) -> None:
-    from .agreement import agreement
-    from .errors import InputError
+def _cmd_agree(args: argparse.Namespace, out: TextIO) -> None:
+    from .agreement import agree
     from .report import agreement_text, dumps, search_text
-    from .stats import corpus_sum
-    from .variant import SharedReferences, load_variant
 
-    overrides = _overrides(args.set)
-    a = load_variant(args.variant_a, **overrides)
-    b = load_variant(args.variant_b, **overrides)
+    a, b = _variants([args.variant_a, args.variant_b], args.set)
     orders = _order_range(args.search_order) if args.search_order else None
-    a_lower = a.with_overrides(max_order=a.config.max_order - 1) if a.config.max_order > 1 else None
-    # one set of statistics serves B and every order searched
-    b_full = b.with_overrides(max_order=max(*orders, b.config.max_order)) if orders else b
-    hyp_paths = _flatten(args.input)
-    names = _system_names(args, hyp_paths)
-    streams, hyps = _read_inputs(args.ref, hyp_paths)
-    refs = SharedReferences(streams, [a, b_full])
-    seg_a, seg_b = [], []
-    for name, (_, lines) in zip(names, hyps):
-        seg_a.append(refs.segment_stats(a, name, lines)[0])
-        seg_b.append(refs.segment_stats(b_full, name, lines)[0])
-    if sum(len(s) for s in seg_a) < 2:
-        raise InputError("agree needs at least two segments")
-
-    def sentences(variant, per_system):
-        return [variant.score_value(s) for system in per_system for s in system]
-
-    def corpus(variant, per_system):
-        return [
-            variant.score_value(corpus_sum(system, len(system[0].counts))) for system in per_system
-        ]
-
-    sent_a, corp_a = sentences(a, seg_a), corpus(a, seg_a)
-    lower = sentences(a_lower, seg_a) if a_lower else None
-
-    def agree_with(variant):
-        return agreement(
-            sent_a, sentences(variant, seg_b), lower, names, corp_a, corpus(variant, seg_b)
-        )
-
-    result = agree_with(b)
-    search = None
-    if orders:
-        search = {m: agree_with(b.with_overrides(max_order=m)) for m in orders}
-    sig_a, sig_b = a.signature(len(streams)), b.signature(len(streams))
+    streams, systems = _named_systems(args)
+    study = agree(a, b, streams, systems, orders)
     if args.format == "json":
-        data = {
-            "variant_a": a.name,
-            "variant_b": b.name,
-            "signature_a": sig_a.long,
-            "signature_b": sig_b.long,
-            "lower_order_a": a_lower.name if a_lower else None,
-            **result.to_dict(),
-        }
-        if search:
-            data["search"] = [{"order": m, **r.to_dict()} for m, r in search.items()]
-            data["best_order"] = _best_orders(search)
-        out.write(dumps(data) + "\n")
+        out.write(dumps(study.to_dict()) + "\n")
         return
-    out.write(agreement_text(a.name, b.name, a_lower.name if a_lower else None, result))
-    out.write(f"A: {sig_a.long}\nB: {sig_b.long}\n")
-    if search:
-        out.write(search_text(b.name, search, _best_orders(search)))
+    lower = study.lower_a.name if study.lower_a else None
+    out.write(agreement_text(a.name, b.name, lower, study.result))
+    out.write(f"A: {a.signature(study.nrefs).long}\nB: {b.signature(study.nrefs).long}\n")
+    if study.search:
+        out.write(search_text(b.name, study.search, study.best_orders()))
 
 
-def _best_orders(search: dict) -> dict[str, int | None]:
-    """Per criterion, the order with the highest value (the lowest order on a tie)."""
-    best = {}
-    for criterion in ("pearson", "kappa", "between", "kendall_tau"):
-        values = {m: getattr(r, criterion) for m, r in search.items()}
-        defined = {m: v for m, v in values.items() if v is not None}
-        best[criterion] = max(defined, key=lambda m: (defined[m], -m)) if defined else None
-    return best
+def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    from .verify import verify
 
-
-def _cmd_verify(args: argparse.Namespace, out) -> int:
-    from decimal import Decimal, InvalidOperation
-
-    from .errors import InputError
-    from .signature import parse_signature
-    from .variant import Variant
-
-    sig = parse_signature(args.signature)
-    try:
-        claimed = Decimal(args.expect)
-    except InvalidOperation:
-        raise InputError(f"--expect {args.expect!r} is not a number") from None
-    decimals = max(0, -claimed.as_tuple().exponent)
     streams, hyps = _read_inputs(args.ref, [args.input])
-    if isinstance(sig.nrefs, int) and sig.nrefs != len(streams):
-        raise InputError(
-            f"the signature says nrefs:{sig.nrefs} but {len(streams)} reference file(s) were given"
-        )
-    variant = Variant(sig.config)
-    result = variant.corpus_score(hyps[0][1], streams)
-    printed = f"{result.score:.{decimals}f}"
-    out.write(f"variant: {sig.long}\n")
-    out.write(f"rescored: {result}\n")
-    if Decimal(printed) == claimed:
-        out.write(f"reproduced: {result.score:.{decimals + 2}f} prints as {printed}, as claimed\n")
+    v = verify(args.signature, streams, hyps[0][1], args.expect)
+    score = f"{v.result.score:.{v.decimals + 2}f}"
+    out.write(f"variant: {v.signature.long}\n")
+    out.write(f"rescored: {v.result}\n")
+    if v.reproduced:
+        out.write(f"reproduced: {score} prints as {v.printed}, as claimed\n")
         return 0
-    diff = result.score - float(claimed)
     out.write(
-        f"NOT reproduced: {result.score:.{decimals + 2}f} prints as {printed}, "
-        f"claimed {args.expect} (difference {diff:+.{decimals + 2}f})\n"
+        f"NOT reproduced: {score} prints as {v.printed}, claimed {args.expect} "
+        f"(difference {v.difference:+.{v.decimals + 2}f})\n"
     )
     return 1
 
 
-def _cmd_variants(out) -> None:
+def _cmd_variants(args: argparse.Namespace, out: TextIO) -> None:
     from .config import FAMILY_HELP, builtin_names, load_config
 
     for name in builtin_names():
@@ -623,11 +513,10 @@ def _cmd_variants(out) -> None:
     out.write(f"{'':<14} and {FAMILY_HELP}\n")
 
 
-def _cmd_show(args: argparse.Namespace, out) -> None:
+def _cmd_show(args: argparse.Namespace, out: TextIO) -> None:
     from .report import signature_lines, variant_yaml
-    from .variant import load_variant
 
-    variant = load_variant(args.variant, **_overrides(args.set))
+    (variant,) = _variants([args.variant], args.set)
     nrefs = args.nrefs if args.nrefs == "var" else _positive_int(args.nrefs, "--nrefs")
     out.write(variant_yaml(variant.config))
     out.write("".join(f"# {line}\n" for line in signature_lines(variant.signature(nrefs))))
@@ -645,24 +534,20 @@ def _positive_int(text: str, what: str) -> int:
     return value
 
 
-def _cmd_signature(args: argparse.Namespace, out, parser) -> None:
+def _cmd_signature(args: argparse.Namespace, out: TextIO) -> None:
     from ._version import __version__
     from .report import dumps, variant_yaml
     from .signature import parse_signature
 
     if args.sig_command != "parse":
-        parser.parse_args(["signature", "--help"])
+        args.usage.print_help(out)
+        return
     sig = parse_signature(args.signature)
     if args.format == "json":
-        data = {
-            "variant": sig.config.scoring_dict(),
-            "nrefs": sig.nrefs,
-            "version": sig.version,
-            **sig.to_dict(),
-        }
-        data["variant"]["weights"] = (
-            list(sig.config.weights) if sig.config.weights != "uniform" else "uniform"
-        )
+        variant = sig.config.scoring_dict()
+        if sig.config.weights != "uniform":
+            variant["weights"] = list(sig.config.weights)
+        data = {"variant": variant, "nrefs": sig.nrefs, "version": sig.version, **sig.to_dict()}
         out.write(dumps(data) + "\n")
         return
     out.write(variant_yaml(sig.config))
@@ -674,13 +559,14 @@ def _cmd_signature(args: argparse.Namespace, out, parser) -> None:
         )
 
 
-def _cmd_components(out) -> None:
+def _cmd_components(args: argparse.Namespace, out: TextIO) -> None:
+    from .engines import ENGINES, describe
     from .reflen import REF_LENGTHS
     from .smoothing import SMOOTHINGS
     from .tokenizers import SPLITTERS, TOKENIZERS
 
-    engine = _engine_line()  # a bad BLEUKIT_ENGINE stops before any output
-    for registry in (TOKENIZERS, SPLITTERS, REF_LENGTHS, SMOOTHINGS):
+    engine = describe()  # a bad BLEUKIT_ENGINE stops before any output
+    for registry in (TOKENIZERS, SPLITTERS, REF_LENGTHS, SMOOTHINGS, ENGINES):
         out.write(f"{registry.kind}s (entry-point group {registry.group}):\n")
         for entry in registry.entries():
             origin = "" if entry.origin == "builtin" else f"  [{entry.origin}]"
@@ -688,22 +574,10 @@ def _cmd_components(out) -> None:
     out.write(f"engine: {engine}\n")
 
 
-def _engine_line() -> str:
-    from .engine import accelerator, requested_engine, workers
-
-    requested = requested_engine()
-    built = accelerator() is not None
-    if requested == "python" or not built:
-        why = "BLEUKIT_ENGINE=python" if requested == "python" else "bleukit._accel is not built"
-        return f"python (the reference engine; {why})"
-    return f"c (bleukit._accel, {workers()} threads; BLEUKIT_ENGINE={requested})"
-
-
-def _cmd_sample(args: argparse.Namespace, out) -> None:
+def _cmd_sample(args: argparse.Namespace, out: TextIO) -> None:
     from importlib import resources
 
     from .files import read_lines
-    from .variant import load_variant
 
     root = resources.files("bleukit.sample")
     prefix = "newstest2021.en-de"
@@ -715,14 +589,30 @@ def _cmd_sample(args: argparse.Namespace, out) -> None:
         return
     streams = [read_lines(str(p)) for p in refs]
     # every variant loads (and may fail) before anything is written
-    variants = [load_variant(name) for name in args.variant or ["BLEUw4", "BLEUc18"]]
+    variants = _variants(args.variant or ["BLEUw4", "BLEUc18"], [])
     lines = [f"WMT21 news en-de, first 200 segments, references A and C ({root})"]
     for variant in variants:
         for system, path in systems.items():
             result = variant.corpus_score(read_lines(str(path)), streams)
             lines.append(f"{variant.name:<10} {system:<12} {result}")
-        lines.append(f"{'':<10} signature: {result.signature.long}")
+        lines.append(f"{'':<10} signature: {variant.signature(len(streams)).long}")
     out.write("\n".join(lines) + "\n")
+
+
+#: subcommand -> function(args, out) returning the exit status (None: 0)
+COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int | None]] = {
+    "score": _cmd_score,
+    "compare": _cmd_compare,
+    "agree": _cmd_agree,
+    "matrix": _cmd_matrix,
+    "report": _cmd_report,
+    "verify": _cmd_verify,
+    "variants": _cmd_variants,
+    "show": _cmd_show,
+    "signature": _cmd_signature,
+    "components": _cmd_components,
+    "sample": _cmd_sample,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -739,30 +629,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from .errors import BleukitError
 
-    code = 0
     try:
-        if args.command == "score":
-            _cmd_score(args, out)
-        elif args.command == "compare":
-            _cmd_compare(args, out)
-        elif args.command == "verify":
-            code = _cmd_verify(args, out)
-        elif args.command == "agree":
-            _cmd_agree(args, out)
-        elif args.command == "matrix":
-            _cmd_matrix(args, out)
-        elif args.command == "report":
-            _cmd_report(args, out)
-        elif args.command == "variants":
-            _cmd_variants(out)
-        elif args.command == "show":
-            _cmd_show(args, out)
-        elif args.command == "signature":
-            _cmd_signature(args, out, parser)
-        elif args.command == "components":
-            _cmd_components(out)
-        elif args.command == "sample":
-            _cmd_sample(args, out)
+        code = COMMANDS[args.command](args, out) or 0
         out.flush()
     except BleukitError as exc:
         sys.stderr.write(f"bleukit: error: {exc}\n")

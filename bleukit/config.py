@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -27,28 +29,59 @@ from pydantic import (
 
 from .errors import ConfigError, UnknownComponentError
 from .reflen import REF_LENGTHS
+from .registry import Registry
 from .smoothing import SMOOTHINGS
 from .tokenizers import SPLITTERS, TOKENIZERS
 
 MAX_ORDER_LIMIT = 100
 
-#: fields that can change a score, in signature order
-SCORING_FIELDS = (
-    "tokenizer",
-    "split",
-    "lowercase",
-    "max_order",
-    "weights",
-    "ref_length",
-    "smoothing",
-    "smoothing_value",
-    "effective_order",
-    "totals",
-)
+
+class _Any:
+    """Marks a SignatureKey without a sacrebleu requirement."""
+
+    def __repr__(self) -> str:
+        return "any value"
+
+
+ANY = _Any()
+
+
+@dataclass(frozen=True)
+class SignatureKey:
+    """How a scoring field is written in signatures (docs/signatures.md).
+    Every field that can change a score declares one: the signature's forms
+    and its parser are derived from these declarations (``signature.py``).
+
+    * ``long``, ``short``: the key in the long and short forms;
+    * ``spelling``: how each value is written (long, short); None: the value
+      as text (a component name, a number);
+    * ``bracketed``: the field is written in brackets after the value of the
+      field declared before it with the same key (``floor.v1[0.1]``);
+    * ``sacrebleu``: the key of sacrebleu's signature that states this field
+      (its value: ``sacrebleu_spelling``, or for a component the
+      component's ``sacrebleu`` name; a value without one is not
+      computable by sacrebleu);
+    * ``sacrebleu_requires``: the one value sacrebleu can compute;
+    * ``sacrebleu_states``: the one value sacrebleu's signature can state
+      (sacrebleu computes others, but its signature would not say so).
+    """
+
+    long: str
+    short: str
+    spelling: Mapping[object, tuple[str, str]] | None = None
+    bracketed: bool = False
+    sacrebleu: str | None = None
+    sacrebleu_spelling: Mapping[object, str] | None = None
+    sacrebleu_requires: object = ANY
+    sacrebleu_states: object = ANY
+
+
+_CASE = {False: ("mixed", "m"), True: ("lc", "lc"), "ascii": ("lc-ascii", "lca")}
+_BOOL = {True: ("yes", "y"), False: ("no", "n")}
 
 
 #: fields naming a registered component, and their registries
-COMPONENT_FIELDS = {
+COMPONENT_FIELDS: dict[str, Registry[Any]] = {
     "tokenizer": TOKENIZERS,
     "split": SPLITTERS,
     "ref_length": REF_LENGTHS,
@@ -58,22 +91,42 @@ COMPONENT_FIELDS = {
 
 class VariantConfig(BaseModel):
     """A complete BLEU variant. Every scoring field is required; a YAML file
-    gets the ones it does not set from the variant it ``extends``."""
+    gets the ones it does not set from the variant it ``extends``. Each
+    scoring field declares its signature key (``SignatureKey``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     name: str | None = None
     description: str = ""
-    tokenizer: str
-    split: str
-    lowercase: bool | Literal["ascii"]
-    max_order: int = Field(ge=1, le=MAX_ORDER_LIMIT)
-    weights: Literal["uniform"] | tuple[float, ...]
-    ref_length: str
-    smoothing: str
-    smoothing_value: float | None
-    effective_order: bool
-    totals: Literal["exact", "at-least-one"]
+    tokenizer: Annotated[str, SignatureKey("tok", "t", sacrebleu="tok")]
+    split: Annotated[str, SignatureKey("split", "sp", sacrebleu_requires="unicode.v1")]
+    lowercase: Annotated[
+        bool | Literal["ascii"],
+        SignatureKey(
+            "case", "c", _CASE, sacrebleu="case", sacrebleu_spelling={False: "mixed", True: "lc"}
+        ),
+    ]
+    max_order: Annotated[
+        int, Field(ge=1, le=MAX_ORDER_LIMIT), SignatureKey("order", "n", sacrebleu_states=4)
+    ]
+    weights: Annotated[
+        Literal["uniform"] | tuple[float, ...],
+        SignatureKey("weights", "w", sacrebleu_requires="uniform"),
+    ]
+    ref_length: Annotated[str, SignatureKey("reflen", "r", sacrebleu_requires="closest.v1")]
+    smoothing: Annotated[str, SignatureKey("smooth", "s", sacrebleu="smooth")]
+    smoothing_value: Annotated[
+        float | None, SignatureKey("smooth", "s", bracketed=True, sacrebleu="smooth")
+    ]
+    effective_order: Annotated[
+        bool,
+        SignatureKey(
+            "eff", "e", _BOOL, sacrebleu="eff", sacrebleu_spelling={True: "yes", False: "no"}
+        ),
+    ]
+    totals: Annotated[
+        Literal["exact", "at-least-one"], SignatureKey("totals", "tt", sacrebleu_requires="exact")
+    ]
 
     @field_validator(*COMPONENT_FIELDS)
     @classmethod
@@ -121,6 +174,19 @@ class VariantConfig(BaseModel):
     def scoring_dict(self) -> dict[str, Any]:
         """The fields that determine the score."""
         return {k: getattr(self, k) for k in SCORING_FIELDS}
+
+
+def signature_key(name: str) -> SignatureKey | None:
+    """The signature key a field of VariantConfig declares (None: the field
+    does not change a score: ``name``, ``description``)."""
+    keys = [m for m in VariantConfig.model_fields[name].metadata if isinstance(m, SignatureKey)]
+    return keys[0] if keys else None
+
+
+#: fields that can change a score, in signature order
+SCORING_FIELDS = tuple(
+    name for name in VariantConfig.model_fields if signature_key(name) is not None
+)
 
 
 # ------------------------------------------------------------------ loading

@@ -24,3 +24,9 @@ class InputError(BleukitError):
 
 class MissingDependencyError(BleukitError):
     """A component needs an optional extra that is not installed."""
+
+
+class PluginError(BleukitError):
+    """A plugin (an entry point of another distribution) is broken: misnamed,
+    failing to import, or not the kind of component its group holds. The
+    message names the plugin, its entry point and its distribution."""

@@ -12,7 +12,8 @@ import html
 import json
 from collections.abc import Sequence
 
-from .significance import SignificanceSpec, paired_test
+from .significance import paired_test
+from .spec import SignificanceSpec
 from .variant import SharedReferences
 
 

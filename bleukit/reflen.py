@@ -16,7 +16,20 @@ from .registry import Registry
 RefLength = int | Fraction
 Policy = Callable[[int, Sequence[int]], RefLength]
 
-REF_LENGTHS: Registry[Policy] = Registry("reference-length policy", "bleukit.ref_lengths")
+
+def check_policy(obj: object) -> Policy:
+    """The plugin contract: a callable (hyp_len, ref_lens) -> int or Fraction."""
+    if not callable(obj):
+        raise TypeError(f"{obj!r} is not callable")
+    out = obj(3, (2, 4))
+    if isinstance(out, bool) or not isinstance(out, (int, Fraction)):
+        raise TypeError(f"it returned {out!r} for (3, (2, 4)), not an int or a Fraction")
+    return obj  # type: ignore[return-value]
+
+
+REF_LENGTHS: Registry[Policy] = Registry(
+    "reference-length policy", "bleukit.ref_lengths", check_policy
+)
 
 
 def closest(hyp_len: int, ref_lens: Sequence[int]) -> int:

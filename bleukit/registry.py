@@ -7,13 +7,19 @@ under a new version; an existing version is never edited, so a name in a
 signature always means the same computation.
 
 A bare name (``13a``) always means ``.v1``: adding ``13a.v2`` later never
-changes what ``13a`` computes.
+changes what ``13a`` computes. Engines are the exception: they compute the
+same numbers, are not part of any signature, and are named without a
+version (``c``, ``python``).
 
 Third-party components are discovered through the entry-point group named by
 the registry (for example ``bleukit.tokenizers``). The entry-point name is the
-versioned component name; the object it points to is the component. Built-in
-names cannot be shadowed, and two plugins claiming one name is an error that
-names both.
+versioned component name; the object it points to is the component. Each
+registry checks what a plugin gives it (its contract: a tokenizer must map a
+line to a string, a smoothing method must be a ``Smoothing``...), and every
+way a plugin can be broken is one :class:`~bleukit.errors.PluginError` that
+names the plugin, its entry point and its distribution. Built-in names
+cannot be shadowed, and two plugins claiming one name is an error that names
+both.
 """
 
 from __future__ import annotations
@@ -24,30 +30,38 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Generic, TypeVar
 
-from .errors import UnknownComponentError
+from .errors import PluginError, UnknownComponentError
 
 T = TypeVar("T")
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_+-]*\.v[1-9][0-9]*$")
+UNVERSIONED_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
 
 
 @dataclass(frozen=True)
 class Entry(Generic[T]):
-    """A registered component and where it came from."""
+    """A registered component and where it came from: ``origin`` is
+    "builtin" or the plugin's distribution, version and entry point;
+    ``provenance`` (plugins only) is ``DIST==VERSION``, which long
+    signatures carry after the component's name."""
 
     name: str
     component: T
     origin: str
     description: str
+    provenance: str | None = None
 
 
 class Lazy:
     """A built-in component whose construction imports an optional extra:
-    built on first use, so that importing bleukit never imports it."""
+    built on first use, so that importing bleukit never imports it.
+    ``attributes`` are known without building it (e.g. ``sacrebleu``, the
+    name sacrebleu gives the component)."""
 
-    def __init__(self, factory: Callable[[], object]) -> None:
+    def __init__(self, factory: Callable[[], object], **attributes: object) -> None:
         self._factory = factory
         self._instance: object | None = None
+        self.__dict__.update(attributes)
 
     def instance(self) -> object:
         if self._instance is None:
@@ -60,73 +74,97 @@ def _entry_points(group: str) -> Iterable[metadata.EntryPoint]:
 
 
 class Registry(Generic[T]):
-    """Versioned names to components, built-ins first, then entry points."""
+    """Names to components, built-ins first, then entry points.
+
+    ``check`` turns what a plugin's entry point loads into the component
+    (instantiating a class, say) and raises ``TypeError`` or ``ValueError``
+    saying why it is not one; the registry reports that as a PluginError.
+    """
 
     def __init__(
         self,
         kind: str,
         group: str,
-        check: Callable[[object], T] | None = None,
+        check: Callable[[object], T],
+        versioned: bool = True,
     ) -> None:
         self.kind = kind
         self.group = group
         self._check = check
+        self._pattern = NAME_PATTERN if versioned else UNVERSIONED_PATTERN
+        self._versioned = versioned
         self._builtin: dict[str, Entry[T]] = {}
         self._plugins: dict[str, Entry[T]] | None = None
 
+    @property
+    def _form(self) -> str:
+        return "NAME.vN" if self._versioned else "a lowercase NAME"
+
     def register(self, name: str, component: T, description: str) -> T:
         """Register a built-in component (used by bleukit itself)."""
-        if not NAME_PATTERN.match(name):
-            raise ValueError(f"{self.kind} name {name!r} is not of the form NAME.vN")
+        if not self._pattern.match(name):
+            raise ValueError(f"{self.kind} name {name!r} is not of the form {self._form}")
         if name in self._builtin:
             raise ValueError(f"{self.kind} {name!r} is registered twice")
         self._builtin[name] = Entry(name, component, "builtin", description)
         return component
+
+    def check(self, obj: object) -> T:
+        """What ``obj`` is as a component of this registry (TypeError or
+        ValueError when it is not one): the plugin contract."""
+        return self._check(obj)
 
     def _load_plugins(self) -> dict[str, Entry[T]]:
         if self._plugins is not None:
             return self._plugins
         found: dict[str, Entry[T]] = {}
         for ep in _entry_points(self.group):
-            origin = f"{ep.value} (entry point {ep.name!r} in group {self.group})"
+            where = f"{ep.value} (entry point {ep.name!r} in group {self.group})"
             dist = getattr(ep, "dist", None)
+            provenance = None
             if dist is not None:
-                origin = f"{dist.metadata['Name']} {dist.version}: {origin}"
-            if not NAME_PATTERN.match(ep.name):
-                raise UnknownComponentError(
-                    f"plugin {self.kind} {ep.name!r} from {origin} is not named NAME.vN"
-                )
+                provenance = f"{dist.metadata['Name']}=={dist.version}"
+                where = f"{dist.metadata['Name']} {dist.version}: {where}"
+            if not self._pattern.match(ep.name):
+                raise self._broken(ep.name, where, f"is not named {self._form}")
             if ep.name in self._builtin:
-                raise UnknownComponentError(
-                    f"plugin {self.kind} {ep.name!r} from {origin} would shadow the "
-                    f"built-in {ep.name!r}; built-in components cannot be replaced"
+                raise self._broken(
+                    ep.name,
+                    where,
+                    f"would shadow the built-in {ep.name!r}; built-in components cannot be "
+                    "replaced",
                 )
             if ep.name in found:
-                raise UnknownComponentError(
+                raise PluginError(
                     f"two plugins register {self.kind} {ep.name!r}: "
-                    f"{found[ep.name].origin} and {origin}"
+                    f"{found[ep.name].origin} and {where}"
                 )
             try:
                 obj = ep.load()
             except Exception as exc:  # a broken plugin must not crash with a traceback
-                raise UnknownComponentError(
-                    f"plugin {self.kind} {ep.name!r} from {origin} failed to load: {exc}"
-                ) from exc
-            component = self._check(obj) if self._check else obj
+                raise self._broken(ep.name, where, f"failed to load: {exc}") from exc
+            try:
+                component = self._check(obj)
+            except Exception as exc:  # the contract, or the plugin's own code, failed
+                raise self._broken(ep.name, where, f"is not a valid {self.kind}: {exc}") from exc
             doc = (getattr(obj, "__doc__", None) or "").strip().splitlines()
-            found[ep.name] = Entry(ep.name, component, origin, doc[0] if doc else "")
+            found[ep.name] = Entry(ep.name, component, where, doc[0] if doc else "", provenance)
         self._plugins = found
         return found
+
+    def _broken(self, name: str, where: str, why: str) -> PluginError:
+        return PluginError(f"plugin {self.kind} {name!r} from {where} {why}")
 
     def reset_plugins(self) -> None:
         """Forget discovered plugins (for tests that install or fake them)."""
         self._plugins = None
 
     def canonical(self, name: str) -> str:
-        """The versioned name ``name`` refers to; bare names mean ``.v1``."""
+        """The name ``name`` refers to; bare names mean ``.v1`` (versioned
+        registries)."""
         if not isinstance(name, str) or not name:
             raise UnknownComponentError(f"{self.kind} name must be a non-empty string")
-        if re.search(r"\.v[0-9]+$", name):
+        if not self._versioned or re.search(r"\.v[0-9]+$", name):
             return name
         return f"{name}.v1"
 

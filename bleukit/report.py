@@ -8,9 +8,8 @@ from typing import Any
 import yaml
 
 from .config import SCORING_FIELDS, VariantConfig
-from .score import BleuResult
+from .results import BleuResult, SystemResult
 from .signature import Signature
-from .significance import SystemResult
 
 
 def variant_yaml(config: VariantConfig) -> str:

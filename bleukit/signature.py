@@ -6,78 +6,113 @@ Grammar (fields separated by ``|``, each ``key:value``; docs/signatures.md)::
     short := "bk" "|" field ("|" field)*
     field := key ":" value
 
-Keys (long / short): tok/t tokenizer, split/sp splitter, case/c casing
-(mixed/m, lc/lc, lc-ascii/lca), order/n max order, weights/w (``uniform``/``u``
-or comma-separated floats), reflen/r policy, smooth/s method with its value in
-brackets when it takes one (``floor.v1[0.1]``), eff/e effective order
-(yes/y, no/n), totals/tt (exact/at-least-one), nrefs/# (a count or ``var``),
-version/v bleukit version. After nrefs, a score with an interval or a
-p-value adds test/pt (bs, ar, or ci for an interval alone), samples/ns,
-cisamples/cs (bootstrap resamples behind the intervals), seed/rs, level/cl
-and compat/cm (none, sacrebleu).
+The scoring keys come from the fields of ``config.VariantConfig``: each
+declares its key and spelling (``config.SignatureKey``), so a field that
+can change a score cannot be missing from the signature. After them come
+nrefs/# (a count or ``var``), then, for a score with an interval or a
+p-value, the keys of ``spec.SignificanceSpec`` (test/pt, samples/ns,
+cisamples/cs, seed/rs, level/cl, compat/cm), then version/v. In the long
+form a component that a plugin provides is followed by ``@DIST==VERSION``,
+the distribution that provides it.
 
 The digest is the first 12 hex digits of the SHA-256 of the long form
-without its version: it names the metric, not the release that computed it.
+without versions (bleukit's and plugins'): it names the metric, not the
+release that computed it.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ._version import __version__
-from .config import VariantConfig, validate
+from .config import (
+    ANY,
+    COMPONENT_FIELDS,
+    SCORING_FIELDS,
+    SignatureKey,
+    VariantConfig,
+    signature_key,
+    validate,
+)
 from .errors import ConfigError
-from .significance import SignificanceSpec
-from .tokenizers import TOKENIZERS
+from .spec import SignificanceSpec
 
 SACREBLEU_VERSION = "2.6.0"
 
-_KEYS = (
-    # (long, short, config field)
-    ("tok", "t", "tokenizer"),
-    ("split", "sp", "split"),
-    ("case", "c", "lowercase"),
-    ("order", "n", "max_order"),
-    ("weights", "w", "weights"),
-    ("reflen", "r", "ref_length"),
-    ("smooth", "s", "smoothing"),
-    ("eff", "e", "effective_order"),
-    ("totals", "tt", "totals"),
-    ("nrefs", "#", None),
-    ("version", "v", None),
-)
+# the key of each scoring field, and the fields behind each key, in order
+_FIELD_KEYS: dict[str, SignatureKey] = {f: signature_key(f) for f in SCORING_FIELDS}  # type: ignore[misc]
+_KEY_FIELDS: dict[str, list[str]] = {}
+for _field, _key in _FIELD_KEYS.items():
+    _KEY_FIELDS.setdefault(_key.long, []).append(_field)
+_SCORING_KEYS = [_FIELD_KEYS[fields[0]] for fields in _KEY_FIELDS.values()]
+
+NREFS = ("nrefs", "#")
+VERSION = ("version", "v")
 # optional, after nrefs: how intervals and p-values were computed
+# (long, short, the SignificanceSpec attribute written)
 _TEST_KEYS = (
-    # (long, short, SignificanceSpec field)
     ("test", "pt", "test"),
     ("samples", "ns", "samples"),
-    ("cisamples", "cs", "confidence_samples"),
+    ("cisamples", "cs", "bootstrap_samples"),
     ("seed", "rs", "seed"),
     ("level", "cl", "level"),
     ("compat", "cm", "compat"),
 )
-_SACREBLEU_TOKENIZERS = {
-    "13a.v1": "13a",
-    "intl.v1": "intl",
-    "char.v1": "char",
-    "none.v1": "none",
-    "zh.v1": "zh",
-}
-_SACREBLEU_MECAB = ("ja-mecab.v1", "ko-mecab.v1")
-_SACREBLEU_SMOOTHING = {
-    "none.v1": "none",
-    "exp.v1": "exp",
-    "floor.v1": "floor",
-    "add-k.v1": "add-k",
-}
-_CASE = {False: ("mixed", "m"), True: ("lc", "lc"), "ascii": ("lc-ascii", "lca")}
-_BOOL = {True: ("yes", "y"), False: ("no", "n")}
+# sacrebleu 2.x's own key order (its Signature.info), with the test keys
+_SACREBLEU_ORDER = ("nrefs", "bs", "ar", "seed", "case", "eff", "tok", "smooth", "version")
 
 
 def _format_float(x: float) -> str:
     # repr gives the shortest string that reads back to the same float
     return repr(float(x))
+
+
+def _spell(field: str, value: Any, short: bool, plugins: bool) -> str:
+    """One field's value as a signature writes it."""
+    key = _FIELD_KEYS[field]
+    if key.spelling is not None:
+        return key.spelling[value][short]
+    if field == "weights":
+        if value == "uniform":
+            return "u" if short else "uniform"
+        return ",".join(_format_float(w) for w in value)
+    if isinstance(value, float):
+        return _format_float(value)
+    text = str(value)
+    if plugins and field in COMPONENT_FIELDS:
+        provenance = COMPONENT_FIELDS[field].entry(text).provenance
+        if provenance:
+            text += f"@{provenance}"
+    return text
+
+
+def _read(field: str, text: str, short: bool) -> Any:
+    """The value of one field from its spelling (the inverse of _spell)."""
+    key = _FIELD_KEYS[field]
+    if key.spelling is not None:
+        for value, names in key.spelling.items():
+            if text == names[short]:
+                return value
+        allowed = ", ".join(n[short] for n in key.spelling.values())
+        raise ConfigError(f"signature key {key.long!r}: {text!r} is not one of {allowed}")
+    try:
+        if field == "weights":
+            return (
+                "uniform"
+                if text == ("u" if short else "uniform")
+                else tuple(float(x) for x in text.split(","))
+            )
+        if field == "max_order":
+            return int(text)
+        if field == "smoothing_value":
+            return float(text)
+    except ValueError:
+        raise ConfigError(f"signature: cannot read {key.long} {text!r}") from None
+    # a plugin component's provenance is informative: the name selects it
+    return text.split("@", 1)[0] if field in COMPONENT_FIELDS else text
 
 
 @dataclass(frozen=True)
@@ -89,44 +124,34 @@ class Signature:
     version: str = __version__
     test: SignificanceSpec | None = None
 
-    def _values(self, short: bool) -> list[str]:
-        c = self.config
-        i = 1 if short else 0
-        if c.weights == "uniform":
-            weights = "u" if short else "uniform"
-        else:
-            weights = ",".join(_format_float(w) for w in c.weights)
-        smooth = c.smoothing
-        if c.smoothing_value is not None:
-            smooth += f"[{_format_float(c.smoothing_value)}]"
-        return [
-            c.tokenizer,
-            c.split,
-            _CASE[c.lowercase][i],
-            str(c.max_order),
-            weights,
-            c.ref_length,
-            smooth,
-            _BOOL[c.effective_order][i],
-            c.totals,
-            str(self.nrefs),
-            self.version,
-        ]
+    def _scoring_pairs(self, short: bool, plugins: bool) -> list[str]:
+        pairs = []
+        for key in _SCORING_KEYS:
+            main, *extra = _KEY_FIELDS[key.long]
+            value = _spell(main, getattr(self.config, main), short, plugins)
+            for field in extra:
+                v = getattr(self.config, field)
+                if v is not None:
+                    value += f"[{_spell(field, v, short, plugins)}]"
+            pairs.append(f"{key.short if short else key.long}:{value}")
+        return pairs
 
     def _test_pairs(self, short: bool) -> list[str]:
         t = self.test
         if t is None:
             return []
-        values = [t.test or "ci", t.samples, t.bootstrap_samples, t.seed, t.level, t.compat]
-        return [f"{k[1] if short else k[0]}:{v}" for k, v in zip(_TEST_KEYS, values)]
+        pairs = []
+        for long, abbr, attribute in _TEST_KEYS:
+            value = getattr(t, attribute)
+            pairs.append(f"{abbr if short else long}:{'ci' if value is None else value}")
+        return pairs
 
-    def _format(self, short: bool, with_version: bool = True) -> str:
-        keys = [k[1] if short else k[0] for k in _KEYS]
-        pairs = [f"{k}:{v}" for k, v in zip(keys, self._values(short))]
-        version = pairs.pop()
+    def _format(self, short: bool, versions: bool = True) -> str:
+        pairs = self._scoring_pairs(short, plugins=versions and not short)
+        pairs.append(f"{NREFS[short]}:{self.nrefs}")
         pairs += self._test_pairs(short)
-        if with_version:
-            pairs.append(version)
+        if versions:
+            pairs.append(f"{VERSION[short]}:{self.version}")
         return "|".join(["bk" if short else "bleukit", *pairs])
 
     @property
@@ -139,53 +164,62 @@ class Signature:
 
     @property
     def digest(self) -> str:
-        canonical = self._format(short=False, with_version=False)
+        canonical = self._format(short=False, versions=False)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+
+    def _sacrebleu_values(self) -> dict[str, str] | None:
+        """sacrebleu's key and value for each field it states, or None when
+        sacrebleu cannot compute this variant (at any order)."""
+        c = self.config
+        values: dict[str, str] = {}
+        for field, key in _FIELD_KEYS.items():
+            value = getattr(c, field)
+            if key.sacrebleu_requires is not ANY and value != key.sacrebleu_requires:
+                return None
+            if key.sacrebleu is None:
+                continue
+            if key.bracketed:
+                if value is not None:  # sacrebleu writes two decimals
+                    values[key.sacrebleu] += f"[{value:.2f}]"
+                continue
+            if field in COMPONENT_FIELDS:
+                text = getattr(COMPONENT_FIELDS[field].entry(value).component, "sacrebleu", None)
+            else:
+                text = (key.sacrebleu_spelling or {}).get(value)
+            if text is None:
+                return None
+            values[key.sacrebleu] = text
+        return values
 
     @property
     def sacrebleu_compatible(self) -> bool:
         """Whether sacrebleu 2.x computes this variant (at any order)."""
-        c = self.config
-        return (
-            (c.tokenizer in _SACREBLEU_TOKENIZERS or c.tokenizer in _SACREBLEU_MECAB)
-            and c.smoothing in _SACREBLEU_SMOOTHING
-            and c.split == "unicode.v1"
-            and c.lowercase != "ascii"
-            and c.weights == "uniform"
-            and c.ref_length == "closest.v1"
-            and c.totals == "exact"
-        )
+        return self._sacrebleu_values() is not None
 
     @property
     def sacrebleu(self) -> str | None:
         """sacrebleu 2.x's signature, where sacrebleu computes this variant
         and its signature states it completely (so only for order 4: a
         sacrebleu signature cannot state another order)."""
-        c = self.config
-        if not self.sacrebleu_compatible or c.max_order != 4:
+        values = self._sacrebleu_values()
+        if values is None:
             return None
-        smooth = _SACREBLEU_SMOOTHING[c.smoothing]
-        if c.smoothing_value is not None:
-            smooth += f"[{c.smoothing_value:.2f}]"
-        case = "lc" if c.lowercase else "mixed"
-        eff = "yes" if c.effective_order else "no"
-        test = ""
+        c = self.config
+        for field, key in _FIELD_KEYS.items():
+            if key.sacrebleu_states is not ANY and getattr(c, field) != key.sacrebleu_states:
+                return None
+        tokenizer = COMPONENT_FIELDS["tokenizer"].get(c.tokenizer)
+        # MeCab's names carry versions only the loaded tagger knows: ja-mecab-0.996-IPA
+        values["tok"] = getattr(tokenizer, "sacrebleu_signature", values["tok"])
+        values["nrefs"] = str(self.nrefs)
+        values["version"] = SACREBLEU_VERSION
         t = self.test
         if t is not None and t.compat == "sacrebleu":
-            # sacrebleu's order: bs, ar, seed (its Signature.info keys)
-            test = f"|bs:{t.bootstrap_samples}"
+            values["bs"] = str(t.bootstrap_samples)
             if t.test == "ar":
-                test += f"|ar:{t.samples}"
-            test += f"|seed:{t.seed}"
-        if c.tokenizer in _SACREBLEU_MECAB:
-            # sacrebleu names MeCab's version: ja-mecab-0.996-IPA
-            tok = TOKENIZERS.get(c.tokenizer).sacrebleu_signature
-        else:
-            tok = _SACREBLEU_TOKENIZERS[c.tokenizer]
-        return (
-            f"nrefs:{self.nrefs}{test}|case:{case}|eff:{eff}|tok:{tok}"
-            f"|smooth:{smooth}|version:{SACREBLEU_VERSION}"
-        )
+                values["ar"] = str(t.samples)
+            values["seed"] = str(t.seed)
+        return "|".join(f"{k}:{values[k]}" for k in _SACREBLEU_ORDER if k in values)
 
     def __str__(self) -> str:
         return self.long
@@ -203,8 +237,16 @@ class Signature:
         }
 
 
+def _split_bracket(text: str) -> tuple[str, str | None]:
+    if text.endswith("]") and "[" in text:
+        head, inner = text[:-1].split("[", 1)
+        return head, inner
+    return text, None
+
+
 def parse_signature(text: str) -> Signature:
-    """Rebuild the variant (and nrefs, version) from a long or short signature."""
+    """Rebuild the variant (and nrefs, version, test) from a long or short
+    signature."""
     text = text.strip()
     parts = text.split("|")
     if parts[0] not in ("bleukit", "bk"):
@@ -212,84 +254,55 @@ def parse_signature(text: str) -> Signature:
             f"signature {text!r}: must start with 'bleukit|' (long form) or 'bk|' (short form)"
         )
     short = parts[0] == "bk"
-    index = {(k[1] if short else k[0]): k for k in _KEYS}
-    test_index = {(k[1] if short else k[0]): k for k in _TEST_KEYS}
+    scoring = {(k.short if short else k.long): k for k in _SCORING_KEYS}
+    tests = {(k[1] if short else k[0]): k for k in _TEST_KEYS}
+    nrefs_key, version_key = NREFS[short], VERSION[short]
+    known = [*scoring, nrefs_key, *tests, version_key]
     found: dict[str, str] = {}
     for part in parts[1:]:
         key, sep, value = part.partition(":")
-        if not sep or (key not in index and key not in test_index):
-            expected = ", ".join([*index, *test_index])
+        if not sep or key not in known:
             raise ConfigError(
-                f"signature field {part!r}: unknown key {key!r}; expected one of {expected}"
+                f"signature field {part!r}: unknown key {key!r}; expected one of {', '.join(known)}"
             )
         if key in found:
             raise ConfigError(f"signature: key {key!r} appears twice")
         found[key] = value
-    missing = [k for k in index if k not in found]
+    missing = [k for k in [*scoring, nrefs_key, version_key] if k not in found]
     if missing:
         raise ConfigError(f"signature: missing {', '.join(missing)}")
-    i = 1 if short else 0
-
-    def field(long_key: str) -> str:
-        return found[next(k[i] for k in _KEYS if k[0] == long_key)]
-
-    def lookup(table: dict, key: str):
-        value = field(key)
-        for v, names in table.items():
-            if value == names[i]:
-                return v
-        allowed = ", ".join(n[i] for n in table.values())
-        raise ConfigError(f"signature key {key!r}: {value!r} is not one of {allowed}")
-
-    data: dict = {
-        "tokenizer": field("tok"),
-        "split": field("split"),
-        "lowercase": lookup(_CASE, "case"),
-        "ref_length": field("reflen"),
-        "effective_order": lookup(_BOOL, "eff"),
-        "totals": field("totals"),
-    }
-    try:
-        data["max_order"] = int(field("order"))
-        w = field("weights")
-        data["weights"] = (
-            "uniform"
-            if w == ("u" if short else "uniform")
-            else tuple(float(x) for x in w.split(","))
-        )
-    except ValueError:
-        raise ConfigError(f"signature: cannot read order {field('order')!r} or weights") from None
-    smooth = field("smooth")
-    data["smoothing_value"] = None
-    if smooth.endswith("]") and "[" in smooth:
-        smooth, raw = smooth[:-1].split("[", 1)
-        try:
-            data["smoothing_value"] = float(raw)
-        except ValueError:
-            raise ConfigError(f"signature: cannot read smoothing value {raw!r}") from None
-    data["smoothing"] = smooth
-    nrefs_raw = field("nrefs")
-    nrefs: int | str = nrefs_raw if nrefs_raw == "var" else _int(nrefs_raw, "nrefs")
+    data: dict[str, Any] = {}
+    for abbr, key in scoring.items():
+        main, *extra = _KEY_FIELDS[key.long]
+        value = found[abbr]
+        for field in extra:
+            value, inner = _split_bracket(value)
+            data[field] = None if inner is None else _read(field, inner, short)
+        data[main] = _read(main, value, short)
+    nrefs_raw = found[nrefs_key]
+    nrefs: int | str = nrefs_raw if nrefs_raw == "var" else _int(nrefs_raw, nrefs_key)
     config = validate(data, f"signature {text!r}")
-    return Signature(config, nrefs, field("version"), _parse_test(found, test_index))
+    return Signature(config, nrefs, found[version_key], _parse_test(found, tests))
 
 
-def _parse_test(found: dict[str, str], test_index: dict) -> SignificanceSpec | None:
-    present = [k for k in test_index if k in found]
+def _parse_test(
+    found: Mapping[str, str], tests: Mapping[str, tuple[str, str, str]]
+) -> SignificanceSpec | None:
+    present = [k for k in tests if k in found]
     if not present:
         return None
-    if len(present) != len(test_index):
-        missing = [k for k in test_index if k not in found]
+    if len(present) != len(tests):
+        missing = [k for k in tests if k not in found]
         raise ConfigError(f"signature: test fields incomplete, missing {', '.join(missing)}")
-    raw = {test_index[k][2]: found[k] for k in present}
+    raw = {tests[k][0]: found[k] for k in present}
     try:
         spec = SignificanceSpec(
-            test=None if raw["test"] == "ci" else raw["test"],
+            test=None if raw["test"] == "ci" else raw["test"],  # type: ignore[arg-type]
             samples=int(raw["samples"]),
-            confidence_samples=int(raw["confidence_samples"]),
+            confidence_samples=int(raw["cisamples"]),
             seed=int(raw["seed"]),
             level=float(raw["level"]),
-            compat=raw["compat"],
+            compat=raw["compat"],  # type: ignore[arg-type]
         )
     except ValueError:
         raise ConfigError("signature: cannot read the test fields") from None

@@ -27,162 +27,34 @@ Two modes:
 from __future__ import annotations
 
 import math
-import random
 import statistics
-from array import array
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from itertools import chain, compress
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .engine import accelerator
 from .errors import BleukitError
+from .resampling import Columns, Draws
+from .results import Interval, SystemResult
+from .spec import (
+    DEFAULT_CONFIDENCE_SAMPLES,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    SignificanceSpec,
+)
 from .stats import Stats, corpus_sum
 
 if TYPE_CHECKING:
-    from .score import BleuResult
     from .variant import Variant
 
-TestName = Literal["bs", "ar"]
-Compat = Literal["none", "sacrebleu"]
-
-DEFAULT_SEED = 12345
-DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
-#: bootstrap resamples for intervals when the test is approximate randomization
-DEFAULT_CONFIDENCE_SAMPLES = 1000
-ALPHA = 0.05
-
-
-@dataclass(frozen=True)
-class SignificanceSpec:
-    """How intervals and p-values were computed; part of the signature."""
-
-    test: TestName | None = "bs"
-    samples: int = 1000
-    seed: int = DEFAULT_SEED
-    level: float = 0.95
-    compat: Compat = "none"
-    confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES
-
-    def __post_init__(self) -> None:
-        if self.samples < 1 or self.confidence_samples < 1:
-            raise BleukitError("the number of samples must be at least 1")
-        if not 0 < self.level < 1:
-            raise BleukitError(f"confidence level must be between 0 and 1, not {self.level}")
-        if self.compat == "sacrebleu" and self.level != 0.95:
-            raise BleukitError("--compat sacrebleu computes 95% intervals only (as sacrebleu)")
-        if self.compat == "sacrebleu" and self.seed == 0:
-            # sacrebleu's PairedTest turns seed 0 into "no seed" (random resamples)
-            raise BleukitError(
-                "--compat sacrebleu cannot use seed 0: sacrebleu treats it as unseeded"
-            )
-
-    @property
-    def bootstrap_samples(self) -> int:
-        """Resamples behind the intervals."""
-        return self.samples if self.test in ("bs", None) else self.confidence_samples
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A bootstrap confidence interval of a score."""
-
-    low: float
-    high: float
-    mean: float
-    level: float
-
-    @property
-    def half_width(self) -> float:
-        return 0.5 * (self.high - self.low)
-
-
-@dataclass(frozen=True)
-class SystemResult:
-    """One system's score, interval and p-value against the baseline."""
-
-    system: str
-    result: BleuResult
-    interval: Interval | None
-    p_value: float | None = None
-    baseline: bool = False
-    scores: tuple[float, ...] = field(default=(), repr=False, compare=False)
-
-    @property
-    def significant(self) -> bool:
-        return self.p_value is not None and self.p_value < ALPHA
-
-
-# ------------------------------------------------------------ resampling
-
-
-# Field width when a segment's statistics are packed into one integer: a sum
-# of at most 2**31 segments of values below 2**32 never carries into the next
-# field, so one big-integer addition adds every statistic at once.
-_FIELD_BITS = 64
-_FIELD_MASK = (1 << _FIELD_BITS) - 1
-
-
-class _Columns:
-    """Per-segment statistics as columns, for fast sums over resamples.
-
-    When every statistic is a small non-negative integer (always, except with
-    the ``average`` reference length, whose lengths are fractions) each
-    segment is also packed into one integer, fields ``_FIELD_BITS`` wide: a
-    resample is then summed with one ``sum`` of integers instead of one per
-    column. The result is the same exact integers either way.
-    """
-
-    def __init__(self, segments: Sequence[Stats], order: int) -> None:
-        self.order = order
-        self.n = len(segments)
-        self.cols = [
-            [s.sys_len for s in segments],
-            [s.ref_len for s in segments],
-            *([s.counts[k] for s in segments] for k in range(order)),
-            *([s.totals[k] for s in segments] for k in range(order)),
-        ]
-        self.last = segments[-1]
-        packable = self.n < 2**31 and all(
-            type(v) is int and 0 <= v < 2**32 for col in self.cols for v in col
-        )
-        self.packed = (
-            [
-                sum(v << (_FIELD_BITS * k) for k, v in enumerate(values))
-                for values in zip(*self.cols)
-            ]
-            if packable
-            else None
-        )
-
-    def unpack(self, total: int) -> list[int]:
-        return [(total >> (_FIELD_BITS * k)) & _FIELD_MASK for k in range(len(self.cols))]
-
-    def to_stats(self, sums: Sequence) -> Stats:
-        o = self.order
-        last = self.last
-        return Stats(
-            sums[0],
-            sums[1],
-            tuple(sums[2 : 2 + o]),
-            tuple(sums[2 + o :]),
-            self.n,
-            last.last_len,
-            last.last_counts,
-            last.last_totals,
-        )
-
-    def resample(self, idx: Sequence[int]) -> Stats:
-        if self.packed is not None:
-            return self.to_stats(self.unpack(sum(map(self.packed.__getitem__, idx))))
-        return self.to_stats([sum(map(col.__getitem__, idx)) for col in self.cols])
-
-    def total(self) -> list:
-        return [sum(col) for col in self.cols]
-
-    def rows(self) -> bytes:
-        """The statistics as int64, segment by segment (for ``_accel``)."""
-        return array("q", chain.from_iterable(zip(*self.cols))).tobytes()
+__all__ = [
+    "DEFAULT_CONFIDENCE_SAMPLES",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_SEED",
+    "Interval",
+    "SignificanceSpec",
+    "SystemResult",
+    "confidence",
+    "paired_test",
+]
 
 
 def _percentile_interval(scores: list[float], level: float) -> Interval:
@@ -210,57 +82,11 @@ def _p_value(sample_stats: Sequence[float], observed: float) -> float:
     return (c + 1) / (len(sample_stats) + 1)
 
 
-class _Draws:
-    """Random draws made once from the seed and shared by every system of a
-    test (paired). The compiled engine makes them in C (``_accel``: CPython's
-    Mersenne Twister run from the same state, so the very same draws) and
-    sums the statistics over them; the reference uses ``random`` and sums in
-    Python."""
-
-    def __init__(self, variant: Variant, n: int, count: int, seed: int | None) -> None:
-        self.n, self.count = n, count
-        self.accel = accelerator() if variant.engine == "c" else None
-        self.state = random.Random(seed).getstate()[1]
-
-    def rng(self) -> random.Random:
-        """A generator at the seed's state."""
-        rng = random.Random()
-        rng.setstate((3, self.state, None))
-        return rng
-
-
-class _Bootstrap(_Draws):
-    """The bootstrap resamples: ``random.Random(seed).choices(range(n), k=n)``,
-    ``count`` times."""
-
-    def __init__(self, variant: Variant, n: int, count: int, seed: int | None) -> None:
-        super().__init__(variant, n, count, seed)
-        self._indices: list[list[int]] | None = None
-
-    def indices(self) -> list[list[int]]:
-        if self._indices is None:
-            rng, population = self.rng(), range(self.n)
-            self._indices = [rng.choices(population, k=self.n) for _ in range(self.count)]
-        return self._indices
-
-    def resamples(self, systems: Sequence[_Columns]) -> list[Iterator[Stats]]:
-        """Per system, its statistics summed over each resample."""
-        if self.accel is None or any(c.packed is None for c in systems):
-            return [map(c.resample, self.indices()) for c in systems]
-        width = len(systems[0].cols)
-        rows = b"".join(c.rows() for c in systems)
-        sums = self.accel.bootstrap_sums(self.state, rows, width, self.count, len(systems))
-        flat = memoryview(sums).cast("q").tolist()
-        size = self.count * width
-        return [
-            (cols.to_stats(flat[i : i + width]) for i in range(k * size, (k + 1) * size, width))
-            for k, cols in enumerate(systems)
-        ]
-
-
-def _score_all(variant: Variant, systems: Sequence[_Columns], boot: _Bootstrap) -> list:
-    """Per system, the score of every resample."""
-    return [list(map(variant.score_value, it)) for it in boot.resamples(systems)]
+def _score_all(variant: Variant, systems: Sequence[Columns], draws: Draws) -> list[list[float]]:
+    """Per system, the score of every bootstrap resample."""
+    return [
+        list(map(variant.score_value, it)) for it in variant.engine.bootstrap_sums(systems, draws)
+    ]
 
 
 # ------------------------------------------------------------ entry points
@@ -292,7 +118,7 @@ def confidence(
     spec: SignificanceSpec,
 ) -> SystemResult:
     """Bootstrap interval of one system (``bleukit score --confidence``)."""
-    cols = _Columns(segments, variant.stat_order)
+    cols = Columns(segments, variant.stat_order)
     result = variant.score_stats(cols.to_stats(cols.total()), nrefs)
     samples = spec.bootstrap_samples
     if spec.compat == "sacrebleu":
@@ -305,8 +131,8 @@ def confidence(
         # sacrebleu's Score.estimate_ci: statistics.mean over the sorted scores
         interval = _sacrebleu_interval(scores, statistics.mean(sorted(scores)))
     else:
-        boot = _Bootstrap(variant, len(segments), samples, spec.seed)
-        (scores,) = _score_all(variant, [cols], boot)
+        draws = Draws.from_seed(len(segments), samples, spec.seed)
+        (scores,) = _score_all(variant, [cols], draws)
         interval = _percentile_interval(scores, spec.level)
     return SystemResult("", result, interval, scores=tuple(scores))
 
@@ -334,11 +160,10 @@ def paired_test(
 def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
     n = len(systems[0][1])
     order = variant.stat_order
-    columns = [_Columns(segs, order) for _, segs in systems]
+    columns = [Columns(segs, order) for _, segs in systems]
     results = [variant.score_stats(c.to_stats(c.total()), nrefs) for c in columns]
     # intervals: the same bootstrap resamples for every system
-    resamples = _Bootstrap(variant, n, spec.bootstrap_samples, spec.seed)
-    boot = _score_all(variant, columns, resamples)
+    boot = _score_all(variant, columns, Draws.from_seed(n, spec.bootstrap_samples, spec.seed))
     out = [
         SystemResult(
             systems[0][0],
@@ -359,7 +184,7 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
                 )
             )
         return out
-    trials = _Randomization(variant, n, spec.samples, spec.seed)
+    trials = Draws.from_seed(n, spec.samples, spec.seed)
     base = columns[0]
     for (name, _), cols, res, scores in zip(systems[1:], columns[1:], results[1:], boot[1:]):
         stats_ab = [
@@ -367,7 +192,7 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
                 variant.score_value(base.to_stats(side_a))
                 - variant.score_value(base.to_stats(side_b))
             )
-            for side_a, side_b in trials.sides(base, cols)
+            for side_a, side_b in variant.engine.randomization_sums(base, cols, trials)
         ]
         p = _p_value(stats_ab, abs(results[0].score - res.score))
         out.append(
@@ -376,54 +201,6 @@ def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
             )
         )
     return out
-
-
-class _Randomization(_Draws):
-    """The trials of approximate randomization: per trial, ``getrandbits(n)``
-    says which segments swap (bit n-1-j for segment j)."""
-
-    def __init__(self, variant: Variant, n: int, count: int, seed: int | None) -> None:
-        super().__init__(variant, n, count, seed)
-        self._selections: list[tuple[bytes, bytes]] | None = None
-
-    def selections(self) -> list[tuple[bytes, bytes]]:
-        """Per trial, the swapped segments as 0/1 bytes for
-        ``itertools.compress``, and the complement."""
-        if self._selections is None:
-            rng = self.rng()
-            self._selections = []
-            for _ in range(self.count):
-                bits = format(rng.getrandbits(self.n), f"0{self.n}b").encode("ascii")
-                self._selections.append((bits.translate(_SELECTED), bits.translate(_REST)))
-        return self._selections
-
-    def sides(self, base: _Columns, other: _Columns) -> Iterator[tuple[list, list]]:
-        """Per trial, the summed statistics of the two shuffled systems: side
-        A takes the baseline's selected segments and the other system's rest."""
-        base_total, other_total = base.total(), other.total()
-        both = [a + b for a, b in zip(base_total, other_total)]
-        if self.accel is not None and base.packed is not None and other.packed is not None:
-            width = len(base.cols)
-            sums = self.accel.ar_sums(self.state, base.rows(), other.rows(), width, self.count)
-            flat = memoryview(sums).cast("q").tolist()
-            for i in range(0, len(flat), width):
-                side_a = flat[i : i + width]
-                yield side_a, [t - a for t, a in zip(both, side_a)]
-            return
-        if base.packed is not None and other.packed is not None:
-            for sel, rest in self.selections():
-                packed = sum(compress(base.packed, sel)) + sum(compress(other.packed, rest))
-                side_a = base.unpack(packed)
-                yield side_a, [t - a for t, a in zip(both, side_a)]
-            return
-        deltas = [[b - s for b, s in zip(bc, sc)] for bc, sc in zip(base.cols, other.cols)]
-        for sel, _ in self.selections():
-            side_a = [t + sum(compress(d, sel)) for t, d in zip(other_total, deltas)]
-            yield side_a, [t - a for t, a in zip(both, side_a)]
-
-
-_SELECTED = bytes.maketrans(b"01", b"\x00\x01")
-_REST = bytes.maketrans(b"01", b"\x01\x00")
 
 
 # ----------------------------------------------- sacrebleu 2.6.0 compatibility

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import NamedTuple
@@ -66,8 +67,9 @@ def _weights_for(weights: Sequence[float] | None, eff: int) -> list[float] | Non
     return [w / mass for w in head] if mass > 0 else [0.0] * eff
 
 
-class Smoothing:
-    """Base class of smoothing components."""
+class Smoothing(ABC):
+    """Base class of smoothing components: a plugin subclasses it (and is
+    instantiated with no arguments)."""
 
     #: default of ``smoothing_value``; None: the method takes no value
     default_value: float | None = None
@@ -75,7 +77,10 @@ class Smoothing:
     value_name: str = ""
     #: order of the last segment's statistics the method reads (NLTK quirk)
     last_segment_order: int = 0
+    #: sacrebleu's name for the method (None: sacrebleu has no such method)
+    sacrebleu: str | None = None
 
+    @abstractmethod
     def __call__(
         self,
         stats: Stats,
@@ -84,7 +89,8 @@ class Smoothing:
         effective_order: bool,
         value: float | None,
     ) -> Smoothed:
-        raise NotImplementedError
+        """Precisions and their weighted geometric mean (0-100) of corpus
+        statistics, at ``order``, with the variant's ``smoothing_value``."""
 
 
 class SacrebleuSmoothing(Smoothing):
@@ -93,6 +99,7 @@ class SacrebleuSmoothing(Smoothing):
 
     def __init__(self, method: str, default_value: float | None, value_name: str = "") -> None:
         self.method = method
+        self.sacrebleu = method
         self.default_value = default_value
         self.value_name = value_name
 
@@ -248,7 +255,23 @@ class NltkSmoothing(Smoothing):
         return out
 
 
-SMOOTHINGS: Registry[Smoothing] = Registry("smoothing method", "bleukit.smoothing")
+def check_smoothing(obj: object) -> Smoothing:
+    """The plugin contract: a subclass of Smoothing, instantiated with no
+    arguments, whose call on corpus statistics gives a ``Smoothed``."""
+    method = obj() if isinstance(obj, type) else obj
+    if not isinstance(method, Smoothing):
+        raise TypeError(f"{obj!r} is not a subclass of bleukit.smoothing.Smoothing")
+    order = max(4, method.last_segment_order)
+    counts, totals = tuple(range(order, 0, -1)), tuple(range(10, 10 - order, -1))
+    out = method(
+        Stats(10, 11, counts, totals, 1, 10, counts, totals), 4, None, False, method.default_value
+    )
+    if not isinstance(out, Smoothed) or len(out.precisions) != 4:
+        raise TypeError(f"it returned {out!r} for order 4, not a Smoothed with 4 precisions")
+    return method
+
+
+SMOOTHINGS: Registry[Smoothing] = Registry("smoothing method", "bleukit.smoothing", check_smoothing)
 
 SMOOTHINGS.register("none.v1", SacrebleuSmoothing("none", None), "no smoothing (sacrebleu 'none')")
 SMOOTHINGS.register(

@@ -10,8 +10,8 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .results import ALPHA, SystemResult
 from .signature import Signature
-from .significance import ALPHA, SystemResult
 
 
 @dataclass(frozen=True)

@@ -8,83 +8,77 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .config import VariantConfig, load_config, validate, with_overrides
-from .engine import (
-    RefBlock,
-    SegmentTable,
-    block_table,
-    ordered_map,
-    ref_blocks,
-    reference_table,
-    resolve_engine,
-    table_stats,
-    table_sum,
-    workers,
-)
+from .engines import Engine, SegmentTable, resolve_engine
 from .errors import InputError
 from .reflen import REF_LENGTHS
-from .score import BleuResult, brevity_penalty, compute_bleu
+from .results import BleuResult
+from .score import brevity_penalty, compute_bleu
 from .signature import Signature
 from .smoothing import SMOOTHINGS
-from .stats import References, Stats, corpus_sum, prepare_references, segment_stats
-from .tokenizers import make_block_preprocessor, make_preprocessor
+from .stats import Stats
+from .tokenizers import Tokens, make_tokenization
+
+RefStreams = Sequence[Sequence[str | None]]
 
 
-def _check_strings(value: Any, what: str) -> None:
+def _check_strings(value: object, what: str) -> None:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise InputError(f"{what} must be a list of strings, not {type(value).__name__}")
 
 
-def _all_strings(items: Sequence) -> bool:
+def _all_strings(items: Sequence[object]) -> bool:
     # set(map(type, ...)) runs in C: the common case costs no Python loop
     return set(map(type, items)) <= {str}
 
 
 @dataclass(frozen=True)
 class PreparedReferences:
-    """References tokenized (and, by the Python engine, counted) for one
-    tokenization, order and engine: ``segments`` (Python engine) or
-    ``blocks`` (compiled engine) is set."""
+    """References prepared once by an engine (``payload``, its own form)
+    for one tokenization, to score many systems against: ``key`` names the
+    tokenization and the engine, ``order`` the n-gram order prepared for
+    (engines whose prepared references are order-bound serve that order and
+    lower ones)."""
 
-    key: tuple
+    key: tuple[object, ...]
+    order: int
     size: int
     nrefs: int | str
     per_segment: tuple[int, ...]
-    segments: tuple[References, ...] | None = None
-    blocks: tuple[RefBlock, ...] | None = None
+    payload: object = field(repr=False)
 
 
 class SharedReferences:
     """Reference streams prepared once per tokenization, and each system's
-    statistics computed once per tokenization, for scoring under several
-    variants (``compare``, ``matrix``, ``agree``, ``report``). With the
-    compiled engine, variants that share a tokenizer (splitter and case)
-    share everything: the per-segment tables are computed at the highest
-    order among ``variants`` and each variant reads its order, reference
-    length policy and totals from them. With the Python engine, variants
-    that differ only in smoothing or weights share statistics."""
+    per-segment tables computed once per tokenization, for scoring under
+    several variants (``compare``, ``matrix``, ``agree``, ``report``):
+    variants that share a tokenization (tokenizer, splitter and case) read
+    their statistics (order, reference-length policy, totals, smoothing and
+    weights) from tables computed at the highest order among ``variants``."""
 
-    def __init__(
-        self, streams: Sequence[Sequence[str | None]], variants: Sequence[Variant] = ()
-    ) -> None:
+    def __init__(self, streams: RefStreams, variants: Sequence[Variant] = ()) -> None:
         self.streams = streams
-        self._orders: dict[tuple, int] = {}
+        self._orders: dict[tuple[object, ...], int] = {}
         for v in variants:
-            key = v.tokenization_key()
+            key = v.reference_key()
             self._orders[key] = max(self._orders.get(key, 0), v.stat_order)
-        self._prepared: dict[tuple, PreparedReferences] = {}
-        self._stats: dict[tuple, Any] = {}
+        self._prepared: dict[tuple[object, ...], PreparedReferences] = {}
+        self._tables: dict[tuple[object, ...], list[SegmentTable]] = {}
+
+    def _order(self, variant: Variant) -> int:
+        return max(self._orders.get(variant.reference_key(), 0), variant.stat_order)
 
     def for_variant(self, variant: Variant) -> PreparedReferences:
         key = variant.reference_key()
-        if key not in self._prepared:
-            self._prepared[key] = variant.prepare_references(self.streams)
-        return self._prepared[key]
+        order = self._order(variant)
+        prepared = self._prepared.get(key)
+        if prepared is None or (variant.engine.order_bound and prepared.order < order):
+            prepared = self._prepared[key] = variant.prepare_references(self.streams, order)
+        return prepared
 
     def segment_stats(
         self, variant: Variant, system: str, hyps: Sequence[str]
@@ -92,34 +86,26 @@ class SharedReferences:
         """The variant's per-segment statistics of the hypotheses ``hyps``,
         which ``system`` names (the cache key)."""
         prepared = self.for_variant(variant)
-        if variant.engine == "c":
-            tkey = variant.tokenization_key()
-            order = max(self._orders.get(tkey, 0), variant.stat_order)
-            key = (tkey, order, system)
-            if key not in self._stats:
-                self._stats[key] = variant.tables(hyps, prepared, order)
-            return variant.stats_from_tables(self._stats[key]), prepared.nrefs
-        c = variant.config
-        key = (variant.reference_key(), c.ref_length, c.totals, system)
-        if key not in self._stats:
-            self._stats[key] = variant.segment_stats(hyps, prepared)
-        return self._stats[key]
+        order = self._order(variant)
+        key = (variant.reference_key(), order, system)
+        if key not in self._tables:
+            self._tables[key] = variant.tables(hyps, prepared, order)
+        return variant.stats_from_tables(self._tables[key]), prepared.nrefs
 
 
 class Variant:
-    """A complete, validated BLEU variant ready to score text."""
+    """A complete, validated BLEU variant ready to score text, on the engine
+    chosen for it (``engine``: None for ``BLEUKIT_ENGINE``, "auto", or an
+    engine's name)."""
 
     def __init__(self, config: VariantConfig, engine: str | None = None) -> None:
         self.config = config
         self.name = config.name or "custom"
-        self._preprocess = make_preprocessor(config.tokenizer, config.split, config.lowercase)
-        block = make_block_preprocessor(config.tokenizer, config.split, config.lowercase)
+        self.tokenization = make_tokenization(config.tokenizer, config.split, config.lowercase)
         self._requested_engine = engine
-        self.engine = resolve_engine(engine, block is not None)
-        self._block, self._mode, self._categories = (
-            block if self.engine == "c" else (None, -1, None)
-        )
+        self.engine: Engine = resolve_engine(engine, self.tokenization)
         self._ref_length = REF_LENGTHS.get(config.ref_length)
+        self._at_least_one = config.totals == "at-least-one"
         self._smoothing = SMOOTHINGS.get(config.smoothing)
         # NLTK methods 5 and 7 read the last segment's 5-gram statistics
         self.stat_order = max(config.max_order, self._smoothing.last_segment_order)
@@ -138,34 +124,31 @@ class Variant:
 
     # ---------------------------------------------------------- pipeline
 
-    def tokenize(self, line: str) -> list[str]:
-        """The tokens BLEU counts for one line under this variant."""
-        return self._preprocess(line)
+    def tokenize(self, line: str) -> Tokens:
+        """The tokens BLEU counts for one line under this variant (one
+        string of them for one-character tokens)."""
+        return self.tokenization.preprocess(line)
 
     def signature(self, nrefs: int | str) -> Signature:
         return Signature(self.config, nrefs)
 
-    def tokenization_key(self) -> tuple:
-        """What the tokens depend on: variants with equal keys count the
-        same tokens."""
-        c = self.config
-        return (c.tokenizer, c.split, c.lowercase, self.engine)
-
-    def reference_key(self) -> tuple:
-        """What prepared references depend on: variants with equal keys can
-        share them (the compiled engine's do not depend on the order)."""
-        if self.engine == "c":
-            return self.tokenization_key()
-        return (*self.tokenization_key(), self.stat_order)
+    def reference_key(self) -> tuple[object, ...]:
+        """What prepared references and tables depend on: the tokenization
+        and the engine."""
+        return (self.tokenization.key, self.engine.name)
 
     def prepare_references(
-        self, ref_streams: Sequence[Sequence[str | None]] | PreparedReferences
+        self, ref_streams: RefStreams | PreparedReferences, order: int | None = None
     ) -> PreparedReferences:
-        """Tokenize and count the references once, to score many systems
-        against them (``corpus_score`` accepts the result in place of the
-        streams). Variants with the same tokenization and order share it."""
+        """Tokenize (and count, as the engine needs) the references once, to
+        score many systems against them (``corpus_score`` accepts the result
+        in place of the streams), for n-grams up to ``order`` (default this
+        variant's). Variants with the same tokenization share it."""
+        order = max(order or 0, self.stat_order)
         if isinstance(ref_streams, PreparedReferences):
-            if ref_streams.key != self.reference_key():
+            if ref_streams.key != self.reference_key() or (
+                self.engine.order_bound and ref_streams.order < order
+            ):
                 raise InputError(
                     "these references were prepared by a variant with another "
                     "tokenization or order; prepare them with this variant"
@@ -197,27 +180,16 @@ class Variant:
                 per_segment.append(len(present))
         seen = set(per_segment)
         nrefs: int | str = seen.pop() if len(seen) == 1 else "var"
-        size = len(per_segment)
-        if self._block is not None:
-            blocks = ref_blocks(self._block, ref_streams)
-            return PreparedReferences(
-                self.reference_key(), size, nrefs, tuple(per_segment), blocks=blocks
-            )
-        segments = tuple(
-            prepare_references(
-                [self._preprocess(r) for r in refs if r is not None], self.stat_order
-            )
-            for refs in zip(*ref_streams)
-        )
+        payload = self.engine.prepare(self.tokenization, ref_streams, order)
         return PreparedReferences(
-            self.reference_key(), size, nrefs, tuple(per_segment), segments=segments
+            self.reference_key(), order, len(per_segment), nrefs, tuple(per_segment), payload
         )
 
     def _prepared_for(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]] | PreparedReferences
+        self, hyps: Sequence[str], refs: RefStreams | PreparedReferences, order: int
     ) -> PreparedReferences:
         _check_strings(hyps, "hypotheses")
-        prepared = self.prepare_references(refs)
+        prepared = self.prepare_references(refs, order)
         if prepared.size != len(hyps):
             raise InputError(
                 f"the references have {prepared.size} segments but there are {len(hyps)} hypotheses"
@@ -228,95 +200,41 @@ class Variant:
                     raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
         return prepared
 
-    def _tables(self, hyps: Sequence[str], prepared: PreparedReferences, order: int):
-        """The compiled engine's per-chunk statistics tables, in order.
-        Tokenizers run in this thread, one chunk after the other (a plugin's
-        or MeCab's tokenizer need not be thread-safe); only the kernel, which
-        touches no Python object, runs in the worker threads."""
-        starts = itertools.accumulate((c.size for c in prepared.blocks), initial=0)
-
-        def tokenized():
-            for lo, chunk in zip(starts, prepared.blocks):
-                lines = list(hyps[lo : lo + chunk.size])
-                block = self._block(lines)
-                if block is None or None in chunk.blocks:
-                    yield reference_table(self._preprocess, lines, chunk, order)
-                else:
-                    yield block, chunk
-
-        def count(item):
-            if isinstance(item, SegmentTable):
-                return item
-            block, chunk = item
-            return block_table(block, chunk, self._mode, order, self._categories)
-
-        return ordered_map(count, tokenized(), workers())
-
     def tables(
         self,
         hyps: Sequence[str],
-        refs: Sequence[Sequence[str | None]] | PreparedReferences,
+        refs: RefStreams | PreparedReferences,
         order: int | None = None,
     ) -> list[SegmentTable]:
-        """The compiled engine's per-segment tables (hypothesis and
-        reference lengths, matches up to ``order``, default this variant's):
-        any variant with this tokenization and an order up to ``order``
-        reads its statistics from them (``stats_from_tables``)."""
-        if self.engine != "c":
-            raise InputError("per-segment tables come from the compiled engine only")
-        prepared = self._prepared_for(hyps, refs)
-        return list(self._tables(hyps, prepared, max(order or 0, self.stat_order)))
+        """The engine's per-segment tables (hypothesis and reference
+        lengths, matches up to ``order``, default this variant's): any
+        variant with this tokenization and an order up to ``order`` reads
+        its statistics from them (``stats_from_tables``)."""
+        order = max(order or 0, self.stat_order)
+        prepared = self._prepared_for(hyps, refs, order)
+        return list(self.engine.tables(self.tokenization, hyps, prepared.payload, order))
 
     def stats_from_tables(self, tables: Sequence[SegmentTable]) -> list[Stats]:
         """This variant's per-segment statistics from tables of its
         tokenization at its order or higher."""
-        at_least_one = self.config.totals == "at-least-one"
-        out: list[Stats] = []
-        for table in tables:
-            out.extend(table_stats(table, self._ref_length, at_least_one, self.stat_order))
-        return out
+        return self.engine.stats(tables, self._ref_length, self._at_least_one, self.stat_order)
 
     def segment_stats(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str | None]] | PreparedReferences,
+        self, hyps: Sequence[str], refs: RefStreams | PreparedReferences
     ) -> tuple[list[Stats], int | str]:
         """Per-segment statistics and the number of references (``"var"``
         when segments have different numbers)."""
-        prepared = self._prepared_for(hyps, refs)
-        at_least_one = self.config.totals == "at-least-one"
-        if prepared.blocks is not None:
-            stats: list[Stats] = []
-            for table in self._tables(hyps, prepared, self.stat_order):
-                stats.extend(table_stats(table, self._ref_length, at_least_one, self.stat_order))
-            return stats, prepared.nrefs
-        stats = [
-            segment_stats(
-                self._preprocess(hyp),
-                seg_refs,
-                self.stat_order,
-                self._ref_length,
-                self.config.totals,
-            )
-            for hyp, seg_refs in zip(hyps, prepared.segments)
-        ]
-        return stats, prepared.nrefs
+        prepared = self._prepared_for(hyps, refs, self.stat_order)
+        tables = self.engine.tables(self.tokenization, hyps, prepared.payload, self.stat_order)
+        return self.stats_from_tables(list(tables)), prepared.nrefs
 
     def corpus_stats(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str | None]] | PreparedReferences,
+        self, hyps: Sequence[str], refs: RefStreams | PreparedReferences
     ) -> tuple[Stats, int | str]:
-        """The summed statistics of a corpus (the compiled engine sums its
-        tables without making a Stats per segment)."""
-        prepared = self._prepared_for(hyps, refs)
-        if prepared.blocks is None:
-            stats, nrefs = self.segment_stats(hyps, prepared)
-            return corpus_sum(stats, self.stat_order), nrefs
-        at_least_one = self.config.totals == "at-least-one"
-        total = Stats.zero(self.stat_order)
-        for table in self._tables(hyps, prepared, self.stat_order):
-            total = total + table_sum(table, self._ref_length, at_least_one)
+        """The summed statistics of a corpus (no Stats per segment)."""
+        prepared = self._prepared_for(hyps, refs, self.stat_order)
+        tables = self.engine.tables(self.tokenization, hyps, prepared.payload, self.stat_order)
+        total = self.engine.sum(tables, self._ref_length, self._at_least_one, self.stat_order)
         return total, prepared.nrefs
 
     def score_stats(self, stats: Stats, nrefs: int | str) -> BleuResult:
@@ -343,9 +261,7 @@ class Variant:
     # ----------------------------------------------------------- scoring
 
     def corpus_score(
-        self,
-        hyps: Sequence[str],
-        ref_streams: Sequence[Sequence[str | None]] | PreparedReferences,
+        self, hyps: Sequence[str], ref_streams: RefStreams | PreparedReferences
     ) -> BleuResult:
         """Corpus BLEU. ``ref_streams`` is a list of reference streams, each
         aligned with ``hyps`` (as in sacrebleu); ``None`` marks a segment that
@@ -362,9 +278,7 @@ class Variant:
         return self.corpus_score([hyp], [[r] for r in refs])
 
     def sentence_scores(
-        self,
-        hyps: Sequence[str],
-        ref_streams: Sequence[Sequence[str | None]] | PreparedReferences,
+        self, hyps: Sequence[str], ref_streams: RefStreams | PreparedReferences
     ) -> list[BleuResult]:
         """One sentence-level result per segment."""
         prepared = self.prepare_references(ref_streams)
@@ -377,5 +291,6 @@ class Variant:
 
 def load_variant(name_or_path: str, engine: str | None = None, **overrides: Any) -> Variant:
     """A built-in variant by name, or a YAML file, with keyword overrides.
-    ``engine``: "auto", "c" or "python" (None: ``BLEUKIT_ENGINE``)."""
+    ``engine``: "auto", "c", "python" or a plugin engine's name (None:
+    ``BLEUKIT_ENGINE``)."""
     return Variant(load_config(name_or_path, overrides), engine)

@@ -199,16 +199,26 @@ def test_components_and_sample(capsys):
     assert code == 0 and len(out.splitlines()) == 4
 
 
+def small_batches(monkeypatch, chunk):
+    """Engines count ``chunk`` segments per table, and streams read a few
+    chunks at a time: small enough for a test's files to span batches."""
+    from bleukit.engines import compiled, python
+
+    for module in (compiled, python):
+        monkeypatch.setattr(module, "CHUNK", chunk)
+
+
 def test_components_name_the_engine(capsys, monkeypatch):
-    from bleukit.engine import accelerator
+    from bleukit.engines.compiled import accelerator
 
     monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
     code, out, _ = run(["components"], capsys)
     expected = "engine: c (bleukit._accel" if accelerator() else "engine: python"
     assert code == 0 and expected in out
+    assert "engines (entry-point group bleukit.engines):" in out
     monkeypatch.setenv("BLEUKIT_ENGINE", "python")
     assert (
-        "engine: python (the reference engine; BLEUKIT_ENGINE=python)"
+        "engine: python (the reference engine); BLEUKIT_ENGINE=python"
         in run(["components"], capsys)[1]
     )
     monkeypatch.setenv("BLEUKIT_ENGINE", "turbo")
@@ -219,9 +229,7 @@ def test_components_name_the_engine(capsys, monkeypatch):
 def test_score_streams_files_in_chunks(tmp_path, capsys, monkeypatch):
     """The streaming path gives corpus_score's numbers, also across chunk
     boundaries, and names the files when their lengths differ."""
-    import bleukit.engine
-
-    monkeypatch.setattr(bleukit.engine, "CHUNK", 3)
+    small_batches(monkeypatch, 3)
     hyps = [f"the cat {i} sat on the mat" for i in range(40)]
     refs = [f"the cat {i % 9} sat on a mat" for i in range(40)]
     (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n")
@@ -452,9 +460,7 @@ def test_report_command(three_systems, tmp_path, capsys):
 
 
 def test_sentence_scores_stream_without_partial_output(tmp_path, capsys, monkeypatch):
-    import bleukit.engine
-
-    monkeypatch.setattr(bleukit.engine, "CHUNK", 4)
+    small_batches(monkeypatch, 4)
     hyps = [f"the cat {i} sat on the mat" for i in range(30)]
     refs = [f"the cat {i % 7} sat on a mat" for i in range(30)]
     (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n")

@@ -13,11 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit import engine
+from bleukit.engines import ENGINES, Engine, compiled, threads
+from bleukit.engines.python import PythonEngine
 from bleukit.errors import ConfigError, MissingDependencyError
-from bleukit.tokenizers import TOKENIZERS, make_block_preprocessor
+from bleukit.resampling import Columns, Draws, bootstrap_sums, randomization_sums
+from bleukit.stats import Stats
+from bleukit.tokenizers import TOKENIZERS, make_tokenization
 
-ACCEL = engine.accelerator()
+ACCEL = compiled.accelerator()
 needs_accel = pytest.mark.skipif(
     ACCEL is None and not os.environ.get("BLEUKIT_REQUIRE_ACCEL"),
     reason="bleukit._accel is not built (no C compiler at install time)",
@@ -82,7 +85,7 @@ def test_compiled_engine_equals_python(over, corpus):
     hyps, refs = corpus
     c = bleukit.load_variant("BLEUw4", engine="c", **over)
     py = bleukit.load_variant("BLEUw4", engine="python", **over)
-    assert (c.engine, py.engine) == ("c", "python")
+    assert (c.engine.name, py.engine.name) == ("c", "python")
     assert c.segment_stats(hyps, refs) == py.segment_stats(hyps, refs)
     assert c.corpus_stats(hyps, refs) == py.corpus_stats(hyps, refs)
 
@@ -126,7 +129,7 @@ def test_long_and_repetitive_segments():
 
 @needs_accel
 def test_many_chunks_in_threads(monkeypatch):
-    monkeypatch.setattr(engine, "CHUNK", 7)
+    monkeypatch.setattr(compiled, "CHUNK", 7)
     monkeypatch.setenv("BLEUKIT_THREADS", "3")
     hyps = [f"the cat {i} sat on the mat ." for i in range(50)]
     refs = [[f"the cat {i % 7} sat on a mat ." for i in range(50)]]
@@ -154,20 +157,20 @@ def test_kernel_rejects_bad_calls():
 def test_accelerator_is_built_where_required():
     if os.environ.get("BLEUKIT_REQUIRE_ACCEL"):
         assert ACCEL is not None, "CI builds bleukit._accel; it is missing"
-        assert bleukit.load_variant("BLEUw4", engine="auto").engine == "c"
+        assert bleukit.load_variant("BLEUw4", engine="auto").engine.name == "c"
 
 
 def test_engine_selection(monkeypatch):
     monkeypatch.setenv("BLEUKIT_ENGINE", "python")
-    assert bleukit.load_variant("BLEUw4").engine == "python"
+    assert bleukit.load_variant("BLEUw4").engine.name == "python"
     monkeypatch.setenv("BLEUKIT_ENGINE", "fast")
     with pytest.raises(ConfigError, match="BLEUKIT_ENGINE='fast'"):
         bleukit.load_variant("BLEUw4")
     monkeypatch.delenv("BLEUKIT_ENGINE")
     with pytest.raises(ConfigError, match="engine 'gpu'"):
         bleukit.load_variant("BLEUw4", engine="gpu")
-    monkeypatch.setattr(engine, "accelerator", lambda: None)
-    assert bleukit.load_variant("BLEUw4").engine == "python"
+    monkeypatch.setattr(compiled, "accelerator", lambda: None)
+    assert bleukit.load_variant("BLEUw4").engine.name == "python"
     with pytest.raises(MissingDependencyError, match="not built"):
         bleukit.load_variant("BLEUw4", engine="c")
 
@@ -178,7 +181,7 @@ def test_plugin_splitters_use_the_python_engine(monkeypatch):
 
     plugin = Entry("commas.v1", lambda text: text.split(","), "plugin", "test splitter")
     monkeypatch.setattr(SPLITTERS, "_plugins", {"commas.v1": plugin})
-    assert make_block_preprocessor("13a", "commas.v1", False) is None
+    assert make_tokenization("13a", "commas.v1", False).block is None
     if ACCEL is not None:
         with pytest.raises(ConfigError, match="built-in splitter"):
             bleukit.load_variant("BLEUw4", engine="c", split="commas.v1")
@@ -186,15 +189,15 @@ def test_plugin_splitters_use_the_python_engine(monkeypatch):
 
 def test_workers(monkeypatch):
     monkeypatch.setenv("BLEUKIT_THREADS", "3")
-    assert engine.workers() == 3
+    assert threads.workers() == 3
     monkeypatch.setenv("BLEUKIT_THREADS", "0")
     with pytest.raises(ConfigError, match="BLEUKIT_THREADS='0'"):
-        engine.workers()
+        threads.workers()
 
 
-@pytest.mark.parametrize("threads", [1, 2, 4])
-def test_ordered_map_keeps_order(threads):
-    assert list(engine.ordered_map(lambda x: x * x, range(20), threads)) == [
+@pytest.mark.parametrize("threads_", [1, 2, 4])
+def test_ordered_map_keeps_order(threads_):
+    assert list(threads.ordered_map(lambda x: x * x, range(20), threads_)) == [
         x * x for x in range(20)
     ]
 
@@ -204,22 +207,24 @@ def test_every_builtin_tokenizer_has_a_block_path():
         assert hasattr(TOKENIZERS.get(name), "tokenize_block"), name
 
 
-def test_tables_come_from_the_compiled_engine_only():
-    from bleukit.errors import InputError
-
-    with pytest.raises(InputError, match="compiled engine only"):
-        bleukit.load_variant("BLEUw4", engine="python").tables(["a"], [["a"]])
+AVAILABLE = [e.name for e in ENGINES.entries() if e.component.unavailable() is None]
 
 
-@needs_accel
-def test_lower_orders_and_other_policies_read_from_shared_tables():
+@pytest.mark.parametrize("engine", AVAILABLE)
+def test_lower_orders_and_other_policies_read_from_shared_tables(engine):
     hyps = ["the cat sat on the mat today", "a dog"]
     refs = [["the cat sat on a mat", "a dog barks"], ["a cat sat on the mat today", None]]
-    high = bleukit.load_variant("BLEUw4", engine="c", max_order=6)
+    high = bleukit.load_variant("BLEUw4", engine=engine, max_order=6)
     tables = high.tables(hyps, refs)
     for over in ({}, {"max_order": 2}, {"ref_length": "shortest"}, {"totals": "at-least-one"}):
-        variant = bleukit.load_variant("BLEUw4", engine="c", **over)
+        variant = bleukit.load_variant("BLEUw4", engine=engine, **over)
         assert variant.stats_from_tables(tables) == variant.segment_stats(hyps, refs)[0]
+        assert (
+            variant.engine.sum(
+                tables, variant._ref_length, variant._at_least_one, variant.stat_order
+            )
+            == variant.corpus_stats(hyps, refs)[0]
+        )
 
 
 @needs_accel
@@ -243,9 +248,9 @@ def test_overrides_keep_the_engine_asked_for(monkeypatch):
     plugin = Entry("commas.v1", lambda text: text.split(","), "plugin", "test splitter")
     monkeypatch.setattr(SPLITTERS, "_plugins", {"commas.v1": plugin})
     # auto stays auto: a plugin splitter then runs on the Python engine
-    assert bleukit.load_variant("BLEUw4").with_overrides(split="commas").engine == "python"
+    assert bleukit.load_variant("BLEUw4").with_overrides(split="commas").engine.name == "python"
     forced = bleukit.load_variant("BLEUw4", engine="python").with_overrides(max_order=2)
-    assert forced.engine == "python"
+    assert forced.engine.name == "python"
 
 
 @needs_accel
@@ -264,10 +269,81 @@ def test_tokenizers_run_in_the_calling_thread(monkeypatch):
 
     plugin = Entry("recording.v1", recording, "plugin", "test tokenizer")
     monkeypatch.setattr(TOKENIZERS, "_plugins", {"recording.v1": plugin})
-    monkeypatch.setattr(engine, "CHUNK", 5)
+    monkeypatch.setattr(compiled, "CHUNK", 5)
     monkeypatch.setenv("BLEUKIT_THREADS", "3")
     hyps = [f"a b c {i}" for i in range(60)]
     variant = bleukit.load_variant("BLEUw4", engine="c", tokenizer="recording")
     stats = variant.corpus_stats(hyps, [hyps])[0]
     assert stats.counts[0] == stats.totals[0] == 240
     assert seen == {threading.get_ident()}
+
+
+@needs_accel
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 2**31), min_size=5, max_size=5), min_size=1, max_size=30),
+    st.integers(0, 2**40) | st.none(),
+    st.integers(0, 50),
+)
+def test_compiled_bootstrap_draws_pythons_resamples(rows, seed, samples):
+    """bootstrap_sums runs CPython's Mersenne Twister from the seed's state:
+    the resamples are random.Random(seed).choices', summed exactly."""
+    segments = [Stats(r[0], r[1], (r[2], r[3]), (r[4], r[4]), 1) for r in rows]
+    cols = Columns(segments, 2)
+    draws = Draws.from_seed(len(rows), samples, seed)  # seed None: the same draws for both
+    # two systems: one draw serves both (paired resamples)
+    other = Columns([Stats(r[1], r[0], (r[3], r[2]), (r[4], r[4]), 1) for r in rows], 2)
+    c_sums = [list(it) for it in ENGINES.get("c").bootstrap_sums([cols, other], draws)]
+    assert c_sums == [list(it) for it in bootstrap_sums([cols, other], draws)]
+
+
+@needs_accel
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 80), st.integers(0, 2**40) | st.none(), st.integers(0, 30))
+def test_compiled_randomization_draws_pythons_trials(n, seed, trials):
+    """ar_sums reads getrandbits(n) as format(bits, "0nb") does, for n below,
+    at and above one 32-bit word."""
+    base = Columns([Stats(i, i + 1, (i % 3, 1), (5, 4), 1) for i in range(n)], 2)
+    other = Columns([Stats(2 * i, 3, (1, i % 2), (6, 5), 1) for i in range(n)], 2)
+    draws = Draws.from_seed(n, trials, seed)
+    compiled = ENGINES.get("c").randomization_sums(base, other, draws)
+    assert list(compiled) == list(randomization_sums(base, other, draws))
+
+
+class _CountingEngine(PythonEngine):
+    """A third-party engine: the reference engine, counting its tables."""
+
+    name = "counting"
+    calls = 0
+
+    def tables(self, tokenization, hyps, prepared, order):
+        type(self).calls += 1
+        return super().tables(tokenization, hyps, prepared, order)
+
+
+def test_a_plugin_engine_registers_and_is_chosen_by_name(monkeypatch):
+    from bleukit import registry
+
+    class EntryPoint:  # what an installed plugin's entry point gives the registry
+        name, group, value, dist = "counting", "bleukit.engines", "tests:_CountingEngine", None
+
+        def load(self):
+            return _CountingEngine
+
+    monkeypatch.setattr(
+        registry, "_entry_points", lambda group: [EntryPoint()] if group == EntryPoint.group else []
+    )
+    ENGINES.reset_plugins()
+    try:
+        v = bleukit.load_variant("BLEUw4", engine="counting")
+        assert isinstance(v.engine, Engine) and v.engine.name == "counting"
+        ref = bleukit.load_variant("BLEUw4", engine="python")
+        hyps, refs = ["the cat sat on the mat"], [["the cat sat on a mat"]]
+        assert v.corpus_score(hyps, refs).score == ref.corpus_score(hyps, refs).score
+        assert _CountingEngine.calls == 1
+        # auto never picks a plugin engine: it must be asked for by name
+        assert bleukit.load_variant("BLEUw4", engine="auto").engine.name in ("c", "python")
+        monkeypatch.setenv("BLEUKIT_ENGINE", "counting")
+        assert bleukit.load_variant("BLEUw4").engine.name == "counting"
+    finally:
+        ENGINES.reset_plugins()

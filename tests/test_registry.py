@@ -1,12 +1,22 @@
-"""Registries: versioned names, entry-point plugins, shadowing and clashes."""
+"""Registries: versioned names, entry-point plugins, shadowing and clashes,
+and every registry's plugin contract (a broken plugin is one PluginError
+naming it and its entry point)."""
 
+from fractions import Fraction
 from importlib.metadata import EntryPoint
 
 import pytest
 
+import bleukit
 from bleukit import registry as registry_module
-from bleukit.errors import UnknownComponentError
+from bleukit.engines import ENGINES
+from bleukit.errors import PluginError, UnknownComponentError
+from bleukit.reflen import REF_LENGTHS
 from bleukit.registry import Registry
+from bleukit.smoothing import SMOOTHINGS
+from bleukit.tokenizers import SPLITTERS, TOKENIZERS
+
+REGISTRIES = (TOKENIZERS, SPLITTERS, REF_LENGTHS, SMOOTHINGS, ENGINES)
 
 
 @pytest.fixture
@@ -19,7 +29,7 @@ def fake_entry_points(monkeypatch):
 
 
 def make():
-    reg: Registry = Registry("widget", "test.widgets")
+    reg: Registry = Registry("widget", "test.widgets", lambda obj: obj)
     reg.register("alpha.v1", "A1", "first alpha")
     reg.register("alpha.v2", "A2", "second alpha")
     return reg
@@ -58,7 +68,7 @@ def test_plugins_are_found_through_entry_points(fake_entry_points):
 
 def test_builtins_cannot_be_shadowed(fake_entry_points):
     fake_entry_points.append(EntryPoint("alpha.v1", "os:getcwd", "test.widgets"))
-    with pytest.raises(UnknownComponentError, match="would shadow the built-in 'alpha.v1'"):
+    with pytest.raises(PluginError, match="would shadow the built-in 'alpha.v1'"):
         make().get("gamma")
 
 
@@ -66,18 +76,18 @@ def test_two_plugins_with_one_name_are_an_error_naming_both(fake_entry_points):
     fake_entry_points.append(EntryPoint("dup.v1", "os:getcwd", "test.widgets"))
     fake_entry_points.append(EntryPoint("dup.v1", "os:getpid", "test.widgets"))
     with pytest.raises(
-        UnknownComponentError, match="two plugins register widget 'dup.v1'.*os:getcwd.*os:getpid"
+        PluginError, match="two plugins register widget 'dup.v1'.*os:getcwd.*os:getpid"
     ):
         make().get("dup.v1")
 
 
 def test_broken_or_misnamed_plugins_are_reported(fake_entry_points):
     fake_entry_points.append(EntryPoint("broken.v1", "no_such_module_xyz:thing", "test.widgets"))
-    with pytest.raises(UnknownComponentError, match="failed to load"):
+    with pytest.raises(PluginError, match="failed to load"):
         make().get("broken.v1")
     fake_entry_points.clear()
     fake_entry_points.append(EntryPoint("noversion", "os:getcwd", "test.widgets"))
-    with pytest.raises(UnknownComponentError, match="not named NAME.vN"):
+    with pytest.raises(PluginError, match="not named NAME.vN"):
         make().names()
 
 
@@ -88,3 +98,115 @@ def test_reset_plugins_rediscovers(fake_entry_points):
     assert "late.v1" not in reg.names()
     reg.reset_plugins()
     assert "late.v1" in reg.names()
+
+
+# ------------------------------------------------------- plugin contracts
+
+
+class _Dist:
+    """What an entry point's distribution tells the registry."""
+
+    def __init__(self):
+        self.metadata = {"Name": "bleukit-test-plugins"}
+        self.version = "2.3.4"
+
+
+class _EntryPoint:
+    """An installed plugin's entry point: a name, a group and an object."""
+
+    def __init__(self, name, group, obj):
+        self.name, self.group, self._obj = name, group, obj
+        self.value = f"tests:{name}"
+        self.dist = _Dist()
+
+    def load(self):
+        return self._obj
+
+
+@pytest.fixture
+def plugins(monkeypatch):
+    """Install fake plugins: plugins(registry, name, obj)."""
+    found = []
+    monkeypatch.setattr(
+        registry_module, "_entry_points", lambda group: [e for e in found if e.group == group]
+    )
+    for reg in REGISTRIES:
+        reg.reset_plugins()
+
+    def add(registry, name, obj):
+        found.append(_EntryPoint(name, registry.group, obj))
+        registry.reset_plugins()
+
+    yield add
+    for reg in REGISTRIES:
+        reg.reset_plugins()
+
+
+def _words(line):
+    return line.lower()
+
+
+class _NeedsArgs:
+    def __init__(self, value):
+        self.value = value
+
+
+BROKEN = [
+    (TOKENIZERS, 42, "not callable"),
+    (TOKENIZERS, lambda line: line.split(), "returned list for a line, not a string"),
+    (TOKENIZERS, _NeedsArgs, "missing 1 required positional argument"),
+    (SPLITTERS, lambda text: tuple(text.split()), "not a list of strings"),
+    (REF_LENGTHS, lambda hyp_len, ref_lens: 2.5, "not an int or a Fraction"),
+    (REF_LENGTHS, lambda hyp_len: hyp_len, "positional argument"),
+    (SMOOTHINGS, _words, "not a subclass of bleukit.smoothing.Smoothing"),
+    (ENGINES, _NeedsArgs, "is not a bleukit.engines.Engine"),
+]
+
+
+@pytest.mark.parametrize(("registry", "obj", "why"), BROKEN, ids=lambda x: getattr(x, "kind", ""))
+def test_a_broken_plugin_is_one_error_naming_it(plugins, registry, obj, why):
+    name = "broken.v1" if registry is not ENGINES else "broken"
+    plugins(registry, name, obj)
+    with pytest.raises(PluginError) as err:
+        registry.get(name)
+    message = str(err.value)
+    assert f"plugin {registry.kind} {name!r}" in message
+    assert "bleukit-test-plugins 2.3.4" in message and f"entry point {name!r}" in message
+    assert why in message
+
+
+def test_every_builtin_keeps_its_registry_contract():
+    for registry in REGISTRIES:
+        for entry in registry.entries():
+            if not isinstance(entry.component, registry_module.Lazy):
+                assert registry.check(entry.component) is entry.component, entry.name
+
+
+def test_a_smoothing_plugin_written_as_the_docs_say_scores(plugins):
+    """docs/plugins.md: a subclass of Smoothing (instantiated by bleukit)."""
+    from bleukit.smoothing import SacrebleuSmoothing
+
+    class HalfExp(SacrebleuSmoothing):
+        """exp smoothing, under another name"""
+
+        def __init__(self):
+            super().__init__("exp", None)
+
+    plugins(SMOOTHINGS, "halfexp.v1", HalfExp)
+    v = bleukit.load_variant("sacrebleu", smoothing="halfexp")
+    expected = bleukit.load_variant("sacrebleu")
+    hyp, refs = "the cat sat on a mat", [["the cat sat on the mat"]]
+    assert v.corpus_score([hyp], refs).score == expected.corpus_score([hyp], refs).score
+    # the plugin's distribution is in the long signature, and it parses back
+    long = v.signature(1).long
+    assert "smooth:halfexp.v1@bleukit-test-plugins==2.3.4|" in long
+    assert "bleukit-test-plugins" not in v.signature(1).short
+    assert bleukit.parse_signature(long).config.scoring_dict() == v.config.scoring_dict()
+    assert REF_LENGTHS.entry("closest").provenance is None
+
+
+def test_a_reference_length_plugin_may_give_a_fraction(plugins):
+    plugins(REF_LENGTHS, "mean.v1", lambda hyp_len, ref_lens: Fraction(sum(ref_lens), 2))
+    v = bleukit.load_variant("BLEUw4", ref_length="mean")
+    result = v.corpus_score(["a b c"], [["a b c"], ["a b c d e"]])
+    assert result.ref_len == 4

@@ -9,15 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.engine import accelerator
+from bleukit.engines.compiled import accelerator
 from bleukit.errors import BleukitError
-from bleukit.significance import (
-    SignificanceSpec,
-    _Columns,
-    _Randomization,
-    confidence,
-    paired_test,
-)
+from bleukit.resampling import Columns
+from bleukit.significance import SignificanceSpec, confidence, paired_test
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "dog", ".", ",", "barked"])
 SEGMENT = st.lists(WORDS, min_size=1, max_size=10).map(" ".join)
@@ -88,36 +83,11 @@ def test_different_seeds_resample_differently():
     assert one.scores != two.scores
 
 
-def test_packed_and_column_sums_agree():
-    refs = ["the cat sat on the mat", "a dog barked", "the mat", "on a cat"]
-    a = ["the cat sat on a mat", "the dog barked", "a mat", "on the cat"]
-    b = ["cat sat", "dog", "the mat .", "a cat on"]
-    (_, sa), (_, sb) = stats_for(VARIANT, refs, a, b)
-    packed, plain = _Columns(sa, 2), _Columns(sa, 2)
-    plain.packed = None
-    assert packed.packed is not None
-    for idx in ([0, 0, 3, 1], [2, 2, 2, 2], [3, 1, 0, 2]):
-        assert packed.resample(idx) == plain.resample(idx)
-    other_packed, other_plain = _Columns(sb, 2), _Columns(sb, 2)
-    other_plain.packed = None
-    # the three ways to sum the trials of approximate randomization agree:
-    # in C (compiled engine), packed integers, columns (reference engine)
-    python = bleukit.load_variant("sacrebleu", max_order=2, engine="python")
-    trials = _Randomization(python, 4, 20, 7)
-    expected = list(trials.sides(plain, other_plain))
-    assert list(trials.sides(packed, other_packed)) == expected
-    if accelerator() is not None:
-        c_variant = bleukit.load_variant("sacrebleu", max_order=2, engine="c")
-        compiled = _Randomization(c_variant, 4, 20, 7)
-        assert compiled.accel is not None
-        assert list(compiled.sides(packed, other_packed)) == expected
-
-
 def test_fractional_reference_lengths_use_exact_column_sums():
     v = bleukit.load_variant("sacrebleu", ref_length="average", max_order=2)
     prepared = v.prepare_references([["the cat sat", "a dog"], ["the cat", "a dog barked"]])
     segs, _ = v.segment_stats(["the cat sat", "dog"], prepared)
-    assert _Columns(segs, 2).packed is None
+    assert Columns(segs, 2).packed is None
     assert confidence(v, segs, 2, SignificanceSpec(None, samples=20)).interval is not None
 
 
@@ -186,47 +156,6 @@ def test_sacrebleu_signature_with_compat_tests():
     assert ar.sacrebleu.startswith("nrefs:1|bs:1000|ar:10000|seed:12345|case:mixed")
     with pytest.raises(bleukit.ConfigError, match="test fields incomplete"):
         bleukit.parse_signature(bs.long.replace("|seed:12345", ""))
-
-
-@pytest.mark.skipif(accelerator() is None, reason="bleukit._accel is not built")
-@settings(max_examples=40, deadline=None)
-@given(
-    st.lists(st.lists(st.integers(0, 2**31), min_size=5, max_size=5), min_size=1, max_size=30),
-    st.integers(0, 2**40) | st.none(),
-    st.integers(0, 50),
-)
-def test_compiled_bootstrap_draws_pythons_resamples(rows, seed, samples):
-    """bootstrap_sums runs CPython's Mersenne Twister from the seed's state:
-    the resamples are random.Random(seed).choices', summed exactly."""
-    from bleukit.significance import _Bootstrap
-    from bleukit.stats import Stats
-
-    segments = [Stats(r[0], r[1], (r[2], r[3]), (r[4], r[4]), 1) for r in rows]
-    cols = _Columns(segments, 2)
-    c_boot = _Bootstrap(bleukit.load_variant("BLEUw4", engine="c"), len(rows), samples, seed)
-    py_boot = _Bootstrap(bleukit.load_variant("BLEUw4", engine="python"), len(rows), samples, 0)
-    py_boot.state = c_boot.state  # the same draws, also for seed None
-    assert c_boot.accel is not None and py_boot.accel is None
-    # two systems: one draw serves both (paired resamples)
-    other = _Columns([Stats(r[1], r[0], (r[3], r[2]), (r[4], r[4]), 1) for r in rows], 2)
-    c_sums = [list(it) for it in c_boot.resamples([cols, other])]
-    assert c_sums == [list(it) for it in py_boot.resamples([cols, other])]
-
-
-@pytest.mark.skipif(accelerator() is None, reason="bleukit._accel is not built")
-@settings(max_examples=30, deadline=None)
-@given(st.integers(1, 80), st.integers(0, 2**40) | st.none(), st.integers(0, 30))
-def test_compiled_randomization_draws_pythons_trials(n, seed, trials):
-    """ar_sums reads getrandbits(n) as format(bits, "0nb") does, for n below,
-    at and above one 32-bit word."""
-    from bleukit.stats import Stats
-
-    base = _Columns([Stats(i, i + 1, (i % 3, 1), (5, 4), 1) for i in range(n)], 2)
-    other = _Columns([Stats(2 * i, 3, (1, i % 2), (6, 5), 1) for i in range(n)], 2)
-    python = _Randomization(bleukit.load_variant("BLEUw4", engine="python"), n, trials, seed)
-    compiled = _Randomization(bleukit.load_variant("BLEUw4", engine="c"), n, trials, 0)
-    compiled.state = python.state
-    assert list(compiled.sides(base, other)) == list(python.sides(base, other))
 
 
 @pytest.mark.skipif(accelerator() is None, reason="bleukit._accel is not built")

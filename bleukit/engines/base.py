@@ -1,0 +1,104 @@
+"""The engine interface: how per-segment statistics of many segments are
+computed. Every engine gives the same numbers (``tests/test_engine.py``
+checks each against the reference on random text); they differ in speed and
+in what they can run. ``Variant`` holds one engine and never asks which.
+
+An engine implements :meth:`Engine.prepare` (references, once per
+tokenization) and :meth:`Engine.tables` (per-segment tables of a block of
+hypotheses). Sums of tables and resampling sums have reference
+implementations here that an engine may replace with faster ones.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from typing import ClassVar
+
+from ..reflen import Policy
+from ..resampling import Columns, Draws, Sides, bootstrap_sums, randomization_sums
+from ..stats import Stats
+from ..tokenizers import Tokenization
+from .tables import SegmentTable, table_stats, table_sum
+
+
+class Engine(ABC):
+    """Computes per-segment tables; subclasses are the engines."""
+
+    #: the engine's name (``BLEUKIT_ENGINE``, ``load_variant(engine=...)``)
+    name: ClassVar[str]
+    #: whether prepared references hold n-grams up to the order they were
+    #: prepared for (then they serve that order and lower ones only)
+    order_bound: ClassVar[bool] = False
+
+    def __repr__(self) -> str:
+        return f"<bleukit engine {self.name!r}>"
+
+    def unavailable(self) -> str | None:
+        """Why this engine cannot run in this process (None: it can)."""
+        return None
+
+    def unsupported(self, tokenization: Tokenization) -> str | None:
+        """Why this engine cannot run this tokenization (None: it can)."""
+        return None
+
+    def describe(self) -> str:
+        """One line for ``bleukit components``."""
+        return self.name
+
+    def batch_lines(self) -> int:
+        """How many lines a caller that streams a file should hand over at
+        once to keep this engine busy."""
+        return 32768
+
+    @abstractmethod
+    def prepare(
+        self, tokenization: Tokenization, streams: Sequence[Sequence[str | None]], order: int
+    ) -> object:
+        """The reference streams (aligned, None where a segment has no
+        reference in a stream, every segment with at least one) in the
+        form ``tables`` reads, for n-grams up to ``order``."""
+
+    @abstractmethod
+    def tables(
+        self, tokenization: Tokenization, hyps: Sequence[str], prepared: object, order: int
+    ) -> Iterator[SegmentTable]:
+        """Per-segment tables of the hypotheses against the prepared
+        references, in order, matches up to ``order``, chunk by chunk."""
+
+    def stats(
+        self, tables: Iterable[SegmentTable], ref_length: Policy, at_least_one: bool, order: int
+    ) -> list[Stats]:
+        """One Stats per segment of the tables."""
+        out: list[Stats] = []
+        for table in tables:
+            out.extend(table_stats(table, ref_length, at_least_one, order))
+        return out
+
+    def sum(
+        self, tables: Iterable[SegmentTable], ref_length: Policy, at_least_one: bool, order: int
+    ) -> Stats:
+        """The summed statistics of the tables."""
+        total = Stats.zero(order)
+        for table in tables:
+            total = total + table_sum(table, ref_length, at_least_one, order)
+        return total
+
+    def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Stats]]:
+        """Per system, its statistics summed over each bootstrap resample
+        (``resampling.bootstrap_indices``)."""
+        return bootstrap_sums(systems, draws)
+
+    def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
+        """Per approximate-randomization trial, the summed statistics of the
+        two shuffled systems (``resampling.randomization_selections``)."""
+        return randomization_sums(base, other, draws)
+
+
+def check_engine(obj: object) -> Engine:
+    """The plugin contract: a subclass of ``Engine`` (instantiated with no
+    arguments) or an instance of one."""
+    engine = obj() if isinstance(obj, type) and issubclass(obj, Engine) else obj
+    if not isinstance(engine, Engine):
+        raise TypeError(f"{obj!r} is not a bleukit.engines.Engine")
+    return engine

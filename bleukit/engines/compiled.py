@@ -1,0 +1,199 @@
+"""The compiled engine, ``bleukit._accel`` (a C extension that ``pip
+install`` builds where a C compiler is present).
+
+Blocks of ``CHUNK`` lines are tokenized at once (the tokenization's
+``BlockForm``) and counted in C; only blocks of text, never every
+reference's n-grams, are kept, so memory stays flat. The kernel releases the
+GIL, so chunks are counted in threads (``threads.workers``), while
+tokenizers run in the calling thread, one chunk after the other (MeCab's or
+a plugin's tokenizer need not be thread-safe). Bootstrap resamples and
+randomization trials are drawn and summed in C too, with CPython's Mersenne
+Twister run from the seed's state: the very draws of ``resampling``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+from ..resampling import Columns, Draws, Sides
+from ..stats import Stats
+from ..tokenizers import BlockForm, Tokenization
+from .base import Engine
+from .python import count_segments, prepare_segments
+from .tables import SegmentTable
+from .threads import ordered_map, workers
+
+#: segments per block
+CHUNK = 4096
+
+# How the kernel (``block_stats``) turns a block's lines into symbols, by
+# block kind and "the splitter is ascii.v1" (the numbers are the C enum).
+# Word modes split on Unicode (0) or ASCII (1) whitespace; character modes
+# keep every code point (2), drop whitespace (3, 4) or collapse each run of
+# it into one space (5, 6); 7 applies the 13a rules, then a Unicode split;
+# 8 and 9 strip (Unicode, ASCII), apply the intl rules, then a Unicode split.
+_KERNEL_MODES = {
+    ("split", False): 0,
+    ("split", True): 1,
+    ("split-unicode", False): 0,
+    ("split-unicode", True): 0,
+    ("tokens", False): 1,
+    ("tokens", True): 1,
+    ("chars-raw", False): 2,
+    ("chars-raw", True): 2,
+    ("chars", False): 3,
+    ("chars", True): 4,
+    ("chars-space", False): 5,
+    ("chars-space", True): 6,
+    ("13a", False): 7,
+    ("13a", True): 7,
+    ("intl", False): 8,
+    ("intl", True): 9,
+}
+
+
+def accelerator() -> ModuleType | None:
+    """The compiled module, or None where it was not built."""
+    try:
+        from .. import _accel
+    except ImportError:
+        return None
+    return _accel
+
+
+@dataclass(frozen=True)
+class RefBlock:
+    """A chunk of reference segments, tokenized: one block of text per
+    reference stream (None where a segment holds a newline that the block
+    cannot carry), which segments each stream has (None: all), and the
+    streams' own lines, for a chunk the reference engine must count."""
+
+    size: int
+    blocks: list[str | None]
+    present: list[bytes | None]
+    raw: list[list[str | None]]
+
+
+def ref_blocks(
+    block: Callable[[list[str]], str | None], streams: Sequence[Sequence[str | None]]
+) -> tuple[RefBlock, ...]:
+    """The reference streams in chunks of CHUNK segments, tokenized."""
+    size = len(streams[0])
+    chunks = []
+    for lo in range(0, size, CHUNK):
+        hi = min(size, lo + CHUNK)
+        blocks: list[str | None] = []
+        present: list[bytes | None] = []
+        raw = []
+        for stream in streams:
+            part = list(stream[lo:hi])
+            raw.append(part)
+            if None in part:
+                present.append(bytes(r is not None for r in part))
+                lines = [r if r is not None else "" for r in part]
+            else:
+                present.append(None)
+                lines = part  # type: ignore[assignment]
+            blocks.append(block(lines))
+        chunks.append(RefBlock(hi - lo, blocks, present, raw))
+    return tuple(chunks)
+
+
+class CompiledEngine(Engine):
+    """The C kernel: needs ``bleukit._accel`` and a built-in splitter."""
+
+    name = "c"
+
+    def unavailable(self) -> str | None:
+        if accelerator() is None:
+            return (
+                "the compiled engine bleukit._accel is not built (reinstall bleukit where "
+                "a C compiler is available), or set BLEUKIT_ENGINE=python"
+            )
+        return None
+
+    def unsupported(self, tokenization: Tokenization) -> str | None:
+        if tokenization.block is None:
+            return "the compiled engine needs a built-in splitter (unicode.v1 or ascii.v1)"
+        return None
+
+    def describe(self) -> str:
+        return f"c (bleukit._accel, {workers()} threads)"
+
+    def batch_lines(self) -> int:
+        # four blocks per thread keep every thread busy between reads
+        return CHUNK * workers() * 4
+
+    def _form(self, tokenization: Tokenization) -> BlockForm:
+        if tokenization.block is None:  # Variant never asks: unsupported() said so
+            raise ValueError(self.unsupported(tokenization))
+        return tokenization.block
+
+    def prepare(
+        self, tokenization: Tokenization, streams: Sequence[Sequence[str | None]], order: int
+    ) -> tuple[RefBlock, ...]:
+        return ref_blocks(self._form(tokenization).text, streams)
+
+    def tables(
+        self, tokenization: Tokenization, hyps: Sequence[str], prepared: object, order: int
+    ) -> Iterator[SegmentTable]:
+        form = self._form(tokenization)
+        chunks: tuple[RefBlock, ...] = prepared  # type: ignore[assignment]
+        starts = itertools.accumulate((c.size for c in chunks), initial=0)
+        mode = _KERNEL_MODES[form.kind, form.ascii_split]
+        kernel = accelerator()
+        assert kernel is not None  # resolve_engine checked unavailable()
+
+        def tokenized() -> Iterator[SegmentTable | tuple[str, RefBlock]]:
+            for lo, chunk in zip(starts, chunks):
+                lines = list(hyps[lo : lo + chunk.size])
+                block = form.text(lines)
+                if block is None or None in chunk.blocks:
+                    # a segment holds a newline, which a block of newline-
+                    # separated lines cannot carry (only the Python API can
+                    # pass one): the reference engine counts this chunk
+                    prepared = prepare_segments(tokenization.preprocess, chunk.raw, order)
+                    yield count_segments(tokenization.preprocess, lines, prepared, order)
+                else:
+                    yield block, chunk
+
+        def count(item: SegmentTable | tuple[str, RefBlock]) -> SegmentTable:
+            if isinstance(item, SegmentTable):
+                return item
+            block, chunk = item
+            extra = () if form.categories is None else (form.categories(),)
+            arrays = kernel.block_stats(block, chunk.blocks, chunk.present, mode, order, *extra)
+            views = (memoryview(a).cast("q") for a in arrays)
+            return SegmentTable(*views, len(chunk.blocks), order)
+
+        return ordered_map(count, tokenized(), workers())
+
+    def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Stats]]:
+        kernel = accelerator()
+        if kernel is None or any(c.packed is None for c in systems):
+            return super().bootstrap_sums(systems, draws)
+        width = systems[0].width
+        rows = b"".join(c.rows() for c in systems)
+        sums = kernel.bootstrap_sums(draws.state, rows, width, draws.count, len(systems))
+        flat = memoryview(sums).cast("q").tolist()
+        size = draws.count * width
+        return [
+            (cols.to_stats(flat[i : i + width]) for i in range(k * size, (k + 1) * size, width))
+            for k, cols in enumerate(systems)
+        ]
+
+    def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
+        kernel = accelerator()
+        if kernel is None or base.packed is None or other.packed is None:
+            yield from super().randomization_sums(base, other, draws)
+            return
+        both = [a + b for a, b in zip(base.total(), other.total())]
+        width = base.width
+        sums = kernel.ar_sums(draws.state, base.rows(), other.rows(), width, draws.count)
+        flat = memoryview(sums).cast("q").tolist()
+        for i in range(0, len(flat), width):
+            side_a = flat[i : i + width]
+            yield side_a, [t - a for t, a in zip(both, side_a)]

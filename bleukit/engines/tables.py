@@ -1,0 +1,97 @@
+"""Per-segment tables: what every engine computes for a chunk of segments,
+and the one place where a variant's reference-length policy, totals rule
+and order turn them into ``Stats``.
+
+A table holds, per segment, the hypothesis length, every reference's length
+(-1 where a segment has no reference in that stream), the clipped matches of
+every order up to the table's, and the closest and shortest reference
+lengths. Any variant of the same tokenization and an order up to the
+table's reads its statistics from it, so variants share one count.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Union
+
+from ..reflen import Policy, RefLength, closest, shortest
+from ..stats import Stats, ngram_totals
+
+#: a flat sequence of int64: a kernel's buffer cast to "q", or an array("q")
+IntArray = Union[memoryview, "array[int]"]
+
+
+@dataclass(frozen=True)
+class SegmentTable:
+    """Per-segment statistics of a chunk as flat int64 arrays: hypothesis
+    lengths, reference lengths (segment x stream, -1 where absent), clipped
+    matches (segment x order) and the closest and shortest reference length
+    (segment x 2)."""
+
+    hyp_len: IntArray
+    ref_len: IntArray
+    matches: IntArray
+    nearest: IntArray
+    nref: int
+    order: int
+
+    def ref_lengths(self, i: int) -> tuple[int, ...]:
+        row = self.ref_len[i * self.nref : (i + 1) * self.nref]
+        return tuple(r for r in row if r >= 0)
+
+    def chosen_lengths(self, ref_length: Policy) -> Sequence[RefLength]:
+        """Each segment's reference length under the policy: read from the
+        table for the built-in closest and shortest policies (engines'
+        kernels are tested against them), else by calling the policy."""
+        if ref_length is closest:
+            return self.nearest[0::2]
+        if ref_length is shortest:
+            return self.nearest[1::2]
+        return [ref_length(h, self.ref_lengths(i)) for i, h in enumerate(self.hyp_len)]
+
+
+def table_stats(
+    table: SegmentTable, ref_length: Policy, at_least_one: bool, order: int
+) -> list[Stats]:
+    """One Stats per segment, equal to ``stats.segment_stats``'s, for an
+    order up to the table's."""
+    width = table.order
+    flat = table.matches.tolist()
+    rows = [tuple(flat[i : i + order]) for i in range(0, len(flat), width)]
+    return [
+        Stats(hyp_len, ref, counts, totals, 1, hyp_len, counts, totals)
+        for hyp_len, ref, counts, totals in zip(
+            table.hyp_len,
+            table.chosen_lengths(ref_length),
+            rows,
+            [ngram_totals(h, order, at_least_one) for h in table.hyp_len],
+        )
+    ]
+
+
+def table_sum(table: SegmentTable, ref_length: Policy, at_least_one: bool, order: int) -> Stats:
+    """The sum of ``table_stats(table, ...)``, without a Stats per segment."""
+    width, n = table.order, len(table.hyp_len)
+    if n == 0:
+        return Stats.zero(order)
+    per_length = [
+        (c, ngram_totals(L, order, at_least_one)) for L, c in Counter(table.hyp_len).items()
+    ]
+    totals = tuple(sum(c * t[k] for c, t in per_length) for k in range(order))
+    counts = tuple(sum(table.matches[k::width]) for k in range(order))
+    ref_len: RefLength = sum(table.chosen_lengths(ref_length))
+    last = n - 1
+    last_len = table.hyp_len[last]
+    return Stats(
+        sum(table.hyp_len),
+        ref_len,
+        counts,
+        totals,
+        n,
+        last_len,
+        tuple(table.matches[last * width : last * width + order]),
+        ngram_totals(last_len, order, at_least_one),
+    )

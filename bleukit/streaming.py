@@ -1,0 +1,73 @@
+"""Scoring files as streams: memory bounded by a batch of lines, not by the
+corpus.
+
+Reference and hypothesis files are read in step, a batch at a time (as many
+lines as the variant's engine asks for), after their line counts are
+compared, so a mismatch stops a run before any work. Corpus scores keep
+running sums only; sentence scores come batch by batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from .errors import InputError
+from .files import check_line_counts, display_name, read_chunks
+from .progress import Progress
+from .results import BleuResult
+from .stats import Stats
+from .variant import Variant
+
+
+def read_in_step(
+    paths: Sequence[str], batch_lines: int, progress: bool = False
+) -> Iterator[list[list[str]]]:
+    """The files' lines in step, ``batch_lines`` of each at a time, after
+    their line counts are compared; with ``progress`` a progress line
+    appears on standard error when it is a terminal and the run lasts."""
+    meter = Progress("scoring", check_line_counts(paths)) if progress else None
+    try:
+        for chunk in read_chunks(paths, batch_lines):
+            yield chunk
+            if meter is not None:
+                meter.advance(len(chunk[0]))
+    finally:
+        if meter is not None:
+            meter.close()
+
+
+def _empty(path: str) -> InputError:
+    return InputError(f"{display_name(path)} is empty: nothing to score")
+
+
+def corpus_scores(
+    variant: Variant, ref_paths: Sequence[str], hyp_paths: Sequence[str], progress: bool = False
+) -> list[tuple[str, BleuResult]]:
+    """The corpus score of every hypothesis file (``-``: standard input)
+    against the reference files, keeping running sums only."""
+    totals = [Stats.zero(variant.stat_order) for _ in hyp_paths]
+    nrefs: set[int | str] = set()
+    nref_files = len(ref_paths)
+    for chunk in read_in_step([*ref_paths, *hyp_paths], variant.engine.batch_lines(), progress):
+        prepared = variant.prepare_references(chunk[:nref_files])
+        nrefs.add(prepared.nrefs)
+        for i, lines in enumerate(chunk[nref_files:]):
+            totals[i] = totals[i] + variant.corpus_stats(lines, prepared)[0]
+    if not totals[0].segments:
+        raise _empty(hyp_paths[0])
+    n: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
+    return [(display_name(p), variant.score_stats(t, n)) for p, t in zip(hyp_paths, totals)]
+
+
+def sentence_scores(
+    variant: Variant, ref_paths: Sequence[str], hyp_path: str, progress: bool = False
+) -> Iterator[list[BleuResult]]:
+    """The sentence scores of one hypothesis file, a batch at a time; an
+    empty file is an error (raised once the files are read)."""
+    scored = 0
+    for chunk in read_in_step([*ref_paths, hyp_path], variant.engine.batch_lines(), progress):
+        results = variant.sentence_scores(chunk[-1], variant.prepare_references(chunk[:-1]))
+        scored += len(results)
+        yield results
+    if not scored:
+        raise _empty(hyp_path)

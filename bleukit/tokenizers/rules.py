@@ -1,0 +1,153 @@
+"""The mteval rule tokenizers, as sacrebleu 2.x implements them: ``none``,
+``13a`` (mteval-v13a.pl) and ``intl`` (mteval-v14.pl
+``--international-tokenization``), with their block forms: lines joined by
+newlines, rewritten at once (the compiled engine applies the 13a and intl
+rules itself, in ``_accel.c``)."""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+
+from .base import BlockMode
+
+
+class NoneTokenizer:
+    """No tokenization: the line as it is (sacrebleu ``none``)."""
+
+    block_mode: BlockMode = "split"
+    sacrebleu = "none"
+
+    def __call__(self, line: str) -> str:
+        return line
+
+    def tokenize_block(self, text: str) -> str:
+        return text
+
+
+# mteval-v13a.pl's language-dependent rules, as sacrebleu's TokenizerRegexp
+# writes them (ASCII digits only; symbols are the ASCII ranges listed).
+# The first rule, r"([\{-\~\[-\` -\&\(-\+\:-\@\/])" -> r" \1 ", pads every
+# ASCII punctuation or symbol except period, comma and dash (and the space,
+# which the class includes) with spaces: a per-character rewrite, done with
+# str.translate; the others depend on the neighbouring character.
+_13A_PAD = str.maketrans(
+    {
+        c: f" {c} "
+        for c in "".join(
+            chr(x)
+            for lo, hi in (("{", "~"), ("[", "`"), (" ", "&"), ("(", "+"), (":", "@"), ("/", "/"))
+            for x in range(ord(lo), ord(hi) + 1)
+        )
+    }
+)
+RULES_13A = (
+    # period and comma unless preceded by a digit
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+    # period and comma unless followed by a digit
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+    # dash when preceded by a digit
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+)
+Rules = tuple[tuple[re.Pattern[str], str], ...]
+
+# The same rules for a block of lines joined by "\n": no class admits the
+# newline, so no match spans two lines and each line is rewritten exactly as
+# on its own (tests/test_tokenizers.py checks this on random text).
+RULES_13A_BLOCK: Rules = tuple(
+    (re.compile(p.pattern.replace("[^0-9]", "[^0-9\n]")), r) for p, r in RULES_13A
+)
+
+
+def pad_13a(line: str, rules: Rules) -> str:
+    """The 13a rules, without the final whitespace normalisation."""
+    line = line.translate(_13A_PAD)
+    for pattern, replacement in rules:
+        line = pattern.sub(replacement, line)
+    return line
+
+
+def apply_13a_rules(line: str) -> str:
+    # the rules leave runs of spaces; sacrebleu normalises with str.split(),
+    # which also turns NBSP and other Unicode spaces into plain separators
+    return " ".join(pad_13a(line, RULES_13A).split())
+
+
+def _entities(text: str) -> str:
+    if "&" in text:
+        text = (
+            text.replace("&quot;", '"')
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+        )
+    return text
+
+
+class Tokenizer13a:
+    """mteval-v13a.pl tokenization as sacrebleu 2.x ``13a`` implements it."""
+
+    block_mode: BlockMode = "13a"
+    sacrebleu = "13a"
+
+    def __call__(self, line: str) -> str:
+        # language-independent part of mteval-v13a.pl's NormalizeText
+        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        # mteval pads the line with spaces so that a final period is split
+        return apply_13a_rules(f" {_entities(line)} ")
+
+    def tokenize_block(self, text: str) -> str:
+        """The kernel applies the padding and the rules to each line.
+        Trailing whitespace needs no stripping: every whitespace character
+        acts as the padding space does in the rules."""
+        return _entities(text.replace("<skipped>", ""))
+
+
+class TokenizerIntl:
+    """mteval-v14.pl ``--international-tokenization`` as sacrebleu ``intl``.
+
+    Compatibility quirk kept: a number followed by a final period keeps the
+    period (``2019.``), as in mteval-v14 and sacrebleu, because the line is
+    not padded with spaces.
+    """
+
+    block_mode: BlockMode = "intl"
+    sacrebleu = "intl"
+
+    def __init__(self) -> None:
+        import regex
+
+        self._rules = (
+            (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+            (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+            (regex.compile(r"(\p{S})"), r" \1 "),
+        )
+
+    def __call__(self, line: str) -> str:
+        for pattern, replacement in self._rules:
+            line = pattern.sub(replacement, line)
+        return " ".join(line.split())
+
+    def tokenize_block(self, text: str) -> str:
+        """The kernel strips and rewrites each line, with ``categories()``."""
+        return text
+
+    @functools.cache  # noqa: B019 - one table per process, for the one instance
+    def categories(self) -> bytes:
+        """One byte per code point: 1 for \\p{P}, 2 for \\p{S}, 4 for \\p{N},
+        as the ``regex`` module (whose Unicode data the rules use) sees them."""
+        from array import array
+
+        import regex
+
+        table = bytearray(0x110000)
+        # every code point in one string, without a million one-character strings
+        codes = array("I", range(0x110000))
+        if sys.byteorder == "big":
+            codes.byteswap()
+        every = codes.tobytes().decode("utf-32-le", "surrogatepass")
+        for bit, prop in ((1, "P"), (2, "S"), (4, "N")):
+            for m in regex.finditer(f"\\p{{{prop}}}", every):
+                table[m.start()] |= bit
+        return bytes(table)

@@ -1,0 +1,91 @@
+"""Resampling: per-segment statistics as columns (packed or not), and the
+draws of the bootstrap and of approximate randomization, defined from the
+seed; every engine's resampling sums follow them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import bleukit
+from bleukit.engines import ENGINES
+from bleukit.resampling import (
+    Columns,
+    Draws,
+    bootstrap_indices,
+    bootstrap_sums,
+    randomization_selections,
+    randomization_sums,
+)
+from bleukit.stats import Stats, corpus_sum
+
+
+def _stats(variant, refs, *systems):
+    prepared = variant.prepare_references([refs])
+    return [variant.segment_stats(list(s), prepared)[0] for s in systems]
+
+
+def test_packed_and_column_sums_agree():
+    refs = ["the cat sat on the mat", "a dog barked", "the mat", "on a cat"]
+    a = ["the cat sat on a mat", "the dog barked", "a mat", "on the cat"]
+    b = ["cat sat", "dog", "the mat .", "a cat on"]
+    v = bleukit.load_variant("sacrebleu", max_order=2, engine="python")
+    sa, sb = _stats(v, refs, a, b)
+    packed, plain = Columns(sa, 2), Columns(sa, 2)
+    plain.packed = None
+    assert packed.packed is not None
+    for idx in ([0, 0, 3, 1], [2, 2, 2, 2], [3, 1, 0, 2]):
+        assert packed.resample(idx) == plain.resample(idx)
+    other_packed, other_plain = Columns(sb, 2), Columns(sb, 2)
+    other_plain.packed = None
+    # the ways to sum the trials of approximate randomization agree: packed
+    # integers, columns (the reference), and every engine's
+    trials = Draws.from_seed(4, 20, 7)
+    expected = list(randomization_sums(plain, other_plain, trials))
+    assert list(randomization_sums(packed, other_packed, trials)) == expected
+    for engine in ENGINES.entries():
+        if engine.component.unavailable() is None:
+            sums = engine.component.randomization_sums(packed, other_packed, trials)
+            assert list(sums) == expected, engine.name
+
+
+def test_bootstrap_draws_are_random_choices_of_the_seed():
+    draws = Draws.from_seed(7, 5, 99)
+    rng = random.Random(99)
+    assert bootstrap_indices(draws) == [rng.choices(range(7), k=7) for _ in range(5)]
+    # drawn again from the same state: the same resamples (paired tests)
+    assert bootstrap_indices(draws) == bootstrap_indices(Draws.from_seed(7, 5, 99))
+
+
+def test_randomization_bits_are_getrandbits_of_the_seed():
+    draws = Draws.from_seed(10, 3, 5)
+    rng = random.Random(5)
+    for selected, rest in randomization_selections(draws):
+        bits = format(rng.getrandbits(10), "010b")
+        assert selected == bytes(int(b) for b in bits)
+        assert rest == bytes(1 - int(b) for b in bits)
+
+
+def test_bootstrap_sums_are_sums_over_the_resamples():
+    segs = [Stats(i, i + 1, (i % 3, 1), (5, 4), 1, i, (i % 3, 1), (5, 4)) for i in range(6)]
+    cols = Columns(segs, 2)
+    draws = Draws.from_seed(6, 4, 3)
+    sums = list(bootstrap_sums([cols], draws)[0])
+    for idx, total in zip(bootstrap_indices(draws), sums):
+        expected = corpus_sum([segs[i] for i in idx], 2)
+        # the last segment's record stays the corpus's own (NLTK methods 5-7)
+        assert total[:5] == expected[:5] and total.last_len == segs[-1].last_len
+
+
+def test_columns_total_and_to_stats_round_trip():
+    segs = [Stats(3, 4, (2, 1), (3, 2), 1, 3, (2, 1), (3, 2)), Stats(5, 5, (4, 2), (5, 4), 1)]
+    cols = Columns(segs, 2)
+    assert cols.to_stats(cols.total())[:5] == corpus_sum(segs, 2)[:5]
+    assert cols.width == 6
+
+
+@pytest.mark.parametrize("value", [-1, 2**32])
+def test_values_outside_32_bits_are_not_packed(value):
+    segs = [Stats(3, value, (2, 1), (3, 2), 1)]
+    assert Columns(segs, 2).packed is None
