@@ -7,19 +7,34 @@ length) -> additive corpus statistics -> ``smoothing`` and weights ->
 components from YAML; ``variant.Variant`` is the Python API.
 
 The names below are imported on first use, so that ``import bleukit`` (and
-``bleukit --help``) stay fast.
+``bleukit --help``) stay fast; type checkers see them as the real types.
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 
+if TYPE_CHECKING:
+    from .errors import (
+        BleukitError,
+        ConfigError,
+        InputError,
+        MissingDependencyError,
+        PluginError,
+        UnknownComponentError,
+    )
+    from .results import BleuResult
+    from .signature import Signature, parse_signature
+    from .variant import Variant, load_variant
+
 _EXPORTS = {
-    "BleuResult": "score",
+    "BleuResult": "results",
     "BleukitError": "errors",
     "ConfigError": "errors",
     "InputError": "errors",
     "MissingDependencyError": "errors",
+    "PluginError": "errors",
     "Signature": "signature",
     "UnknownComponentError": "errors",
     "Variant": "variant",
@@ -27,10 +42,23 @@ _EXPORTS = {
     "parse_signature": "signature",
 }
 
-__all__ = [*sorted(_EXPORTS), "__version__"]
+__all__ = [
+    "BleuResult",
+    "BleukitError",
+    "ConfigError",
+    "InputError",
+    "MissingDependencyError",
+    "PluginError",
+    "Signature",
+    "UnknownComponentError",
+    "Variant",
+    "__version__",
+    "load_variant",
+    "parse_signature",
+]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'bleukit' has no attribute {name!r}")

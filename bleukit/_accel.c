@@ -7,7 +7,7 @@
  * length and the clipped n-gram matches of orders 1..order (Papineni et al.
  * 2002, section 2.1: per n-gram min(hypothesis count, largest count in one
  * reference)). bootstrap_sums and ar_sums draw the resamples and trials of
- * bleukit.significance as Python's random module would and sum the
+ * bleukit.resampling as Python's random module would and sum the
  * per-segment statistics over them. The pure-Python paths stay the
  * reference; tests compare the two on random input.
  *
@@ -59,7 +59,7 @@ enum {
  * Python tokenizer matches with) */
 enum { CAT_P = 1, CAT_S = 2, CAT_N = 4 };
 
-/* Perl's split ' ' on bytes: space, \t, \n, \x0b, \f, \r (tokenizers.ASCII_WHITESPACE) */
+/* Perl's split ' ' on bytes: space, \t, \n, \x0b, \f, \r (tokenizers/base.py, ASCII_WHITESPACE) */
 static inline int is_ascii_space(Py_UCS4 c) {
     return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
 }

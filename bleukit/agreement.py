@@ -83,7 +83,9 @@ def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     return (concordant - discordant) / denominator
 
 
-def rank_flips(names: Sequence[str], xs: Sequence[float], ys: Sequence[float]) -> list[tuple]:
+def rank_flips(
+    names: Sequence[str], xs: Sequence[float], ys: Sequence[float]
+) -> list[tuple[str, str]]:
     """Pairs of systems whose order differs between the two scorings (a tie
     in one and not in the other counts as a flip)."""
     flips = []
@@ -116,7 +118,7 @@ class Agreement:
     system_scores_a: list[float]
     system_scores_b: list[float]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "segments": self.segments,
             "pearson": self.pearson,

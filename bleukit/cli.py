@@ -13,17 +13,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
-    from .spec import SignificanceSpec
+    from .spec import SignificanceSpec, TestName
     from .variant import Variant
 
 EXIT_USER_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line instead of usage + error
+    def error(self, message: str) -> NoReturn:  # one line instead of usage + error
         self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -222,7 +222,7 @@ def _add_resampling_args(parser: argparse.ArgumentParser, tests: bool) -> None:
 def _test_spec(args: argparse.Namespace, paired: bool) -> SignificanceSpec:
     from .spec import DEFAULT_SAMPLES, SignificanceSpec
 
-    test = ("ar" if args.paired_ar else "bs") if paired else None
+    test: TestName | None = ("ar" if args.paired_ar else "bs") if paired else None
     samples = args.samples or DEFAULT_SAMPLES[test or "bs"]
     return SignificanceSpec(
         test=test,

@@ -133,13 +133,15 @@ class VariantConfig(BaseModel):
     def _component(cls, v: str, info: ValidationInfo) -> str:
         """A registered name, made canonical (``13a`` -> ``13a.v1``)."""
         try:
-            return COMPONENT_FIELDS[info.field_name].entry(v).name
+            return COMPONENT_FIELDS[str(info.field_name)].entry(v).name
         except UnknownComponentError as exc:
             raise ValueError(str(exc)) from None
 
     @field_validator("weights")
     @classmethod
-    def _weights(cls, v):
+    def _weights(
+        cls, v: Literal["uniform"] | tuple[float, ...]
+    ) -> Literal["uniform"] | tuple[float, ...]:
         if v == "uniform":
             return v
         if any(not math.isfinite(w) or w < 0 for w in v):
@@ -187,6 +189,9 @@ def signature_key(name: str) -> SignatureKey | None:
 SCORING_FIELDS = tuple(
     name for name in VariantConfig.model_fields if signature_key(name) is not None
 )
+#: fields that only describe a variant: every other field declares a
+#: signature key (tests/test_config.py checks it)
+DESCRIPTIVE_FIELDS = ("name", "description")
 
 
 # ------------------------------------------------------------------ loading
@@ -263,7 +268,9 @@ def looks_like_path(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
-def resolve_raw(ref: str, base: Path | None = None, seen: tuple[str, ...] = ()) -> tuple[dict, str]:
+def resolve_raw(
+    ref: str, base: Path | None = None, seen: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], str]:
     """Merge a variant with everything it extends. Returns (fields, source)."""
     if looks_like_path(ref):
         path = Path(ref)
@@ -331,7 +338,7 @@ def format_validation_error(exc: ValidationError) -> str:
         key = str(err["loc"][0]) if err["loc"] else ""
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            allowed = ", ".join(["name", "description", "extends", *SCORING_FIELDS])
+            allowed = ", ".join([*DESCRIPTIVE_FIELDS, "extends", *SCORING_FIELDS])
             msg = f"unknown key (allowed: {allowed})"
         elif err["type"] == "missing":
             msg = "missing (set it or use 'extends')"

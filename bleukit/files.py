@@ -51,7 +51,7 @@ def decode_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
 
 
 @contextmanager
-def _readable(path: str):
+def _readable(path: str) -> Iterator[None]:
     """What can go wrong opening or reading a file, as one-line errors."""
     try:
         yield
@@ -73,7 +73,9 @@ def display_name(path: str) -> str:
 def _open(path: str) -> BinaryIO:
     if path == "-":
         return sys.stdin.buffer
-    return gzip.open(path, "rb") if Path(path).suffix == ".gz" else open(path, "rb")
+    if Path(path).suffix == ".gz":
+        return gzip.open(path, "rb")  # type: ignore[return-value]  # a binary file object
+    return open(path, "rb")
 
 
 def read_lines(path: str) -> list[str]:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from .significance import paired_test
 from .spec import SignificanceSpec
-from .variant import SharedReferences
+from .variant import SharedReferences, Variant
 
 
 def _matched_levels(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int) -> list[int]:
@@ -35,13 +36,13 @@ def _matched_levels(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: in
 
 
 def build_report(
-    variants,
+    variants: Sequence[Variant],
     named_hyps: Sequence[tuple[str, list[str]]],
     streams: Sequence[list[str]],
     spec: SignificanceSpec,
 ) -> str:
     """The report as one HTML string."""
-    data: dict = {"systems": [n for n, _ in named_hyps], "variants": [], "segments": []}
+    data: dict[str, Any] = {"systems": [n for n, _ in named_hyps], "variants": [], "segments": []}
     refs = SharedReferences(streams, variants)
     for variant in variants:
         systems = []
@@ -61,7 +62,7 @@ def build_report(
                     {
                         "system": r.system,
                         "score": r.result.score,
-                        "ci": [r.interval.low, r.interval.high],
+                        "ci": [r.interval.low, r.interval.high] if r.interval else None,
                         "p": r.p_value,
                         "bp": r.result.bp,
                         "ratio": r.result.ratio,

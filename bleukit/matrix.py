@@ -12,11 +12,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from .agreement import kendall_tau_b, rank_flips, ranks
 from .stats import corpus_sum
 from .tables import render_latex, render_markdown, render_text
-from .variant import SharedReferences
+from .variant import SharedReferences, Variant
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Matrix:
     def ranks(self) -> list[list[int]]:
         return [ranks(col) for col in self.scores]
 
-    def pairs(self) -> list[dict]:
+    def pairs(self) -> list[dict[str, Any]]:
         out = []
         for i, j in combinations(range(len(self.variants)), 2):
             out.append(
@@ -47,11 +48,15 @@ class Matrix:
         return out
 
 
-def build(variants, named_hyps: Sequence[tuple[str, list[str]]], streams) -> Matrix:
+def build(
+    variants: Sequence[Variant],
+    named_hyps: Sequence[tuple[str, Sequence[str]]],
+    streams: Sequence[Sequence[str | None]],
+) -> Matrix:
     """Score every system under every variant, sharing what can be shared."""
     refs = SharedReferences(streams, variants)
     scores = []
-    nrefs = None
+    nrefs: int | str = len(streams)
     for variant in variants:
         column = []
         for name, lines in named_hyps:

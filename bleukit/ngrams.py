@@ -12,11 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+#: an n-gram: a tuple of tokens, or for one-character tokens a substring
+Ngram = tuple[str, ...] | str
 
-def count_ngrams(tokens: Sequence[str] | str, max_order: int) -> Counter:
+
+def count_ngrams(tokens: Sequence[str] | str, max_order: int) -> Counter[Ngram]:
     """Counts of all n-grams of ``tokens`` with 1 <= n <= ``max_order``;
     substrings when ``tokens`` is a string of one-character tokens."""
-    counts: Counter = Counter()
+    counts: Counter[Ngram] = Counter()
     length = len(tokens)
     if isinstance(tokens, str):
         for n in range(1, min(max_order, length) + 1):
@@ -27,11 +30,11 @@ def count_ngrams(tokens: Sequence[str] | str, max_order: int) -> Counter:
     return counts
 
 
-def max_counts(counters: Iterable[Counter[tuple[str, ...]]]) -> dict[tuple[str, ...], int]:
+def max_counts(counters: Iterable[Counter[Ngram]]) -> dict[Ngram, int]:
     """Per n-gram, the largest count over several references (the clipping
     ceiling of Papineni et al. 2002, section 2.1)."""
     it = iter(counters)
-    merged: dict[tuple[str, ...], int] = dict(next(it, {}))
+    merged: dict[Ngram, int] = dict(next(it, {}))
     for counter in it:
         get = merged.get
         for ngram, count in counter.items():

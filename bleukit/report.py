@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from .config import SCORING_FIELDS, VariantConfig
 from .results import BleuResult, SystemResult
 from .signature import Signature
+
+if TYPE_CHECKING:
+    from .agreement import Agreement
 
 
 def variant_yaml(config: VariantConfig) -> str:
@@ -101,7 +104,7 @@ def _num(x: float | None, fmt: str = ".4f") -> str:
     return "undefined" if x is None else format(x, fmt)
 
 
-def agreement_text(name_a: str, name_b: str, lower_a: str | None, result) -> str:
+def agreement_text(name_a: str, name_b: str, lower_a: str | None, result: Agreement) -> str:
     from .agreement import ranks
 
     lines = [
@@ -109,7 +112,7 @@ def agreement_text(name_a: str, name_b: str, lower_a: str | None, result) -> str
         f"sentence level: Pearson r = {_num(result.pearson)}, "
         f"Cohen's kappa (10 grades) = {_num(result.kappa)}",
     ]
-    if lower_a is not None:
+    if result.analogical is not None and result.between is not None:
         lines.append(
             f"analogical behaviour: B <= {lower_a} in {100 * result.analogical:.1f}% of "
             f"segments; A <= B <= {lower_a} in {100 * result.between:.1f}%"
@@ -129,7 +132,7 @@ def agreement_text(name_a: str, name_b: str, lower_a: str | None, result) -> str
     return "\n".join(lines) + "\n"
 
 
-def search_text(name_b: str, search: dict, best: dict) -> str:
+def search_text(name_b: str, search: dict[int, Agreement], best: dict[str, int | None]) -> str:
     lines = [
         f"{name_b} at each max order:",
         "  order  Pearson   kappa  B<=A(N-1)  A<=B<=A(N-1)  Kendall",

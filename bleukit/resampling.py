@@ -46,8 +46,8 @@ class Columns:
         self.cols: list[list[RefLength]] = [
             [s.sys_len for s in segments],
             [s.ref_len for s in segments],
-            *([s.counts[k] for s in segments] for k in range(order)),
-            *([s.totals[k] for s in segments] for k in range(order)),
+            *([s.counts[k] for s in segments] for k in range(order)),  # type: ignore[list-item]
+            *([s.totals[k] for s in segments] for k in range(order)),  # type: ignore[list-item]
         ]
         self.last = segments[-1]
         packable = self.n < 2**31 and all(
@@ -94,7 +94,7 @@ class Columns:
 
     def rows(self) -> bytes:
         """The statistics as int64, segment by segment (packed columns only)."""
-        return array("q", chain.from_iterable(zip(*self.cols))).tobytes()  # type: ignore[arg-type]
+        return array("q", chain.from_iterable(zip(*self.cols))).tobytes()
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ def bootstrap_sums(systems: Sequence[Columns], draws: Draws) -> list[Iterator[St
     return [map(c.resample, indices) for c in systems]
 
 
-Sides = tuple[list[RefLength], list[RefLength]]
+Sides = tuple[Sequence[RefLength], Sequence[RefLength]]
 
 
 def randomization_sums(base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:

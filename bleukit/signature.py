@@ -272,8 +272,8 @@ def parse_signature(text: str) -> Signature:
     if missing:
         raise ConfigError(f"signature: missing {', '.join(missing)}")
     data: dict[str, Any] = {}
-    for abbr, key in scoring.items():
-        main, *extra = _KEY_FIELDS[key.long]
+    for abbr, sigkey in scoring.items():
+        main, *extra = _KEY_FIELDS[sigkey.long]
         value = found[abbr]
         for field in extra:
             value, inner = _split_bracket(value)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import BleukitError
 from .resampling import Columns, Draws
@@ -40,7 +40,7 @@ from .spec import (
     DEFAULT_SEED,
     SignificanceSpec,
 )
-from .stats import Stats, corpus_sum
+from .stats import RefLength, Stats, corpus_sum
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -92,7 +92,7 @@ def _score_all(variant: Variant, systems: Sequence[Columns], draws: Draws) -> li
 # ------------------------------------------------------------ entry points
 
 
-def _require_numpy():
+def _require_numpy() -> Any:
     try:
         import numpy
     except ImportError:  # an optional extra, named in the message
@@ -157,7 +157,12 @@ def paired_test(
     return _paired_exact(variant, systems, nrefs, spec)
 
 
-def _paired_exact(variant, systems, nrefs, spec) -> list[SystemResult]:
+Systems = Sequence[tuple[str, Sequence[Stats]]]
+
+
+def _paired_exact(
+    variant: Variant, systems: Systems, nrefs: int | str, spec: SignificanceSpec
+) -> list[SystemResult]:
     n = len(systems[0][1])
     order = variant.stat_order
     columns = [Columns(segs, order) for _, segs in systems]
@@ -213,12 +218,14 @@ def _sacrebleu_interval(scores: Sequence[float], mean: float) -> Interval:
     return Interval(ordered[lower], ordered[n - lower - 1], float(mean), 0.95)
 
 
-def _matrix(segments: Sequence[Stats], order: int) -> list[list[int]]:
+def _matrix(segments: Sequence[Stats], order: int) -> list[list[RefLength]]:
     """sacrebleu's per-segment list: [hyp_len, ref_len, correct..., total...]."""
     return [[s.sys_len, s.ref_len, *s.counts[:order], *s.totals[:order]] for s in segments]
 
 
-def _float32_scores(variant, segments, idxs, nrefs) -> list[float]:
+def _float32_scores(
+    variant: Variant, segments: Sequence[Stats], idxs: Any, nrefs: int | str
+) -> list[float]:
     """Scores of bootstrap resamples summed in float32, as sacrebleu's
     ``_bootstrap_resample``: ``sys_len`` and ``ref_len`` go back to ints, the
     counts stay float32 scalars, so the precisions are float32 arithmetic
@@ -245,7 +252,9 @@ def _float32_scores(variant, segments, idxs, nrefs) -> list[float]:
     return scores
 
 
-def _paired_sacrebleu(variant, systems, nrefs, spec) -> list[SystemResult]:
+def _paired_sacrebleu(
+    variant: Variant, systems: Systems, nrefs: int | str, spec: SignificanceSpec
+) -> list[SystemResult]:
     np = _require_numpy()
     n = len(systems[0][1])
     order = variant.config.max_order
@@ -291,12 +300,12 @@ def _paired_sacrebleu(variant, systems, nrefs, spec) -> list[SystemResult]:
     return out
 
 
-def _int_score(variant, row: list[int], order: int, nrefs) -> float:
+def _int_score(variant: Variant, row: list[int], order: int, nrefs: int | str) -> float:
     stats = Stats(row[0], row[1], tuple(row[2 : 2 + order]), tuple(row[2 + order :]), 1)
     return variant.score_stats(stats, nrefs).score
 
 
-def _np_p_value(np, stats, observed: float) -> float:
+def _np_p_value(np: Any, stats: Any, observed: float) -> float:
     # sacrebleu's _compute_p_value, strict ">" (compatibility quirk, see _p_value)
-    c = np.sum(stats > observed).item()
+    c: int = np.sum(stats > observed).item()
     return (c + 1) / (len(stats) + 1)

@@ -23,7 +23,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import NamedTuple, cast, overload
 
 from .errors import BleukitError
 from .registry import Registry
@@ -35,6 +35,10 @@ LOG_ZERO = -9999999999
 
 def _my_log(x: float) -> float:
     return LOG_ZERO if x == 0.0 else math.log(x)
+
+
+#: an NLTK precision: exact (a Fraction) until a method makes it a float
+Precision = Fraction | float
 
 
 class Smoothed(NamedTuple):
@@ -57,7 +61,13 @@ def _effective_order(totals: Sequence[float], order: int, effective_order: bool)
     return eff
 
 
+@overload
+def _weights_for(weights: None, eff: int) -> None: ...
+@overload
+def _weights_for(weights: Sequence[float], eff: int) -> list[float]: ...
 def _weights_for(weights: Sequence[float] | None, eff: int) -> list[float] | None:
+    """The weights of the first ``eff`` orders, renormalised when orders
+    were dropped (None: uniform)."""
     if weights is None:
         return None
     head = list(weights[:eff])
@@ -103,7 +113,14 @@ class SacrebleuSmoothing(Smoothing):
         self.default_value = default_value
         self.value_name = value_name
 
-    def __call__(self, stats, order, weights, effective_order, value):
+    def __call__(
+        self,
+        stats: Stats,
+        order: int,
+        weights: Sequence[float] | None,
+        effective_order: bool,
+        value: float | None,
+    ) -> Smoothed:
         counts, totals = stats.counts[:order], stats.totals[:order]
         precisions = [0.0] * order
         # sacrebleu #141: no match at all scores 0
@@ -112,13 +129,15 @@ class SacrebleuSmoothing(Smoothing):
         method = self.method
         correct: list[float] = list(counts)
         total: list[float] = list(totals)
+        # floor and add-k take a value (the config fills in their default)
+        k = cast(float, value)
         if method == "add-k":
             # Lin & Och 2004 (Chen & Cherry method 2): add k to both, from
             # order 2 on (sacrebleu adds inside its loop; the orders after
             # its break are never read, so adding to all is the same)
             for i in range(1, order):
-                correct[i] += value
-                total[i] += value
+                correct[i] += k
+                total[i] += k
         smooth_mteval = 1.0
         eff = order
         for i in range(order):
@@ -134,7 +153,7 @@ class SacrebleuSmoothing(Smoothing):
                     smooth_mteval *= 2
                     precisions[i] = 100.0 / (smooth_mteval * t)
                 elif method == "floor":
-                    precisions[i] = 100.0 * value / t
+                    precisions[i] = 100.0 * k / t
             else:
                 precisions[i] = 100.0 * c / t
         w = _weights_for(weights, eff)
@@ -170,29 +189,40 @@ class NltkSmoothing(Smoothing):
         self.value_name = value_name
         self.last_segment_order = 5 if method in (5, 7) else 0
 
-    def __call__(self, stats, order, weights, effective_order, value):
+    def __call__(
+        self,
+        stats: Stats,
+        order: int,
+        weights: Sequence[float] | None,
+        effective_order: bool,
+        value: float | None,
+    ) -> Smoothed:
         counts, totals = stats.counts[:order], stats.totals[:order]
         dens = [t if t > 0 else 1 for t in totals]
-        p_n: list = [Fraction(c, d) for c, d in zip(counts, dens)]
+        p_n: list[Precision] = [Fraction(c, d) for c, d in zip(counts, dens)]
         eff = _effective_order(totals, order, effective_order)
         if counts[0] == 0 or eff == 0:
             return Smoothed((0.0,) * order, 0.0)
         if value is not None and float(value).is_integer():
             value = int(value)  # NLTK's defaults are ints: keep Fraction arithmetic
         p_n = self._smooth(p_n, counts, dens, stats, value)
-        if weights is None:
-            w = [1 / eff] * eff
-        else:
-            w = _weights_for(weights, eff)
+        w = [1 / eff] * eff if weights is None else _weights_for(weights, eff)
         s = math.fsum(wi * math.log(p) for wi, p in zip(w, p_n[:eff]) if p > 0)
         return Smoothed(tuple(100.0 * float(p) for p in p_n), 100.0 * math.exp(s))
 
-    def _smooth(self, p_n, counts, dens, stats, value):
+    def _smooth(
+        self,
+        p_n: list[Precision],
+        counts: Sequence[int],
+        dens: Sequence[int],
+        stats: Stats,
+        value: float | None,
+    ) -> list[Precision]:
         m = self.method
         if m == 0:
             return [p if c != 0 else sys.float_info.min for p, c in zip(p_n, counts)]
         if m == 1:
-            return [(c + value) / d if c == 0 else p for p, c, d in zip(p_n, counts, dens)]
+            return [(c + value) / d if c == 0 else p for p, c, d in zip(p_n, counts, dens)]  # type: ignore[operator]
         if m == 2:
             return [
                 p if i == 0 else Fraction(c + 1, d + 1)
@@ -201,16 +231,18 @@ class NltkSmoothing(Smoothing):
         if m == 3:
             return self._nist_geometric(p_n, counts, dens)
         if m == 4:
-            return self._method4(p_n, counts, dens, stats.sys_len, value)
+            return self._method4(p_n, counts, dens, stats.sys_len, value)  # type: ignore[arg-type]
         if m == 5:
             return self._method5(p_n, stats)
         if m == 6:
-            return self._method6(p_n, counts, stats, value)
-        p_n = self._method4(p_n, counts, dens, stats.sys_len, value)
+            return self._method6(p_n, counts, stats, value)  # type: ignore[arg-type]
+        p_n = self._method4(p_n, counts, dens, stats.sys_len, value)  # type: ignore[arg-type]
         return self._method5(p_n, stats)
 
     @staticmethod
-    def _nist_geometric(p_n, counts, dens):
+    def _nist_geometric(
+        p_n: list[Precision], counts: Sequence[int], dens: Sequence[int]
+    ) -> list[Precision]:
         incvnt = 1
         out = list(p_n)
         for i, (c, d) in enumerate(zip(counts, dens)):
@@ -220,7 +252,9 @@ class NltkSmoothing(Smoothing):
         return out
 
     @staticmethod
-    def _method4(p_n, counts, dens, hyp_len, k):
+    def _method4(
+        p_n: list[Precision], counts: Sequence[int], dens: Sequence[int], hyp_len: int, k: float
+    ) -> list[Precision]:
         incvnt = 1
         out = list(p_n)
         for i, (c, d) in enumerate(zip(counts, dens)):
@@ -230,7 +264,7 @@ class NltkSmoothing(Smoothing):
         return out
 
     @staticmethod
-    def _method5(p_n, stats):
+    def _method5(p_n: list[Precision], stats: Stats) -> list[Precision]:
         last_c, last_t = stats.last_counts[4], stats.last_totals[4]
         plus1 = [*p_n, Fraction(last_c, max(1, last_t))]
         out = list(p_n)
@@ -241,7 +275,9 @@ class NltkSmoothing(Smoothing):
         return out
 
     @staticmethod
-    def _method6(p_n, counts, stats, alpha):
+    def _method6(
+        p_n: list[Precision], counts: Sequence[int], stats: Stats, alpha: float
+    ) -> list[Precision]:
         if len(p_n) < 3 or not p_n[2]:
             raise BleukitError(
                 "smoothing nltk-method6 needs max_order >= 3 and a non-zero trigram "

@@ -20,8 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from .ngrams import count_ngrams, max_counts
+from .ngrams import Ngram, count_ngrams, max_counts
 from .reflen import RefLength
+
+__all__ = ["RefLength", "References", "Stats", "corpus_sum", "ngram_totals", "segment_stats"]
 
 TotalsPolicy = Literal["exact", "at-least-one"]
 
@@ -78,12 +80,12 @@ class References:
     hypothesis scored against them: the clipping ceilings, the n-grams whose
     ceiling is above 1, and the reference lengths."""
 
-    ngrams: dict[tuple[str, ...], int]
-    repeated: dict[tuple[str, ...], int]
+    ngrams: dict[Ngram, int]
+    repeated: dict[Ngram, int]
     lengths: tuple[int, ...]
 
 
-def prepare_references(ref_tokens: Sequence[Sequence[str]], order: int) -> References:
+def prepare_references(ref_tokens: Sequence[Sequence[str] | str], order: int) -> References:
     ngrams = max_counts(count_ngrams(tokens, order) for tokens in ref_tokens)
     return References(
         ngrams,
@@ -103,7 +105,7 @@ def ngram_totals(hyp_len: int, order: int, at_least_one: bool) -> tuple[int, ...
 
 
 def segment_stats(
-    hyp_tokens: Sequence[str],
+    hyp_tokens: Sequence[str] | str,
     refs: References,
     order: int,
     ref_length: Callable[[int, Sequence[int]], RefLength],

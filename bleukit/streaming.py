@@ -25,7 +25,10 @@ def read_in_step(
     """The files' lines in step, ``batch_lines`` of each at a time, after
     their line counts are compared; with ``progress`` a progress line
     appears on standard error when it is a terminal and the run lasts."""
-    meter = Progress("scoring", check_line_counts(paths)) if progress else None
+    if batch_lines < 1:
+        raise InputError(f"batch_lines must be at least 1, not {batch_lines}")
+    total = check_line_counts(paths)  # a mismatch stops the run before any work
+    meter = Progress("scoring", total) if progress else None
     try:
         for chunk in read_chunks(paths, batch_lines):
             yield chunk
@@ -40,11 +43,19 @@ def _empty(path: str) -> InputError:
     return InputError(f"{display_name(path)} is empty: nothing to score")
 
 
+def _check_paths(ref_paths: Sequence[str], hyp_paths: Sequence[str]) -> None:
+    if not ref_paths:
+        raise InputError("no reference file given")
+    if not hyp_paths:
+        raise InputError("no hypothesis file given")
+
+
 def corpus_scores(
     variant: Variant, ref_paths: Sequence[str], hyp_paths: Sequence[str], progress: bool = False
 ) -> list[tuple[str, BleuResult]]:
     """The corpus score of every hypothesis file (``-``: standard input)
     against the reference files, keeping running sums only."""
+    _check_paths(ref_paths, hyp_paths)
     totals = [Stats.zero(variant.stat_order) for _ in hyp_paths]
     nrefs: set[int | str] = set()
     nref_files = len(ref_paths)
@@ -64,6 +75,7 @@ def sentence_scores(
 ) -> Iterator[list[BleuResult]]:
     """The sentence scores of one hypothesis file, a batch at a time; an
     empty file is an error (raised once the files are read)."""
+    _check_paths(ref_paths, [hyp_path])
     scored = 0
     for chunk in read_in_step([*ref_paths, hyp_path], variant.engine.batch_lines(), progress):
         results = variant.sentence_scores(chunk[-1], variant.prepare_references(chunk[:-1]))

@@ -7,8 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .results import ALPHA, SystemResult
 from .signature import Signature
@@ -166,7 +167,7 @@ def latex_table(columns: Sequence[Column], width: int = 2) -> str:
     return render_latex(*_cells(columns, width), _footnote(columns))
 
 
-def json_rows(columns: Sequence[Column]) -> list[dict]:
+def json_rows(columns: Sequence[Column]) -> list[dict[str, Any]]:
     out = []
     for col in columns:
         for row in col.rows:
@@ -190,11 +191,13 @@ def json_rows(columns: Sequence[Column]) -> list[dict]:
     return out
 
 
-def json_table(columns: Sequence[Column]) -> str:
+def json_table(columns: Sequence[Column], width: int = 2) -> str:
+    """Every value at full precision (``width`` is for the text formats)."""
     return json.dumps(json_rows(columns), ensure_ascii=False, indent=1) + "\n"
 
 
-def csv_table(columns: Sequence[Column]) -> str:
+def csv_table(columns: Sequence[Column], width: int = 2) -> str:
+    """Every value at full precision (``width`` is for the text formats)."""
     buf = io.StringIO()
     fields = [
         "system",
@@ -229,10 +232,10 @@ def csv_table(columns: Sequence[Column]) -> str:
     return buf.getvalue()
 
 
-FORMATS = {
+FORMATS: dict[str, Callable[[Sequence[Column], int], str]] = {
     "text": text_table,
     "markdown": markdown_table,
     "latex": latex_table,
-    "json": lambda columns, width=2: json_table(columns),
-    "csv": lambda columns, width=2: csv_table(columns),
+    "json": json_table,
+    "csv": csv_table,
 }

@@ -25,8 +25,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from .results import BleuResult
+    from .variant import Variant
 
 DEFAULT_VARIANT = "BLEUw4"
 ENV_VAR = "BLEUKIT_VARIANT"
@@ -38,20 +43,25 @@ def variant_name(option: str | None, environ: Mapping[str, str] = os.environ) ->
     return option or environ.get(ENV_VAR) or DEFAULT_VARIANT
 
 
-def assert_bleu_at_least(variant, hyps: Sequence[str], ref_streams, minimum: float):
+def assert_bleu_at_least(
+    variant: Variant,
+    hyps: Sequence[str],
+    ref_streams: Sequence[Sequence[str | None]],
+    minimum: float,
+) -> BleuResult:
     """Score the corpus; fail the test if the score is below ``minimum``.
     Returns the result, so a test can check more."""
     result = variant.corpus_score(hyps, ref_streams)
     if result.score < minimum:
         pytest.fail(
             f"{variant.name} = {result.score:.2f}, below the minimum {minimum:.2f}\n"
-            f"  {result}\n  signature: {result.signature.long}",
+            f"  {result}\n  signature: {result.signature}",
             pytrace=False,
         )
     return result
 
 
-def pytest_addoption(parser) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("bleukit")
     group.addoption(
         "--bleu-variant",
@@ -61,14 +71,14 @@ def pytest_addoption(parser) -> None:
     )
 
 
-def pytest_configure(config) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "bleu_variants(*names): run the test once per BLEU variant, as the bleu_variant fixture",
     )
 
 
-def pytest_generate_tests(metafunc) -> None:
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     marker = metafunc.definition.get_closest_marker("bleu_variants")
     if marker is None:
         return
@@ -81,7 +91,7 @@ def pytest_generate_tests(metafunc) -> None:
 
 
 @pytest.fixture
-def bleu_variant(request):
+def bleu_variant(request: pytest.FixtureRequest) -> Variant:
     """The loaded variant (from the marker, --bleu-variant or $BLEUKIT_VARIANT)."""
     from .errors import BleukitError
     from .variant import load_variant

@@ -80,3 +80,60 @@ def test_agreement_bundle():
         "rank_a": 2,
         "rank_b": 1,
     }
+
+
+# ------------------------------------------------------------- the study
+
+REFS = [["the cat sat on the mat", "a dog barked at the moon", "it rains today", "go home"]]
+SYSTEMS = [
+    ("good", ["the cat sat on the mat", "a dog barked at the moon", "it rains today", "go"]),
+    ("fair", ["the cat sat on a mat", "the dog barked at a moon", "it rained today", "home"]),
+    ("poor", ["cat mat", "dog moon", "rain", "go home now"]),
+]
+
+
+def test_agree_computes_the_statistics_from_each_variant_scores():
+    import bleukit
+    from bleukit.agreement import agree
+
+    a, b = bleukit.load_variant("sacrebleu"), bleukit.load_variant("BLEUc18", smoothing="exp")
+    study = agree(a, b, REFS, SYSTEMS)
+    lower = a.with_overrides(max_order=3)
+    sent = {
+        v.name: [r.score for _, hyps in SYSTEMS for r in v.sentence_scores(hyps, REFS)]
+        for v in (a, b, lower)
+    }
+    corpus = {v.name: [v.corpus_score(h, REFS).score for _, h in SYSTEMS] for v in (a, b)}
+    expected = agreement(
+        sent[a.name], sent[b.name], sent[lower.name], ["good", "fair", "poor"],
+        corpus[a.name], corpus[b.name],
+    )  # fmt: skip
+    assert study.result == expected
+    assert study.lower_a is not None and study.lower_a.name == lower.name
+    assert study.search is None and study.best_orders() == {}
+    data = study.to_dict()
+    assert data["signature_b"] == b.signature(1).long and data["lower_order_a"] == lower.name
+
+
+def test_agree_searches_orders_from_one_set_of_statistics():
+    import bleukit
+    from bleukit.agreement import agree
+
+    a, b = bleukit.load_variant("sacrebleu"), bleukit.load_variant("BLEUc18", smoothing="exp")
+    study = agree(a, b, REFS, SYSTEMS, orders=range(2, 6))
+    assert sorted(study.search) == [2, 3, 4, 5]
+    assert study.search[5] == agree(a, b.with_overrides(max_order=5), REFS, SYSTEMS).result
+    best = study.best_orders()
+    assert set(best) == {"pearson", "kappa", "between", "kendall_tau"}
+    pearson_by_order = {m: r.pearson for m, r in study.search.items()}
+    assert best["pearson"] == max(pearson_by_order, key=lambda m: (pearson_by_order[m], -m))
+
+
+def test_agree_needs_two_segments():
+    import bleukit
+    from bleukit.agreement import agree
+    from bleukit.errors import InputError
+
+    a = bleukit.load_variant("BLEUw4")
+    with pytest.raises(InputError, match="at least two segments"):
+        agree(a, a, [["x"]], [("s", ["x"])])

@@ -159,3 +159,21 @@ def test_variant_families_for_any_order(name, tokenizer, order):
 def test_variant_family_errors(name, message):
     with pytest.raises(ConfigError, match=message):
         load_config(name)
+
+
+def test_every_field_that_can_change_a_score_has_a_signature_key():
+    """sacrebleu #251 is a score-changing option its signature omits: here a
+    field is either descriptive or declares its key, and the signature's
+    forms and parser derive from those declarations."""
+    from bleukit.config import DESCRIPTIVE_FIELDS, SCORING_FIELDS, VariantConfig, signature_key
+
+    assert set(VariantConfig.model_fields) == set(SCORING_FIELDS) | set(DESCRIPTIVE_FIELDS)
+    assert not set(SCORING_FIELDS) & set(DESCRIPTIVE_FIELDS)
+    for name in DESCRIPTIVE_FIELDS:
+        assert signature_key(name) is None
+    longs = [signature_key(f).long for f in SCORING_FIELDS]
+    shorts = [signature_key(f).short for f in SCORING_FIELDS]
+    # a key shared by two fields is one value with a bracketed part (smooth)
+    shared = {k for k in longs if longs.count(k) > 1}
+    assert shared == {"smooth"} and len(set(shorts)) == len(set(longs))
+    assert [signature_key(f).bracketed for f in SCORING_FIELDS].count(True) == 1

@@ -142,6 +142,13 @@ FIELD_VALUES = {
 }
 
 
+def test_every_scoring_field_is_varied_here():
+    """A new scoring field must join FIELD_VALUES (smoothing_value has its own test)."""
+    from bleukit.config import SCORING_FIELDS
+
+    assert set(FIELD_VALUES) | {"smoothing_value"} == set(SCORING_FIELDS)
+
+
 @given(st.sampled_from(sorted(FIELD_VALUES)), st.data())
 def test_changing_any_field_changes_the_signature(field, data):
     base = load_config("BLEUw4")

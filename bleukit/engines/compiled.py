@@ -166,8 +166,8 @@ class CompiledEngine(Engine):
             block, chunk = item
             extra = () if form.categories is None else (form.categories(),)
             arrays = kernel.block_stats(block, chunk.blocks, chunk.present, mode, order, *extra)
-            views = (memoryview(a).cast("q") for a in arrays)
-            return SegmentTable(*views, len(chunk.blocks), order)
+            hyp_len, ref_len, matches, nearest = (memoryview(a).cast("q") for a in arrays)
+            return SegmentTable(hyp_len, ref_len, matches, nearest, len(chunk.blocks), order)
 
         return ordered_map(count, tokenized(), workers())
 

@@ -1,0 +1,40 @@
+"""Result values: a BLEU score with what checks it, intervals, a system's
+row in a significance test."""
+
+from fractions import Fraction
+
+import pytest
+
+import bleukit
+from bleukit.results import ALPHA, BleuResult, Interval, SystemResult
+
+
+def test_format_reads_like_sacrebleu():
+    r = BleuResult(31.258, (61.9, 37.0, 24.6, 16.9), 1.0, 28186, 27970, (1, 1, 1, 1), (1, 1, 1, 1))
+    assert str(r) == (
+        "BLEU = 31.26 61.9/37.0/24.6/16.9 "
+        "(BP = 1.000 ratio = 1.008 hyp_len = 28186 ref_len = 27970)"
+    )
+    d = r.to_dict()
+    assert d["score"] == 31.258 and d["ratio"] == pytest.approx(28186 / 27970)
+
+
+def test_a_fractional_reference_length_prints_and_serialises_as_a_number():
+    r = BleuResult(10.0, (50.0,), 0.5, 3, Fraction(7, 2), (1,), (3,))
+    assert r.format().endswith("hyp_len = 3 ref_len = 3.50)")
+    assert r.to_dict()["ref_len"] == 3.5 and r.ratio == pytest.approx(3 / 3.5)
+
+
+def test_the_signature_goes_into_the_dict_but_not_into_equality():
+    r = bleukit.load_variant("BLEUw4").sentence_score("a b", ["a b"])
+    assert r.to_dict()["signature"] == r.signature.long
+    assert r == BleuResult(r.score, r.precisions, r.bp, r.sys_len, r.ref_len, r.counts, r.totals)
+
+
+def test_interval_and_significance():
+    iv = Interval(10.0, 14.0, 12.1, 0.95)
+    assert iv.half_width == 2.0
+    r = BleuResult(12.0, (50.0,), 1.0, 3, 3, (1,), (3,))
+    assert SystemResult("a", r, iv, p_value=ALPHA / 2).significant
+    assert not SystemResult("a", r, iv, p_value=ALPHA).significant
+    assert not SystemResult("base", r, iv, baseline=True).significant

@@ -1,0 +1,71 @@
+"""streaming: scores of files read in step, a batch at a time, equal to
+the scores of the whole files in memory."""
+
+from __future__ import annotations
+
+import pytest
+
+import bleukit
+from bleukit.errors import InputError
+from bleukit.streaming import corpus_scores, read_in_step, sentence_scores
+
+HYPS = [f"the cat {i} sat on the mat" for i in range(23)]
+REFS = [[f"the cat {i % 5} sat on a mat" for i in range(23)], [f"a cat {i}" for i in range(23)]]
+
+
+@pytest.fixture
+def files(tmp_path):
+    paths = []
+    for name, lines in (("r1", REFS[0]), ("r2", REFS[1]), ("h", HYPS)):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def small_batches(monkeypatch, size):
+    """A variant whose engine asks for batches of ``size`` lines."""
+    variant = bleukit.load_variant("sacrebleu")
+    monkeypatch.setattr(variant.engine, "batch_lines", lambda: size)
+    return variant
+
+
+@pytest.mark.parametrize("size", [1, 4, 23, 100])
+def test_corpus_scores_equal_whole_file_scores(files, size, monkeypatch):
+    variant = small_batches(monkeypatch, size)
+    expected = variant.corpus_score(HYPS, REFS)
+    ((name, result),) = corpus_scores(variant, files[:2], files[2:])
+    assert name == files[2] and result.score == expected.score
+    assert result.signature is not None and result.signature.nrefs == 2
+
+
+@pytest.mark.parametrize("size", [1, 5, 100])
+def test_sentence_scores_come_batch_by_batch(files, size, monkeypatch):
+    variant = small_batches(monkeypatch, size)
+    batches = list(sentence_scores(variant, files[:2], files[2]))
+    assert [len(b) for b in batches[:-1]] == [size] * (len(batches) - 1)
+    flat = [r.score for batch in batches for r in batch]
+    assert flat == [r.score for r in variant.sentence_scores(HYPS, REFS)]
+
+
+def test_files_of_different_lengths_stop_before_any_batch(tmp_path, files):
+    short = tmp_path / "short.txt"
+    short.write_text("\n".join(HYPS[:-1]) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="has 22 lines but"):
+        next(read_in_step([files[0], str(short)], 5))
+
+
+def test_empty_files_and_missing_paths_are_errors(tmp_path, files):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    variant = bleukit.load_variant("BLEUw4")
+    with pytest.raises(InputError, match="empty.txt is empty"):
+        corpus_scores(variant, [str(empty)], [str(empty)])
+    with pytest.raises(InputError, match="empty.txt is empty"):
+        list(sentence_scores(variant, [str(empty)], str(empty)))
+    with pytest.raises(InputError, match="no reference file"):
+        corpus_scores(variant, [], files[2:])
+    with pytest.raises(InputError, match="no hypothesis file"):
+        corpus_scores(variant, files[:1], [])
+    with pytest.raises(InputError, match="at least 1"):
+        next(read_in_step(files, 0))
