@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -214,28 +214,37 @@ class Variant:
         prepared = self._prepared_for(hyps, refs, order)
         return list(self.engine.tables(self.tokenization, hyps, prepared.payload, order))
 
-    def stats_from_tables(self, tables: Sequence[SegmentTable]) -> list[Stats]:
+    def stats_from_tables(self, tables: Iterable[SegmentTable]) -> list[Stats]:
         """This variant's per-segment statistics from tables of its
         tokenization at its order or higher."""
         return self.engine.stats(tables, self._ref_length, self._at_least_one, self.stat_order)
+
+    def sum_from_tables(self, tables: Iterable[SegmentTable]) -> Stats:
+        """This variant's summed statistics from tables of its tokenization
+        at its order or higher (no Stats per segment)."""
+        return self.engine.sum(tables, self._ref_length, self._at_least_one, self.stat_order)
+
+    def _own_tables(
+        self, hyps: Sequence[str], refs: RefStreams | PreparedReferences
+    ) -> tuple[Iterator[SegmentTable], int | str]:
+        prepared = self._prepared_for(hyps, refs, self.stat_order)
+        tables = self.engine.tables(self.tokenization, hyps, prepared.payload, self.stat_order)
+        return tables, prepared.nrefs
 
     def segment_stats(
         self, hyps: Sequence[str], refs: RefStreams | PreparedReferences
     ) -> tuple[list[Stats], int | str]:
         """Per-segment statistics and the number of references (``"var"``
         when segments have different numbers)."""
-        prepared = self._prepared_for(hyps, refs, self.stat_order)
-        tables = self.engine.tables(self.tokenization, hyps, prepared.payload, self.stat_order)
-        return self.stats_from_tables(list(tables)), prepared.nrefs
+        tables, nrefs = self._own_tables(hyps, refs)
+        return self.stats_from_tables(tables), nrefs
 
     def corpus_stats(
         self, hyps: Sequence[str], refs: RefStreams | PreparedReferences
     ) -> tuple[Stats, int | str]:
         """The summed statistics of a corpus (no Stats per segment)."""
-        prepared = self._prepared_for(hyps, refs, self.stat_order)
-        tables = self.engine.tables(self.tokenization, hyps, prepared.payload, self.stat_order)
-        total = self.engine.sum(tables, self._ref_length, self._at_least_one, self.stat_order)
-        return total, prepared.nrefs
+        tables, nrefs = self._own_tables(hyps, refs)
+        return self.sum_from_tables(tables), nrefs
 
     def score_stats(self, stats: Stats, nrefs: int | str) -> BleuResult:
         """Score (summed) statistics."""

@@ -219,12 +219,7 @@ def test_lower_orders_and_other_policies_read_from_shared_tables(engine):
     for over in ({}, {"max_order": 2}, {"ref_length": "shortest"}, {"totals": "at-least-one"}):
         variant = bleukit.load_variant("BLEUw4", engine=engine, **over)
         assert variant.stats_from_tables(tables) == variant.segment_stats(hyps, refs)[0]
-        assert (
-            variant.engine.sum(
-                tables, variant._ref_length, variant._at_least_one, variant.stat_order
-            )
-            == variant.corpus_stats(hyps, refs)[0]
-        )
+        assert variant.sum_from_tables(tables) == variant.corpus_stats(hyps, refs)[0]
 
 
 @needs_accel

@@ -34,8 +34,6 @@ ENGINES.register("python", PythonEngine(), "the reference engine, pure Python")
 ENGINES.register("c", CompiledEngine(), "the compiled kernel bleukit._accel, in threads")
 
 AUTO = "auto"
-#: what ``auto`` tries, in order
-AUTO_ORDER = ("c", "python")
 
 
 def requested_engine(requested: str | None = None) -> str:
@@ -50,14 +48,14 @@ def requested_engine(requested: str | None = None) -> str:
 
 def resolve_engine(requested: str | None, tokenization: Tokenization) -> Engine:
     """The engine that runs a tokenization: the one asked for (None: the
-    environment's), or with ``auto`` the first of AUTO_ORDER that can."""
+    environment's), or with ``auto`` the compiled engine where it is built
+    and runs the tokenization, else the reference engine, which runs any."""
     name = requested_engine(requested)
     if name == AUTO:
-        for candidate in AUTO_ORDER:
-            engine = ENGINES.get(candidate)
-            if engine.unavailable() is None and engine.unsupported(tokenization) is None:
-                return engine
-        raise AssertionError("the python engine runs every tokenization")
+        compiled = ENGINES.get("c")
+        if compiled.unavailable() is None and compiled.unsupported(tokenization) is None:
+            return compiled
+        return ENGINES.get("python")
     engine = ENGINES.get(name)
     missing = engine.unavailable()
     if missing is not None:
