@@ -145,6 +145,12 @@ def _build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("components", help="list registered components, plugins included")
 
+    sub.add_parser(
+        "sacrebleu",
+        help="sacrebleu 2.6.0's command line and output (BLEU): bleukit sacrebleu ARGS...",
+        add_help=False,
+    )
+
     sample = sub.add_parser("sample", help="score the bundled WMT21 en-de sample")
     sample.add_argument(
         "--variant", "-v", action="append", help="variant(s) (default BLEUw4, BLEUc18)"
@@ -200,7 +206,8 @@ def _add_resampling_args(parser: argparse.ArgumentParser, tests: bool) -> None:
             "--confidence-samples",
             type=int,
             default=1000,
-            help="bootstrap resamples for the intervals with --paired-ar (default 1000)",
+            help="bootstrap resamples for the intervals with --paired-ar "
+            "(default 1000; 0: no intervals)",
         )
     parser.add_argument(
         "--samples",
@@ -616,6 +623,12 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int | None]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["sacrebleu"]:
+        # sacrebleu's own options, parsed by its own parser
+        from .compat.sacrebleu.cli import main as sacrebleu_main
+
+        return sacrebleu_main(argv[1:])
     parser = _build_parser()
     args = parser.parse_args(argv)
     out = sys.stdout

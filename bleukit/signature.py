@@ -196,18 +196,21 @@ class Signature:
         """Whether sacrebleu 2.x computes this variant (at any order)."""
         return self._sacrebleu_values() is not None
 
-    @property
-    def sacrebleu(self) -> str | None:
-        """sacrebleu 2.x's signature, where sacrebleu computes this variant
-        and its signature states it completely (so only for order 4: a
-        sacrebleu signature cannot state another order)."""
+    def sacrebleu_fields(self, complete: bool = True) -> dict[str, str] | None:
+        """sacrebleu 2.x's signature as (its key, value) pairs in its order,
+        where sacrebleu computes this variant; None where it does not. With
+        ``complete``, also None where sacrebleu's signature cannot state the
+        variant (an order other than 4); without, the fields sacrebleu would
+        write anyway (the ``bleukit.compat.sacrebleu`` layer reproduces
+        sacrebleu's own signature, which omits the order)."""
         values = self._sacrebleu_values()
         if values is None:
             return None
         c = self.config
-        for field, key in _FIELD_KEYS.items():
-            if key.sacrebleu_states is not ANY and getattr(c, field) != key.sacrebleu_states:
-                return None
+        if complete:
+            for field, key in _FIELD_KEYS.items():
+                if key.sacrebleu_states is not ANY and getattr(c, field) != key.sacrebleu_states:
+                    return None
         tokenizer = COMPONENT_FIELDS["tokenizer"].get(c.tokenizer)
         # MeCab's names carry versions only the loaded tagger knows: ja-mecab-0.996-IPA
         values["tok"] = getattr(tokenizer, "sacrebleu_signature", values["tok"])
@@ -215,11 +218,22 @@ class Signature:
         values["version"] = SACREBLEU_VERSION
         t = self.test
         if t is not None and t.compat == "sacrebleu":
-            values["bs"] = str(t.bootstrap_samples)
+            if t.bootstrap_samples:
+                values["bs"] = str(t.bootstrap_samples)
             if t.test == "ar":
                 values["ar"] = str(t.samples)
             values["seed"] = str(t.seed)
-        return "|".join(f"{k}:{values[k]}" for k in _SACREBLEU_ORDER if k in values)
+        return {k: values[k] for k in _SACREBLEU_ORDER if k in values}
+
+    @property
+    def sacrebleu(self) -> str | None:
+        """sacrebleu 2.x's signature, where sacrebleu computes this variant
+        and its signature states it completely (so only for order 4: a
+        sacrebleu signature cannot state another order)."""
+        fields = self.sacrebleu_fields()
+        if fields is None:
+            return None
+        return "|".join(f"{k}:{v}" for k, v in fields.items())
 
     def __str__(self) -> str:
         return self.long

@@ -168,12 +168,19 @@ def _paired_exact(
     columns = [Columns(segs, order) for _, segs in systems]
     results = [variant.score_stats(c.to_stats(c.total()), nrefs) for c in columns]
     # intervals: the same bootstrap resamples for every system
-    boot = _score_all(variant, columns, Draws.from_seed(n, spec.bootstrap_samples, spec.seed))
+    if spec.bootstrap_samples:
+        boot = _score_all(variant, columns, Draws.from_seed(n, spec.bootstrap_samples, spec.seed))
+    else:  # randomization without intervals
+        boot = [[] for _ in columns]
+
+    def interval(scores: list[float]) -> Interval | None:
+        return _percentile_interval(scores, spec.level) if scores else None
+
     out = [
         SystemResult(
             systems[0][0],
             results[0],
-            _percentile_interval(boot[0], spec.level),
+            interval(boot[0]),
             baseline=True,
             scores=tuple(boot[0]),
         )
@@ -183,11 +190,7 @@ def _paired_exact(
             diffs = [abs(s - b) for s, b in zip(scores, boot[0])]
             mean = math.fsum(diffs) / len(diffs)
             p = _p_value([d - mean for d in diffs], abs(results[0].score - res.score))
-            out.append(
-                SystemResult(
-                    name, res, _percentile_interval(scores, spec.level), p, scores=tuple(scores)
-                )
-            )
+            out.append(SystemResult(name, res, interval(scores), p, scores=tuple(scores)))
         return out
     trials = Draws.from_seed(n, spec.samples, spec.seed)
     base = columns[0]
@@ -200,11 +203,7 @@ def _paired_exact(
             for side_a, side_b in variant.engine.randomization_sums(base, cols, trials)
         ]
         p = _p_value(stats_ab, abs(results[0].score - res.score))
-        out.append(
-            SystemResult(
-                name, res, _percentile_interval(scores, spec.level), p, scores=tuple(scores)
-            )
-        )
+        out.append(SystemResult(name, res, interval(scores), p, scores=tuple(scores)))
     return out
 
 
@@ -260,17 +259,21 @@ def _paired_sacrebleu(
     order = variant.config.max_order
     base_name, base_segs = systems[0]
     base_result = variant.score_stats(corpus_sum(base_segs, variant.stat_order), nrefs)
-    # sacrebleu: the baseline's interval from _bootstrap_resample, a fresh generator
+    # sacrebleu: the baseline's interval from _bootstrap_resample, a fresh
+    # generator; none where randomization runs without intervals (its
+    # command line: n_ar_confidence=-1)
     conf_n = spec.bootstrap_samples
-    base_idxs = np.random.default_rng(spec.seed).choice(n, size=(conf_n, n), replace=True)
-    base_scores = np.array(_float32_scores(variant, base_segs, base_idxs, nrefs))
+
+    def interval(scores: Any) -> Interval | None:
+        return _sacrebleu_interval(scores, np.sort(scores).mean()) if len(scores) else None
+
+    base_scores = np.array([])
+    if conf_n:
+        base_idxs = np.random.default_rng(spec.seed).choice(n, size=(conf_n, n), replace=True)
+        base_scores = np.array(_float32_scores(variant, base_segs, base_idxs, nrefs))
     out = [
         SystemResult(
-            base_name,
-            base_result,
-            _sacrebleu_interval(base_scores, np.sort(base_scores).mean()),
-            baseline=True,
-            scores=tuple(base_scores),
+            base_name, base_result, interval(base_scores), baseline=True, scores=tuple(base_scores)
         )
     ]
     for name, segs in systems[1:]:
@@ -286,7 +289,6 @@ def _paired_sacrebleu(
             p = _np_p_value(np, sample_diffs - sample_diffs.mean(), diff)
         else:
             pos_sel = rng.integers(2, size=(spec.samples, n), dtype=bool)
-            bs_idxs = rng.choice(n, size=(conf_n, n), replace=True)
             bl = np.array(_matrix(base_segs, order))
             sy = np.array(_matrix(segs, order))
             shuf_a = pos_sel @ bl + ~pos_sel @ sy
@@ -294,9 +296,11 @@ def _paired_sacrebleu(
             scores_a = np.array([_int_score(variant, r, order, nrefs) for r in shuf_a.tolist()])
             scores_b = np.array([_int_score(variant, r, order, nrefs) for r in shuf_b.tolist()])
             p = _np_p_value(np, np.abs(scores_a - scores_b), diff)
-            sys_scores = np.array(_float32_scores(variant, segs, bs_idxs, nrefs))
-        interval = _sacrebleu_interval(sys_scores, np.sort(sys_scores).mean())
-        out.append(SystemResult(name, result, interval, p, scores=tuple(sys_scores)))
+            sys_scores = np.array([])
+            if conf_n:  # drawn after the trials, from the same generator
+                bs_idxs = rng.choice(n, size=(conf_n, n), replace=True)
+                sys_scores = np.array(_float32_scores(variant, segs, bs_idxs, nrefs))
+        out.append(SystemResult(name, result, interval(sys_scores), p, scores=tuple(sys_scores)))
     return out
 
 

@@ -27,13 +27,17 @@ class SignificanceSpec:
 
     test: TestName | None = "bs"
     samples: int = 1000
+    #: resamples behind the intervals when the test is ``ar`` (0: none)
     seed: int = DEFAULT_SEED
     level: float = 0.95
     compat: Compat = "none"
     confidence_samples: int = DEFAULT_CONFIDENCE_SAMPLES
 
     def __post_init__(self) -> None:
-        if self.samples < 1 or self.confidence_samples < 1:
+        if self.samples < 1 or self.confidence_samples < 0:
+            raise BleukitError("the number of samples must be at least 1")
+        if self.confidence_samples == 0 and self.test != "ar":
+            # randomization alone needs no resamples; 0 means no intervals
             raise BleukitError("the number of samples must be at least 1")
         if not 0 < self.level < 1:
             raise BleukitError(f"confidence level must be between 0 and 1, not {self.level}")
@@ -47,5 +51,5 @@ class SignificanceSpec:
 
     @property
     def bootstrap_samples(self) -> int:
-        """Resamples behind the intervals."""
+        """Resamples behind the intervals (0: no intervals, randomization only)."""
         return self.samples if self.test in ("bs", None) else self.confidence_samples

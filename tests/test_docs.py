@@ -70,7 +70,7 @@ def _shell_commands() -> list[tuple[str, str]]:
             for line in block.replace("\\\n", " ").splitlines():
                 # a comment starts at " # " ("#" alone occurs in signatures: "|#:1|")
                 command = re.split(r"\s+#\s", line)[0].strip()
-                if command.startswith("bleukit ") and "..." not in command:
+                if command.startswith(("bleukit ", "bleukit-sacrebleu ")) and "..." not in command:
                     found.append((page.name, command))
     return found
 

@@ -1,0 +1,33 @@
+"""sacrebleu 2.6.0, for BLEU, computed by bleukit: the Python API
+(``from bleukit.compat import sacrebleu`` in place of ``import sacrebleu``)
+and the command line (``bleukit sacrebleu ...``; ``cli.py``).
+
+>>> from bleukit.compat import sacrebleu
+>>> refs = [["The dog bit the man.", "It was not unexpected.", "The man bit him first."]]
+>>> hyps = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
+>>> print(sacrebleu.corpus_bleu(hyps, refs))
+BLEU = 45.07 70.6/42.9/36.4/37.5 (BP = 1.000 ratio = 1.000 hyp_len = 17 ref_len = 17)
+>>> round(sacrebleu.sentence_bleu(hyps[0], [refs[0][0]]).score, 1)
+100.0
+
+Not here yet: chrF, TER, SentencePiece tokenizers, the test-set functions.
+"""
+
+from __future__ import annotations
+
+from . import compat, metrics
+from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
+from .metrics import BLEU, BLEUScore
+
+__version__ = "2.6.0"
+
+__all__ = [
+    "BLEU",
+    "BLEUScore",
+    "__version__",
+    "compat",
+    "corpus_bleu",
+    "metrics",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+]

@@ -1,0 +1,443 @@
+"""``bleukit sacrebleu ARGS...`` (and ``bleukit-sacrebleu``): sacrebleu
+2.6.0's command line, computed by bleukit, printing the same bytes for
+BLEU: reference files as positionals, ``-i`` with one or more systems (or
+tab-separated systems on standard input), ``-nr`` tab-separated references,
+``-tok``, ``-lc``, ``-s``/``-sv``, ``-sl``, ``-b``, ``-w``, ``-f`` (JSON,
+text, LaTeX, and the multi-system tables), ``-sh``, ``-ci``/``-cin``,
+``--paired-bs``/``--paired-ar``/``-pbsn``/``-parn``, ``-q``, ``-l`` (the
+target language picks the tokenizer).
+
+Files are read as sacrebleu reads them (split on ``\\n``, trailing
+whitespace removed, a byte-order mark kept; standard input with universal
+newlines), so the numbers are sacrebleu's. What bleukit cannot do yet (test
+sets, chrF, SentencePiece tokenizers) and what it will not do (TER, an
+unseeded ``SACREBLEU_SEED``) is an error naming the flag, with status 2;
+nothing silently differs. Differences by design: no terminal colours, no
+informational messages on standard error, errors as one line with status 2
+(sacrebleu exits 1 or 17 with log lines), and ``--version`` names bleukit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO, Any, NoReturn
+
+from ..._version import __version__
+from ...errors import BleukitError, ConfigError, InputError
+from ...spec import TestName
+from .metrics import BLEU, SACREBLEU_TOKENIZERS, sacrebleu_seed, to_score
+from .tables import render
+
+PROG = "bleukit sacrebleu"
+EMULATED = "2.6.0"
+EXIT_USER_ERROR = 2
+_FORMATS = ("json", "text", "latex")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line instead of usage + error
+        self.exit(EXIT_USER_ERROR, f"{PROG}: error: {message} (see {PROG} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """sacrebleu 2.6.0's options, with its names, defaults and choices."""
+    p = _Parser(
+        prog=PROG,
+        description=f"sacrebleu {EMULATED}'s command line, computed by bleukit "
+        "(BLEU; the same output, byte for byte)",
+    )
+    p.add_argument("--citation", "--cite", action="store_true", help="not available (test sets)")
+    p.add_argument("--list", action="store_true", help="not available (test sets)")
+    p.add_argument("--test-set", "-t", help="not available yet (test sets)")
+    p.add_argument("--language-pair", "-l", dest="langpair", help="SRC-TRG: picks the tokenizer")
+    p.add_argument("--origlang", "-ol", help="not available (test sets)")
+    p.add_argument("--subset", help="not available (test sets)")
+    p.add_argument("--download", help="not available (test sets)")
+    p.add_argument("--echo", nargs="+", help="not available (test sets)")
+    p.add_argument("--input", "-i", nargs="*", default=None, help="system output file(s)")
+    p.add_argument("refs", nargs="*", default=[], help="reference file(s), before -i")
+    p.add_argument("--num-refs", "-nr", type=int, default=1, help="tab-separated references")
+    p.add_argument("--encoding", "-e", default="utf-8", help="text encoding (utf-8)")
+    p.add_argument("--metrics", "-m", choices=("bleu", "chrf", "ter"), nargs="+",
+                   default=["bleu"], help="bleu (chrF not yet, TER out of scope)")  # fmt: skip
+    p.add_argument("--sentence-level", "-sl", action="store_true", help="score each sentence")
+    p.add_argument("--smooth-method", "-s", choices=list(BLEU.SMOOTH_DEFAULTS), default="exp",
+                   dest="bleu_smooth_method", help="BLEU smoothing (exp)")  # fmt: skip
+    p.add_argument("--smooth-value", "-sv", type=float, dest="bleu_smooth_value",
+                   help="value for floor (0.1) and add-k (1)")  # fmt: skip
+    p.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, dest="bleu_tokenize",
+                   help="tokenizer (13a; zh, ja-mecab, ko-mecab by -l)")  # fmt: skip
+    p.add_argument("--lowercase", "-lc", action="store_true", dest="bleu_lowercase")
+    p.add_argument("--force", action="store_true", dest="bleu_force",
+                   help="no warning for tokenized-looking input")  # fmt: skip
+    p.add_argument("--chrf-char-order", "-cc", type=int, default=6, help="chrF (not yet)")
+    p.add_argument("--chrf-word-order", "-cw", type=int, default=0, help="chrF (not yet)")
+    p.add_argument("--chrf-beta", type=int, default=2, help="chrF (not yet)")
+    p.add_argument("--chrf-whitespace", action="store_true", help="chrF (not yet)")
+    p.add_argument("--chrf-lowercase", action="store_true", help="chrF (not yet)")
+    p.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF (not yet)")
+    for flag in ("--ter-case-sensitive", "--ter-asian-support", "--ter-no-punct",
+                 "--ter-normalized"):  # fmt: skip
+        p.add_argument(flag, action="store_true", help="TER (out of scope)")
+    p.add_argument("--confidence", "-ci", action="store_true", help="bootstrap 95%% interval")
+    p.add_argument("--confidence-n", "-cin", type=int, default=1000, help="its resamples")
+    pair = p.add_mutually_exclusive_group()
+    pair.add_argument("--paired-ar", "-par", action="store_true", help="approximate randomization")
+    pair.add_argument("--paired-bs", "-pbs", action="store_true", help="paired bootstrap")
+    p.add_argument("--paired-ar-n", "-parn", type=int, default=10000, help="AR trials (10000)")
+    p.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000, help="resamples (1000)")
+    p.add_argument("--paired-jobs", "-j", type=int, default=1, help="accepted; one process")
+    p.add_argument("--quiet", "-q", action="store_true", help="no warnings")
+    p.add_argument("--short", "-sh", action="store_true", help="short signature")
+    p.add_argument("--score-only", "-b", action="store_true", help="print the score only")
+    p.add_argument("--width", "-w", type=int, default=1, help="decimals (1)")
+    p.add_argument("--detail", "-d", action="store_true", help="not available (test sets)")
+    p.add_argument("--no-color", "-nc", action="store_true", help="accepted (never coloured)")
+    p.add_argument("--format", "-f", default="json", choices=_FORMATS, help="json (default)")
+    p.add_argument("--version", "-V", action="version",
+                   version=f"bleukit {__version__} (emulating sacrebleu {EMULATED})")  # fmt: skip
+    return p
+
+
+def _refuse(args: argparse.Namespace) -> None:
+    """Flags bleukit cannot honour: one line naming them, status 2."""
+    for flag, dest in (("--test-set", "test_set"), ("--download", "download"),
+                       ("--echo", "echo"), ("--list", "list"), ("--citation", "citation"),
+                       ("--origlang", "origlang"), ("--subset", "subset"),
+                       ("--detail", "detail")):  # fmt: skip
+        if getattr(args, dest):
+            raise ConfigError(f"{flag}: sacrebleu's test sets are not available in bleukit yet")
+    if "ter" in args.metrics:
+        raise ConfigError("-m ter: TER is out of bleukit's scope (BLEU only; chrF to come)")
+    if "chrf" in args.metrics:
+        raise ConfigError("-m chrf: chrF is not available in bleukit yet")
+    if args.width < 0:
+        raise ConfigError(f"-w {args.width}: the width must be at least 0")
+    for value, flag in ((args.confidence_n, "-cin"), (args.paired_bs_n, "-pbsn"),
+                        (args.paired_ar_n, "-parn")):  # fmt: skip
+        if value < 1:
+            raise ConfigError(f"{flag} {value}: the number of samples must be at least 1")
+
+
+def _open(path: str, encoding: str) -> IO[str]:
+    if path.endswith(".gz"):
+        return gzip.open(path, mode="rt", encoding=encoding, newline="\n")
+    return open(path, encoding=encoding, newline="\n")
+
+
+def _lines(path: str, encoding: str) -> list[str]:
+    """A file's lines as sacrebleu reads them: split on \\n only, each
+    stripped of trailing whitespace (a BOM stays part of the first line:
+    deliberate compatibility quirk)."""
+    try:
+        with _open(path, encoding) as fh:
+            return [line.rstrip() for line in fh]
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a text file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{path}: not {encoding} text ({exc.reason} at byte {exc.start})"
+        ) from None
+    except LookupError:
+        raise InputError(f"-e {encoding}: unknown encoding") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc}") from None
+
+
+def _references(args: argparse.Namespace) -> list[list[str]]:
+    if args.num_refs != 1 and len(args.refs) > 1:
+        raise InputError("-nr reads tab-separated references from one file; give only one")
+    if not args.refs:
+        raise InputError("no reference file: give reference files before -i")
+    streams: list[list[str]] = [[] for _ in range(max(len(args.refs), args.num_refs))]
+    for refno, path in enumerate(args.refs):
+        for lineno, line in enumerate(_lines(path, args.encoding), 1):
+            if args.num_refs == 1:
+                streams[refno].append(line)
+                continue
+            fields = line.split("\t", args.num_refs - 1)
+            if len(fields) != args.num_refs:
+                raise InputError(
+                    f"{path}: line {lineno}: expected {args.num_refs} tab-separated "
+                    f"references, found {len(fields)}"
+                )
+            for k, field in enumerate(fields):
+                streams[k].append(field)
+    return streams
+
+
+def _systems(args: argparse.Namespace, paired: bool) -> tuple[list[str], list[list[str]]]:
+    """System names and outputs: one per -i file, or tab-separated fields
+    of standard input (read with universal newlines, as sacrebleu)."""
+    names: list[str] = []
+    systems: list[list[str]] = []
+    if args.input is None:
+        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding=args.encoding)
+        try:
+            first = stdin.readline().rstrip().split("\t")
+            systems = [[s] for s in first]
+            for lineno, line in enumerate(stdin, 2):
+                fields = line.rstrip().split("\t")
+                if len(fields) != len(systems):
+                    raise InputError(
+                        f"<stdin>: line {lineno} has {len(fields)} tab-separated systems, "
+                        f"the first line {len(systems)}"
+                    )
+                for system, sent in zip(systems, fields):
+                    system.append(sent.rstrip())
+        except UnicodeDecodeError as exc:
+            raise InputError(f"<stdin>: not {args.encoding} text ({exc.reason})") from None
+        names = [f"System {i + 1}" for i in range(len(systems))]
+        if paired:
+            names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
+        return names, systems
+    for path in args.input:
+        if path in names:
+            if paired and path == names[0]:
+                continue  # sacrebleu ignores a system given again as the baseline
+            raise InputError(f"{path!r} names two systems; give each system once")
+        systems.append(_lines(path, args.encoding))
+        names.append(path)
+    if paired and names:
+        names[0] = f"Baseline: {names[0]}"
+    return names, systems
+
+
+def _check(args: argparse.Namespace, paired: bool, systems: list[list[str]],
+           refs: list[list[str]]) -> None:  # fmt: skip
+    n = len(systems)
+    if args.sentence_level:
+        if n > 1:
+            raise InputError("-sl scores one system only")
+        if args.confidence or paired:
+            raise InputError("-sl cannot be combined with -ci or paired tests")
+    if paired and n == 1:
+        raise InputError("paired tests need several systems given to -i")
+    if n > 1 and args.confidence:
+        raise InputError("-ci is for one system; use --paired-bs or --paired-ar for several")
+    if n == 0:
+        raise InputError("no system output given")
+    for system in systems:
+        if not system:
+            raise InputError("a system output is empty: nothing to score")
+        if any(len(r) != len(system) for r in refs):
+            raise InputError(
+                f"a system has {len(system)} lines but the references have "
+                + ", ".join(str(len(r)) for r in refs)
+                + "; the streams need one segment per line, aligned"
+            )
+
+
+def _metric(args: argparse.Namespace, refs: list[list[str]]) -> BLEU:
+    trg = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
+    return BLEU(
+        lowercase=args.bleu_lowercase,
+        force=args.bleu_force,
+        tokenize=args.bleu_tokenize,
+        smooth_method=args.bleu_smooth_method,
+        smooth_value=args.bleu_smooth_value,
+        effective_order=args.sentence_level,
+        trg_lang=trg,
+        references=refs,
+    )
+
+
+def run(args: argparse.Namespace) -> str:
+    """What sacrebleu prints for these arguments."""
+    _refuse(args)
+    paired = args.paired_bs or args.paired_ar
+    if args.sentence_level and len(args.metrics) > 1:
+        raise InputError("-sl takes one metric")
+    refs = _references(args)
+    names, systems = _systems(args, paired)
+    _check(args, paired, systems, refs)
+    metric = _metric(args, refs)
+    if args.sentence_level:
+        return _sentence_level(args, metric, systems[0], refs)
+    if len(systems) == 1:
+        return _single(args, metric, systems[0])
+    if paired:
+        return _paired(args, metric, names, systems)
+    return _table(args, metric, names, systems)
+
+
+def _sentence_level(
+    args: argparse.Namespace, metric: BLEU, system: list[str], refs: list[list[str]]
+) -> str:
+    variant = metric.variant
+    results = variant.sentence_scores(system, variant.prepare_references(refs))
+    k = variant.config.smoothing_value
+    sig = metric.get_signature().format(args.short)
+    lines = (to_score(r, args.bleu_smooth_method, k) for r in results)
+    return "".join(s.format(args.width, args.score_only, sig) + "\n" for s in lines)
+
+
+def _single(args: argparse.Namespace, metric: BLEU, system: list[str]) -> str:
+    score = metric.corpus_score(
+        system, None, n_bootstrap=args.confidence_n if args.confidence else 1
+    )
+    sig = metric.get_signature().format(args.short if args.format != "json" else False)
+    return score.format(args.width, args.score_only, sig, args.format == "json") + "\n"
+
+
+def _table(args: argparse.Namespace, metric: BLEU, names: list[str],
+           systems: list[list[str]]) -> str:  # fmt: skip
+    cells = [metric.corpus_score(system, None).format(args.width, True) for system in systems]
+    sigs = {"BLEU": metric.get_signature().format(args.short)}
+    if args.format == "json":
+        rows = [{"system": n, "BLEU": c} for n, c in zip(names, cells)]
+        return json.dumps(rows, indent=4) + "\n"
+    return _with_signatures(render({"System": names, "BLEU": cells}, args.width, args.format),
+                            sigs)  # fmt: skip
+
+
+def _with_signatures(table: str, sigs: dict[str, str], middle: str = "") -> str:
+    lines = [table, "", *([middle] if middle else []), "-----------------",
+             "Metric signatures", "-----------------"]  # fmt: skip
+    lines += [f" - {name:<10} {sig}" for name, sig in sigs.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _paired(args: argparse.Namespace, metric: BLEU, names: list[str],
+            systems: list[list[str]]) -> str:  # fmt: skip
+    """sacrebleu's paired tests, through bleukit's exact sacrebleu mode:
+    the same resamples and trials, so the same p-values and intervals."""
+    from ...significance import paired_test
+    from ...spec import SignificanceSpec
+
+    test: TestName = "bs" if args.paired_bs else "ar"
+    samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+    seed = sacrebleu_seed()
+    # sacrebleu's command line runs randomization without intervals
+    spec = SignificanceSpec(test, samples=samples, seed=seed, compat="sacrebleu",
+                            confidence_samples=samples if test == "bs" else 0)  # fmt: skip
+    variant = metric.variant
+    prepared = metric.references()
+    stats = [(n, variant.segment_stats(s, prepared)[0]) for n, s in zip(names, systems)]
+    rows = paired_test(variant, stats, prepared.nrefs, spec)
+    sig = metric.get_signature()
+    sig.update("seed", str(seed))
+    sig.update(test, samples)
+    sigs = {"BLEU": sig.format(args.short)}
+    results = [
+        {
+            "score": r.result.score,
+            "p_value": r.p_value,
+            "mean": r.interval.mean if r.interval else None,
+            "ci": r.interval.half_width if r.interval else None,
+        }
+        for r in rows
+    ]
+    if args.format == "json":
+        data = [{"system": n, "BLEU": r} for n, r in zip(names, results)]
+        return json.dumps(data, indent=4) + "\n"
+    table = render(
+        {"System": names, **_score_lines(results, args.width, args.format == "text")},
+        args.width,
+        args.format,
+    )
+    baseline = names[0] if names[0].startswith("Baseline:") else ""
+    return _with_signatures(table, sigs, _paired_text(test, samples, baseline))
+
+
+def _score_lines(
+    results: Sequence[dict[str, Any]], width: int, multiline: bool
+) -> dict[str, list[str]]:
+    """sacrebleu's cells of a paired test: score, (mean ± half-width) where
+    there is an interval, and the p-value ("*" when at most 0.05) on a line
+    of its own in the text table; the column title says "(μ ± 95% CI)"."""
+    cells = []
+    for r in results:
+        text = f"{r['score']:.{width}f}"
+        if r["mean"] is not None:
+            text += f" ({r['mean']:.{width}f} ± {r['ci']:.{width}f})"
+        if r["p_value"] is not None:
+            p = f"(p = {r['p_value']:.4f})"
+            text += ("\n" if multiline else " ") + (p if r["p_value"] > 0.05 else p + "*")
+        cells.append(text)
+    title = "BLEU (μ ± 95% CI)" if any(r["mean"] is not None for r in results) else "BLEU"
+    return {title: cells}
+
+
+def _paired_text(test: str, samples: int, baseline: str) -> str:
+    """sacrebleu's explanation printed under a paired test's table."""
+    kind = "bootstrap resampling" if test == "bs" else "approximate randomization"
+    unit = "resampling trials" if test == "bs" else "trials"
+    head = f"Paired {kind} test with {samples} {unit}"
+    rule = "-" * len(head)
+    shown = (
+        "   Actual system score / bootstrap estimated true mean / 95% CI are provided for "
+        "each metric."
+        if test == "bs"
+        else "   Actual system score is provided for each metric."
+    )
+    return "\n".join([
+        rule, head, rule,
+        f" - Each system is pairwise compared to {baseline}.",
+        shown,
+        "",
+        " - Null hypothesis: the system and the baseline translations are essentially",
+        "   generated by the same underlying process. For a given system and the baseline,",
+        "   the p-value is roughly the probability of the absolute score difference (delta)",
+        "   or higher occurring due to chance, under the assumption that the null hypothesis "
+        "is correct.",
+        "",
+        " - Assuming a significance threshold of 0.05, the null hypothesis can be rejected",
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be '
+        "attributed",
+        '   to chance, hence the system is significantly "different" than the baseline.',
+        "   Otherwise, the p-values are highlighted in red.",
+        "",
+        ' - NOTE: Significance does not tell whether a system is "better" than the baseline '
+        "but rather",
+        '   emphasizes the "difference" of the systems in terms of the replicability of the '
+        "delta.",
+        "",
+    ])  # fmt: skip
+
+
+def _write(text: str) -> None:
+    """UTF-8 whatever the locale, as sacrebleu reopens its standard output."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(text)
+    else:
+        sys.stdout.flush()
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    fmt = os.environ.get("SACREBLEU_FORMAT", "").lower()
+    if fmt in _FORMATS:
+        args.format = fmt
+    if args.quiet:
+        import logging
+
+        logging.getLogger("bleukit.compat.sacrebleu").setLevel(logging.ERROR)
+    try:
+        text = run(args)
+    except BleukitError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    try:
+        _write(text)
+    except BrokenPipeError:
+        sys.stderr.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""sacrebleu's function API for BLEU (``sacrebleu.corpus_bleu``,
+``raw_corpus_bleu``, ``sentence_bleu``), on ``metrics.BLEU``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .metrics import BLEU, BLEUScore
+
+
+def corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: str = BLEU.TOKENIZER_DEFAULT,
+    use_effective_order: bool = False,
+) -> BLEUScore:
+    """Corpus BLEU with sacrebleu's defaults (13a, exp smoothing)."""
+    metric = BLEU(
+        lowercase=lowercase,
+        force=force,
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+    return metric.corpus_score(hypotheses, references)
+
+
+def raw_corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    smooth_value: float | None = BLEU.SMOOTH_DEFAULTS["floor"],
+) -> BLEUScore:
+    """BLEU without tokenization, floor smoothing, effective order."""
+    return corpus_bleu(
+        hypotheses,
+        references,
+        smooth_method="floor",
+        smooth_value=smooth_value,
+        force=True,
+        tokenize="none",
+        use_effective_order=True,
+    )
+
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Sequence[str | None],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    lowercase: bool = False,
+    tokenize: str = BLEU.TOKENIZER_DEFAULT,
+    use_effective_order: bool = True,
+) -> BLEUScore:
+    """BLEU of one hypothesis against its references."""
+    metric = BLEU(
+        lowercase=lowercase,
+        tokenize=tokenize,
+        force=False,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+    return metric.sentence_score(hypothesis, references)

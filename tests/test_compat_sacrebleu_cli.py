@@ -1,0 +1,104 @@
+"""`bleukit sacrebleu`: the recorded output of sacrebleu 2.6.0 for the
+command lines that need neither NumPy nor MeCab (tests/golden/
+sacrebleu_cli.json, made by make_sacrebleu_cli_golden.py), reproduced byte
+for byte; errors and refusals as one line with status 2. tox -e oracle runs
+every command line live against sacrebleu (tests_oracle/)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bleukit.compat.sacrebleu.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "wmt"
+GOLDEN = json.loads((ROOT / "tests" / "golden" / "sacrebleu_cli.json").read_text("utf-8"))
+REF = str(DATA / "newstest2021.en-de.ref.A.txt")
+HYP = str(DATA / "newstest2021.en-de.hyp.UEdin.txt")
+
+
+def _run(command: str, tmp_path: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "SB": f"{sys.executable} -m bleukit sacrebleu", "D": str(DATA),
+           "T": str(tmp_path)}  # fmt: skip
+    env.pop("SACREBLEU_FORMAT", None)
+    return subprocess.run(["bash", "-c", command], capture_output=True, env=env, timeout=300)
+
+
+def test_the_recording_is_sacrebleu_2_6_0():
+    assert GOLDEN["meta"]["sacrebleu"] == "2.6.0" and len(GOLDEN["cases"]) >= 30
+
+
+@pytest.mark.parametrize("case", GOLDEN["cases"], ids=range(1, len(GOLDEN["cases"]) + 1))
+def test_output_equals_sacrebleus_recorded_output(case, tmp_path):
+    out = _run(case["command"], tmp_path)
+    assert out.returncode == 0, out.stderr.decode()
+    assert out.stdout.decode("utf-8") == case["stdout"]
+
+
+def test_bleukit_sacrebleu_is_the_same_command(capsys):
+    from bleukit.cli import main as bleukit_main
+
+    assert bleukit_main(["sacrebleu", REF, "-i", HYP, "-b"]) == 0
+    via_bleukit = capsys.readouterr().out
+    assert main([REF, "-i", HYP, "-b"]) == 0
+    assert capsys.readouterr().out == via_bleukit == "29.9\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-t", "wmt21", "-l", "en-de"], "--test-set: sacrebleu's test sets"),
+        ([REF, "-i", HYP, "-m", "chrf"], "chrF is not available"),
+        ([REF, "-i", HYP, "-m", "bleu", "ter"], "TER is out of bleukit's scope"),
+        ([REF, "-i", HYP, "-tok", "flores200"], "no SentencePiece tokenizer yet"),
+        ([REF, "-i", HYP, "--echo", "src"], "--echo"),
+        ([REF, "-i", HYP, HYP, "-sl"], "names two systems"),
+        ([REF, "-i", HYP, str(DATA / "newstest2021.en-de.hyp.UF.txt"), "-sl"], "-sl scores one"),
+        ([REF, "-i", HYP, "-ci", "-cin", "0"], "-cin 0"),
+        (["-i", HYP], "no reference file"),
+        ([REF, "-i", str(DATA / "generaltest2022.en-ja.hyp.NT5.txt")], "2037 lines but"),
+        ([REF, "-i", "missing.txt"], "missing.txt: no such file"),
+        ([REF, "-i", HYP, "-e", "no-such-codec"], "unknown encoding"),
+        ([REF, "-i", HYP, "-tok", "wordpiece"], "invalid choice"),
+    ],
+)
+def test_errors_are_one_line_and_status_2(args, message, capsys):
+    assert _status(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+
+
+def _status(args: list[str]) -> int:
+    """main's exit status, also where argparse exits for it."""
+    try:
+        return main(args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+def test_an_unseeded_sacrebleu_seed_is_refused(capsys, monkeypatch):
+    pytest.importorskip("numpy")
+    monkeypatch.setenv("SACREBLEU_SEED", "None")
+    assert main([REF, "-i", HYP, "-ci", "-cin", "10"]) == 2
+    assert "fixed seed" in capsys.readouterr().err
+
+
+def test_invalid_utf8_is_an_error_naming_the_file(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"ok\n\xff\n")
+    assert main([str(bad), "-i", str(bad)]) == 2
+    assert "bad.txt: not utf-8 text" in capsys.readouterr().err
+
+
+def test_version_says_it_is_bleukit(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert "(emulating sacrebleu 2.6.0)" in capsys.readouterr().out

@@ -1,0 +1,97 @@
+"""The differential test of `bleukit sacrebleu`: every command line of
+sacrebleu_commands.txt prints, byte for byte, what sacrebleu 2.6.0 prints
+(standard output; both exit 0). Commands sacrebleu refuses are refused too
+(a non-zero status, nothing on standard output)."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+DATA = HERE.parent / "tests" / "data" / "wmt"
+COMMANDS = [
+    line
+    for line in (HERE / "sacrebleu_commands.txt").read_text("utf-8").splitlines()
+    if line and not line.startswith("#")
+]
+BIN = Path(sys.executable).parent
+TOOLS = {"sacrebleu": str(BIN / "sacrebleu"), "bleukit": f"{BIN / 'bleukit'} sacrebleu"}
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    """The files the command lines read besides tests/data/wmt."""
+    t = tmp_path_factory.mktemp("sacrebleu-cli")
+
+    def lines(name: str) -> list[str]:
+        return (DATA / name).read_text("utf-8").split("\n")[:-1]
+
+    a, c = lines("newstest2021.en-de.ref.A.txt"), lines("newstest2021.en-de.ref.C.txt")
+    (t / "refs.AC.tsv").write_text("".join(f"{x}\t{y}\n" for x, y in zip(a, c)), "utf-8")
+    hyps = [lines(f"newstest2021.en-de.hyp.{s}.txt") for s in ("UEdin", "UF", "Online-W")]
+    (t / "hyps.3.tsv").write_text("".join("\t".join(r) + "\n" for r in zip(*hyps)), "utf-8")
+    (t / "bom.txt").write_bytes(
+        "\ufeff".encode() + (DATA / "newstest2021.en-de.hyp.UEdin.txt").read_bytes()
+    )
+    with gzip.open(t / "ref.gz", "wb") as fh:
+        fh.write((DATA / "newstest2021.en-de.ref.A.txt").read_bytes())
+    return t
+
+
+def _run(tool: str, command: str, workdir: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "SB": TOOLS[tool], "D": str(DATA), "T": str(workdir), "NO_COLOR": "1"}
+    env.pop("SACREBLEU_FORMAT", None)
+    env.pop("SACREBLEU_SEED", None)
+    return subprocess.run(["bash", "-c", command], capture_output=True, env=env, timeout=600)
+
+
+def test_there_are_enough_command_lines():
+    assert len(COMMANDS) >= 40
+    assert shutil.which("sacrebleu", path=str(BIN)) is not None
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=range(1, len(COMMANDS) + 1))
+def test_output_is_sacrebleus_byte_for_byte(command, workdir):
+    if ("ja-mecab" in command or "en-ja" in command) and not _has("MeCab"):
+        pytest.fail("the oracle environment installs bleukit[ja] (MeCab)")
+    theirs = _run("sacrebleu", command, workdir)
+    ours = _run("bleukit", command, workdir)
+    assert theirs.returncode == 0, theirs.stderr.decode()[-500:]
+    assert ours.returncode == 0, ours.stderr.decode()[-500:]
+    assert ours.stdout == theirs.stdout
+
+
+REFUSED = [
+    # -sl scores one system; -ci is for one system; paired tests need two
+    "$SB $D/newstest2021.en-de.ref.A.txt -i $D/newstest2021.en-de.hyp.UEdin.txt "
+    "$D/newstest2021.en-de.hyp.UF.txt -sl",
+    "$SB $D/newstest2021.en-de.ref.A.txt -i $D/newstest2021.en-de.hyp.UEdin.txt "
+    "$D/newstest2021.en-de.hyp.UF.txt -ci",
+    "$SB $D/newstest2021.en-de.ref.A.txt -i $D/newstest2021.en-de.hyp.UEdin.txt --paired-bs",
+    # lengths differ; -nr with too few fields; no reference
+    "$SB $D/newstest2021.en-de.ref.A.txt -i $D/generaltest2022.en-ja.hyp.NT5.txt",
+    "$SB $D/newstest2021.en-de.ref.A.txt -nr 2 -i $D/newstest2021.en-de.hyp.UEdin.txt",
+    "$SB -i $D/newstest2021.en-de.hyp.UEdin.txt",
+]
+
+
+@pytest.mark.parametrize("command", REFUSED, ids=range(1, len(REFUSED) + 1))
+def test_what_sacrebleu_refuses_is_refused(command, workdir):
+    theirs = _run("sacrebleu", command, workdir)
+    ours = _run("bleukit", command, workdir)
+    assert theirs.returncode != 0 and theirs.stdout == b""
+    assert ours.returncode == 2 and ours.stdout == b""
+    assert len(ours.stderr.decode().strip().splitlines()) == 1
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
