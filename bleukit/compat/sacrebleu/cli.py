@@ -261,7 +261,7 @@ def run(args: argparse.Namespace) -> str:
     _check(args, paired, systems, refs)
     metric = _metric(args, refs)
     if args.sentence_level:
-        return _sentence_level(args, metric, systems[0], refs)
+        return _sentence_level(args, metric, systems[0])
     if len(systems) == 1:
         return _single(args, metric, systems[0])
     if paired:
@@ -269,11 +269,9 @@ def run(args: argparse.Namespace) -> str:
     return _table(args, metric, names, systems)
 
 
-def _sentence_level(
-    args: argparse.Namespace, metric: BLEU, system: list[str], refs: list[list[str]]
-) -> str:
+def _sentence_level(args: argparse.Namespace, metric: BLEU, system: list[str]) -> str:
     variant = metric.variant
-    results = variant.sentence_scores(system, variant.prepare_references(refs))
+    results = variant.sentence_scores(system, metric.references())
     k = variant.config.smoothing_value
     sig = metric.get_signature().format(args.short)
     lines = (to_score(r, args.bleu_smooth_method, k) for r in results)
@@ -295,8 +293,8 @@ def _table(args: argparse.Namespace, metric: BLEU, names: list[str],
     if args.format == "json":
         rows = [{"system": n, "BLEU": c} for n, c in zip(names, cells)]
         return json.dumps(rows, indent=4) + "\n"
-    return _with_signatures(render({"System": names, "BLEU": cells}, args.width, args.format),
-                            sigs)  # fmt: skip
+    table = render({"System": names, "BLEU": cells}, args.width, args.format)
+    return _with_signatures(table, sigs)
 
 
 def _with_signatures(table: str, sigs: dict[str, str], middle: str = "") -> str:
