@@ -24,10 +24,13 @@ HYP = str(DATA / "newstest2021.en-de.hyp.UEdin.txt")
 
 
 def _run(command: str, tmp_path: Path) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "SB": f"{sys.executable} -m bleukit sacrebleu", "D": str(DATA),
+    """In the data directory, as recorded (D=.: tables name systems by path)."""
+    env = {**os.environ, "SB": f"{sys.executable} -m bleukit sacrebleu", "D": ".",
            "T": str(tmp_path)}  # fmt: skip
     env.pop("SACREBLEU_FORMAT", None)
-    return subprocess.run(["bash", "-c", command], capture_output=True, env=env, timeout=300)
+    return subprocess.run(
+        ["bash", "-c", command], capture_output=True, env=env, timeout=300, cwd=DATA
+    )
 
 
 def test_the_recording_is_sacrebleu_2_6_0():

@@ -179,3 +179,31 @@ def test_interval_mean_of_equal_scores_is_that_score():
     x = 7.123954745345436
     interval = _percentile_interval([x] * 11, 0.95)
     assert interval.mean == interval.low == interval.high == x
+
+
+@pytest.mark.parametrize("compat", ["none", "sacrebleu"])
+def test_randomization_without_intervals(compat):
+    """confidence_samples=0: approximate randomization alone (sacrebleu's
+    command line runs it so), the same p-values, no interval anywhere."""
+    if compat == "sacrebleu":
+        pytest.importorskip("numpy")
+    refs = ["the cat sat on the mat", "a dog barked", "it rains", "the sun is out"] * 5
+    a = ["the cat sat on a mat", "a dog barks", "it rained", "sun is out"] * 5
+    b = ["cat sat mat", "the dog barked", "it rains", "the sun"] * 5
+    systems = stats_for(VARIANT, refs, a, b)
+    plain = SignificanceSpec("ar", samples=80, confidence_samples=0, compat=compat)
+    with_ci = SignificanceSpec("ar", samples=80, confidence_samples=40, compat=compat)
+    bare, full = paired_test(VARIANT, systems, 1, plain), paired_test(VARIANT, systems, 1, with_ci)
+    assert [r.p_value for r in bare] == [r.p_value for r in full]
+    assert all(r.interval is None and r.scores == () for r in bare)
+    assert all(r.interval is not None for r in full)
+    assert "|cisamples:0|" in VARIANT.signature(1).with_test(plain).long
+
+
+def test_zero_resamples_only_for_randomization():
+    with pytest.raises(BleukitError, match="at least 1"):
+        SignificanceSpec("bs", samples=10, confidence_samples=0)
+    with pytest.raises(BleukitError, match="at least 1"):
+        SignificanceSpec(None, samples=10, confidence_samples=0)
+    with pytest.raises(BleukitError, match="at least 1"):
+        SignificanceSpec("ar", samples=10, confidence_samples=-1)

@@ -34,8 +34,12 @@ def main() -> None:
     cases = []
     with tempfile.TemporaryDirectory() as t:
         for command in chosen:
-            env = {**os.environ, "SB": TOOLS["sacrebleu"], "D": str(DATA), "T": t}
-            out = subprocess.run(["bash", "-c", command], capture_output=True, env=env, check=True)
+            # run in the data directory (D=.): system names in tables are the
+            # paths given, the same on every machine
+            env = {**os.environ, "SB": TOOLS["sacrebleu"], "D": ".", "T": t}
+            out = subprocess.run(
+                ["bash", "-c", command], capture_output=True, env=env, check=True, cwd=DATA
+            )
             cases.append({"command": command, "stdout": out.stdout.decode("utf-8")})
     meta = {"sacrebleu": sacrebleu.__version__, "source": "tests_oracle/sacrebleu_commands.txt"}
     json.dump({"meta": meta, "cases": cases}, sys.stdout, ensure_ascii=False, indent=1)
