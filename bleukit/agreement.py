@@ -195,9 +195,11 @@ class AgreementStudy:
     def best_orders(self) -> dict[str, int | None]:
         """Per criterion, the order with the highest value (the lowest order
         on a tie); empty without a search."""
+        if not self.search:
+            return {}
         best: dict[str, int | None] = {}
-        for criterion in ("pearson", "kappa", "between", "kendall_tau") if self.search else ():
-            values = {m: getattr(r, criterion) for m, r in self.search.items()}  # type: ignore[union-attr]
+        for criterion in ("pearson", "kappa", "between", "kendall_tau"):
+            values = {m: getattr(r, criterion) for m, r in self.search.items()}
             defined = {m: v for m, v in values.items() if v is not None}
             best[criterion] = max(defined, key=lambda m: (defined[m], -m)) if defined else None
         return best

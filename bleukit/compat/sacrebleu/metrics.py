@@ -35,7 +35,7 @@ from ...results import BleuResult
 from ...signature import SACREBLEU_VERSION
 from ...signature import Signature as BleukitSignature
 from ...spec import SignificanceSpec
-from ...stats import Stats
+from ...stats import Stats, corpus_sum
 from ...tokenizers import TOKENIZERS
 from ...variant import PreparedReferences, Variant, load_variant
 
@@ -335,20 +335,19 @@ class BLEU:
         construction); ``n_bootstrap`` > 1 adds sacrebleu's 95% interval."""
         prepared = self.references(references)
         self._warn_tokenized(hypotheses)
+        if n_bootstrap <= 1:
+            # summed by the engine, without a Stats per segment
+            return self._from_stats(self.variant.corpus_stats(hypotheses, prepared)[0])
         segments, nrefs = self.variant.segment_stats(hypotheses, prepared)
-        total = Stats.zero(self.variant.stat_order)
-        for seg in segments:
-            total = total + seg
-        score = self._from_stats(total)
-        if n_bootstrap > 1:
-            from ...significance import confidence
+        score = self._from_stats(corpus_sum(segments, self.variant.stat_order))
+        from ...significance import confidence
 
-            seed = sacrebleu_seed()
-            spec = SignificanceSpec(None, samples=n_bootstrap, seed=seed, compat="sacrebleu")
-            interval = confidence(self.variant, segments, nrefs, spec).interval
-            assert interval is not None
-            score._mean, score._ci = interval.mean, interval.half_width
-            self.n_bootstrap, self.seed = n_bootstrap, str(seed)
+        seed = sacrebleu_seed()
+        spec = SignificanceSpec(None, samples=n_bootstrap, seed=seed, compat="sacrebleu")
+        interval = confidence(self.variant, segments, nrefs, spec).interval
+        assert interval is not None
+        score._mean, score._ci = interval.mean, interval.half_width
+        self.n_bootstrap, self.seed = n_bootstrap, str(seed)
         return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
