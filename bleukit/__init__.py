@@ -4,7 +4,8 @@ Pipeline, one module per stage: text (``files``) -> ``tokenizers`` ->
 ``ngrams`` -> per-segment ``stats`` (the ``reflen`` policy picks a reference
 length) -> additive corpus statistics -> ``smoothing`` and weights ->
 ``score`` -> ``signature`` -> ``report``. Variants (``config``) assemble the
-components from YAML; ``variant.Variant`` is the Python API.
+components from YAML; ``variant.Variant`` is the Python API. chrF and chrF++
+(``chrf``, ``chrf_variant.ChrfVariant``) share the tokenizers and engines.
 
 The names below are imported on first use, so that ``import bleukit`` (and
 ``bleukit --help``) stay fast; type checkers see them as the real types.
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from .chrf import ChrfResult, ChrfSignature
+    from .chrf_variant import ChrfVariant, load_chrf, load_metric
     from .errors import (
         BleukitError,
         ConfigError,
@@ -30,6 +33,11 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "BleuResult": "results",
+    "ChrfResult": "chrf",
+    "ChrfSignature": "chrf",
+    "ChrfVariant": "chrf_variant",
+    "load_chrf": "chrf_variant",
+    "load_metric": "chrf_variant",
     "BleukitError": "errors",
     "ConfigError": "errors",
     "InputError": "errors",
@@ -45,6 +53,9 @@ _EXPORTS = {
 __all__ = [
     "BleuResult",
     "BleukitError",
+    "ChrfResult",
+    "ChrfSignature",
+    "ChrfVariant",
     "ConfigError",
     "InputError",
     "MissingDependencyError",
@@ -53,6 +64,8 @@ __all__ = [
     "UnknownComponentError",
     "Variant",
     "__version__",
+    "load_chrf",
+    "load_metric",
     "load_variant",
     "parse_signature",
 ]

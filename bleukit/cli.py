@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
+    from .chrf_variant import ChrfVariant
+    from .report import AnyResult, AnySignature
     from .spec import SignificanceSpec, TestName
     from .variant import Variant
 
@@ -288,6 +290,14 @@ def _variants(names: Sequence[str], pairs: list[str]) -> list[Variant]:
     return [load_variant(name, **overrides) for name in names]
 
 
+def _any_variant(name: str, pairs: list[str]) -> Variant | ChrfVariant:
+    """A variant of any metric (BLEU or chrF) with the --set overrides."""
+    from .chrf_variant import load_metric
+    from .config import parse_override
+
+    return load_metric(name, **dict(parse_override(p) for p in pairs))
+
+
 def _check_width(width: int) -> None:
     if not 0 <= width <= 16:
         from .errors import InputError
@@ -332,12 +342,15 @@ def _write_blocks(out: TextIO, blocks: list[object], fmt: str) -> None:
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     from . import report, streaming
     from .errors import InputError
+    from .variant import Variant
 
-    (variant,) = _variants(
-        _variant_names([args.variant] if args.variant else None, args.lang), args.set
-    )
-    _warn_language(args.lang, [variant])
+    (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
+    variant = _any_variant(name, args.set)
     _check_width(args.width)
+    if not isinstance(variant, Variant):
+        _score_chrf(args, variant, out)
+        return
+    _warn_language(args.lang, [variant])
     spec = _test_spec(args, paired=False) if args.confidence else None
     if spec is not None and args.sentence:
         raise InputError("--confidence applies to corpus scores, not to --sentence")
@@ -353,10 +366,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     blocks: list[object] = []
     if not args.sentence and spec is None:
         for name, result in streaming.corpus_scores(variant, ref_paths, hyp_paths, progress=True):
-            if args.format == "json":
-                blocks.append(report.corpus_json_object(variant.name, name, result))
-            else:
-                blocks.append(report.corpus_text(variant.name, name, result, args.width))
+            blocks.append(_corpus_block(args, variant.name, name, result))
         _write_blocks(out, blocks, args.format)
         return
     streams, hyps = _read_inputs(args.ref, hyp_paths)
@@ -365,12 +375,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
         if args.sentence:
             results = variant.sentence_scores(lines, prepared)
             sig = variant.signature(len(streams))
-            if args.format == "json":
-                blocks.append(report.sentence_json_object(variant.name, name, results, sig))
-            else:
-                text = [r.format(args.width) for r in results]
-                text += ["# " + line for line in report.signature_lines(sig)]
-                blocks.append("\n".join(text))
+            blocks.append(_sentence_block(args, variant.name, name, results, sig))
         elif spec is not None:
             from .significance import confidence
 
@@ -382,6 +387,54 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
             else:
                 blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
     _write_blocks(out, blocks, args.format)
+
+
+def _score_chrf(args: argparse.Namespace, variant: ChrfVariant, out: TextIO) -> None:
+    """``bleukit score`` with a chrF variant: corpus or sentence scores of
+    every hypothesis file (read whole, not streamed)."""
+    from .errors import InputError
+
+    if args.confidence or args.compat != "none":
+        raise InputError(
+            f"--confidence/--compat: not available for chrF variants ({variant.name}) "
+            "in bleukit score yet; bleukit sacrebleu -m chrf -ci gives sacrebleu's interval"
+        )
+    hyp_paths = _flatten(args.input) or ["-"]
+    streams, hyps = _read_inputs(args.ref, hyp_paths)
+    prepared = variant.prepare_references(streams)
+    blocks: list[object] = []
+    for name, lines in hyps:
+        if not lines:
+            raise InputError(f"{name} is empty: nothing to score")
+        if args.sentence:
+            results = variant.sentence_scores(lines, prepared)
+            sig = variant.signature(prepared.nrefs)
+            blocks.append(_sentence_block(args, variant.name, name, results, sig))
+        else:
+            result = variant.corpus_score(lines, prepared)
+            blocks.append(_corpus_block(args, variant.name, name, result))
+    _write_blocks(out, blocks, args.format)
+
+
+def _sentence_block(
+    args: argparse.Namespace, variant: str, hyp: str, results: Sequence[AnyResult],
+    sig: AnySignature,
+) -> object:  # fmt: skip
+    from . import report
+
+    if args.format == "json":
+        return report.sentence_json_object(variant, hyp, results, sig)
+    text = [r.format(args.width) for r in results]
+    text += ["# " + line for line in report.signature_lines(sig)]
+    return "\n".join(text)
+
+
+def _corpus_block(args: argparse.Namespace, variant: str, hyp: str, result: AnyResult) -> object:
+    from . import report
+
+    if args.format == "json":
+        return report.corpus_json_object(variant, hyp, result)
+    return report.corpus_text(variant, hyp, result, args.width)
 
 
 def _stream_sentence_scores(
@@ -512,10 +565,10 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_variants(args: argparse.Namespace, out: TextIO) -> None:
-    from .config import FAMILY_HELP, builtin_names, load_config
+    from .config import FAMILY_HELP, builtin_names, load_any_config
 
     for name in builtin_names():
-        config = load_config(name)
+        config = load_any_config(name)
         out.write(f"{name:<14} {config.description}\n")
     out.write(f"{'':<14} and {FAMILY_HELP}\n")
 
@@ -523,7 +576,7 @@ def _cmd_variants(args: argparse.Namespace, out: TextIO) -> None:
 def _cmd_show(args: argparse.Namespace, out: TextIO) -> None:
     from .report import signature_lines, variant_yaml
 
-    (variant,) = _variants([args.variant], args.set)
+    variant = _any_variant(args.variant, args.set)
     nrefs = args.nrefs if args.nrefs == "var" else _positive_int(args.nrefs, "--nrefs")
     out.write(variant_yaml(variant.config))
     out.write("".join(f"# {line}\n" for line in signature_lines(variant.signature(nrefs))))
@@ -548,6 +601,17 @@ def _cmd_signature(args: argparse.Namespace, out: TextIO) -> None:
 
     if args.sig_command != "parse":
         args.usage.print_help(out)
+        return
+    from .chrf import is_chrf_signature, parse_chrf_signature
+
+    if is_chrf_signature(args.signature):
+        chrf = parse_chrf_signature(args.signature)
+        if args.format == "json":
+            data = {"variant": chrf.config.model_dump(exclude={"name", "description"}),
+                    "nrefs": chrf.nrefs, **chrf.to_dict()}  # fmt: skip
+            out.write(dumps(data) + "\n")
+        else:
+            out.write(variant_yaml(chrf.config) + f"# nrefs: {chrf.nrefs}\n")
         return
     sig = parse_signature(args.signature)
     if args.format == "json":

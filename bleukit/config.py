@@ -27,6 +27,7 @@ from pydantic import (
     model_validator,
 )
 
+from .chrf import CHRF_METRIC, ChrfConfig, make_config
 from .errors import ConfigError, UnknownComponentError
 from .reflen import REF_LENGTHS
 from .registry import Registry
@@ -330,7 +331,7 @@ def validate(data: dict[str, Any], source: str) -> VariantConfig:
         raise ConfigError(f"{source}: {exc}") from None
 
 
-def format_validation_error(exc: ValidationError) -> str:
+def format_validation_error(exc: ValidationError, model: type[BaseModel] = VariantConfig) -> str:
     """One line, grouped by top-level key; the alternatives of a union
     (``lowercase: bool | "ascii"``) are joined with "or"."""
     by_key: dict[str, list[str]] = {}
@@ -398,9 +399,7 @@ def split_variant_list(text: str) -> list[str]:
     return names
 
 
-def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantConfig:
-    """A validated variant from a built-in name or a YAML path, with overrides
-    (``NAME[key=value,...]`` is a name with overrides)."""
+def _raw_config(ref: str, overrides: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
     ref, in_name = split_name(ref)
     overrides = {**in_name, **(overrides or {})}
     data, source = resolve_raw(ref)
@@ -409,4 +408,29 @@ def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantCon
         source = f"{source} (with overrides {', '.join(sorted(overrides))})"
     if isinstance(data.get("weights"), list):
         data["weights"] = tuple(data["weights"])
+    return data, source
+
+
+def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantConfig:
+    """A validated BLEU variant from a built-in name or a YAML path, with
+    overrides (``NAME[key=value,...]`` is a name with overrides)."""
+    data, source = _raw_config(ref, overrides)
+    if "metric" in data:
+        raise ConfigError(
+            f"{source}: a {data['metric']} variant, not a BLEU one "
+            "(bleukit.load_metric or bleukit.load_chrf loads it)"
+        )
     return validate(data, source)
+
+
+def load_any_config(
+    ref: str, overrides: dict[str, Any] | None = None
+) -> VariantConfig | ChrfConfig:
+    """A validated variant of any metric: a file or built-in with
+    ``metric: chrf.v1`` is a chrF variant, any other a BLEU variant."""
+    data, source = _raw_config(ref, overrides)
+    if "metric" not in data:
+        return validate(data, source)
+    if data["metric"] != CHRF_METRIC:
+        raise ConfigError(f"{source}: key 'metric': expected {CHRF_METRIC!r} (or no key: BLEU)")
+    return make_config(data, source)

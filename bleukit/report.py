@@ -3,32 +3,38 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from .chrf import CHRF_SCORING_FIELDS, ChrfConfig, ChrfResult, ChrfSignature
 from .config import SCORING_FIELDS, VariantConfig
 from .results import BleuResult, SystemResult
 from .signature import Signature
+
+#: a score of any metric, and its signature
+AnyResult = BleuResult | ChrfResult
+AnySignature = Signature | ChrfSignature
 
 if TYPE_CHECKING:
     from .agreement import Agreement
 
 
-def variant_yaml(config: VariantConfig) -> str:
+def variant_yaml(config: VariantConfig | ChrfConfig) -> str:
     """The complete, filled-in variant as YAML (loadable again)."""
     data: dict[str, Any] = {}
     if config.name:
         data["name"] = config.name
     if config.description:
         data["description"] = config.description
-    for key in SCORING_FIELDS:
+    for key in CHRF_SCORING_FIELDS if isinstance(config, ChrfConfig) else SCORING_FIELDS:
         value = getattr(config, key)
         data[key] = list(value) if isinstance(value, tuple) else value
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=88)
 
 
-def signature_lines(sig: Signature) -> list[str]:
+def signature_lines(sig: AnySignature) -> list[str]:
     lines = [f"signature: {sig.long}", f"short: {sig.short}", f"digest: {sig.digest}"]
     sacre = sig.sacrebleu
     lines.append(
@@ -39,7 +45,7 @@ def signature_lines(sig: Signature) -> list[str]:
     return lines
 
 
-def corpus_text(variant_name: str, hyp: str, result: BleuResult, width: int) -> str:
+def corpus_text(variant_name: str, hyp: str, result: AnyResult, width: int) -> str:
     lines = [f"{hyp}: {variant_name} {result.format(width)}"]
     assert result.signature is not None
     lines += ["  " + line for line in signature_lines(result.signature)]
@@ -80,12 +86,12 @@ def confidence_json_object(
     }
 
 
-def corpus_json_object(variant_name: str, hyp: str, result: BleuResult) -> dict[str, Any]:
+def corpus_json_object(variant_name: str, hyp: str, result: AnyResult) -> dict[str, Any]:
     return {"hyp": hyp, "variant": variant_name, **result.to_dict()}
 
 
 def sentence_json_object(
-    variant_name: str, hyp: str, results: list[BleuResult], signature: Signature
+    variant_name: str, hyp: str, results: Sequence[AnyResult], signature: AnySignature
 ) -> dict[str, Any]:
     segments = []
     for r in results:

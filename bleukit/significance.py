@@ -31,6 +31,7 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import sacrebleu_resampling
 from .errors import BleukitError
 from .resampling import Columns, Draws
 from .results import Interval, SystemResult
@@ -92,17 +93,6 @@ def _score_all(variant: Variant, systems: Sequence[Columns], draws: Draws) -> li
 # ------------------------------------------------------------ entry points
 
 
-def _require_numpy() -> Any:
-    try:
-        import numpy
-    except ImportError:  # an optional extra, named in the message
-        raise BleukitError(
-            "--compat sacrebleu draws resamples with NumPy's generator, as sacrebleu does; "
-            "install it with: pip install 'bleukit[numpy]'"
-        ) from None
-    return numpy
-
-
 def _check_compat(variant: Variant) -> None:
     if not variant.signature(1).sacrebleu_compatible:
         raise BleukitError(
@@ -123,13 +113,13 @@ def confidence(
     samples = spec.bootstrap_samples
     if spec.compat == "sacrebleu":
         _check_compat(variant)
-        np = _require_numpy()
-        idxs = np.random.default_rng(spec.seed).choice(
-            len(segments), size=(samples, len(segments)), replace=True
+        idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, len(segments), samples)
+        float32_score, _ = _row_scores(variant, segments, nrefs)
+        scores = sacrebleu_resampling.bootstrap_scores(
+            _matrix(segments, variant.config.max_order), float32_score, idxs
         )
-        scores = _float32_scores(variant, segments, idxs, nrefs)
         # sacrebleu's Score.estimate_ci: statistics.mean over the sorted scores
-        interval = _sacrebleu_interval(scores, statistics.mean(sorted(scores)))
+        interval = sacrebleu_resampling.interval(scores, statistics.mean(sorted(scores)))
     else:
         draws = Draws.from_seed(len(segments), samples, spec.seed)
         (scores,) = _score_all(variant, [cols], draws)
@@ -210,33 +200,22 @@ def _paired_exact(
 # ----------------------------------------------- sacrebleu 2.6.0 compatibility
 
 
-def _sacrebleu_interval(scores: Sequence[float], mean: float) -> Interval:
-    ordered = sorted(scores)
-    n = len(ordered)
-    lower = n // 40
-    return Interval(ordered[lower], ordered[n - lower - 1], float(mean), 0.95)
-
-
 def _matrix(segments: Sequence[Stats], order: int) -> list[list[RefLength]]:
     """sacrebleu's per-segment list: [hyp_len, ref_len, correct..., total...]."""
     return [[s.sys_len, s.ref_len, *s.counts[:order], *s.totals[:order]] for s in segments]
 
 
-def _float32_scores(
-    variant: Variant, segments: Sequence[Stats], idxs: Any, nrefs: int | str
-) -> list[float]:
-    """Scores of bootstrap resamples summed in float32, as sacrebleu's
-    ``_bootstrap_resample``: ``sys_len`` and ``ref_len`` go back to ints, the
-    counts stay float32 scalars, so the precisions are float32 arithmetic
-    exactly as in sacrebleu (deliberate compatibility quirk)."""
-    import numpy as np
-
+def _row_scores(
+    variant: Variant, segments: Sequence[Stats], nrefs: int | str
+) -> tuple[sacrebleu_resampling.RowScore, sacrebleu_resampling.RowScore]:
+    """How sacrebleu scores a summed row of float32 values (``sys_len`` and
+    ``ref_len`` back to ints, the counts float32 scalars, so the precisions
+    are float32 arithmetic as in sacrebleu: deliberate compatibility quirk)
+    and one of int64 values."""
     order = variant.config.max_order
-    stats32 = np.array(_matrix(segments, order), dtype="float32")
-    scores = []
     last = segments[-1]
-    for sums in stats32[idxs].sum(axis=1):
-        row = list(sums)
+
+    def float32_score(row: list[Any]) -> float:
         stats = Stats(
             int(row[0]),
             int(row[1]),
@@ -247,69 +226,41 @@ def _float32_scores(
             last.last_counts,
             last.last_totals,
         )
-        scores.append(variant.score_stats(stats, nrefs).score)
-    return scores
+        return variant.score_stats(stats, nrefs).score
+
+    def int_score(row: list[Any]) -> float:
+        stats = Stats(row[0], row[1], tuple(row[2 : 2 + order]), tuple(row[2 + order :]), 1)
+        return variant.score_stats(stats, nrefs).score
+
+    return float32_score, int_score
 
 
 def _paired_sacrebleu(
     variant: Variant, systems: Systems, nrefs: int | str, spec: SignificanceSpec
 ) -> list[SystemResult]:
-    np = _require_numpy()
-    n = len(systems[0][1])
     order = variant.config.max_order
-    base_name, base_segs = systems[0]
-    base_result = variant.score_stats(corpus_sum(base_segs, variant.stat_order), nrefs)
-    # sacrebleu: the baseline's interval from _bootstrap_resample, a fresh
-    # generator; none where randomization runs without intervals (its
-    # command line: n_ar_confidence=-1)
-    conf_n = spec.bootstrap_samples
-
-    def interval(scores: Any) -> Interval | None:
-        return _sacrebleu_interval(scores, np.sort(scores).mean()) if len(scores) else None
-
-    base_scores = np.array([])
-    if conf_n:
-        base_idxs = np.random.default_rng(spec.seed).choice(n, size=(conf_n, n), replace=True)
-        base_scores = np.array(_float32_scores(variant, base_segs, base_idxs, nrefs))
-    out = [
-        SystemResult(
-            base_name, base_result, interval(base_scores), baseline=True, scores=tuple(base_scores)
-        )
+    results = [
+        variant.score_stats(corpus_sum(segs, variant.stat_order), nrefs) for _, segs in systems
     ]
-    for name, segs in systems[1:]:
-        result = variant.score_stats(corpus_sum(segs, variant.stat_order), nrefs)
-        diff = abs(base_result.score - result.score)
-        # every system's test starts a fresh generator with the same seed
-        rng = np.random.default_rng(spec.seed)
-        if spec.test == "bs":
-            idxs = rng.choice(n, size=(spec.samples, n), replace=True)
-            sys_scores = np.array(_float32_scores(variant, segs, idxs, nrefs))
-            bl_scores = np.array(_float32_scores(variant, base_segs, idxs, nrefs))
-            sample_diffs = np.abs(sys_scores - bl_scores)
-            p = _np_p_value(np, sample_diffs - sample_diffs.mean(), diff)
-        else:
-            pos_sel = rng.integers(2, size=(spec.samples, n), dtype=bool)
-            bl = np.array(_matrix(base_segs, order))
-            sy = np.array(_matrix(segs, order))
-            shuf_a = pos_sel @ bl + ~pos_sel @ sy
-            shuf_b = ~pos_sel @ bl + pos_sel @ sy
-            scores_a = np.array([_int_score(variant, r, order, nrefs) for r in shuf_a.tolist()])
-            scores_b = np.array([_int_score(variant, r, order, nrefs) for r in shuf_b.tolist()])
-            p = _np_p_value(np, np.abs(scores_a - scores_b), diff)
-            sys_scores = np.array([])
-            if conf_n:  # drawn after the trials, from the same generator
-                bs_idxs = rng.choice(n, size=(conf_n, n), replace=True)
-                sys_scores = np.array(_float32_scores(variant, segs, bs_idxs, nrefs))
-        out.append(SystemResult(name, result, interval(sys_scores), p, scores=tuple(sys_scores)))
-    return out
-
-
-def _int_score(variant: Variant, row: list[int], order: int, nrefs: int | str) -> float:
-    stats = Stats(row[0], row[1], tuple(row[2 : 2 + order]), tuple(row[2 + order :]), 1)
-    return variant.score_stats(stats, nrefs).score
-
-
-def _np_p_value(np: Any, stats: Any, observed: float) -> float:
-    # sacrebleu's _compute_p_value, strict ">" (compatibility quirk, see _p_value)
-    c: int = np.sum(stats > observed).item()
-    return (c + 1) / (len(stats) + 1)
+    float32_score, int_score = _row_scores(variant, systems[0][1], nrefs)
+    outcomes = sacrebleu_resampling.paired(
+        [_matrix(segs, order) for _, segs in systems],
+        [r.score for r in results],
+        float32_score,
+        int_score,
+        spec.test,  # type: ignore[arg-type]
+        spec.samples,
+        spec.bootstrap_samples,
+        spec.seed,
+    )
+    return [
+        SystemResult(
+            name,
+            result,
+            outcome.interval(),
+            outcome.p_value,
+            baseline=k == 0,
+            scores=outcome.scores,
+        )
+        for k, ((name, _), result, outcome) in enumerate(zip(systems, results, outcomes))
+    ]

@@ -21,7 +21,7 @@ from .score import brevity_penalty, compute_bleu
 from .signature import Signature
 from .smoothing import SMOOTHINGS
 from .stats import Stats
-from .tokenizers import Tokens, make_tokenization
+from .tokenizers import Tokenization, Tokens, make_tokenization
 
 RefStreams = Sequence[Sequence[str | None]]
 
@@ -34,6 +34,58 @@ def _check_strings(value: object, what: str) -> None:
 def _all_strings(items: Sequence[object]) -> bool:
     # set(map(type, ...)) runs in C: the common case costs no Python loop
     return set(map(type, items)) <= {str}
+
+
+def check_ref_streams(ref_streams: RefStreams) -> tuple[list[int], int | str]:
+    """Reference streams checked (aligned, strings or None, every segment
+    with a reference): per segment, its number of references, and the
+    number of references (``"var"`` when segments differ)."""
+    _check_strings(ref_streams, "ref_streams (a list of reference streams)")
+    if not ref_streams:
+        raise InputError("no reference stream given")
+    lengths = set()
+    for i, stream in enumerate(ref_streams, 1):
+        _check_strings(stream, f"reference stream {i}")
+        lengths.add(len(stream))
+    if len(lengths) > 1:
+        raise InputError(
+            "reference streams differ in length: "
+            + ", ".join(f"stream {i} has {len(s)}" for i, s in enumerate(ref_streams, 1))
+        )
+    if all(_all_strings(stream) for stream in ref_streams):
+        per_segment = [len(ref_streams)] * len(ref_streams[0])
+    else:
+        per_segment = []
+        for seg, refs in enumerate(zip(*ref_streams), 1):
+            present = [r for r in refs if r is not None]
+            if not present:
+                raise InputError(f"segment {seg} has no reference (every stream gives None)")
+            for r in present:
+                if not isinstance(r, str):
+                    raise InputError(f"a reference of segment {seg} is {type(r).__name__}")
+            per_segment.append(len(present))
+    seen = set(per_segment)
+    nrefs: int | str = seen.pop() if len(seen) == 1 else "var"
+    return per_segment, nrefs
+
+
+def check_hypotheses(hyps: Sequence[str], size: int) -> None:
+    """Hypotheses checked: strings, one per reference segment."""
+    _check_strings(hyps, "hypotheses")
+    if size != len(hyps):
+        raise InputError(
+            f"the references have {size} segments but there are {len(hyps)} hypotheses"
+        )
+    if not _all_strings(hyps):
+        for seg, hyp in enumerate(hyps, 1):
+            if not isinstance(hyp, str):
+                raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
+
+
+def engine_for(requested: str | None, tokenization: Tokenization) -> Engine:
+    """The engine that runs a tokenization (``engines.resolve_engine``):
+    every scorer asks here, so the engine is chosen in one place."""
+    return resolve_engine(requested, tokenization)
 
 
 @dataclass(frozen=True)
@@ -103,7 +155,7 @@ class Variant:
         self.name = config.name or "custom"
         self.tokenization = make_tokenization(config.tokenizer, config.split, config.lowercase)
         self._requested_engine = engine
-        self.engine: Engine = resolve_engine(engine, self.tokenization)
+        self.engine: Engine = engine_for(engine, self.tokenization)
         self._ref_length = REF_LENGTHS.get(config.ref_length)
         self._at_least_one = config.totals == "at-least-one"
         self._smoothing = SMOOTHINGS.get(config.smoothing)
@@ -154,32 +206,7 @@ class Variant:
                     "tokenization or order; prepare them with this variant"
                 )
             return ref_streams
-        _check_strings(ref_streams, "ref_streams (a list of reference streams)")
-        if not ref_streams:
-            raise InputError("no reference stream given")
-        lengths = set()
-        for i, stream in enumerate(ref_streams, 1):
-            _check_strings(stream, f"reference stream {i}")
-            lengths.add(len(stream))
-        if len(lengths) > 1:
-            raise InputError(
-                "reference streams differ in length: "
-                + ", ".join(f"stream {i} has {len(s)}" for i, s in enumerate(ref_streams, 1))
-            )
-        if all(_all_strings(stream) for stream in ref_streams):
-            per_segment = [len(ref_streams)] * len(ref_streams[0])
-        else:
-            per_segment = []
-            for seg, refs in enumerate(zip(*ref_streams), 1):
-                present = [r for r in refs if r is not None]
-                if not present:
-                    raise InputError(f"segment {seg} has no reference (every stream gives None)")
-                for r in present:
-                    if not isinstance(r, str):
-                        raise InputError(f"a reference of segment {seg} is {type(r).__name__}")
-                per_segment.append(len(present))
-        seen = set(per_segment)
-        nrefs: int | str = seen.pop() if len(seen) == 1 else "var"
+        per_segment, nrefs = check_ref_streams(ref_streams)
         payload = self.engine.prepare(self.tokenization, ref_streams, order)
         return PreparedReferences(
             self.reference_key(), order, len(per_segment), nrefs, tuple(per_segment), payload
@@ -190,14 +217,7 @@ class Variant:
     ) -> PreparedReferences:
         _check_strings(hyps, "hypotheses")
         prepared = self.prepare_references(refs, order)
-        if prepared.size != len(hyps):
-            raise InputError(
-                f"the references have {prepared.size} segments but there are {len(hyps)} hypotheses"
-            )
-        if not _all_strings(hyps):
-            for seg, hyp in enumerate(hyps, 1):
-                if not isinstance(hyp, str):
-                    raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
+        check_hypotheses(hyps, prepared.size)
         return prepared
 
     def tables(

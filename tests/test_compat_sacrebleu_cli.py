@@ -57,7 +57,7 @@ def test_bleukit_sacrebleu_is_the_same_command(capsys):
     ("args", "message"),
     [
         (["-t", "wmt21", "-l", "en-de"], "--test-set: sacrebleu's test sets"),
-        ([REF, "-i", HYP, "-m", "chrf"], "chrF is not available"),
+        ([REF, "-i", HYP, "-m", "chrf", "-sl", "-ci"], "-sl cannot be combined"),
         ([REF, "-i", HYP, "-m", "bleu", "ter"], "TER is out of bleukit's scope"),
         ([REF, "-i", HYP, "-tok", "flores200"], "no SentencePiece tokenizer yet"),
         ([REF, "-i", HYP, "--echo", "src"], "--echo"),

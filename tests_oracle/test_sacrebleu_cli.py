@@ -95,3 +95,22 @@ def _has(module: str) -> bool:
     import importlib.util
 
     return importlib.util.find_spec(module) is not None
+
+
+def test_chrf_paired_bootstrap_writes_json_where_sacrebleu_crashes(workdir):
+    """sacrebleu 2.6.0 fails with a TypeError writing chrF's float32
+    bootstrap means as JSON; bleukit writes them, with the values sacrebleu
+    prints in its text table."""
+    import json
+
+    base = (
+        "$SB $D/newstest2021.en-de.ref.A.txt -i $D/newstest2021.en-de.hyp.UEdin.txt "
+        "$D/newstest2021.en-de.hyp.UF.txt -m chrf --paired-bs -pbsn 100 -w 4"
+    )
+    theirs = _run("sacrebleu", base, workdir)
+    assert b"float32 is not JSON serializable" in theirs.stderr
+    ours = json.loads(_run("bleukit", base, workdir).stdout)
+    text = _run("sacrebleu", base + " -f text", workdir).stdout.decode()
+    for row in ours:
+        r = row["chrF2"]
+        assert f"{r['score']:.4f} ({r['mean']:.4f} ± {r['ci']:.4f})" in text

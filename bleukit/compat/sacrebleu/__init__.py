@@ -1,4 +1,4 @@
-"""sacrebleu 2.6.0, for BLEU, computed by bleukit: the Python API
+"""sacrebleu 2.6.0, for BLEU and chrF, computed by bleukit: the Python API
 (``from bleukit.compat import sacrebleu`` in place of ``import sacrebleu``)
 and the command line (``bleukit sacrebleu ...``; ``cli.py``).
 
@@ -10,12 +10,13 @@ BLEU = 45.07 70.6/42.9/36.4/37.5 (BP = 1.000 ratio = 1.000 hyp_len = 17 ref_len 
 >>> round(sacrebleu.sentence_bleu(hyps[0], [refs[0][0]]).score, 1)
 100.0
 
-Not here yet: chrF, TER, SentencePiece tokenizers, the test-set functions.
+Not here: TER (out of scope), SentencePiece tokenizers, the test-set functions.
 """
 
 from __future__ import annotations
 
 from . import compat, metrics
+from .chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
 from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .metrics import BLEU, BLEUScore
 
@@ -23,11 +24,15 @@ __version__ = "2.6.0"
 
 __all__ = [
     "BLEU",
+    "CHRF",
     "BLEUScore",
+    "CHRFScore",
     "__version__",
     "compat",
     "corpus_bleu",
+    "corpus_chrf",
     "metrics",
     "raw_corpus_bleu",
     "sentence_bleu",
+    "sentence_chrf",
 ]

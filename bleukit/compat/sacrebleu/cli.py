@@ -9,9 +9,11 @@ target language picks the tokenizer).
 
 Files are read as sacrebleu reads them (split on ``\\n``, trailing
 whitespace removed, a byte-order mark kept; standard input with universal
-newlines), so the numbers are sacrebleu's. What bleukit cannot do yet (test
-sets, chrF, SentencePiece tokenizers) and what it will not do (TER, an
-unseeded ``SACREBLEU_SEED``) is an error naming the flag, with status 2;
+newlines), so the numbers are sacrebleu's. ``-m chrf`` (and ``-m bleu
+chrf``) computes chrF and chrF++ with the ``--chrf-*`` flags, in every mode
+above. What bleukit cannot do yet (test sets, SentencePiece tokenizers)
+and what it will not do (TER, an unseeded ``SACREBLEU_SEED``) is an error
+naming the flag, with status 2;
 nothing silently differs. Differences by design: no terminal colours, no
 informational messages on standard error, errors as one line with status 2
 (sacrebleu exits 1 or 17 with log lines), and ``--version`` names bleukit.
@@ -30,8 +32,10 @@ from typing import IO, Any, NoReturn
 
 from ..._version import __version__
 from ...errors import BleukitError, ConfigError, InputError
+from ...results import Interval
 from ...spec import TestName
-from .metrics import BLEU, SACREBLEU_TOKENIZERS, sacrebleu_seed, to_score
+from .chrf import CHRF, CHRFScore
+from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed, to_score
 from .tables import render
 
 PROG = "bleukit sacrebleu"
@@ -65,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-refs", "-nr", type=int, default=1, help="tab-separated references")
     p.add_argument("--encoding", "-e", default="utf-8", help="text encoding (utf-8)")
     p.add_argument("--metrics", "-m", choices=("bleu", "chrf", "ter"), nargs="+",
-                   default=["bleu"], help="bleu (chrF not yet, TER out of scope)")  # fmt: skip
+                   default=["bleu"], help="bleu, chrf (TER is out of scope)")  # fmt: skip
     p.add_argument("--sentence-level", "-sl", action="store_true", help="score each sentence")
     p.add_argument("--smooth-method", "-s", choices=list(BLEU.SMOOTH_DEFAULTS), default="exp",
                    dest="bleu_smooth_method", help="BLEU smoothing (exp)")  # fmt: skip
@@ -76,12 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lowercase", "-lc", action="store_true", dest="bleu_lowercase")
     p.add_argument("--force", action="store_true", dest="bleu_force",
                    help="no warning for tokenized-looking input")  # fmt: skip
-    p.add_argument("--chrf-char-order", "-cc", type=int, default=6, help="chrF (not yet)")
-    p.add_argument("--chrf-word-order", "-cw", type=int, default=0, help="chrF (not yet)")
-    p.add_argument("--chrf-beta", type=int, default=2, help="chrF (not yet)")
-    p.add_argument("--chrf-whitespace", action="store_true", help="chrF (not yet)")
-    p.add_argument("--chrf-lowercase", action="store_true", help="chrF (not yet)")
-    p.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF (not yet)")
+    p.add_argument("--chrf-char-order", "-cc", type=int, default=6, help="chrF character order (6)")
+    p.add_argument(
+        "--chrf-word-order", "-cw", type=int, default=0, help="chrF word order (0; 2: chrF++)"
+    )
+    p.add_argument("--chrf-beta", type=int, default=2, help="chrF beta (2)")
+    p.add_argument("--chrf-whitespace", action="store_true", help="chrF: whitespace in n-grams")
+    p.add_argument("--chrf-lowercase", action="store_true", help="chrF: lowercase")
+    p.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF: eps smoothing")
     for flag in ("--ter-case-sensitive", "--ter-asian-support", "--ter-no-punct",
                  "--ter-normalized"):  # fmt: skip
         p.add_argument(flag, action="store_true", help="TER (out of scope)")
@@ -114,9 +120,7 @@ def _refuse(args: argparse.Namespace) -> None:
         if getattr(args, dest):
             raise ConfigError(f"{flag}: sacrebleu's test sets are not available in bleukit yet")
     if "ter" in args.metrics:
-        raise ConfigError("-m ter: TER is out of bleukit's scope (BLEU only; chrF to come)")
-    if "chrf" in args.metrics:
-        raise ConfigError("-m chrf: chrF is not available in bleukit yet")
+        raise ConfigError("-m ter: TER is out of bleukit's scope (BLEU and chrF only)")
     if args.width < 0:
         raise ConfigError(f"-w {args.width}: the width must be at least 0")
     for value, flag in ((args.confidence_n, "-cin"), (args.paired_bs_n, "-pbsn"),
@@ -236,18 +240,37 @@ def _check(args: argparse.Namespace, paired: bool, systems: list[list[str]],
             )
 
 
-def _metric(args: argparse.Namespace, refs: list[list[str]]) -> BLEU:
+Metric = BLEU | CHRF
+
+
+def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Metric]:
+    """The metrics asked for, by sacrebleu's upper-case name, in the order
+    given (a name given twice counts once, as sacrebleu's dict)."""
     trg = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
-    return BLEU(
-        lowercase=args.bleu_lowercase,
-        force=args.bleu_force,
-        tokenize=args.bleu_tokenize,
-        smooth_method=args.bleu_smooth_method,
-        smooth_value=args.bleu_smooth_value,
-        effective_order=args.sentence_level,
-        trg_lang=trg,
-        references=refs,
-    )
+    out: dict[str, Metric] = {}
+    for name in args.metrics:
+        if name == "bleu":
+            out["BLEU"] = BLEU(
+                lowercase=args.bleu_lowercase,
+                force=args.bleu_force,
+                tokenize=args.bleu_tokenize,
+                smooth_method=args.bleu_smooth_method,
+                smooth_value=args.bleu_smooth_value,
+                effective_order=args.sentence_level,
+                trg_lang=trg,
+                references=refs,
+            )
+        else:
+            out["CHRF"] = CHRF(
+                char_order=args.chrf_char_order,
+                word_order=args.chrf_word_order,
+                beta=args.chrf_beta,
+                lowercase=args.chrf_lowercase,
+                whitespace=args.chrf_whitespace,
+                eps_smoothing=args.chrf_eps_smoothing,
+                references=refs,
+            )
+    return out
 
 
 def run(args: argparse.Namespace) -> str:
@@ -259,41 +282,76 @@ def run(args: argparse.Namespace) -> str:
     refs = _references(args)
     names, systems = _systems(args, paired)
     _check(args, paired, systems, refs)
-    metric = _metric(args, refs)
+    metrics = _metrics(args, refs)
     if args.sentence_level:
-        return _sentence_level(args, metric, systems[0])
+        return _sentence_level(args, next(iter(metrics.values())), systems[0])
     if len(systems) == 1:
-        return _single(args, metric, systems[0])
+        return _single(args, metrics, systems[0])
     if paired:
-        return _paired(args, metric, names, systems)
-    return _table(args, metric, names, systems)
+        return _paired(args, metrics, names, systems)
+    return _table(args, metrics, names, systems)
 
 
-def _sentence_level(args: argparse.Namespace, metric: BLEU, system: list[str]) -> str:
-    variant = metric.variant
-    results = variant.sentence_scores(system, metric.references())
-    k = variant.config.smoothing_value
+def _sentence_level(args: argparse.Namespace, metric: Metric, system: list[str]) -> str:
     sig = metric.get_signature().format(args.short)
-    lines = (to_score(r, args.bleu_smooth_method, k) for r in results)
-    return "".join(s.format(args.width, args.score_only, sig) + "\n" for s in lines)
+    if isinstance(metric, CHRF):
+        results = metric.variant.sentence_scores(system, metric.references())
+        scores: list[Score] = [
+            CHRFScore(r.score, metric.char_order, metric.word_order, metric.beta) for r in results
+        ]
+    else:
+        variant = metric.variant
+        k = variant.config.smoothing_value
+        method = args.bleu_smooth_method
+        scores = [
+            to_score(r, method, k) for r in variant.sentence_scores(system, metric.references())
+        ]
+    return "".join(s.format(args.width, args.score_only, sig) + "\n" for s in scores)
 
 
-def _single(args: argparse.Namespace, metric: BLEU, system: list[str]) -> str:
-    score = metric.corpus_score(
-        system, None, n_bootstrap=args.confidence_n if args.confidence else 1
-    )
-    sig = metric.get_signature().format(args.short if args.format != "json" else False)
-    return score.format(args.width, args.score_only, sig, args.format == "json") + "\n"
-
-
-def _table(args: argparse.Namespace, metric: BLEU, names: list[str],
-           systems: list[list[str]]) -> str:  # fmt: skip
-    cells = [metric.corpus_score(system, None).format(args.width, True) for system in systems]
-    sigs = {"BLEU": metric.get_signature().format(args.short)}
+def _single(args: argparse.Namespace, metrics: dict[str, Metric], system: list[str]) -> str:
+    results = []
+    for name in sorted(metrics):
+        metric = metrics[name]
+        score = metric.corpus_score(
+            system, None, n_bootstrap=args.confidence_n if args.confidence else 1
+        )
+        sig = metric.get_signature().format(args.short if args.format != "json" else False)
+        results.append(score.format(args.width, args.score_only, sig, args.format == "json"))
     if args.format == "json":
-        rows = [{"system": n, "BLEU": c} for n, c in zip(names, cells)]
+        if len(results) > 1:
+            return "[\n" + ",\n".join(results) + "\n]\n"
+        return results[0] + "\n"
+    if len(results) == 1:
+        return results[0] + "\n"
+    # sacrebleu's print_single_results: lines aligned on their " = ", and a
+    # line without one (-b) printed as it is, before the aligned ones
+    plain = [line for line in results if "=" not in line]
+    cuts = [line.index("=") - 1 for line in results if "=" in line]
+    width = max(cuts, default=0)
+    aligned = [
+        f"{line[:cut]:>{width}}{line[cut:]}"
+        for cut, line in zip(cuts, (x for x in results if "=" in x))
+    ]
+    return "".join(line + "\n" for line in [*plain, *aligned])
+
+
+def _table(args: argparse.Namespace, metrics: dict[str, Metric], names: list[str],
+           systems: list[list[str]]) -> str:  # fmt: skip
+    columns: dict[str, list[str]] = {}
+    sigs: dict[str, str] = {}
+    for system in systems:
+        for name in sorted(metrics):
+            score = metrics[name].corpus_score(system, None)
+            sigs[score.name] = metrics[name].get_signature().format(args.short)
+            columns.setdefault(score.name, []).append(score.format(args.width, True))
+    if args.format == "json":
+        rows = [
+            {"system": n, **{k: cells[i] for k, cells in columns.items()}}
+            for i, n in enumerate(names)
+        ]
         return json.dumps(rows, indent=4) + "\n"
-    table = render({"System": names, "BLEU": cells}, args.width, args.format)
+    table = render({"System": names, **columns}, args.width, args.format)
     return _with_signatures(table, sigs)
 
 
@@ -304,50 +362,83 @@ def _with_signatures(table: str, sigs: dict[str, str], middle: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _paired(args: argparse.Namespace, metric: BLEU, names: list[str],
+def _paired(args: argparse.Namespace, metrics: dict[str, Metric], names: list[str],
             systems: list[list[str]]) -> str:  # fmt: skip
-    """sacrebleu's paired tests, through bleukit's exact sacrebleu mode:
-    the same resamples and trials, so the same p-values and intervals."""
-    from ...significance import paired_test
-    from ...spec import SignificanceSpec
-
+    """sacrebleu's paired tests: the same resamples and trials, so the same
+    p-values and intervals (BLEU through bleukit's exact sacrebleu mode)."""
     test: TestName = "bs" if args.paired_bs else "ar"
     samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
     seed = sacrebleu_seed()
     # sacrebleu's command line runs randomization without intervals
+    conf_n = samples if test == "bs" else 0
+    columns: dict[str, list[dict[str, Any]]] = {}
+    sigs: dict[str, str] = {}
+    for metric in metrics.values():  # sacrebleu's PairedTest: in the order given
+        if isinstance(metric, CHRF):
+            name, results = _paired_chrf(metric, systems, test, samples, conf_n, seed)
+        else:
+            name, results = "BLEU", _paired_bleu(metric, names, systems, test, samples, seed)
+        sig = metric.get_signature()
+        sig.update("seed", str(seed))
+        sig.update(test, samples)
+        sigs[name] = sig.format(args.short)
+        columns[name] = results
+    if args.format == "json":
+        data = [
+            {"system": n, **{k: results[i] for k, results in columns.items()}}
+            for i, n in enumerate(names)
+        ]
+        return json.dumps(data, indent=4) + "\n"
+    cells: dict[str, list[str]] = {}
+    for name, results in columns.items():
+        cells.update(_score_lines(name, results, args.width, args.format == "text"))
+    table = render({"System": names, **cells}, args.width, args.format)
+    baseline = names[0] if names[0].startswith("Baseline:") else ""
+    return _with_signatures(table, sigs, _paired_text(test, samples, baseline))
+
+
+def _paired_bleu(metric: BLEU, names: list[str], systems: list[list[str]], test: TestName,
+                 samples: int, seed: int) -> list[dict[str, Any]]:  # fmt: skip
+    from ...significance import paired_test
+    from ...spec import SignificanceSpec
+
     spec = SignificanceSpec(test, samples=samples, seed=seed, compat="sacrebleu",
                             confidence_samples=samples if test == "bs" else 0)  # fmt: skip
     variant = metric.variant
     prepared = metric.references()
     stats = [(n, variant.segment_stats(s, prepared)[0]) for n, s in zip(names, systems)]
     rows = paired_test(variant, stats, prepared.nrefs, spec)
-    sig = metric.get_signature()
-    sig.update("seed", str(seed))
-    sig.update(test, samples)
-    sigs = {"BLEU": sig.format(args.short)}
+    return [_result(r.result.score, r.p_value, r.interval) for r in rows]
+
+
+def _paired_chrf(metric: CHRF, systems: list[list[str]], test: TestName, samples: int,
+                 conf_n: int, seed: int) -> tuple[str, list[dict[str, Any]]]:  # fmt: skip
+    from ...sacrebleu_resampling import paired
+
+    rows = [metric.segment_rows(s, None) for s in systems]
+    scores = [metric.score_rows(r) for r in rows]
+    outcomes = paired(
+        rows, [s.score for s in scores], metric.float32_score, metric.float32_score,
+        test, samples, conf_n, seed,
+    )  # fmt: skip
     results = [
-        {
-            "score": r.result.score,
-            "p_value": r.p_value,
-            "mean": r.interval.mean if r.interval else None,
-            "ci": r.interval.half_width if r.interval else None,
-        }
-        for r in rows
+        _result(score.score, outcome.p_value, outcome.interval())
+        for score, outcome in zip(scores, outcomes)
     ]
-    if args.format == "json":
-        data = [{"system": n, "BLEU": r} for n, r in zip(names, results)]
-        return json.dumps(data, indent=4) + "\n"
-    table = render(
-        {"System": names, **_score_lines(results, args.width, args.format == "text")},
-        args.width,
-        args.format,
-    )
-    baseline = names[0] if names[0].startswith("Baseline:") else ""
-    return _with_signatures(table, sigs, _paired_text(test, samples, baseline))
+    return scores[0].name, results
+
+
+def _result(score: float, p_value: float | None, interval: Interval | None) -> dict[str, Any]:
+    """sacrebleu's ``Result`` object as its JSON output writes it. chrF's
+    bootstrap statistics are float32 values, which sacrebleu 2.6.0 fails to
+    write as JSON (a TypeError); here they are written as floats."""
+    mean = float(interval.mean) if interval else None
+    ci = float(interval.half_width) if interval else None
+    return {"score": score, "p_value": p_value, "mean": mean, "ci": ci}
 
 
 def _score_lines(
-    results: Sequence[dict[str, Any]], width: int, multiline: bool
+    name: str, results: Sequence[dict[str, Any]], width: int, multiline: bool
 ) -> dict[str, list[str]]:
     """sacrebleu's cells of a paired test: score, (mean ± half-width) where
     there is an interval, and the p-value ("*" when at most 0.05) on a line
@@ -361,7 +452,7 @@ def _score_lines(
             p = f"(p = {r['p_value']:.4f})"
             text += ("\n" if multiline else " ") + (p if r["p_value"] > 0.05 else p + "*")
         cells.append(text)
-    title = "BLEU (μ ± 95% CI)" if any(r["mean"] is not None for r in results) else "BLEU"
+    title = f"{name} (μ ± 95% CI)" if any(r["mean"] is not None for r in results) else name
     return {title: cells}
 
 

@@ -1,11 +1,15 @@
-"""sacrebleu's function API for BLEU (``sacrebleu.corpus_bleu``,
-``raw_corpus_bleu``, ``sentence_bleu``), on ``metrics.BLEU``."""
+"""sacrebleu's function API (``sacrebleu.corpus_bleu``, ``raw_corpus_bleu``,
+``sentence_bleu`` on ``metrics.BLEU``; ``corpus_chrf``, ``sentence_chrf``
+from ``chrf``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .chrf import corpus_chrf, sentence_chrf
 from .metrics import BLEU, BLEUScore
+
+__all__ = ["corpus_bleu", "corpus_chrf", "raw_corpus_bleu", "sentence_bleu", "sentence_chrf"]
 
 
 def corpus_bleu(

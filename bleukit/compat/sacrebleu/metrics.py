@@ -28,8 +28,9 @@ import logging
 import os
 import statistics
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
+from ...chrf_variant import ChrfReferences
 from ...errors import ConfigError, InputError
 from ...results import BleuResult
 from ...signature import SACREBLEU_VERSION
@@ -177,6 +178,12 @@ class Score:
         raw = sorted(s.score for s in scores)
         lower = len(raw) // 40
         self._ci = 0.5 * (raw[len(raw) - lower - 1] - raw[lower])
+        if len({type(s) for s in raw}) > 1:
+            # chrF's resamples score NumPy float32 values, or a Python 0.0
+            # where no order has n-grams on both sides: statistics.mean cannot
+            # mix the two and sacrebleu 2.6.0 fails with a TypeError; here
+            # the mean is taken over them as floats
+            raw = [float(s) for s in raw]
         self._mean = statistics.mean(raw)
 
     def __repr__(self) -> str:
@@ -244,7 +251,36 @@ def _scorer(order: int, method: str, value: float | None, effective_order: bool)
     )
 
 
-class BLEU:
+Prepared = TypeVar("Prepared", PreparedReferences, ChrfReferences)
+
+
+class Metric(Generic[Prepared]):
+    """What sacrebleu's ``Metric`` base class keeps for every metric: the
+    references cached at construction and their number."""
+
+    num_refs: int | str | None = None
+    _ref_cache: Prepared | None = None
+
+    def _prepare(self, references: Sequence[Sequence[str | None]]) -> Prepared:
+        raise NotImplementedError
+
+    def _cache(self, references: Sequence[Sequence[str | None]]) -> Prepared:
+        prepared = self._prepare(references)
+        self.num_refs = prepared.nrefs
+        return prepared
+
+    def references(self, references: Sequence[Sequence[str | None]] | None = None) -> Prepared:
+        """The prepared references: ``references`` (counted for the
+        signature), else those cached at construction."""
+        if references:
+            return self._cache(references)
+        if self._ref_cache is not None:
+            self.num_refs = self._ref_cache.nrefs
+            return self._ref_cache
+        raise InputError("No references provided and the cache is empty.")
+
+
+class BLEU(Metric[PreparedReferences]):
     """sacrebleu 2.6.0's ``BLEU`` metric: the same arguments, methods and
     results. ``variant`` is the bleukit variant it computes with."""
 
@@ -286,7 +322,7 @@ class BLEU:
         self.effective_order = effective_order
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
-        self.num_refs: int | str | None = None
+        self.num_refs = None
         self.variant: Variant = load_variant(
             "sacrebleu",
             tokenizer=bleukit_tokenizer(tokenize),
@@ -296,26 +332,12 @@ class BLEU:
             max_order=max_ngram_order,
             effective_order=effective_order,
         )
-        self._ref_cache: PreparedReferences | None = None
+        self._ref_cache = None
         if references is not None:
             self._ref_cache = self._cache(references)
 
-    def _cache(self, references: Sequence[Sequence[str | None]]) -> PreparedReferences:
-        prepared = self.variant.prepare_references(references)
-        self.num_refs = prepared.nrefs
-        return prepared
-
-    def references(
-        self, references: Sequence[Sequence[str | None]] | None = None
-    ) -> PreparedReferences:
-        """The prepared references: ``references`` (cached from now on, as
-        sacrebleu does), else those cached before."""
-        if references:
-            return self._cache(references)
-        if self._ref_cache is not None:
-            self.num_refs = self._ref_cache.nrefs
-            return self._ref_cache
-        raise InputError("No references provided and the cache is empty.")
+    def _prepare(self, references: Sequence[Sequence[str | None]]) -> PreparedReferences:
+        return self.variant.prepare_references(references)
 
     def _warn_tokenized(self, hypotheses: Sequence[str]) -> None:
         if not self._force and sum(1 for h in hypotheses if h.endswith(" .")) >= 100:
@@ -401,4 +423,4 @@ class BLEU:
         )
 
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "Score", "Signature"]
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "Metric", "Score", "Signature"]

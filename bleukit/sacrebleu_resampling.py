@@ -1,0 +1,135 @@
+"""sacrebleu 2.6.0's resampling with NumPy (``--compat sacrebleu``), for any
+metric whose per-segment statistics are rows of integers summed over a
+corpus (BLEU's ``[hyp_len, ref_len, correct..., total...]``, chrF's triples).
+
+The generator calls are sacrebleu's, in its order (``significance.py``:
+``_bootstrap_resample``, ``_paired_bs_test``, ``_paired_ar_test``), bootstrap
+sums are float32 and randomization sums int64 as there, so p-values and
+intervals equal sacrebleu's for the same rows and score functions
+(deliberate compatibility quirks: float32 sums, a strict ``>`` in the
+p-value count, ``n // 40`` order statistics for the interval).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .errors import MissingDependencyError
+from .results import Interval
+from .stats import RefLength
+
+#: a score from one summed row (float32 values for bootstrap sums, ints for
+#: randomization sums)
+RowScore = Callable[[list[Any]], float]
+#: per-segment rows (integers; ``RefLength`` admits BLEU's reference length)
+Rows = Sequence[Sequence[RefLength]]
+
+
+def require_numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:
+        raise MissingDependencyError(
+            "--compat sacrebleu draws resamples with NumPy's generator, as sacrebleu does; "
+            "install it with: pip install 'bleukit[numpy]'"
+        ) from None
+    return numpy
+
+
+def interval(scores: Sequence[float], mean: float) -> Interval:
+    """sacrebleu's ``estimate_ci``: the (n // 40)-th scores from each end."""
+    ordered = sorted(scores)
+    n = len(ordered)
+    lower = n // 40
+    return Interval(ordered[lower], ordered[n - lower - 1], float(mean), 0.95)
+
+
+def bootstrap_scores(rows: Rows, score: RowScore, idxs: Any) -> list[float]:
+    """Scores of the resamples ``idxs`` (resamples x segments), each summed
+    in float32 as sacrebleu's ``_bootstrap_resample`` sums them."""
+    np = require_numpy()
+    stats32 = np.array(rows, dtype="float32")
+    return [score(list(sums)) for sums in stats32[idxs].sum(axis=1)]
+
+
+def bootstrap_draws(seed: int, segments: int, samples: int) -> Any:
+    """The resample indices a fresh ``default_rng(seed)`` draws first."""
+    np = require_numpy()
+    return np.random.default_rng(seed).choice(segments, size=(samples, segments), replace=True)
+
+
+def p_value(np: Any, stats: Any, observed: float) -> float:
+    # sacrebleu's _compute_p_value, strict ">" (compatibility quirk)
+    c: int = np.sum(stats > observed).item()
+    return (c + 1) / (len(stats) + 1)
+
+
+@dataclass(frozen=True)
+class PairedOutcome:
+    """One system of a paired test: its p-value (None for the baseline) and
+    its resampled scores for the interval (empty: no interval)."""
+
+    p_value: float | None
+    scores: tuple[float, ...]
+
+    def interval(self) -> Interval | None:
+        """sacrebleu's ``estimate_ci`` on a NumPy array of the scores: float32
+        where every score is, float64 where a resample scored a Python 0.0."""
+        if not self.scores:
+            return None
+        np = require_numpy()
+        ordered = np.sort(np.array(self.scores))
+        lower = len(ordered) // 40
+        return Interval(
+            ordered[lower], ordered[len(ordered) - lower - 1], float(ordered.mean()), 0.95
+        )
+
+
+def paired(
+    systems: Sequence[Rows],
+    observed: Sequence[float],
+    float32_score: RowScore,
+    int_score: RowScore,
+    test: Literal["bs", "ar"],
+    samples: int,
+    confidence_samples: int,
+    seed: int,
+) -> list[PairedOutcome]:
+    """sacrebleu's ``PairedTest``: the first system is the baseline (its
+    interval from a fresh generator); every other system's test starts a
+    fresh generator with the same seed. ``observed``: each system's score;
+    ``confidence_samples`` 0: randomization without intervals."""
+    np = require_numpy()
+    n = len(systems[0])
+    base = systems[0]
+    base_scores: list[float] = []
+    if confidence_samples:
+        base_scores = bootstrap_scores(
+            base, float32_score, bootstrap_draws(seed, n, confidence_samples)
+        )
+    out = [PairedOutcome(None, tuple(base_scores))]
+    for rows, score in zip(systems[1:], observed[1:]):
+        diff = abs(observed[0] - score)
+        rng = np.random.default_rng(seed)
+        if test == "bs":
+            idxs = rng.choice(n, size=(samples, n), replace=True)
+            sys_scores = bootstrap_scores(rows, float32_score, idxs)
+            bl_scores = bootstrap_scores(base, float32_score, idxs)
+            sample_diffs = np.abs(np.array(sys_scores) - np.array(bl_scores))
+            p = p_value(np, sample_diffs - sample_diffs.mean(), diff)
+        else:
+            pos_sel = rng.integers(2, size=(samples, n), dtype=bool)
+            bl, sy = np.array(base), np.array(rows)
+            shuf_a = (pos_sel @ bl + ~pos_sel @ sy).tolist()
+            shuf_b = (~pos_sel @ bl + pos_sel @ sy).tolist()
+            scores_a = np.array([int_score(r) for r in shuf_a])
+            scores_b = np.array([int_score(r) for r in shuf_b])
+            p = p_value(np, np.abs(scores_a - scores_b), diff)
+            sys_scores = []
+            if confidence_samples:  # drawn after the trials, from the same generator
+                bs_idxs = rng.choice(n, size=(confidence_samples, n), replace=True)
+                sys_scores = bootstrap_scores(rows, float32_score, bs_idxs)
+        out.append(PairedOutcome(p, tuple(sys_scores)))
+    return out
