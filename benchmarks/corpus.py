@@ -26,9 +26,14 @@ Workloads:
   fastbleu  sentence BLEU of every segment, NLTK smoothing method 1, on text that
             13a tokenized beforehand: fast-bleu (one object per segment, as each
             segment has its own references) against bleukit's sentence_scores
+  chrf      corpus chrF (sacrebleu's CHRF defaults; bleukit variant "chrF")
+  chrf++    corpus chrF++ (word order 2; bleukit variant "chrF++")
+  chrf-sentence  chrF++ of every segment
   cli-13a   the whole command, start-up and reading included: `bleukit score`
   cli-char18  (which streams the files) against `sacrebleu -b`, each in its own
             process; wall time and peak RSS of the process
+  cli-chrf  the whole command: `bleukit sacrebleu REF -i HYP -m chrf -b` against
+            `sacrebleu REF -i HYP -m chrf -b`
 
 bleukit runs on its default engine (the compiled one where it is built);
 BLEUKIT_ENGINE=python measures the pure-Python reference instead.
@@ -45,8 +50,15 @@ import sys
 import time
 from pathlib import Path
 
-WORKLOADS = ("13a", "intl", "char18", "sentence", "nltk", "matrix", "fastbleu")
-CLI_WORKLOADS = ("cli-13a", "cli-char18")
+WORKLOADS = ("13a", "intl", "char18", "sentence", "nltk", "matrix", "fastbleu", "chrf",
+             "chrf++", "chrf-sentence")  # fmt: skip
+CLI_WORKLOADS = ("cli-13a", "cli-char18", "cli-chrf")
+#: chrF workloads: bleukit's variant and sacrebleu's CHRF arguments
+CHRF_WORKLOADS = {
+    "chrf": ("chrF", {}),
+    "chrf++": ("chrF++", {"word_order": 2}),
+    "chrf-sentence": ("chrF++", {"word_order": 2}),
+}
 # the matrix workload: bleukit variant name -> sacrebleu BLEU() arguments
 MATRIX = {
     "sacrebleu": {},
@@ -80,7 +92,10 @@ def _child(tool: str, workload: str, hyps: list[str], refs: list[str]) -> dict:
 
 def _cli(tool: str, workload: str, hyp: str, refs: list[str]) -> dict:
     """A whole command in its own process: wall time, peak RSS, score."""
-    if tool == "bleukit":
+    if workload == "cli-chrf":
+        cmd = ["bleukit", "sacrebleu"] if tool == "bleukit" else ["sacrebleu"]
+        cmd += [*refs, "-i", hyp, "-m", "chrf", "-b", "-w", "16"]
+    elif tool == "bleukit":
         variant = "sacrebleu" if workload == "cli-13a" else "BLEUc18"
         cmd = ["bleukit", "score", "-v", variant, "-f", "json", "-r", *refs, "-i", hyp]
     else:
@@ -94,7 +109,8 @@ def _cli(tool: str, workload: str, hyp: str, refs: list[str]) -> dict:
         raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
     rss = int(proc.stderr.strip().splitlines()[-1]) / 1024
     out = proc.stdout
-    score = json.loads(out)[0]["score"] if tool == "bleukit" else float(out.strip())
+    bleukit_json = tool == "bleukit" and workload != "cli-chrf"
+    score = json.loads(out)[0]["score"] if bleukit_json else float(out.strip())
     lines = sum(1 for _ in open(hyp, "rb"))
     return {"seconds": seconds, "score": score, "segments": lines, "peak_rss_mib": rss}
 
@@ -110,6 +126,8 @@ def _prepare(tool: str, workload: str, systems, streams):
     hyps = systems[0]
     if workload == "matrix":
         return _prepare_matrix(tool, systems, streams)
+    if workload in CHRF_WORKLOADS:
+        return _prepare_chrf(tool, workload, hyps, streams)
     if tool == "bleukit":
         import bleukit
 
@@ -179,6 +197,24 @@ def _prepare(tool: str, workload: str, systems, streams):
     raise SystemExit(f"unknown tool {tool}")
 
 
+def _prepare_chrf(tool: str, workload: str, hyps, streams):
+    name, kwargs = CHRF_WORKLOADS[workload]
+    if tool == "bleukit":
+        import bleukit
+
+        variant = bleukit.load_chrf(name)
+        if workload == "chrf-sentence":
+            return lambda: sum(r.score for r in variant.sentence_scores(hyps, streams))
+        return lambda: variant.corpus_score(hyps, streams).score
+    from sacrebleu.metrics import CHRF
+
+    metric = CHRF(**kwargs)
+    if workload == "chrf-sentence":
+        refs_per_seg = [[s[i] for s in streams] for i in range(len(hyps))]
+        return lambda: sum(metric.sentence_score(h, r).score for h, r in zip(hyps, refs_per_seg))
+    return lambda: metric.corpus_score(hyps, streams).score
+
+
 def _prepare_matrix(tool: str, systems, streams):
     """Every system under every MATRIX variant; the sum of the scores."""
     if tool == "bleukit":
@@ -206,7 +242,8 @@ def _prepare_matrix(tool: str, systems, streams):
 PEERS = {"13a": "sacrebleu", "intl": "sacrebleu", "char18": "sacrebleu",
          "sentence": "sacrebleu", "nltk": "nltk", "matrix": "sacrebleu",
          "cli-13a": "sacrebleu", "cli-char18": "sacrebleu",
-         "fastbleu": "fast-bleu"}  # fmt: skip
+         "fastbleu": "fast-bleu", "chrf": "sacrebleu", "chrf++": "sacrebleu",
+         "chrf-sentence": "sacrebleu", "cli-chrf": "sacrebleu"}  # fmt: skip
 
 
 def measure(hyps: list[str], refs: list[str], workloads, repeat: int, peers: bool) -> list[dict]:

@@ -51,7 +51,8 @@ enum {
     MODE_WORDS_13A = 7,
     MODE_WORDS_INTL_UNICODE = 8,
     MODE_WORDS_INTL_ASCII = 9,
-    MODE_COUNT = 10
+    MODE_WORDS_CHRF = 10,
+    MODE_COUNT = 11
 };
 
 /* bits of the category table the caller passes for the intl modes: one byte
@@ -355,8 +356,32 @@ static void stream_free(Stream *s) {
     free(s->off);
 }
 
-/* The tokens of t[i .. end) appended to out->sym as ids; -1: out of memory */
-static int add_tokens(const Py_UCS4 *t, Py_ssize_t i, Py_ssize_t end, int unicode,
+/* The token t[start .. end) appended to out->sym as an id; -1: out of memory */
+static int add_token(const Py_UCS4 *t, Py_ssize_t start, Py_ssize_t end, Vocab *vocab,
+                     Stream *out, Py_ssize_t *k) {
+    uint32_t id = vocab_id(vocab, t + start, end - start);
+    if (id == UINT32_MAX) return -1;
+    if (*k >= out->cap) {
+        Py_ssize_t cap = out->cap * 2 + 16;
+        uint32_t *sym = realloc(out->sym, cap * sizeof(uint32_t));
+        if (!sym) return -1;
+        out->sym = sym;
+        out->cap = cap;
+    }
+    out->sym[(*k)++] = id;
+    return 0;
+}
+
+/* chrF++'s punctuation: Python's string.punctuation (bleukit/chrf.py) */
+static inline int is_chrf_punct(Py_UCS4 c) {
+    return c < 128 && c > ' ' && c != 127 && !((c >= '0' && c <= '9') ||
+                                              (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'));
+}
+
+/* The tokens of t[i .. end) appended to out->sym as ids; with `chrf`, a
+ * token of two or more characters loses one punctuation mark, trailing
+ * first, else leading, as a token of its own (chrf.words); -1: out of memory */
+static int add_tokens(const Py_UCS4 *t, Py_ssize_t i, Py_ssize_t end, int unicode, int chrf,
                       Vocab *vocab, Stream *out, Py_ssize_t *k) {
     Py_ssize_t j = i;
     while (j < end) {
@@ -364,16 +389,13 @@ static int add_tokens(const Py_UCS4 *t, Py_ssize_t i, Py_ssize_t end, int unicod
         if (j >= end) break;
         Py_ssize_t start = j;
         while (j < end && !is_space(t[j], unicode)) j++;
-        uint32_t id = vocab_id(vocab, t + start, j - start);
-        if (id == UINT32_MAX) return -1;
-        if (*k >= out->cap) {
-            Py_ssize_t cap = out->cap * 2 + 16;
-            uint32_t *sym = realloc(out->sym, cap * sizeof(uint32_t));
-            if (!sym) return -1;
-            out->sym = sym;
-            out->cap = cap;
-        }
-        out->sym[(*k)++] = id;
+        /* where the token splits: after its first character, before its
+         * last, or nowhere (start) */
+        Py_ssize_t cut = start;
+        if (chrf && j - start >= 2)
+            cut = is_chrf_punct(t[j - 1]) ? j - 1 : is_chrf_punct(t[start]) ? start + 1 : start;
+        if (cut > start && add_token(t, start, cut, vocab, out, k) < 0) return -1;
+        if (add_token(t, cut, j, vocab, out, k) < 0) return -1;
     }
     return 0;
 }
@@ -404,9 +426,9 @@ static int stream_parse(Stream *out, Py_ssize_t n, int mode, const unsigned char
     out->off = malloc((out->nseg + 1) * sizeof(Py_ssize_t));
     if (!out->sym || !out->off) return -1;
     const Py_UCS4 *t = out->text;
-    int words = mode == MODE_WORDS_UNICODE || mode == MODE_WORDS_ASCII;
+    int words = mode == MODE_WORDS_UNICODE || mode == MODE_WORDS_ASCII || mode == MODE_WORDS_CHRF;
     int unicode = mode == MODE_WORDS_UNICODE || mode == MODE_CHARS_DROP_UNICODE ||
-                  mode == MODE_CHARS_COLLAPSE_UNICODE;
+                  mode == MODE_CHARS_COLLAPSE_UNICODE || mode == MODE_WORDS_CHRF;
     int collapse = mode == MODE_CHARS_COLLAPSE_UNICODE || mode == MODE_CHARS_COLLAPSE_ASCII;
     Py_ssize_t k = 0, seg = 0, i = 0;
     out->off[0] = 0;
@@ -416,13 +438,14 @@ static int stream_parse(Stream *out, Py_ssize_t n, int mode, const unsigned char
         while (end < n && t[end] != '\n') end++;
         if (mode == MODE_WORDS_13A) {
             Py_ssize_t len = rewrite_13a(t + i, end - i, sc);
-            if (len < 0 || add_tokens(sc->a, 0, len, 1, vocab, out, &k) < 0) return -1;
+            if (len < 0 || add_tokens(sc->a, 0, len, 1, 0, vocab, out, &k) < 0) return -1;
         } else if (mode == MODE_WORDS_INTL_UNICODE || mode == MODE_WORDS_INTL_ASCII) {
             Py_ssize_t len =
                 rewrite_intl(t + i, end - i, mode == MODE_WORDS_INTL_ASCII, cats, sc);
-            if (len < 0 || add_tokens(sc->a, 0, len, 1, vocab, out, &k) < 0) return -1;
+            if (len < 0 || add_tokens(sc->a, 0, len, 1, 0, vocab, out, &k) < 0) return -1;
         } else if (words) {
-            if (add_tokens(t, i, end, unicode, vocab, out, &k) < 0) return -1;
+            if (add_tokens(t, i, end, unicode, mode == MODE_WORDS_CHRF, vocab, out, &k) < 0)
+                return -1;
         } else if (mode == MODE_CHARS_RAW) {
             for (Py_ssize_t j = i; j < end; j++) {
                 if (t[j] > out->maxsym) out->maxsym = t[j];

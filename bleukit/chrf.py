@@ -30,7 +30,7 @@ from ._version import __version__
 from .engines import SegmentTable
 from .errors import ConfigError
 from .tokenizers import BlockForm, Tokenization
-from .tokenizers.pipeline import fold_case
+from .tokenizers.pipeline import BlockKind, fold_case
 
 #: the metric's versioned name: a changed computation gets a new one
 CHRF_METRIC = "chrf.v1"
@@ -274,10 +274,10 @@ def words(line: str) -> list[str]:
     return out
 
 
-def _blocks(per_line: Any, kind: Any, lowercase: bool, rewrite: bool) -> BlockForm:
+def _blocks(kind: BlockKind, lowercase: bool) -> BlockForm:
+    """Lines joined, case folded: the engine splits them as ``kind`` says."""
+
     def block(lines: list[str]) -> str | None:
-        if not rewrite:
-            return "\n".join(" ".join(per_line(line)) for line in lines)
         text = "\n".join(lines)
         if text.count("\n") != len(lines) - 1:
             return None  # a line holds a newline: the reference engine counts it
@@ -295,13 +295,13 @@ def char_tokenization(lowercase: bool, whitespace: bool) -> Tokenization:
         return Tokenization(
             key,
             lambda line: fold_case(line, lowercase),
-            _blocks(None, "chars-raw", lowercase, True),
+            _blocks("chars-raw", lowercase),
         )
     key = ("chrf-chars.v1", "unicode.v1", lowercase)
     return Tokenization(
         key,
         lambda line: "".join(fold_case(line, lowercase).split()),
-        _blocks(None, "chars", lowercase, True),
+        _blocks("chars", lowercase),
     )
 
 
@@ -312,7 +312,7 @@ def word_tokenization(lowercase: bool) -> Tokenization:
         return words(fold_case(line, lowercase))
 
     key = ("chrf-words.v1", "unicode.v1", lowercase)
-    return Tokenization(key, per_line, _blocks(per_line, "tokens", lowercase, False))
+    return Tokenization(key, per_line, _blocks("chrf-words", lowercase))
 
 
 # -------------------------------------------------------------- statistics
@@ -358,6 +358,20 @@ class StreamCounts:
             ref_n = r - n + 1 if r >= n else 0
             out += (h - n + 1 if h >= n and ref_n else 0, ref_n, self.matches[base + n - 1])
         return out
+
+
+def stream_sums(counts: StreamCounts) -> list[int]:
+    """The summed triples of every segment against one stream where every
+    segment has its reference: ``sum_triples`` of ``triples``, by columns."""
+    hyp, ref, k = counts.hyp_len, counts.ref_len, counts.order
+    out: list[int] = []
+    for n in range(1, k + 1):
+        out += (
+            sum(h - n + 1 for h, r in zip(hyp, ref) if h >= n and r >= n),
+            sum(r - n + 1 for r in ref if r >= n),
+            sum(counts.matches[n - 1 :: k]),
+        )
+    return out
 
 
 def f_score(stats: Sequence[Any], order: int, beta: int, eps_smoothing: bool) -> float:

@@ -22,6 +22,7 @@ from .chrf import (
     char_tokenization,
     f_score,
     make_config,
+    stream_sums,
     sum_triples,
     word_tokenization,
 )
@@ -130,18 +131,30 @@ class ChrfVariant:
         """Per segment, the triples (hypothesis n-grams, reference n-grams,
         clipped matches) of each order against its best reference, and the
         number of references."""
+        chars, words, prepared = self._stream_counts(hyps, refs)
+        return best_triples(chars, words, self.config), prepared.nrefs
+
+    def _stream_counts(
+        self, hyps: Sequence[str], refs: RefStreams | ChrfReferences
+    ) -> tuple[list[StreamCounts], list[StreamCounts], ChrfReferences]:
         prepared = self.prepare_references(refs)
         check_hypotheses(hyps, prepared.size)
         c = self.config
         chars = self._counts(self._chars, hyps, prepared.chars, c.char_order, prepared.present)
         words = self._counts(self._words, hyps, prepared.words, c.word_order, prepared.present)
-        return best_triples(chars, words, c), prepared.nrefs
+        return chars, words, prepared
 
     def corpus_stats(
         self, hyps: Sequence[str], refs: RefStreams | ChrfReferences
     ) -> tuple[tuple[int, ...], int | str]:
-        segments, nrefs = self.segment_stats(hyps, refs)
-        return sum_triples(segments, self.config.order), nrefs
+        """The summed triples of a corpus (with one complete reference
+        stream, summed by columns without a row per segment)."""
+        chars, words, prepared = self._stream_counts(hyps, refs)
+        if len(prepared.present) == 1 and prepared.present[0] is None:
+            return tuple(x for s in (*chars, *words) for x in stream_sums(s)), prepared.nrefs
+        return sum_triples(best_triples(chars, words, self.config), self.config.order), (
+            prepared.nrefs
+        )
 
     def score_value(self, stats: Sequence[Any]) -> float:
         c = self.config

@@ -34,7 +34,9 @@ CHUNK = 4096
 # Word modes split on Unicode (0) or ASCII (1) whitespace; character modes
 # keep every code point (2), drop whitespace (3, 4) or collapse each run of
 # it into one space (5, 6); 7 applies the 13a rules, then a Unicode split;
-# 8 and 9 strip (Unicode, ASCII), apply the intl rules, then a Unicode split.
+# 8 and 9 strip (Unicode, ASCII), apply the intl rules, then a Unicode split;
+# 10 splits on Unicode whitespace and then splits one punctuation mark off
+# each word as chrF++ does (``chrf.words``).
 _KERNEL_MODES = {
     ("split", False): 0,
     ("split", True): 1,
@@ -52,6 +54,7 @@ _KERNEL_MODES = {
     ("13a", True): 7,
     ("intl", False): 8,
     ("intl", True): 9,
+    ("chrf-words", False): 10,
 }
 
 

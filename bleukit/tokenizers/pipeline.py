@@ -74,7 +74,15 @@ def make_preprocessor(
 #: line: ``tokens``, the lines' tokens joined by single spaces; ``chars-raw``,
 #: each line's one-character tokens as one string.
 BlockKind = Literal[
-    "split", "split-unicode", "chars", "chars-space", "13a", "intl", "tokens", "chars-raw"
+    "split",
+    "split-unicode",
+    "chars",
+    "chars-space",
+    "13a",
+    "intl",
+    "tokens",
+    "chars-raw",
+    "chrf-words",
 ]
 
 
