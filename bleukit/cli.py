@@ -48,7 +48,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="built-in variant name or YAML file (default BLEUw4, or chosen by --lang)",
     )
     _add_lang(score)
-    _add_refs(score)
+    _add_refs(score, required=False)
+    score.add_argument(
+        "--testset", "-t", help="a sacrebleu test set from its cache ($SACREBLEU), in place of -r"
+    )
+    score.add_argument("--langpair", help="the test set's language pair (SRC-TRG)")
     _add_inputs(score, "hypothesis file(s), each scored separately (default: standard input)")
     _add_set(score)
     score.add_argument("--format", "-f", choices=("text", "json"), default="text")
@@ -161,13 +165,13 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_refs(parser: argparse.ArgumentParser) -> None:
+def _add_refs(parser: argparse.ArgumentParser, required: bool = True) -> None:
     parser.add_argument(
         "-r",
         "--ref",
         action="append",
         nargs="+",
-        required=True,
+        required=required,
         metavar="REF",
         help="reference file(s), each aligned line by line with the hypotheses",
     )
@@ -344,6 +348,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     from .errors import InputError
     from .variant import Variant
 
+    args.ref = _score_references(args)
     (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
     variant = _any_variant(name, args.set)
     _check_width(args.width)
@@ -387,6 +392,25 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
             else:
                 blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
     _write_blocks(out, blocks, args.format)
+
+
+def _score_references(args: argparse.Namespace) -> list[list[str]]:
+    """The reference files: -r, or a test set's default references."""
+    from .errors import InputError
+
+    if args.testset is None:
+        if args.langpair:
+            raise InputError("--langpair goes with --testset")
+        if not args.ref:
+            raise InputError("no references: give -r REF... or --testset SET --langpair PAIR")
+        return list(args.ref)
+    if args.ref:
+        raise InputError("give either -r or --testset, not both")
+    if not args.langpair:
+        raise InputError("--testset needs --langpair (SRC-TRG)")
+    from .testsets import locate
+
+    return [[str(p) for p in locate(args.testset, args.langpair).references]]
 
 
 def _score_chrf(args: argparse.Namespace, variant: ChrfVariant, out: TextIO) -> None:

@@ -56,11 +56,12 @@ def test_bleukit_sacrebleu_is_the_same_command(capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["-t", "wmt21", "-l", "en-de"], "--test-set: sacrebleu's test sets"),
+        (["-t", "wmt21", "-l", "en-de", "-i", HYP], "not in sacrebleu's cache"),
+        (["-t", "wmt21", "-l", "en-de", "-ol", "de"], "--origlang: filtering a test set"),
         ([REF, "-i", HYP, "-m", "chrf", "-sl", "-ci"], "-sl cannot be combined"),
         ([REF, "-i", HYP, "-m", "bleu", "ter"], "TER is out of bleukit's scope"),
         ([REF, "-i", HYP, "-tok", "flores200"], "no SentencePiece tokenizer yet"),
-        ([REF, "-i", HYP, "--echo", "src"], "--echo"),
+        ([REF, "-i", HYP, "--echo", "src"], "--echo needs a test set"),
         ([REF, "-i", HYP, HYP, "-sl"], "names two systems"),
         ([REF, "-i", HYP, str(DATA / "newstest2021.en-de.hyp.UF.txt"), "-sl"], "-sl scores one"),
         ([REF, "-i", HYP, "-ci", "-cin", "0"], "-cin 0"),
@@ -71,7 +72,8 @@ def test_bleukit_sacrebleu_is_the_same_command(capsys):
         ([REF, "-i", HYP, "-tok", "wordpiece"], "invalid choice"),
     ],
 )
-def test_errors_are_one_line_and_status_2(args, message, capsys):
+def test_errors_are_one_line_and_status_2(args, message, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))  # an empty cache
     assert _status(args) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err

@@ -42,6 +42,17 @@ def workdir(tmp_path_factory):
     )
     with gzip.open(t / "ref.gz", "wb") as fh:
         fh.write((DATA / "newstest2021.en-de.ref.A.txt").read_bytes())
+    # a sacrebleu cache ($T/cache) holding "wmt14" en-de as sacrebleu stores
+    # it: reference A of WMT21 en-de as its reference, placeholders for the
+    # other fields, and the raw archive present (so nothing is downloaded)
+    wmt14 = t / "cache" / "wmt14"
+    (wmt14 / "raw").mkdir(parents=True)
+    (wmt14 / "raw" / "wmt14.test-filtered.tgz").write_bytes(b"placeholder")
+    (wmt14 / "wmt14.en-de.ref").write_bytes((DATA / "newstest2021.en-de.ref.A.txt").read_bytes())
+    for field in ("src", "docid", "genre", "origlang"):
+        (wmt14 / f"wmt14.en-de.{field}").write_text(
+            "".join(f"{field} {i}\n" for i in range(len(a))), "utf-8"
+        )
     return t
 
 

@@ -30,6 +30,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
+from ... import testsets
 from ..._version import __version__
 from ...errors import BleukitError, ConfigError, InputError
 from ...results import Interval
@@ -56,14 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
         description=f"sacrebleu {EMULATED}'s command line, computed by bleukit "
         "(BLEU; the same output, byte for byte)",
     )
-    p.add_argument("--citation", "--cite", action="store_true", help="not available (test sets)")
-    p.add_argument("--list", action="store_true", help="not available (test sets)")
-    p.add_argument("--test-set", "-t", help="not available yet (test sets)")
+    p.add_argument("--citation", "--cite", action="store_true", help="a test set's citation")
+    p.add_argument("--list", action="store_true", help="test sets (needs sacrebleu)")
+    p.add_argument("--test-set", "-t", help="test set(s), comma-separated, from the cache")
     p.add_argument("--language-pair", "-l", dest="langpair", help="SRC-TRG: picks the tokenizer")
-    p.add_argument("--origlang", "-ol", help="not available (test sets)")
-    p.add_argument("--subset", help="not available (test sets)")
-    p.add_argument("--download", help="not available (test sets)")
-    p.add_argument("--echo", nargs="+", help="not available (test sets)")
+    p.add_argument("--origlang", "-ol", help="not available yet")
+    p.add_argument("--subset", help="not available yet")
+    p.add_argument("--download", help="fetch a test set (sacrebleu's code)")
+    p.add_argument("--echo", nargs="+", help="print fields of the test set")
     p.add_argument("--input", "-i", nargs="*", default=None, help="system output file(s)")
     p.add_argument("refs", nargs="*", default=[], help="reference file(s), before -i")
     p.add_argument("--num-refs", "-nr", type=int, default=1, help="tab-separated references")
@@ -103,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--short", "-sh", action="store_true", help="short signature")
     p.add_argument("--score-only", "-b", action="store_true", help="print the score only")
     p.add_argument("--width", "-w", type=int, default=1, help="decimals (1)")
-    p.add_argument("--detail", "-d", action="store_true", help="not available (test sets)")
+    p.add_argument("--detail", "-d", action="store_true", help="not available yet")
     p.add_argument("--no-color", "-nc", action="store_true", help="accepted (never coloured)")
     p.add_argument("--format", "-f", default="json", choices=_FORMATS, help="json (default)")
     p.add_argument("--version", "-V", action="version",
@@ -113,12 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _refuse(args: argparse.Namespace) -> None:
     """Flags bleukit cannot honour: one line naming them, status 2."""
-    for flag, dest in (("--test-set", "test_set"), ("--download", "download"),
-                       ("--echo", "echo"), ("--list", "list"), ("--citation", "citation"),
-                       ("--origlang", "origlang"), ("--subset", "subset"),
+    for flag, dest in (("--origlang", "origlang"), ("--subset", "subset"),
                        ("--detail", "detail")):  # fmt: skip
         if getattr(args, dest):
-            raise ConfigError(f"{flag}: sacrebleu's test sets are not available in bleukit yet")
+            raise ConfigError(
+                f"{flag}: filtering a test set by its documents is not available in bleukit yet"
+            )
     if "ter" in args.metrics:
         raise ConfigError("-m ter: TER is out of bleukit's scope (BLEU and chrF only)")
     if args.width < 0:
@@ -156,13 +157,30 @@ def _lines(path: str, encoding: str) -> list[str]:
         raise InputError(f"{path}: cannot read: {exc}") from None
 
 
+def _reference_files(args: argparse.Namespace) -> list[list[str]]:
+    """Per test set (or once for files given), its reference files."""
+    if args.test_set is None:
+        if not args.refs:
+            raise InputError("no reference file: give reference files before -i, or -t and -l")
+        return [args.refs]
+    if args.refs:
+        raise InputError("give either a test set (-t) or reference files, not both")
+    if args.langpair is None:
+        raise InputError("-t needs a language pair (-l); --list lists a test set's pairs")
+    return [
+        [str(p) for p in testsets.locate(name, args.langpair).references]
+        for name in args.test_set.split(",")
+    ]
+
+
 def _references(args: argparse.Namespace) -> list[list[str]]:
-    if args.num_refs != 1 and len(args.refs) > 1:
-        raise InputError("-nr reads tab-separated references from one file; give only one")
-    if not args.refs:
-        raise InputError("no reference file: give reference files before -i")
-    streams: list[list[str]] = [[] for _ in range(max(len(args.refs), args.num_refs))]
-    for refno, path in enumerate(args.refs):
+    if args.num_refs != 1 and (len(args.refs) > 1 or args.test_set is not None):
+        raise InputError(
+            "-nr reads tab-separated references from one file; give only one, and no -t"
+        )
+    per_set = _reference_files(args)
+    streams: list[list[str]] = [[] for _ in range(max(len(per_set[0]), args.num_refs))]
+    for refno, path in ((k, p) for files in per_set for k, p in enumerate(files)):
         for lineno, line in enumerate(_lines(path, args.encoding), 1):
             if args.num_refs == 1:
                 streams[refno].append(line)
@@ -273,9 +291,71 @@ def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Metri
     return out
 
 
+def _test_set_command(args: argparse.Namespace) -> str | None:
+    """What --download, --list, --citation and --echo print (None: none of
+    them was given)."""
+    if args.download:
+        testsets.download(args.download, args.langpair)
+        return ""
+    if args.list:
+        return _list(args)
+    if args.citation:
+        if not args.test_set:
+            raise InputError("--citation needs a test set (-t)")
+        table = testsets.require_datasets("--citation")
+        out = []
+        for name in args.test_set.split(","):
+            citation = getattr(table.get(name), "citation", None)
+            if not citation:
+                raise InputError(f"no citation for test set {name!r}")
+            out.append(citation + "\n")
+        return "".join(out)
+    if args.echo:
+        if args.langpair is None or args.test_set is None:
+            raise InputError("--echo needs a test set (-t) and a language pair (-l)")
+        return "".join(_echo(name, args.langpair, args.echo) for name in args.test_set.split(","))
+    return None
+
+
+def _list(args: argparse.Namespace) -> str:
+    """sacrebleu's --list: the test sets (for a pair), or a set's fields."""
+    table = testsets.require_datasets("--list")
+    if args.test_set:
+        dataset = table.get(args.test_set)
+        if dataset is None:
+            raise InputError(f"unknown test set {args.test_set!r}")
+        pairs = [args.langpair] if args.langpair else list(dataset.langpairs)
+        return "".join(
+            f"{pair}: {', '.join(testsets.locate(args.test_set, pair).fields)}\n" for pair in pairs
+        )
+    if args.langpair:
+        src, _, trg = args.langpair.partition("-")
+        names = [d.name for d in table.values()
+                 if f"{src}-{trg}" in d.langpairs or f"{trg}-{src}" in d.langpairs]  # fmt: skip
+        head = f"The available test sets for {args.langpair} are:"
+    else:
+        names, head = sorted(table, reverse=True), "The available test sets are:"
+    lines = [head] + [f"{n:<30}: {table[n].description.strip()}" for n in sorted(names)]
+    return "\n".join(lines) + "\n"
+
+
+def _echo(name: str, langpair: str, fields: list[str]) -> str:
+    """sacrebleu's --echo: the fields' lines, tab-separated."""
+    test_set = testsets.locate(name, langpair)
+    if "all" in fields:
+        if len(fields) != 1:
+            raise InputError("--echo all cannot be combined with other fields")
+        fields = list(test_set.fields)
+    streams = [_lines(str(test_set.field(f)), "utf-8") for f in fields]
+    return "".join("\t".join(row) + "\n" for row in zip(*streams))
+
+
 def run(args: argparse.Namespace) -> str:
     """What sacrebleu prints for these arguments."""
     _refuse(args)
+    listing = _test_set_command(args)
+    if listing is not None:
+        return listing
     paired = args.paired_bs or args.paired_ar
     if args.sentence_level and len(args.metrics) > 1:
         raise InputError("-sl takes one metric")
