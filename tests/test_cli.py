@@ -157,9 +157,12 @@ def test_user_errors_exit_2_with_one_line(corpus, files, capsys, argv, message):
 
 def test_argument_errors_are_one_line_and_exit_2(capsys):
     with pytest.raises(SystemExit) as info:
-        main(["score"])
+        main(["compare"])
     _, err = capsys.readouterr()
     assert info.value.code == 2 and err.count("\n") == 1 and "--ref" in err
+    # score takes its references from -r or from a test set (--testset)
+    code, out, err = run(["score"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "-r REF" in err
 
 
 def test_no_partial_output_when_a_later_file_is_bad(corpus, files, capsys):

@@ -19,8 +19,17 @@ sys.path.insert(0, str(ROOT / "tests_oracle"))
 
 from test_sacrebleu_cli import COMMANDS, DATA, TOOLS  # noqa: E402
 
-NEEDS = ("-ci", "--paired", "ja", "SACREBLEU_SEED", "ref.gz", "refs.AC", "hyps.3", "bom.txt",
-         "SACREBLEU=")
+NEEDS = (
+    "-ci",
+    "--paired",
+    "ja",
+    "SACREBLEU_SEED",
+    "ref.gz",
+    "refs.AC",
+    "hyps.3",
+    "bom.txt",
+    "SACREBLEU=",
+)
 
 
 def small(command: str) -> bool:
