@@ -100,6 +100,11 @@ class VariantConfig(BaseModel):
     name: str | None = None
     description: str = ""
     tokenizer: Annotated[str, SignatureKey("tok", "t", sacrebleu="tok")]
+    # the model of a SentencePiece tokenizer: a path (None: the tokenizer's
+    # default, sacrebleu's cached model); signatures write its SHA-256
+    tokenizer_model: Annotated[
+        str | None, SignatureKey("tok", "t", bracketed=True, sacrebleu_requires=None)
+    ] = None
     split: Annotated[str, SignatureKey("split", "sp", sacrebleu_requires="unicode.v1")]
     lowercase: Annotated[
         bool | Literal["ascii"],

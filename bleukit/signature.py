@@ -79,6 +79,10 @@ def _spell(field: str, value: Any, short: bool, plugins: bool) -> str:
         if value == "uniform":
             return "u" if short else "uniform"
         return ",".join(_format_float(w) for w in value)
+    if field == "tokenizer_model":
+        from .tokenizers.spm import model_digest
+
+        return model_digest(value)
     if isinstance(value, float):
         return _format_float(value)
     text = str(value)

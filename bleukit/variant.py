@@ -153,7 +153,9 @@ class Variant:
     def __init__(self, config: VariantConfig, engine: str | None = None) -> None:
         self.config = config
         self.name = config.name or "custom"
-        self.tokenization = make_tokenization(config.tokenizer, config.split, config.lowercase)
+        self.tokenization = make_tokenization(
+            config.tokenizer, config.split, config.lowercase, config.tokenizer_model
+        )
         self._requested_engine = engine
         self.engine: Engine = engine_for(engine, self.tokenization)
         self._ref_length = REF_LENGTHS.get(config.ref_length)

@@ -205,10 +205,11 @@ def test_bootstrap_interval_is_sacrebleus(monkeypatch):
         metric.corpus_score(HYPS, REFS, n_bootstrap=10)
 
 
-def test_unknown_settings_are_errors():
+def test_unknown_settings_are_errors(monkeypatch, tmp_path):
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))  # an empty cache: no model
     with pytest.raises(BleukitError, match="smooth_method 'add-one'"):
         BLEU(smooth_method="add-one")
-    with pytest.raises(BleukitError, match="no SentencePiece"):
+    with pytest.raises(BleukitError, match="flores200.v1: its model is not in sacrebleu's cache"):
         BLEU(tokenize="flores200")
     with pytest.raises(BleukitError, match="unknown tokenizer 'wordpiece'"):
         BLEU(tokenize="wordpiece")

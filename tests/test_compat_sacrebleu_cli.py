@@ -60,7 +60,7 @@ def test_bleukit_sacrebleu_is_the_same_command(capsys):
         (["-t", "wmt21", "-l", "en-de", "-ol", "de"], "--origlang: filtering a test set"),
         ([REF, "-i", HYP, "-m", "chrf", "-sl", "-ci"], "-sl cannot be combined"),
         ([REF, "-i", HYP, "-m", "bleu", "ter"], "TER is out of bleukit's scope"),
-        ([REF, "-i", HYP, "-tok", "flores200"], "no SentencePiece tokenizer yet"),
+        ([REF, "-i", HYP, "-tok", "flores200"], "its model is not in sacrebleu's cache"),
         ([REF, "-i", HYP, "--echo", "src"], "--echo needs a test set"),
         ([REF, "-i", HYP, HYP, "-sl"], "names two systems"),
         ([REF, "-i", HYP, str(DATA / "newstest2021.en-de.hyp.UF.txt"), "-sl"], "-sl scores one"),

@@ -173,7 +173,8 @@ def test_every_field_that_can_change_a_score_has_a_signature_key():
         assert signature_key(name) is None
     longs = [signature_key(f).long for f in SCORING_FIELDS]
     shorts = [signature_key(f).short for f in SCORING_FIELDS]
-    # a key shared by two fields is one value with a bracketed part (smooth)
+    # a key shared by two fields is one value with a bracketed part
+    # (smooth: the smoothing value; tok: a SentencePiece model's digest)
     shared = {k for k in longs if longs.count(k) > 1}
-    assert shared == {"smooth"} and len(set(shorts)) == len(set(longs))
-    assert [signature_key(f).bracketed for f in SCORING_FIELDS].count(True) == 1
+    assert shared == {"smooth", "tok"} and len(set(shorts)) == len(set(longs))
+    assert [signature_key(f).bracketed for f in SCORING_FIELDS].count(True) == 2

@@ -143,10 +143,11 @@ FIELD_VALUES = {
 
 
 def test_every_scoring_field_is_varied_here():
-    """A new scoring field must join FIELD_VALUES (smoothing_value has its own test)."""
+    """A new scoring field must join FIELD_VALUES (smoothing_value and
+    tokenizer_model have their own tests; the latter in test_tokenizers_spm.py)."""
     from bleukit.config import SCORING_FIELDS
 
-    assert set(FIELD_VALUES) | {"smoothing_value"} == set(SCORING_FIELDS)
+    assert set(FIELD_VALUES) | {"smoothing_value", "tokenizer_model"} == set(SCORING_FIELDS)
 
 
 @given(st.sampled_from(sorted(FIELD_VALUES)), st.data())

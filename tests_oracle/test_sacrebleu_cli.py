@@ -53,6 +53,18 @@ def workdir(tmp_path_factory):
         (wmt14 / f"wmt14.en-de.{field}").write_text(
             "".join(f"{field} {i}\n" for i in range(len(a))), "utf-8"
         )
+    # SentencePiece models where sacrebleu looks for flores101 (also "spm")
+    # and flores200: one trained here on reference A (none can be fetched)
+    import sentencepiece
+
+    models = t / "cache" / "models"
+    models.mkdir()
+    sentencepiece.SentencePieceTrainer.train(
+        input=str(DATA / "newstest2021.en-de.ref.A.txt"), model_prefix=str(t / "tiny"),
+        vocab_size=400, character_coverage=1.0, num_threads=1, minloglevel=2,
+    )  # fmt: skip
+    for name in ("sacrebleu_tokenizer_spm.model", "flores200sacrebleuspm"):
+        shutil.copy(t / "tiny.model", models / name)
     return t
 
 

@@ -8,6 +8,8 @@ family.
 * ``cjk``: ``zh.v1``, ``zh.v2``, ``script.v1``;
 * ``mecab``: ``ja-mecab.v1``, ``ko-mecab.v1`` (extras ``ja``, ``ko``);
 * ``thai``: ``th.v1`` (extra ``th``);
+* ``spm``: ``flores101.v1``, ``flores200.v1``, ``spbleu-1k.v1``, ``spm.v1``
+  (SentencePiece; extra ``spm``);
 * ``pipeline``: case folding, stripping, tokenizer and splitter composed for
   a variant (``Tokenization``), with its block form for engines.
 """
@@ -44,6 +46,7 @@ from .pipeline import (
     make_tokenization,
 )
 from .rules import NoneTokenizer, Tokenizer13a, TokenizerIntl
+from .spm import SentencePieceFamily
 
 __all__ = [
     "ASCII_WHITESPACE",
@@ -105,6 +108,27 @@ TOKENIZERS.register(
     "th.v1",
     Lazy(thai.ThaiTokenizer),  # type: ignore[arg-type]
     "Thai words by PyThaiNLP newmm, then 13a rules (extra: bleukit[th])",
+)
+
+TOKENIZERS.register(
+    "flores101.v1",
+    SentencePieceFamily("flores101.v1", sacrebleu="flores101"),
+    "SentencePiece, the FLORES-101 model, as sacrebleu 'flores101' and 'spm' (extra: bleukit[spm])",
+)
+TOKENIZERS.register(
+    "flores200.v1",
+    SentencePieceFamily("flores200.v1", sacrebleu="flores200"),
+    "SentencePiece, the FLORES-200 model, as sacrebleu 'flores200' (extra: bleukit[spm])",
+)
+TOKENIZERS.register(
+    "spbleu-1k.v1",
+    SentencePieceFamily("spbleu-1k.v1", sacrebleu="spBLEU-1K"),
+    "SentencePiece, the spBLEU-1K model, as sacrebleu 'spBLEU-1K' (extra: bleukit[spm])",
+)
+TOKENIZERS.register(
+    "spm.v1",
+    SentencePieceFamily("spm.v1"),
+    "SentencePiece with the model in key 'tokenizer_model' (extra: bleukit[spm])",
 )
 
 SPLITTERS.register(

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import BleukitError
 from .base import ASCII_WHITESPACE, BUILTIN_SPLITTERS, REWRITING_MODES, SPLITTERS, TOKENIZERS
@@ -43,13 +43,24 @@ def fold_case(line: str, lowercase: Lowercase) -> str:
     return line
 
 
+def resolve_tokenizer(tokenizer: str, model: str | None = None) -> Any:
+    """The tokenizer a variant runs: the registered one, or for one that
+    takes a model (SentencePiece) the model the variant names."""
+    tok = TOKENIZERS.get(tokenizer)
+    if getattr(tok, "takes_model", False):
+        return tok.with_model(model)  # type: ignore[attr-defined]
+    if model is not None:
+        raise BleukitError(f"key 'tokenizer_model': tokenizer {tokenizer} takes no model")
+    return tok
+
+
 def make_preprocessor(
-    tokenizer: str, splitter: str, lowercase: Lowercase
+    tokenizer: str, splitter: str, lowercase: Lowercase, model: str | None = None
 ) -> Callable[[str], Tokens]:
     """Compose case folding, stripping, tokenization and splitting. For
     tokenizers of one-character tokens (those with a ``chars`` method) the
     tokens come back joined as one string (see ``ngrams.count_ngrams``)."""
-    tok = TOKENIZERS.get(tokenizer)
+    tok = resolve_tokenizer(tokenizer, model)
     split = SPLITTERS.get(splitter)
     # sacrebleu strips trailing whitespace before tokenizing; with the ascii
     # splitter only ASCII whitespace is stripped, as Perl's chop + split would
@@ -113,9 +124,16 @@ class Tokenization:
     block: BlockForm | None
 
 
-def make_tokenization(tokenizer: str, splitter: str, lowercase: Lowercase) -> Tokenization:
-    key = (TOKENIZERS.canonical(tokenizer), SPLITTERS.canonical(splitter), lowercase)
-    preprocess = make_preprocessor(tokenizer, splitter, lowercase)
+def make_tokenization(
+    tokenizer: str, splitter: str, lowercase: Lowercase, model: str | None = None
+) -> Tokenization:
+    preprocess = make_preprocessor(tokenizer, splitter, lowercase, model)
+    name = TOKENIZERS.canonical(tokenizer)
+    if model is not None:  # variants share tables only with the same model
+        from .spm import model_digest
+
+        name += f"[{model_digest(model)}]"
+    key = (name, SPLITTERS.canonical(splitter), lowercase)
     return Tokenization(key, preprocess, _block_form(tokenizer, splitter, lowercase, preprocess))
 
 

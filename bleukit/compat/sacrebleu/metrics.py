@@ -51,12 +51,13 @@ SACREBLEU_TOKENIZERS = (
 
 
 def bleukit_tokenizer(name: str) -> str:
-    """The bleukit tokenizer sacrebleu's ``tokenize=name`` is."""
+    """The bleukit tokenizer sacrebleu's ``tokenize=name`` is (its ``spm``
+    is ``flores101``: the same model, and its signature says flores101)."""
+    if name == "spm":
+        name = "flores101"
     for entry in TOKENIZERS.entries():
         if getattr(entry.component, "sacrebleu", None) == name:
             return entry.name
-    if name in SACREBLEU_TOKENIZERS:
-        raise ConfigError(f"tokenizer {name!r}: bleukit has no SentencePiece tokenizer yet")
     raise ConfigError(
         f"unknown tokenizer {name!r}; sacrebleu's are {', '.join(SACREBLEU_TOKENIZERS)}"
     )
