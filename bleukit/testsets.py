@@ -145,3 +145,37 @@ def download(name: str, langpair: str | None) -> None:
         table[name].get_files(langpair)  # what sacrebleu's download_test_set does
     except (Exception, SystemExit) as exc:  # third-party code: one line, whatever it raises
         raise InputError(f"--download {name}: sacrebleu could not fetch it: {exc}") from None
+
+
+def _sacrebleu_utils(what: str) -> Any:
+    require_datasets(what)
+    import importlib
+
+    return importlib.import_module("sacrebleu.utils")
+
+
+def filter_segments(
+    streams: list[list[str]], names: str, langpair: str, origlang: str | None, subset: str | None
+) -> list[list[str]]:
+    """The segments of documents with that original language (``non-XX``:
+    any other) and in that subset, by sacrebleu's own ``filter_subset``,
+    which reads the set's raw SGML or XML in the cache."""
+    utils = _sacrebleu_utils("--origlang/--subset")
+    try:
+        kept: list[list[str]] = utils.filter_subset(streams, names, langpair, origlang, subset)
+    except (Exception, SystemExit) as exc:  # third-party code: one line, whatever it raises
+        raise InputError(f"--origlang/--subset: {exc}") from None
+    return kept
+
+
+def document_labels(names: str, langpair: str) -> tuple[list[str], list[str]]:
+    """The original languages and the subsets (domains, countries) the raw
+    files of the test sets annotate, as sacrebleu lists them for -d."""
+    utils = _sacrebleu_utils("--detail")
+    try:
+        return (
+            list(utils.get_available_origlangs(names, langpair)),
+            list(utils.get_available_subsets(names, langpair)),
+        )
+    except (Exception, SystemExit) as exc:  # third-party code: one line, whatever it raises
+        raise InputError(f"--detail: {exc}") from None

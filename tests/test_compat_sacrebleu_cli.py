@@ -57,7 +57,7 @@ def test_bleukit_sacrebleu_is_the_same_command(capsys):
     ("args", "message"),
     [
         (["-t", "wmt21", "-l", "en-de", "-i", HYP], "not in sacrebleu's cache"),
-        (["-t", "wmt21", "-l", "en-de", "-ol", "de"], "--origlang: filtering a test set"),
+        ([REF, "-i", HYP, "-ol", "de"], "--origlang needs a test set (-t)"),
         ([REF, "-i", HYP, "-m", "chrf", "-sl", "-ci"], "-sl cannot be combined"),
         ([REF, "-i", HYP, "-m", "bleu", "ter"], "TER is out of bleukit's scope"),
         ([REF, "-i", HYP, "-tok", "flores200"], "its model is not in sacrebleu's cache"),

@@ -101,7 +101,10 @@ def test_score_and_sacrebleu_read_the_cached_set(cache, monkeypatch):
         (["sacrebleu", "-t", "wmt21/dev", "-l", "en-de", str(REF), "-i", str(HYP)], "not both"),
         (["sacrebleu", "--list"], "needs sacrebleu's dataset table"),
         (["sacrebleu", "--echo", "src"], "--echo needs a test set"),
-        (["sacrebleu", "-t", "wmt21/dev", "-l", "en-de", "-ol", "de"], "--origlang"),
+        (
+            ["sacrebleu", "-t", "wmt21/dev", "-l", "en-de", "-ol", "de", "-i", str(HYP)],
+            "--origlang/--subset needs sacrebleu's dataset table",
+        ),
     ],
 )
 def test_test_set_errors_are_one_line(cache, args, message):

@@ -53,6 +53,18 @@ def workdir(tmp_path_factory):
         (wmt14 / f"wmt14.en-de.{field}").write_text(
             "".join(f"{field} {i}\n" for i in range(len(a))), "utf-8"
         )
+    # its raw SGML, which -ol and -d read: documents of 40 segments whose
+    # original language cycles through en, de, cs
+    sgm = ['<srcset setid="newstest2014" srclang="any">']
+    for start in range(0, len(a), 40):
+        lang = ("en", "de", "cs")[start // 40 % 3]
+        sgm.append(f'<doc sysid="ref" docid="doc{start}" genre="news" origlang="{lang}">')
+        sgm += [f'<seg id="{i + 1}">x</seg>' for i in range(start, min(start + 40, len(a)))]
+        sgm.append("</doc>")
+    (wmt14 / "raw" / "test").mkdir()
+    (wmt14 / "raw" / "test" / "newstest2014-deen-src.en.sgm").write_text(
+        "\n".join([*sgm, "</srcset>"]) + "\n", "utf-8"
+    )
     # SentencePiece models where sacrebleu looks for flores101 (also "spm")
     # and flores200: one trained here on reference A (none can be fetched)
     import sentencepiece
@@ -137,3 +149,15 @@ def test_chrf_paired_bootstrap_writes_json_where_sacrebleu_crashes(workdir):
     for row in ours:
         r = row["chrF2"]
         assert f"{r['score']:.4f} ({r['mean']:.4f} ± {r['ci']:.4f})" in text
+
+
+def test_detail_with_one_original_language_where_sacrebleu_crashes(workdir):
+    """sacrebleu 2.6.0's -d iterates over the characters of -ol's value
+    ("cs": "c", "s"), finds no document and fails; bleukit gives the
+    documents of that language, with the score -ol alone gives."""
+    base = "SACREBLEU=$T/cache $SB -t wmt14 -l en-de -i $D/newstest2021.en-de.hyp.UF.txt -ol cs"
+    assert b"max() arg is an empty sequence" in _run("sacrebleu", base + " -d", workdir).stderr
+    detail = _run("bleukit", base + " -d -w 4", workdir).stdout.decode()
+    alone = _run("bleukit", base + " -b -w 4", workdir).stdout.decode().strip()
+    assert detail.splitlines()[-1].startswith("origlang=cs domain=ALL : sentences=")
+    assert detail.splitlines()[-1].endswith(f"BLEU = {alone}")

@@ -11,9 +11,11 @@ Files are read as sacrebleu reads them (split on ``\\n``, trailing
 whitespace removed, a byte-order mark kept; standard input with universal
 newlines), so the numbers are sacrebleu's. ``-m chrf`` (and ``-m bleu
 chrf``) computes chrF and chrF++ with the ``--chrf-*`` flags, in every mode
-above. What bleukit cannot do yet (test sets, SentencePiece tokenizers)
-and what it will not do (TER, an unseeded ``SACREBLEU_SEED``) is an error
-naming the flag, with status 2;
+above; ``-tok flores101/flores200/spm/spBLEU-1K`` read sacrebleu's cached
+models; ``-t``, ``--echo``, ``--list``, ``-ol``, ``--subset``, ``-d`` read
+sacrebleu's cached test sets (``bleukit.testsets``). What it will not do
+(TER, an unseeded ``SACREBLEU_SEED``) is an error naming the flag, with
+status 2;
 nothing silently differs. Differences by design: no terminal colours, no
 informational messages on standard error, errors as one line with status 2
 (sacrebleu exits 1 or 17 with log lines), and ``--version`` names bleukit.
@@ -61,8 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="test sets (needs sacrebleu)")
     p.add_argument("--test-set", "-t", help="test set(s), comma-separated, from the cache")
     p.add_argument("--language-pair", "-l", dest="langpair", help="SRC-TRG: picks the tokenizer")
-    p.add_argument("--origlang", "-ol", help="not available yet")
-    p.add_argument("--subset", help="not available yet")
+    p.add_argument("--origlang", "-ol", help="documents of this original language (non-XX: others)")
+    p.add_argument("--subset", help="documents of this subset (domain, country:XX)")
     p.add_argument("--download", help="fetch a test set (sacrebleu's code)")
     p.add_argument("--echo", nargs="+", help="print fields of the test set")
     p.add_argument("--input", "-i", nargs="*", default=None, help="system output file(s)")
@@ -104,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--short", "-sh", action="store_true", help="short signature")
     p.add_argument("--score-only", "-b", action="store_true", help="print the score only")
     p.add_argument("--width", "-w", type=int, default=1, help="decimals (1)")
-    p.add_argument("--detail", "-d", action="store_true", help="not available yet")
+    p.add_argument(
+        "--detail", "-d", action="store_true", help="scores per original language and subset"
+    )
     p.add_argument("--no-color", "-nc", action="store_true", help="accepted (never coloured)")
     p.add_argument("--format", "-f", default="json", choices=_FORMATS, help="json (default)")
     p.add_argument("--version", "-V", action="version",
@@ -116,10 +120,8 @@ def _refuse(args: argparse.Namespace) -> None:
     """Flags bleukit cannot honour: one line naming them, status 2."""
     for flag, dest in (("--origlang", "origlang"), ("--subset", "subset"),
                        ("--detail", "detail")):  # fmt: skip
-        if getattr(args, dest):
-            raise ConfigError(
-                f"{flag}: filtering a test set by its documents is not available in bleukit yet"
-            )
+        if getattr(args, dest) and not (args.test_set and args.langpair):
+            raise InputError(f"{flag} needs a test set (-t) and a language pair (-l)")
     if "ter" in args.metrics:
         raise ConfigError("-m ter: TER is out of bleukit's scope (BLEU and chrF only)")
     if args.width < 0:
@@ -313,7 +315,7 @@ def _test_set_command(args: argparse.Namespace) -> str | None:
     if args.echo:
         if args.langpair is None or args.test_set is None:
             raise InputError("--echo needs a test set (-t) and a language pair (-l)")
-        return "".join(_echo(name, args.langpair, args.echo) for name in args.test_set.split(","))
+        return "".join(_echo(args, name) for name in args.test_set.split(","))
     return None
 
 
@@ -339,14 +341,17 @@ def _list(args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _echo(name: str, langpair: str, fields: list[str]) -> str:
+def _echo(args: argparse.Namespace, name: str) -> str:
     """sacrebleu's --echo: the fields' lines, tab-separated."""
-    test_set = testsets.locate(name, langpair)
+    test_set = testsets.locate(name, args.langpair)
+    fields = args.echo
     if "all" in fields:
         if len(fields) != 1:
             raise InputError("--echo all cannot be combined with other fields")
         fields = list(test_set.fields)
     streams = [_lines(str(test_set.field(f)), "utf-8") for f in fields]
+    if args.origlang or args.subset:
+        streams = testsets.filter_segments(streams, name, args.langpair, args.origlang, args.subset)
     return "".join("\t".join(row) + "\n" for row in zip(*streams))
 
 
@@ -359,17 +364,65 @@ def run(args: argparse.Namespace) -> str:
     paired = args.paired_bs or args.paired_ar
     if args.sentence_level and len(args.metrics) > 1:
         raise InputError("-sl takes one metric")
-    refs = _references(args)
-    names, systems = _systems(args, paired)
+    full_refs = _references(args)
+    names, full_systems = _systems(args, paired)
+    systems, refs = full_systems, full_refs
+    if args.origlang or args.subset:
+        kept = testsets.filter_segments(
+            [*full_systems, *full_refs], args.test_set, args.langpair, args.origlang, args.subset
+        )
+        systems, refs = kept[: len(full_systems)], kept[len(full_systems) :]
+        if systems and not systems[0]:
+            raise InputError(f"test set {args.test_set!r} has no sentence in that subset")
     _check(args, paired, systems, refs)
     metrics = _metrics(args, refs)
     if args.sentence_level:
         return _sentence_level(args, next(iter(metrics.values())), systems[0])
+    if args.detail and args.format == "json":
+        args.format = "text"  # as sacrebleu: the details are text
     if len(systems) == 1:
-        return _single(args, metrics, systems[0])
+        text = _single(args, metrics, systems[0])
+        if args.detail:
+            text += _detail(args, metrics, full_systems[0], full_refs)
+        return text
     if paired:
         return _paired(args, metrics, names, systems)
     return _table(args, metrics, names, systems)
+
+
+def _detail(args: argparse.Namespace, metrics: dict[str, Metric], system: list[str],
+            refs: list[list[str]]) -> str:  # fmt: skip
+    """sacrebleu's -d: the scores of the documents of each original
+    language, in all and in each subset the raw files annotate."""
+    origlangs, subsets = testsets.document_labels(args.test_set, args.langpair)
+    if args.origlang:
+        origlangs = [args.origlang]
+    if not origlangs:
+        return "No subset information found. Consider using --origlang argument.\n"
+    rows: dict[str, list[tuple[int, Score]]] = {}
+    for origlang in origlangs:
+        for subset in [None, *([args.subset] if args.subset is not None else subsets)]:
+            hyp, *kept = testsets.filter_segments(
+                [system, *refs], args.test_set, args.langpair, origlang, subset
+            )
+            if not hyp:
+                continue
+            key = f"origlang={origlang}"
+            if subset is None:
+                key += " domain=ALL"
+            elif subset.startswith("country:"):
+                key += f" country={subset[8:]}"
+            else:
+                key += f" domain={subset}"
+            rows[key] = [(len(hyp), m.corpus_score(hyp, kept)) for m in metrics.values()]
+    left = max(len(k) for k in rows) + 1
+    name_width = max(len(score.name) for _, score in next(iter(rows.values())))
+    return "".join(
+        f"{key:<{left}}: sentences={n:<6} {score.name:<{name_width}} = "
+        f"{score.score:.{args.width}f}\n"
+        for key, scores in rows.items()
+        for n, score in scores
+    )
 
 
 def _sentence_level(args: argparse.Namespace, metric: Metric, system: list[str]) -> str:
