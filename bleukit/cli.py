@@ -285,13 +285,25 @@ def _warn_language(lang: str | None, variants: Sequence[Variant]) -> None:
 
 
 def _variants(names: Sequence[str], pairs: list[str]) -> list[Variant]:
-    """The named variants with the --set overrides, all loaded (and checked)
-    before any work."""
-    from .config import parse_override
-    from .variant import load_variant
+    """The named BLEU variants with the --set overrides, all loaded (and
+    checked) before any work."""
+    from .errors import ConfigError
+    from .variant import Variant
 
-    overrides = dict(parse_override(p) for p in pairs)
-    return [load_variant(name, **overrides) for name in names]
+    out = []
+    for variant in _any_variants(names, pairs):
+        if not isinstance(variant, Variant):
+            raise ConfigError(
+                f"variant {variant.name}: chrF variants are scored by bleukit score, bleukit "
+                "matrix and bleukit sacrebleu -m chrf; this command takes BLEU variants only"
+            )
+        out.append(variant)
+    return out
+
+
+def _any_variants(names: Sequence[str], pairs: list[str]) -> list[Variant | ChrfVariant]:
+    """The named variants of any metric with the --set overrides."""
+    return [_any_variant(name, pairs) for name in names]
 
 
 def _any_variant(name: str, pairs: list[str]) -> Variant | ChrfVariant:
@@ -507,7 +519,7 @@ def _cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
     from .config import split_variant_list
 
     _check_width(args.width)
-    variants = _variants(split_variant_list(args.variants), args.set)
+    variants = _any_variants(split_variant_list(args.variants), args.set)
     streams, systems = _named_systems(args)
     out.write(matrix.FORMATS[args.format](matrix.build(variants, systems, streams), args.width))
 

@@ -1,4 +1,4 @@
-"""Systems x variants: every system under every variant, the ranking each
+"""Systems x variants (BLEU and chrF): every system under every variant, the ranking each
 variant gives, and how far the rankings agree (Kendall's tau-b and the
 pairs of systems that change order).
 
@@ -15,6 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from .agreement import kendall_tau_b, rank_flips, ranks
+from .chrf_variant import ChrfVariant
 from .stats import corpus_sum
 from .tables import render_latex, render_markdown, render_text
 from .variant import SharedReferences, Variant
@@ -49,16 +50,23 @@ class Matrix:
 
 
 def build(
-    variants: Sequence[Variant],
+    variants: Sequence[Variant | ChrfVariant],
     named_hyps: Sequence[tuple[str, Sequence[str]]],
     streams: Sequence[Sequence[str | None]],
 ) -> Matrix:
-    """Score every system under every variant, sharing what can be shared."""
-    refs = SharedReferences(streams, variants)
+    """Score every system under every variant (BLEU or chrF), sharing what
+    can be shared."""
+    refs = SharedReferences(streams, [v for v in variants if isinstance(v, Variant)])
     scores = []
     nrefs: int | str = len(streams)
     for variant in variants:
         column = []
+        if isinstance(variant, ChrfVariant):
+            prepared = variant.prepare_references(streams)
+            nrefs = prepared.nrefs
+            column = [variant.corpus_score(lines, prepared).score for _, lines in named_hyps]
+            scores.append(column)
+            continue
         for name, lines in named_hyps:
             segments, nrefs = refs.segment_stats(variant, name, lines)
             column.append(variant.score_value(corpus_sum(segments, variant.stat_order)))

@@ -21,6 +21,16 @@ SYSTEMS = [
 ]
 
 
+def test_chrf_variants_take_part():
+    variants = [bleukit.load_metric(n) for n in ("BLEUw4", "chrF", "chrF++")]
+    m = matrix.build(variants, SYSTEMS, REFS)
+    for v, variant in enumerate(variants):
+        for s, (_, hyps) in enumerate(SYSTEMS):
+            assert m.scores[v][s] == variant.corpus_score(hyps, REFS).score
+    assert m.signatures[1].startswith("bleukit|metric:chrf.v1|nc:6|nw:0|")
+    assert m.ranks()[1] == [1, 2, 3]
+
+
 @pytest.fixture
 def variants():
     return [bleukit.load_variant(n) for n in ("BLEUw4", "sacrebleu", "BLEUc18")]
