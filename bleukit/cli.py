@@ -583,8 +583,15 @@ def _cmd_agree(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    from .chrf import is_chrf_signature
+    from .errors import ConfigError
     from .verify import verify
 
+    if is_chrf_signature(args.signature):
+        raise ConfigError(
+            "verify takes BLEU signatures only; rescore a chrF claim with bleukit score "
+            "-v (the variant bleukit signature parse gives)"
+        )
     streams, hyps = _read_inputs(args.ref, [args.input])
     v = verify(args.signature, streams, hyps[0][1], args.expect)
     score = f"{v.result.score:.{v.decimals + 2}f}"
