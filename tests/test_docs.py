@@ -104,11 +104,17 @@ def test_shell_examples_run(page, command, tmp_path):
         lines = ref if name.startswith("ref") else hyps[k % 2]
         (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "configs", tmp_path / "configs")
+    # a sacrebleu cache holding "wmt21" en-de (reference A), for -t/--testset
+    cached = tmp_path / "sacrebleu-cache" / "wmt21"
+    cached.mkdir(parents=True)
+    (cached / "wmt21.en-de.ref-A").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    (cached / "wmt21.en-de.src").write_text("source\n" * len(ref), encoding="utf-8")
     import sys
 
     # the bleukit script of the interpreter running the tests comes first
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    env = {**os.environ, "PATH": path, "D": str(ROOT / "tests" / "data" / "wmt")}
+    env = {**os.environ, "PATH": path, "D": str(ROOT / "tests" / "data" / "wmt"),
+           "SACREBLEU": str(cached.parent)}  # fmt: skip
     out = subprocess.run(
         ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
