@@ -27,9 +27,19 @@ from .chrf import (
     word_tokenization,
 )
 from .config import load_any_config, with_overrides
+from .engines import call_threads, limited_threads
 from .errors import ConfigError, InputError
+from .partial import Partial
+from .stats import Stats
 from .tokenizers import Tokenization
-from .variant import RefStreams, Variant, check_hypotheses, check_ref_streams, engine_for
+from .variant import (
+    RefStreams,
+    Variant,
+    check_hypotheses,
+    check_partial,
+    check_ref_streams,
+    engine_for,
+)
 
 
 @dataclass(frozen=True)
@@ -51,8 +61,12 @@ class ChrfVariant:
     """A complete, validated chrF variant ready to score text (``engine``:
     None for ``BLEUKIT_ENGINE``, "auto", or an engine's name)."""
 
-    def __init__(self, config: ChrfConfig, engine: str | None = None) -> None:
+    def __init__(
+        self, config: ChrfConfig, engine: str | None = None, threads: int | None = None
+    ) -> None:
         self.config = config
+        #: the most threads the engine may use for this variant (None: its default)
+        self.threads = threads
         self.name = config.name or "custom"
         self._requested_engine = engine
         self._chars = (
@@ -66,11 +80,20 @@ class ChrfVariant:
     def __repr__(self) -> str:
         return f"ChrfVariant({self.name!r}, {self.signature(1).short!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its configuration, rebuilt (tokenizations, engine) on load
+        return (ChrfVariant, (self.config, self._requested_engine, self.threads))
+
+    @property
+    def fingerprint(self) -> str:
+        """What a score depends on: partials of equal fingerprints merge."""
+        return self.signature(1).digest
+
     def with_overrides(self, **overrides: Any) -> ChrfVariant:
         """A new variant with some fields changed (validated again)."""
         data = with_overrides(self.config.model_dump(), overrides)
         config = make_config(data, f"variant {self.name} with overrides")
-        return ChrfVariant(config, self._requested_engine)
+        return ChrfVariant(config, self._requested_engine, self.threads)
 
     def signature(self, nrefs: int | str) -> ChrfSignature:
         return ChrfSignature(self.config, nrefs)
@@ -118,7 +141,8 @@ class ChrfVariant:
             return []
         out = []
         for payload, mask in zip(payloads, present):
-            tables = list(self.engine.tables(tokenization, hyps, payload, order))
+            with limited_threads(self.threads):
+                tables = list(self.engine.tables(tokenization, hyps, payload, order))
             counts = StreamCounts.from_tables(tables, order)
             if mask is not None:
                 counts.ref_len[:] = [r if p else -1 for r, p in zip(counts.ref_len, mask)]
@@ -173,6 +197,33 @@ class ChrfVariant:
         total, nrefs = self.corpus_stats(hyps, refs)
         return self.score_stats(total, nrefs)
 
+    def partial(
+        self,
+        hyps: Sequence[str],
+        refs: RefStreams | ChrfReferences,
+        start: int | None = None,
+        threads: int | None = None,
+    ) -> Partial:
+        """The exact statistics of these segments, to merge (``+``, ``sum``)
+        and score (``score``); chrF reads no last segment, so ``start`` is
+        optional."""
+        end = None if start is None else start + len(hyps)
+        if isinstance(hyps, Sequence) and not isinstance(hyps, (str, bytes)) and not hyps:
+            zero = (0,) * (3 * self.config.order)
+            return Partial(self.fingerprint, zero, frozenset(), 0, start, end)
+        with call_threads(threads):
+            prepared = self.prepare_references(refs)
+            total, _ = self.corpus_stats(hyps, prepared)
+        counts = frozenset(prepared.per_segment)
+        return Partial(self.fingerprint, total, counts, len(hyps), start, end)
+
+    def score(self, partial: Partial) -> ChrfResult:
+        """The corpus score of merged partial statistics."""
+        check_partial(partial, self.fingerprint, self.name)
+        stats = partial.stats
+        assert not isinstance(stats, Stats)  # a chrF fingerprint holds triples
+        return self.score_stats(stats, partial.nrefs_label)
+
     def sentence_score(self, hyp: str, refs: Sequence[str]) -> ChrfResult:
         """chrF of one hypothesis against its references."""
         return self.corpus_score([hyp], [[r] for r in refs])
@@ -191,20 +242,22 @@ class ChrfVariant:
         ]
 
 
-def load_chrf(name_or_path: str, engine: str | None = None, **overrides: Any) -> ChrfVariant:
+def load_chrf(
+    name_or_path: str, engine: str | None = None, threads: int | None = None, **overrides: Any
+) -> ChrfVariant:
     """A chrF variant: ``chrF``, ``chrF++`` or a YAML file with
     ``metric: chrf.v1``, with keyword overrides."""
     config = load_any_config(name_or_path, overrides)
     if not isinstance(config, ChrfConfig):
         raise ConfigError(f"{name_or_path}: a BLEU variant (bleukit.load_variant loads it)")
-    return ChrfVariant(config, engine)
+    return ChrfVariant(config, engine, threads)
 
 
 def load_metric(
-    name_or_path: str, engine: str | None = None, **overrides: Any
+    name_or_path: str, engine: str | None = None, threads: int | None = None, **overrides: Any
 ) -> Variant | ChrfVariant:
     """A variant of any metric (BLEU or chrF), by name or YAML file."""
     config = load_any_config(name_or_path, overrides)
     if isinstance(config, ChrfConfig):
-        return ChrfVariant(config, engine)
-    return Variant(config, engine)
+        return ChrfVariant(config, engine, threads)
+    return Variant(config, engine, threads)

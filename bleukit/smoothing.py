@@ -87,6 +87,9 @@ class Smoothing(ABC):
     value_name: str = ""
     #: order of the last segment's statistics the method reads (NLTK quirk)
     last_segment_order: int = 0
+    #: whether the method reads the corpus's last segment (its length or its
+    #: statistics), so that the order of segments changes a score
+    reads_last_segment: bool = False
     #: sacrebleu's name for the method (None: sacrebleu has no such method)
     sacrebleu: str | None = None
 
@@ -188,6 +191,8 @@ class NltkSmoothing(Smoothing):
         self.default_value = default_value
         self.value_name = value_name
         self.last_segment_order = 5 if method in (5, 7) else 0
+        # methods 5 and 7 read the last segment's statistics, 6 its length
+        self.reads_last_segment = method in (5, 6, 7)
 
     def __call__(
         self,

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .config import VariantConfig, load_config, validate, with_overrides
-from .engines import Engine, SegmentTable, resolve_engine
+from .engines import Engine, SegmentTable, call_threads, limited_threads, resolve_engine
 from .errors import InputError
+from .partial import Partial
 from .reflen import REF_LENGTHS
 from .results import BleuResult
 from .score import brevity_penalty, compute_bleu
@@ -150,8 +151,12 @@ class Variant:
     chosen for it (``engine``: None for ``BLEUKIT_ENGINE``, "auto", or an
     engine's name)."""
 
-    def __init__(self, config: VariantConfig, engine: str | None = None) -> None:
+    def __init__(
+        self, config: VariantConfig, engine: str | None = None, threads: int | None = None
+    ) -> None:
         self.config = config
+        #: the most threads the engine may use for this variant (None: its default)
+        self.threads = threads
         self.name = config.name or "custom"
         self.tokenization = make_tokenization(
             config.tokenizer, config.split, config.lowercase, config.tokenizer_model
@@ -168,12 +173,24 @@ class Variant:
     def __repr__(self) -> str:
         return f"Variant({self.name!r}, {Signature(self.config, 1).short!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its configuration, rebuilt (tokenizers, engine) on load
+        return (Variant, (self.config, self._requested_engine, self.threads))
+
+    @property
+    def fingerprint(self) -> str:
+        """What a score depends on (the signature's digest without its
+        count of references): partials of equal fingerprints merge."""
+        return self.signature(1).digest
+
     def with_overrides(self, **overrides: Any) -> Variant:
         """A new variant with some fields changed (validated again)."""
         data = with_overrides(self.config.model_dump(), overrides)
         # the engine asked for, not the one resolved: "auto" stays "auto"
         return Variant(
-            validate(data, f"variant {self.name} with overrides"), self._requested_engine
+            validate(data, f"variant {self.name} with overrides"),
+            self._requested_engine,
+            self.threads,
         )
 
     # ---------------------------------------------------------- pipeline
@@ -234,7 +251,8 @@ class Variant:
         its statistics from them (``stats_from_tables``)."""
         order = max(order or 0, self.stat_order)
         prepared = self._prepared_for(hyps, refs, order)
-        return list(self.engine.tables(self.tokenization, hyps, prepared.payload, order))
+        with limited_threads(self.threads):
+            return list(self.engine.tables(self.tokenization, hyps, prepared.payload, order))
 
     def stats_from_tables(self, tables: Iterable[SegmentTable]) -> list[Stats]:
         """This variant's per-segment statistics from tables of its
@@ -250,7 +268,8 @@ class Variant:
         self, hyps: Sequence[str], refs: RefStreams | PreparedReferences
     ) -> tuple[Iterator[SegmentTable], int | str]:
         prepared = self._prepared_for(hyps, refs, self.stat_order)
-        tables = self.engine.tables(self.tokenization, hyps, prepared.payload, self.stat_order)
+        with limited_threads(self.threads):
+            tables = self.engine.tables(self.tokenization, hyps, prepared.payload, self.stat_order)
         return tables, prepared.nrefs
 
     def segment_stats(
@@ -319,9 +338,59 @@ class Variant:
         args = (c.max_order, self._smoothing, self._weights, c.effective_order, c.smoothing_value)
         return [compute_bleu(s, *args, signatures[n]) for s, n in zip(stats, prepared.per_segment)]
 
+    # ------------------------------------------------------- map-reduce
 
-def load_variant(name_or_path: str, engine: str | None = None, **overrides: Any) -> Variant:
+    def partial(
+        self,
+        hyps: Sequence[str],
+        refs: RefStreams | PreparedReferences,
+        start: int | None = None,
+        threads: int | None = None,
+    ) -> Partial:
+        """The exact statistics of these segments, to merge with other
+        partitions' (``+``, ``sum``) and score (``score``). ``start``: the
+        index of the first segment in the corpus (needed where the smoothing
+        reads the last segment); ``threads``: for this call."""
+        ordered = self._smoothing.reads_last_segment
+        end = None if start is None else start + len(hyps)
+        if isinstance(hyps, Sequence) and not isinstance(hyps, (str, bytes)) and not hyps:
+            # an empty partition: the neutral partial (no reference count)
+            zero = Stats.zero(self.stat_order)
+            return Partial(self.fingerprint, zero, frozenset(), 0, start, end, ordered)
+        with call_threads(threads):
+            prepared = self.prepare_references(refs)
+            total, _ = self.corpus_stats(hyps, prepared)
+        if not ordered:  # the last segment is not read: keep sums order-free
+            total = total._replace(last_len=0, last_counts=(), last_totals=())
+        counts = frozenset(prepared.per_segment)
+        return Partial(self.fingerprint, total, counts, len(hyps), start, end, ordered)
+
+    def score(self, partial: Partial) -> BleuResult:
+        """The corpus score of merged partial statistics."""
+        check_partial(partial, self.fingerprint, self.name)
+        assert isinstance(partial.stats, Stats)
+        return self.score_stats(partial.stats, partial.nrefs_label)
+
+
+def check_partial(partial: Partial, fingerprint: str, name: str) -> None:
+    """A partial this variant can score: its own, with segments."""
+    if not isinstance(partial, Partial):
+        raise InputError(
+            f"score() takes a Partial (variant.partial(...)), not {type(partial).__name__}"
+        )
+    if partial.fingerprint != fingerprint:
+        raise InputError(
+            f"these partial statistics are another variant's (fingerprint "
+            f"{partial.fingerprint}), not {name}'s ({fingerprint})"
+        )
+    if not partial.segments:
+        raise InputError("no segments to score (every partition was empty)")
+
+
+def load_variant(
+    name_or_path: str, engine: str | None = None, threads: int | None = None, **overrides: Any
+) -> Variant:
     """A built-in variant by name, or a YAML file, with keyword overrides.
     ``engine``: "auto", "c", "python" or a plugin engine's name (None:
-    ``BLEUKIT_ENGINE``)."""
-    return Variant(load_config(name_or_path, overrides), engine)
+    ``BLEUKIT_ENGINE``); ``threads``: the most threads its engine may use."""
+    return Variant(load_config(name_or_path, overrides), engine, threads)

@@ -26,8 +26,19 @@ from .base import Engine, check_engine
 from .compiled import CompiledEngine
 from .python import PythonEngine
 from .tables import SegmentTable
+from .threads import call_limited as call_threads
+from .threads import limited as limited_threads
 
-__all__ = ["ENGINES", "Engine", "SegmentTable", "describe", "requested_engine", "resolve_engine"]
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "SegmentTable",
+    "call_threads",
+    "describe",
+    "limited_threads",
+    "requested_engine",
+    "resolve_engine",
+]
 
 ENGINES: Registry[Engine] = Registry("engine", "bleukit.engines", check_engine, versioned=False)
 ENGINES.register("python", PythonEngine(), "the reference engine, pure Python")

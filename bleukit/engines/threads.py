@@ -7,6 +7,8 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 from ..errors import ConfigError
@@ -14,10 +16,44 @@ from ..errors import ConfigError
 T = TypeVar("T")
 R = TypeVar("R")
 
+# limits for the current context: a call's, which wins, and a variant's or
+# an executor worker's (the innermost of those)
+_CALL: ContextVar[int | None] = ContextVar("bleukit_call_threads", default=None)
+_LIMIT: ContextVar[int | None] = ContextVar("bleukit_threads", default=None)
+
+
+@contextmanager
+def _set(var: ContextVar[int | None], threads: int | None) -> Iterator[None]:
+    if threads is None:
+        yield
+        return
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ConfigError(f"threads={threads!r}: expected a positive integer")
+    token = var.set(threads)
+    try:
+        yield
+    finally:
+        var.reset(token)
+
+
+def limited(threads: int | None) -> AbstractContextManager[None]:
+    """Engines use at most ``threads`` threads inside the block (a
+    variant's or a worker's limit; None: none), unless a call says otherwise."""
+    return _set(_LIMIT, threads)
+
+
+def call_limited(threads: int | None) -> AbstractContextManager[None]:
+    """A call's limit (``threads=`` of one call), which wins over the others."""
+    return _set(_CALL, threads)
+
 
 def workers() -> int:
-    """Threads for a kernel that counts without the GIL: the CPUs this
-    process may use (``BLEUKIT_THREADS`` overrides)."""
+    """Threads for a kernel that counts without the GIL: a call's limit, a
+    variant's or worker's limit, ``BLEUKIT_THREADS``, or the CPUs this
+    process may use, the first that is set."""
+    limit = _CALL.get() or _LIMIT.get()
+    if limit is not None:
+        return limit
     value = os.environ.get("BLEUKIT_THREADS")
     if value is not None:
         if not value.isdigit() or int(value) < 1:

@@ -1,0 +1,137 @@
+"""bleukit.partial: partial statistics merge exactly, in any grouping and
+order (for variants that do not read the last segment), empty partitions
+are neutral, and variants and partials pickle; threads= limits the engine."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bleukit
+from bleukit.engines import threads
+from bleukit.errors import BleukitError, ConfigError, InputError
+
+WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", ".", "猫", "dog", "ran"])
+LINE = st.lists(WORDS, max_size=8).map(" ".join)
+NAMES = [
+    "sacrebleu", "BLEUw4", "BLEUc18", "nltk", "BLEUw4[ref_length=average]",
+    "sacrebleu[smoothing=floor]", "chrF", "chrF++",
+]  # fmt: skip
+UNORDERED = {n: bleukit.load_metric(n) for n in NAMES}
+ORDERED = bleukit.load_variant("nltk[smoothing=nltk-method5]")
+
+
+@st.composite
+def corpora(draw):
+    n = draw(st.integers(1, 12))
+    hyps = draw(st.lists(LINE, min_size=n, max_size=n))
+    refs = [draw(st.lists(LINE, min_size=n, max_size=n)) for _ in range(draw(st.integers(1, 2)))]
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=6)))
+    bounds = list(zip([0, *cuts], [*cuts, n]))  # empty partitions included
+    return hyps, refs, bounds
+
+
+def parts(variant, hyps, refs, bounds, start=False):
+    return [
+        variant.partial(hyps[a:b], [r[a:b] for r in refs], start=a if start else None)
+        for a, b in bounds
+    ]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(NAMES), corpora(), st.randoms(use_true_random=False))
+def test_partitions_never_change_a_score_or_a_signature(name, corpus, rnd):
+    hyps, refs, bounds = corpus
+    v = UNORDERED[name]
+    whole = v.corpus_score(hyps, refs)
+    pieces = parts(v, hyps, refs, bounds)
+    rnd.shuffle(pieces)
+    merged = v.score(sum(pieces))
+    assert merged.score == whole.score
+    assert merged.signature.long == whole.signature.long
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(NAMES), corpora(), corpora())
+def test_merge_is_associative_and_commutative(name, first, second):
+    v = UNORDERED[name]
+    a, b = (v.partial(h, r) for h, r, _ in (first, second))
+    c = v.partial([], [[]])
+    assert (a + b).stats == (b + a).stats
+    assert ((a + b) + c).stats == (a + (b + c)).stats == (a + b).stats
+    assert (a + c) == a and (c + a) == a  # the empty partial is neutral
+
+
+def test_an_empty_partition_keeps_nrefs():
+    v = bleukit.load_variant("sacrebleu")
+    merged = v.partial(["a b"], [["a b"], ["a c"]]) + v.partial([], [[], []])
+    assert v.score(merged).signature.nrefs == 2
+    var = v.partial(["a b"], [["a b"], ["a c"]]) + v.partial(["a"], [["a"], [None]])
+    assert v.score(var).signature.nrefs == "var"
+
+
+def test_order_dependent_smoothing_needs_start():
+    hyps = ["the cat sat on the mat", "a dog", "the cat ran", "on a mat"] * 3
+    refs = [["the cat sat on a mat", "a dog ran", "the cat sat", "on the mat"] * 3]
+    bounds = [(0, 5), (5, 9), (9, 12)]
+    with pytest.raises(BleukitError, match="start="):
+        sum(parts(ORDERED, hyps, refs, bounds))
+    pieces = parts(ORDERED, hyps, refs, bounds, start=True)
+    expected = ORDERED.corpus_score(hyps, refs).score
+    for order in ([0, 1, 2], [2, 0, 1], [1, 2, 0]):
+        assert ORDERED.score(sum(pieces[i] for i in order)).score == expected
+    with pytest.raises(BleukitError, match="overlap"):
+        pieces[0] + ORDERED.partial(hyps[2:5], [r[2:5] for r in refs], start=2)
+
+
+def test_partials_of_different_variants_do_not_merge_or_score():
+    a = bleukit.load_variant("sacrebleu").partial(["a"], [["a"]])
+    b = bleukit.load_variant("BLEUw4").partial(["a"], [["a"]])
+    with pytest.raises(BleukitError, match="different variants"):
+        a + b
+    with pytest.raises(InputError, match="another variant's"):
+        bleukit.load_variant("BLEUw4").score(a)
+    with pytest.raises(InputError, match="every partition was empty"):
+        bleukit.load_variant("sacrebleu").score(bleukit.load_variant("sacrebleu").partial([], [[]]))
+    with pytest.raises(InputError, match="takes a Partial"):
+        bleukit.load_variant("sacrebleu").score(0)
+
+
+@pytest.mark.parametrize("name", ["sacrebleu", "BLEUc18", "chrF++", "BLEUw4[lowercase=true]"])
+def test_variants_and_partials_pickle(name):
+    v = bleukit.load_metric(name, threads=1)
+    again = pickle.loads(pickle.dumps(v))
+    assert type(again) is type(v) and again.config == v.config and again.threads == 1
+    hyps, refs = ["the cat sat", "a dog"], [["the cat sat down", "a dog"]]
+    p = pickle.loads(pickle.dumps(v.partial(hyps, refs)))
+    assert again.score(p).score == v.corpus_score(hyps, refs).score
+
+
+def test_threads_limit_the_engine(monkeypatch):
+    monkeypatch.setenv("BLEUKIT_THREADS", "7")
+    assert threads.workers() == 7
+    with threads.limited(1):
+        assert threads.workers() == 1
+        with threads.limited(3):
+            assert threads.workers() == 3
+        assert threads.workers() == 1
+    assert threads.workers() == 7
+    seen = []
+    original = threads.ordered_map
+
+    def spy(fn, items, n):
+        seen.append(n)
+        return original(fn, items, n)
+
+    monkeypatch.setattr("bleukit.engines.compiled.ordered_map", spy)
+    v = bleukit.load_variant("sacrebleu", engine="auto", threads=2)
+    v.corpus_score(["a b"], [["a b"]])
+    v.partial(["a b"], [["a b"]], threads=1)
+    if v.engine.name == "c":
+        assert seen == [2, 1]
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ConfigError, match="positive integer"), threads.limited(bad):
+            pass
