@@ -1,0 +1,101 @@
+"""BLEU and chrF on Dask DataFrames (``pip install 'bleukit[dask]'``): corpus
+scores as a map-reduce of partial statistics (``bleukit.partial``), sentence
+scores as a map. Each partition is scored where it lives, with one engine
+thread unless the variant sets ``threads``; only partials (a few integers)
+travel. Scores equal the single-process ones exactly.
+
+A runnable example: docs/examples/scale/dask_scores.py (docs/scale.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from .chrf import ChrfResult
+from .errors import InputError, MissingDependencyError
+from .executor import (
+    AnyVariant,
+    as_variant,
+    merge_groups,
+    partition_groups,
+    partition_partial,
+    partition_sentence_scores,
+    ref_columns,
+)
+from .results import BleuResult
+
+Result = BleuResult | ChrfResult
+
+
+def _dask() -> Any:
+    try:
+        import dask
+    except ImportError:
+        raise MissingDependencyError(
+            "bleukit.dask needs Dask: pip install 'bleukit[dask]'"
+        ) from None
+    return dask
+
+
+def _ordered(variant: AnyVariant) -> bool:
+    smoothing = getattr(variant, "_smoothing", None)
+    return bool(getattr(smoothing, "reads_last_segment", False))
+
+
+def corpus_score(
+    ddf: Any,
+    hyp: str,
+    refs: str | Sequence[str],
+    variant: str | AnyVariant = "sacrebleu",
+    by: str | None = None,
+) -> Result | dict[Hashable, Result]:
+    """The corpus score of the column ``hyp`` against the column(s) ``refs``
+    (a missing value: no reference in that column for that row); with
+    ``by``, a score per value of that column."""
+    dask = _dask()
+    v = as_variant(variant)
+    columns = ref_columns(refs)
+    parts = ddf.to_delayed()
+    if by is not None:
+        if _ordered(v):
+            raise InputError(
+                f"by=: {v.name}'s smoothing reads the last segment of each corpus, which "
+                "groups spread over partitions do not have; score each group on its own"
+            )
+        tasks = [dask.delayed(partition_groups)(v, p, hyp, columns, by) for p in parts]
+        merged = dask.delayed(merge_groups)(tasks).compute()
+        return {key: v.score(partial) for key, partial in merged.items()}
+    starts: list[int | None] = [None] * len(parts)
+    if _ordered(v):
+        # the corpus order: each partition's first row, from the lengths
+        lengths = dask.compute(*[dask.delayed(len)(p) for p in parts])
+        starts = [sum(lengths[:i]) for i in range(len(parts))]
+    tasks = [
+        dask.delayed(partition_partial)(v, p, hyp, columns, start)
+        for p, start in zip(parts, starts)
+    ]
+    total = dask.delayed(sum)(tasks).compute()
+    if total == 0:  # no partition at all
+        raise InputError("no segments to score (the DataFrame has no partition)")
+    return v.score(total)
+
+
+def sentence_scores(
+    ddf: Any,
+    hyp: str,
+    refs: str | Sequence[str],
+    variant: str | AnyVariant = "sacrebleu",
+    column: str = "score",
+) -> Any:
+    """The DataFrame with a column of sentence scores (float64), computed
+    partition by partition."""
+    _dask()
+    v = as_variant(variant)
+    columns = ref_columns(refs)
+
+    def add(frame: Any) -> Any:
+        return frame.assign(**{column: partition_sentence_scores(v, frame, hyp, columns)})
+
+    meta = ddf._meta.assign(**{column: 0.0})
+    return ddf.map_partitions(add, meta=meta)

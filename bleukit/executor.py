@@ -1,0 +1,121 @@
+"""What every executor (``bleukit.dask``, ``bleukit.ray``) does inside a
+worker, on one partition: read the hypothesis and reference columns, and
+map them to a ``Partial`` (or to sentence scores), with one engine thread
+unless the variant says otherwise. Executors are thin layers over this and
+``Partial``'s merge; nothing here imports them.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+from .chrf_variant import ChrfVariant, load_metric
+from .engines import limited_threads
+from .errors import InputError
+from .partial import Partial
+from .variant import Variant
+
+logger = logging.getLogger("bleukit")
+AnyVariant = Variant | ChrfVariant
+_warned = False
+
+
+def as_variant(variant: str | AnyVariant) -> AnyVariant:
+    """A variant object from a name, a YAML path or a variant."""
+    return load_metric(variant) if isinstance(variant, str) else variant
+
+
+def ref_columns(refs: str | Sequence[str]) -> list[str]:
+    columns = [refs] if isinstance(refs, str) else list(refs)
+    if not columns:
+        raise InputError("refs: give at least one reference column")
+    return columns
+
+
+def _text(value: Any) -> str | None:
+    """A cell as text: None where it is missing (None, NaN, pandas NA)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, str):
+        return value
+    if type(value).__name__ in ("NAType", "NaTType"):
+        return None
+    raise InputError(f"a text column holds {type(value).__name__} {value!r}, not a string")
+
+
+def columns(frame: Any, hyp: str, refs: Sequence[str]) -> tuple[list[str], list[list[str | None]]]:
+    """The hypotheses and reference streams of a table (anything indexable
+    by column name giving an iterable: a pandas DataFrame, a dict of lists,
+    a pyarrow Table's to_pydict())."""
+    for name in (hyp, *refs):
+        if name not in frame:
+            raise InputError(f"no column {name!r} (columns: {', '.join(map(str, frame))})")
+    hyps = [_text(h) for h in frame[hyp]]
+    if any(h is None for h in hyps):
+        raise InputError(f"column {hyp!r} has a missing hypothesis")
+    return hyps, [[_text(r) for r in frame[name]] for name in refs]  # type: ignore[return-value]
+
+
+def _warn_python_engine(variant: AnyVariant) -> None:
+    global _warned
+    if variant.engine.name == "python" and not _warned:
+        _warned = True
+        logger.warning(
+            "bleukit runs on its pure-Python engine in this worker (13-157x slower): "
+            "install bleukit where a C compiler is available, or a wheel with bleukit._accel"
+        )
+
+
+def partition_partial(
+    variant: AnyVariant, frame: Any, hyp: str, refs: Sequence[str], start: int | None = None
+) -> Partial:
+    """One partition's partial statistics (one engine thread unless the
+    variant sets its own)."""
+    _warn_python_engine(variant)
+    hyps, streams = columns(frame, hyp, refs)
+    with limited_threads(1):
+        if not hyps:
+            return variant.partial([], [[] for _ in refs], start=start)
+        return variant.partial(hyps, streams, start=start)
+
+
+def partition_groups(
+    variant: AnyVariant, frame: Any, hyp: str, refs: Sequence[str], by: str
+) -> dict[Hashable, Partial]:
+    """One partition's partial statistics per value of the column ``by``."""
+    if by not in frame:
+        raise InputError(f"no column {by!r} to group by")
+    keys = list(frame[by])
+    rows: dict[Hashable, list[int]] = {}
+    for i, key in enumerate(keys):
+        rows.setdefault(key, []).append(i)
+    hyps, streams = columns(frame, hyp, refs)
+    _warn_python_engine(variant)
+    with limited_threads(1):
+        return {
+            key: variant.partial([hyps[i] for i in idx], [[s[i] for i in idx] for s in streams])
+            for key, idx in rows.items()
+        }
+
+
+def merge_groups(parts: Iterable[dict[Hashable, Partial]]) -> dict[Hashable, Partial]:
+    out: dict[Hashable, Partial] = {}
+    for part in parts:
+        for key, partial in part.items():
+            out[key] = out[key] + partial if key in out else partial
+    return out
+
+
+def partition_sentence_scores(
+    variant: AnyVariant, frame: Any, hyp: str, refs: Sequence[str]
+) -> list[float]:
+    """The sentence score of every row of one partition."""
+    hyps, streams = columns(frame, hyp, refs)
+    if not hyps:
+        return []
+    _warn_python_engine(variant)
+    with limited_threads(1):
+        return [r.score for r in variant.sentence_scores(hyps, streams)]

@@ -1,0 +1,192 @@
+"""The executor conformance suite: every executor gives the single-process
+score, exactly, for many variants, partition counts from 1 to 200, empty
+partitions, missing references and group-wise scores. It runs on a plain
+in-process map-reduce over bleukit.executor (every environment) and on Dask
+(a local scheduler and a LocalCluster of 2 worker processes; tox -e dask
+installs Dask and sets BLEUKIT_REQUIRE_DASK=1, which makes its absence a
+failure)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+
+import bleukit
+from bleukit import executor
+from bleukit.errors import BleukitError, InputError
+
+DATA = Path(__file__).parent / "data" / "wmt"
+N = 300
+
+
+def lines(name: str) -> list[str]:
+    return (DATA / name).read_text(encoding="utf-8").split("\n")[:N]
+
+
+HYP = lines("newstest2021.en-de.hyp.UF.txt")
+REF_A = lines("newstest2021.en-de.ref.A.txt")
+# reference C is missing for every third row
+REF_C = [r if i % 3 else None for i, r in enumerate(lines("newstest2021.en-de.ref.C.txt"))]
+TABLE = {"hyp": HYP, "a": REF_A, "c": REF_C, "group": [f"g{i % 4}" for i in range(N)]}
+VARIANTS = [
+    "sacrebleu", "BLEUc18", "nltk", "nltk[smoothing=nltk-method5]", "BLEUw4[ref_length=average]",
+    "chrF", "chrF++",
+]  # fmt: skip
+
+
+class Local:
+    """The reference executor: partitions in a list, merged with sum."""
+
+    name = "local"
+
+    @staticmethod
+    def frames(table, parts, keep=None):
+        """The partitions and their first rows; ``keep``: rows kept after
+        partitioning (a filter that can empty partitions)."""
+        n = len(table["hyp"])
+        cuts = [round(i * n / parts) for i in range(parts + 1)]
+        out, start = [], 0
+        for a, b in itertools.pairwise(cuts):
+            rows = [i for i in range(a, b) if keep is None or keep[i]]
+            out.append(({k: [col[i] for i in rows] for k, col in table.items()}, start))
+            start += len(rows)
+        return out
+
+    def corpus(self, table, parts, refs, variant, by=None, keep=None):
+        v = executor.as_variant(variant)
+        frames = [f for f, _ in self.frames(table, parts, keep)]
+        if by is not None:
+            merged = executor.merge_groups(
+                executor.partition_groups(v, f, "hyp", refs, by) for f in frames
+            )
+            return {k: v.score(p) for k, p in merged.items()}
+        pieces = self.frames(table, parts, keep)
+        return v.score(sum(executor.partition_partial(v, f, "hyp", refs, a) for f, a in pieces))
+
+    def sentences(self, table, parts, refs, variant):
+        v = executor.as_variant(variant)
+        frames = [f for f, _ in self.frames(table, parts)]
+        return [s for f in frames for s in executor.partition_sentence_scores(v, f, "hyp", refs)]
+
+
+class Dask:
+    def __init__(self, cluster: bool) -> None:
+        self.name = "dask-cluster" if cluster else "dask"
+        self.cluster = cluster
+
+    def frame(self, table, parts, keep=None):
+        import dask.dataframe as dd
+        import pandas as pd
+
+        frame = pd.DataFrame(
+            {**table, "keep": keep if keep is not None else [True] * len(table["hyp"])}
+        )
+        ddf = dd.from_pandas(frame, npartitions=parts, sort=False)
+        return ddf[ddf["keep"]]  # filtered after partitioning: partitions may be empty
+
+    def corpus(self, table, parts, refs, variant, by=None, keep=None):
+        import bleukit.dask
+
+        ddf = self.frame(table, parts, keep)
+        return bleukit.dask.corpus_score(ddf, "hyp", refs, variant, by=by)
+
+    def sentences(self, table, parts, refs, variant):
+        import bleukit.dask
+
+        out = bleukit.dask.sentence_scores(self.frame(table, parts), "hyp", refs, variant)
+        return out["score"].compute().tolist()
+
+
+def _dask_available() -> bool:
+    try:
+        import dask.dataframe  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        if os.environ.get("BLEUKIT_REQUIRE_DASK"):
+            raise
+        return False
+    return True
+
+
+EXECUTORS = [Local()]
+if _dask_available():
+    EXECUTORS += [Dask(cluster=False), Dask(cluster=True)]
+
+
+@pytest.fixture(scope="module", params=EXECUTORS, ids=lambda e: e.name)
+def ex(request):
+    if getattr(request.param, "cluster", False):
+        from dask.distributed import Client, LocalCluster
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster):  # fmt: skip
+            yield request.param
+    else:
+        yield request.param
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("parts", [1, 2, 7, 200])
+def test_corpus_scores_equal_one_process(ex, variant, parts):
+    if ex.name == "dask-cluster" and parts not in (1, 7):
+        pytest.skip("the cluster runs a subset of the partition counts (time)")
+    v = bleukit.load_metric(variant)
+    expected = v.corpus_score(HYP, [REF_A, REF_C])
+    got = ex.corpus(TABLE, parts, ["a", "c"], variant)
+    assert got.score == expected.score
+    assert got.signature.long == expected.signature.long  # nrefs:var included
+
+
+def test_empty_partitions_change_nothing(ex):
+    # 50 partitions of 300 rows; rows 60-239 dropped after partitioning, so
+    # 30 partitions are empty
+    keep = [not 60 <= i < 240 for i in range(N)]
+    rows = [i for i in range(N) if keep[i]]
+    for variant in ("sacrebleu", "chrF", "nltk[smoothing=nltk-method5]"):
+        v = bleukit.load_metric(variant)
+        expected = v.corpus_score([HYP[i] for i in rows], [[REF_A[i] for i in rows]])
+        got = ex.corpus(TABLE, 50, ["a"], variant, keep=keep)
+        assert got.score == expected.score and got.signature.nrefs == 1
+
+
+@pytest.mark.parametrize("variant", ["sacrebleu", "chrF++"])
+def test_group_wise_scores(ex, variant):
+    v = bleukit.load_metric(variant)
+    got = ex.corpus(TABLE, 7, ["a", "c"], variant, by="group")
+    assert sorted(got) == ["g0", "g1", "g2", "g3"]
+    for key, result in got.items():
+        rows = [i for i, g in enumerate(TABLE["group"]) if g == key]
+        expected = v.corpus_score([HYP[i] for i in rows], [[REF_A[i] for i in rows],
+                                                            [REF_C[i] for i in rows]])  # fmt: skip
+        assert result.score == expected.score
+
+
+@pytest.mark.parametrize("variant", ["sacrebleu[effective_order=true]", "chrF"])
+def test_sentence_scores_equal_one_process(ex, variant):
+    v = bleukit.load_metric(variant)
+    expected = [r.score for r in v.sentence_scores(HYP, [REF_A, REF_C])]
+    assert ex.sentences(TABLE, 7, ["a", "c"], variant) == expected
+
+
+def test_errors_are_clear(ex):
+    with pytest.raises(InputError, match="no column 'zz'"):
+        ex.corpus(TABLE, 2, ["zz"], "sacrebleu")
+    with pytest.raises(BleukitError, match="last segment"):
+        ex.corpus(TABLE, 2, ["a"], "nltk[smoothing=nltk-method5]", by="group")
+    bad = {**TABLE, "a": [None] * N, "c": [None] * N}
+    with pytest.raises(InputError, match="no reference"):
+        ex.corpus(bad, 2, ["a", "c"], "sacrebleu")
+
+
+@pytest.mark.skipif(not _dask_available(), reason="Dask not installed (tox -e dask)")
+def test_the_documented_dask_example_runs():
+    import subprocess
+    import sys
+
+    script = Path(__file__).parents[1] / "docs" / "examples" / "scale" / "dask_scores.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines()[1] == "{'chat': 0.0, 'news': 53.42}"
