@@ -12,20 +12,18 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from .chrf import ChrfResult
 from .errors import InputError, MissingDependencyError
 from .executor import (
+    AnyResult,
     AnyVariant,
     as_variant,
     merge_groups,
     partition_groups,
     partition_partial,
     partition_sentence_scores,
+    reads_last_segment,
     ref_columns,
 )
-from .results import BleuResult
-
-Result = BleuResult | ChrfResult
 
 
 def _dask() -> Any:
@@ -38,18 +36,13 @@ def _dask() -> Any:
     return dask
 
 
-def _ordered(variant: AnyVariant) -> bool:
-    smoothing = getattr(variant, "_smoothing", None)
-    return bool(getattr(smoothing, "reads_last_segment", False))
-
-
 def corpus_score(
     ddf: Any,
     hyp: str,
     refs: str | Sequence[str],
     variant: str | AnyVariant = "sacrebleu",
     by: str | None = None,
-) -> Result | dict[Hashable, Result]:
+) -> AnyResult | dict[Hashable, AnyResult]:
     """The corpus score of the column ``hyp`` against the column(s) ``refs``
     (a missing value: no reference in that column for that row); with
     ``by``, a score per value of that column."""
@@ -58,7 +51,7 @@ def corpus_score(
     columns = ref_columns(refs)
     parts = ddf.to_delayed()
     if by is not None:
-        if _ordered(v):
+        if reads_last_segment(v):
             raise InputError(
                 f"by=: {v.name}'s smoothing reads the last segment of each corpus, which "
                 "groups spread over partitions do not have; score each group on its own"
@@ -67,7 +60,7 @@ def corpus_score(
         merged = dask.delayed(merge_groups)(tasks).compute()
         return {key: v.score(partial) for key, partial in merged.items()}
     starts: list[int | None] = [None] * len(parts)
-    if _ordered(v):
+    if reads_last_segment(v):
         # the corpus order: each partition's first row, from the lengths
         lengths = dask.compute(*[dask.delayed(len)(p) for p in parts])
         starts = [sum(lengths[:i]) for i in range(len(parts))]

@@ -12,20 +12,29 @@ import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
+from .chrf import ChrfResult
 from .chrf_variant import ChrfVariant, load_metric
 from .engines import limited_threads
 from .errors import InputError
 from .partial import Partial
+from .results import BleuResult
 from .variant import Variant
 
 logger = logging.getLogger("bleukit")
 AnyVariant = Variant | ChrfVariant
+AnyResult = BleuResult | ChrfResult
 _warned = False
 
 
 def as_variant(variant: str | AnyVariant) -> AnyVariant:
     """A variant object from a name, a YAML path or a variant."""
     return load_metric(variant) if isinstance(variant, str) else variant
+
+
+def reads_last_segment(variant: AnyVariant) -> bool:
+    """Whether the variant's smoothing reads the corpus's last segment (NLTK
+    methods 5-7), so that partitions must merge in corpus order."""
+    return isinstance(variant, Variant) and variant.reads_last_segment
 
 
 def ref_columns(refs: str | Sequence[str]) -> list[str]:

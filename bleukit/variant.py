@@ -183,6 +183,12 @@ class Variant:
         count of references): partials of equal fingerprints merge."""
         return self.signature(1).digest
 
+    @property
+    def reads_last_segment(self) -> bool:
+        """Whether the smoothing reads the corpus's last segment (NLTK
+        methods 5-7): then the order of segments can change a score."""
+        return self._smoothing.reads_last_segment
+
     def with_overrides(self, **overrides: Any) -> Variant:
         """A new variant with some fields changed (validated again)."""
         data = with_overrides(self.config.model_dump(), overrides)
@@ -351,7 +357,7 @@ class Variant:
         partitions' (``+``, ``sum``) and score (``score``). ``start``: the
         index of the first segment in the corpus (needed where the smoothing
         reads the last segment); ``threads``: for this call."""
-        ordered = self._smoothing.reads_last_segment
+        ordered = self.reads_last_segment
         end = None if start is None else start + len(hyps)
         if isinstance(hyps, Sequence) and not isinstance(hyps, (str, bytes)) and not hyps:
             # an empty partition: the neutral partial (no reference count)

@@ -4,7 +4,8 @@ partitions, missing references and group-wise scores. It runs on a plain
 in-process map-reduce over bleukit.executor (every environment) and on Dask
 (a local scheduler and a LocalCluster of 2 worker processes; tox -e dask
 installs Dask and sets BLEUKIT_REQUIRE_DASK=1, which makes its absence a
-failure)."""
+failure) and on Ray (a local Ray with 2 CPUs; tox -e ray, opt-in, sets
+BLEUKIT_REQUIRE_RAY=1)."""
 
 from __future__ import annotations
 
@@ -100,6 +101,53 @@ class Dask:
         return out["score"].compute().tolist()
 
 
+class Ray:
+    name = "ray"
+
+    def dataset(self, table, parts, keep=None):
+        import pandas as pd
+        import ray
+
+        n = len(table["hyp"])
+        keep = keep if keep is not None else [True] * n
+        # each kept row's position among the kept rows (the corpus order)
+        pos, k = [], 0
+        for kept in keep:
+            pos.append(k if kept else -1)
+            k += kept
+        frame = pd.DataFrame({**table, "keep": keep, "pos": pos})
+        ds = ray.data.from_pandas(frame).repartition(parts)
+        # filtered after partitioning: blocks may empty
+        return ds.map_batches(lambda batch: batch[batch["keep"]], batch_format="pandas")
+
+    def corpus(self, table, parts, refs, variant, by=None, keep=None):
+        import bleukit.ray
+
+        ds = self.dataset(table, parts, keep)
+        order = None if by is not None else "pos"
+        return bleukit.ray.corpus_score(ds, "hyp", refs, variant, by=by, order=order)
+
+    def sentences(self, table, parts, refs, variant):
+        import bleukit.ray
+
+        scorer = bleukit.ray.SentenceScorer(variant, hyp="hyp", refs=refs)
+        out = self.dataset(table, parts).map_batches(scorer, batch_format="pandas").to_pandas()
+        return out.sort_values("pos")["score"].tolist()
+
+
+def _available(modules: tuple[str, ...], require: str) -> bool:
+    import importlib
+
+    try:
+        for module in modules:
+            importlib.import_module(module)
+    except ImportError:
+        if os.environ.get(require):
+            raise
+        return False
+    return True
+
+
 def _dask_available() -> bool:
     try:
         import dask.dataframe  # noqa: F401
@@ -111,9 +159,11 @@ def _dask_available() -> bool:
     return True
 
 
-EXECUTORS = [Local()]
+EXECUTORS: list = [Local()]
 if _dask_available():
     EXECUTORS += [Dask(cluster=False), Dask(cluster=True)]
+if _available(("ray", "pandas"), "BLEUKIT_REQUIRE_RAY"):
+    EXECUTORS.append(Ray())
 
 
 @pytest.fixture(scope="module", params=EXECUTORS, ids=lambda e: e.name)
@@ -124,6 +174,14 @@ def ex(request):
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                           dashboard_address=None) as cluster, Client(cluster):  # fmt: skip
             yield request.param
+    elif request.param.name == "ray":
+        import ray
+
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        try:
+            yield request.param
+        finally:
+            ray.shutdown()
     else:
         yield request.param
 
@@ -131,8 +189,8 @@ def ex(request):
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("parts", [1, 2, 7, 200])
 def test_corpus_scores_equal_one_process(ex, variant, parts):
-    if ex.name == "dask-cluster" and parts not in (1, 7):
-        pytest.skip("the cluster runs a subset of the partition counts (time)")
+    if ex.name in ("dask-cluster", "ray") and parts not in (1, 7, 200):
+        pytest.skip("the clusters run a subset of the partition counts (time)")
     v = bleukit.load_metric(variant)
     expected = v.corpus_score(HYP, [REF_A, REF_C])
     got = ex.corpus(TABLE, parts, ["a", "c"], variant)
@@ -190,3 +248,25 @@ def test_the_documented_dask_example_runs():
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines()[1] == "{'chat': 0.0, 'news': 53.42}"
+
+
+def test_columns_read_missing_values_and_refuse_other_types():
+    frame = {"h": ["a", "b"], "r": [float("nan"), "b"], "n": [1, 2]}
+    assert executor.columns(frame, "h", ["r"]) == (["a", "b"], [[None, "b"]])
+    with pytest.raises(InputError, match="holds int 1"):
+        executor.columns(frame, "h", ["n"])
+    with pytest.raises(InputError, match="missing hypothesis"):
+        executor.columns({"h": ["a", None], "r": ["a", "b"]}, "h", ["r"])
+    with pytest.raises(InputError, match="at least one reference column"):
+        executor.ref_columns([])
+
+
+def test_a_worker_on_the_python_engine_warns_once(caplog, monkeypatch):
+    monkeypatch.setattr(executor, "_warned", False)
+    v = bleukit.load_variant("sacrebleu", engine="python")
+    frame = {"h": ["a b"], "r": ["a b"]}
+    with caplog.at_level("WARNING", logger="bleukit"):
+        executor.partition_partial(v, frame, "h", ["r"])
+        executor.partition_partial(v, frame, "h", ["r"])
+    warnings = [r for r in caplog.records if "pure-Python engine" in r.message]
+    assert len(warnings) == 1
