@@ -1,11 +1,16 @@
 """The optional compiled engine, bleukit._accel.
 
-``optional=True``: where no C compiler is found the build goes on without
-it and bleukit runs on its pure-Python engine (``bleukit components`` says
-which engine is in use; ``BLEUKIT_ENGINE=c`` makes its absence an error).
-Everything else is declared in pyproject.toml.
+Optional: where no C compiler is found the build goes on without it and
+bleukit runs on its pure-Python engine (``bleukit components`` says which
+engine is in use; ``BLEUKIT_ENGINE=c`` makes its absence an error). Release
+wheels set ``BLEUKIT_BUILD_ACCEL=1``, which makes a failed build an error,
+so that no wheel ships without the extension. Everything else is declared
+in pyproject.toml.
 """
+
+import os
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("bleukit._accel", ["bleukit/_accel.c"], optional=True)])
+required = os.environ.get("BLEUKIT_BUILD_ACCEL") == "1"
+setup(ext_modules=[Extension("bleukit._accel", ["bleukit/_accel.c"], optional=not required)])

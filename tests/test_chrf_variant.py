@@ -30,7 +30,7 @@ needs_accel = pytest.mark.skipif(
     compiled.accelerator() is None and not os.environ.get("BLEUKIT_REQUIRE_ACCEL"),
     reason="bleukit._accel is not built",
 )
-EXAMPLES = int(os.environ.get("BLEUKIT_EXAMPLES", 200))
+EXAMPLES = int(os.environ.get("BLEUKIT_EXAMPLES", 100))
 
 
 def lines(name: str) -> list[str]:
