@@ -53,6 +53,14 @@ def _build_parser() -> argparse.ArgumentParser:
         "--testset", "-t", help="a sacrebleu test set from its cache ($SACREBLEU), in place of -r"
     )
     score.add_argument("--langpair", help="the test set's language pair (SRC-TRG)")
+    score.add_argument(
+        "--parquet", metavar="PATH", help="a Parquet file or directory of parts, in place of -r/-i"
+    )
+    score.add_argument("--hyp-col", default="hyp", help="--parquet: the hypothesis column (hyp)")
+    score.add_argument(
+        "--ref-col", action="append", metavar="COL", help="--parquet: a reference column (ref)"
+    )
+    score.add_argument("--out", metavar="OUT.parquet", help="--parquet --sentence: write here")
     _add_inputs(score, "hypothesis file(s), each scored separately (default: standard input)")
     _add_set(score)
     score.add_argument("--format", "-f", choices=("text", "json"), default="text")
@@ -360,6 +368,11 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     from .errors import InputError
     from .variant import Variant
 
+    if args.parquet is not None:
+        _score_parquet(args, out)
+        return
+    if args.out is not None:
+        raise InputError("--out goes with --parquet --sentence")
     args.ref = _score_references(args)
     (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
     variant = _any_variant(name, args.set)
@@ -404,6 +417,31 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
             else:
                 blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
     _write_blocks(out, blocks, args.format)
+
+
+def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
+    """``bleukit score --parquet``: a table read in record batches."""
+    from . import arrow
+    from .errors import InputError
+
+    if args.ref or args.input or args.testset:
+        raise InputError("--parquet reads hypotheses and references from the table: no -r, -i, -t")
+    if args.confidence:
+        raise InputError("--confidence is not available with --parquet yet")
+    _check_width(args.width)
+    (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
+    variant = _any_variant(name, args.set)
+    refs = args.ref_col or ["ref"]
+    if args.sentence:
+        if not args.out:
+            raise InputError("--parquet --sentence writes a Parquet file: give --out OUT.parquet")
+        rows = arrow.write_sentence_scores(variant, args.parquet, args.hyp_col, refs, args.out)
+        sys.stderr.write(f"bleukit: wrote {rows} sentence scores to {args.out}\n")
+        return
+    if args.out:
+        raise InputError("--out goes with --sentence (corpus scores are printed)")
+    result = arrow.corpus_score(variant, args.parquet, args.hyp_col, refs)
+    _write_blocks(out, [_corpus_block(args, variant.name, args.parquet, result)], args.format)
 
 
 def _score_references(args: argparse.Namespace) -> list[list[str]]:

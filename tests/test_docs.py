@@ -94,6 +94,8 @@ def test_shell_examples_run(page, command, tmp_path):
 
     if "ja-mecab" in command and importlib.util.find_spec("MeCab") is None:
         pytest.skip("needs bleukit[ja]")
+    if "--parquet" in command:
+        pytest.skip("needs bleukit[arrow]: the same commands run in tests/test_arrow.py")
     sample = ROOT / "bleukit" / "sample"
     ref = read_lines(str(sample / "newstest2021.en-de.ref.A.200.txt"))[:40]
     hyps = [

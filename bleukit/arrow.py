@@ -1,0 +1,109 @@
+"""Parquet input and output (``pip install 'bleukit[arrow]'``): a file or a
+directory of parts is read in record batches, a batch at a time, so memory
+is bounded by a batch, not by the table; scores come from the batches'
+partial statistics (``bleukit.partial``), sentence scores go to a Parquet
+file batch by batch.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, MissingDependencyError
+from .executor import AnyResult, AnyVariant, partition_partial, partition_sentence_scores
+
+#: rows per record batch read
+BATCH_ROWS = 65536
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.dataset
+        import pyarrow.parquet
+    except ImportError:
+        raise MissingDependencyError(
+            "Parquet input needs pyarrow: pip install 'bleukit[arrow]'"
+        ) from None
+    return pyarrow
+
+
+def _dataset(path: str, columns: Sequence[str]) -> Any:
+    pa = _pyarrow()
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such file or directory")
+    try:
+        dataset = pa.dataset.dataset(path, format="parquet")
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{path}: not Parquet ({exc})") from None
+    names = dataset.schema.names
+    for column in columns:
+        if column not in names:
+            raise InputError(f"{path}: no column {column!r} (columns: {', '.join(names)})")
+    return dataset
+
+
+def batches(
+    path: str, columns: Sequence[str], batch_rows: int = BATCH_ROWS
+) -> Iterator[dict[str, list[Any]]]:
+    """The columns of a Parquet file or directory, a record batch at a time
+    (in file and row order)."""
+    dataset = _dataset(path, columns)
+    for batch in dataset.to_batches(columns=list(columns), batch_size=batch_rows):
+        yield batch.to_pydict()
+
+
+def corpus_score(
+    variant: AnyVariant, path: str, hyp: str, refs: Sequence[str], batch_rows: int = BATCH_ROWS
+) -> AnyResult:
+    """The corpus score of a Parquet table, summed batch by batch."""
+    total = None
+    start = 0
+    for batch in batches(path, [hyp, *refs], batch_rows):
+        part = partition_partial(variant, batch, hyp, refs, start)
+        start += part.segments
+        total = part if total is None else total + part
+    if total is None or not total.segments:
+        raise InputError(f"{path}: no rows to score")
+    return variant.score(total)
+
+
+def write_sentence_scores(
+    variant: AnyVariant,
+    path: str,
+    hyp: str,
+    refs: Sequence[str],
+    out: str,
+    column: str = "score",
+    batch_rows: int = BATCH_ROWS,
+) -> int:
+    """Every row of the table with its sentence score in ``column``, written
+    to ``out`` batch by batch (to a temporary file beside it, renamed at the
+    end: an error leaves no partial output). The number of rows written."""
+    pa = _pyarrow()
+    dataset = _dataset(path, [hyp, *refs])
+    if column in dataset.schema.names:
+        raise InputError(f"{path}: already has a column {column!r}")
+    target = Path(out)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+    os.close(fd)
+    rows = 0
+    try:
+        schema = dataset.schema.append(pa.field(column, pa.float64()))
+        with pa.parquet.ParquetWriter(tmp, schema) as writer:
+            for batch in dataset.to_batches(batch_size=batch_rows):
+                scores = partition_sentence_scores(variant, batch.to_pydict(), hyp, refs)
+                table = pa.Table.from_batches([batch]).append_column(
+                    column, pa.array(scores, pa.float64())
+                )
+                writer.write_table(table)
+                rows += len(scores)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return rows
