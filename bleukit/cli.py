@@ -302,8 +302,8 @@ def _variants(names: Sequence[str], pairs: list[str]) -> list[Variant]:
     for variant in _any_variants(names, pairs):
         if not isinstance(variant, Variant):
             raise ConfigError(
-                f"variant {variant.name}: chrF variants are scored by bleukit score, bleukit "
-                "matrix and bleukit sacrebleu -m chrf; this command takes BLEU variants only"
+                f"variant {variant.name}: chrF variants are scored by bleukit score, matrix, "
+                "verify and sacrebleu -m chrf; this command takes BLEU variants only"
             )
         out.append(variant)
     return out
@@ -621,15 +621,8 @@ def _cmd_agree(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
-    from .chrf import is_chrf_signature
-    from .errors import ConfigError
     from .verify import verify
 
-    if is_chrf_signature(args.signature):
-        raise ConfigError(
-            "verify takes BLEU signatures only; rescore a chrF claim with bleukit score "
-            "-v (the variant bleukit signature parse gives)"
-        )
     streams, hyps = _read_inputs(args.ref, [args.input])
     v = verify(args.signature, streams, hyps[0][1], args.expect)
     score = f"{v.result.score:.{v.decimals + 2}f}"

@@ -1,5 +1,5 @@
 """Checking a published score: rescore with the variant a signature names
-and compare at the precision the claim was printed with.
+(BLEU or chrF) and compare at the precision the claim was printed with.
 
 >>> import bleukit
 >>> from bleukit.verify import verify
@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from .chrf import ChrfResult, ChrfSignature, is_chrf_signature, parse_chrf_signature
+from .chrf_variant import ChrfVariant
 from .errors import InputError
 from .results import BleuResult
 from .signature import Signature, parse_signature
@@ -26,8 +28,8 @@ class Verification:
     """The rescored result of a claim: ``printed`` is the score written with
     as many decimals as the claim, ``reproduced`` whether it equals it."""
 
-    signature: Signature
-    result: BleuResult
+    signature: Signature | ChrfSignature
+    result: BleuResult | ChrfResult
     claimed: str
     decimals: int
     printed: str
@@ -47,7 +49,11 @@ def verify(
     """Rescore ``hyps`` against the reference ``streams`` under the variant
     ``signature`` describes, and compare with the claimed score ``expect``
     (a number as printed, e.g. "31.2")."""
-    sig = parse_signature(signature)
+    sig: Signature | ChrfSignature = (
+        parse_chrf_signature(signature)
+        if is_chrf_signature(signature)
+        else parse_signature(signature)
+    )
     try:
         claimed = Decimal(expect)
     except InvalidOperation:
@@ -60,5 +66,6 @@ def verify(
         raise InputError(
             f"the signature says nrefs:{sig.nrefs} but {len(streams)} reference file(s) were given"
         )
-    result = Variant(sig.config).corpus_score(hyps, streams)
+    scorer = ChrfVariant(sig.config) if isinstance(sig, ChrfSignature) else Variant(sig.config)
+    result = scorer.corpus_score(hyps, streams)
     return Verification(sig, result, expect, decimals, f"{result.score:.{decimals}f}")

@@ -158,7 +158,7 @@ def test_user_errors_exit_2_with_one_line(corpus, files, capsys, argv, message):
 def test_commands_for_bleu_only_name_the_ones_that_take_chrf(corpus, capsys):
     ref, ref2, hyp = corpus
     code, out, err = run(["compare", "-v", "chrF", "-r", ref, "-i", ref2, hyp], capsys)
-    assert code == 2 and out == "" and "bleukit matrix" in err and err.count("\n") == 1
+    assert code == 2 and out == "" and "matrix, verify" in err and err.count("\n") == 1
 
 
 def test_argument_errors_are_one_line_and_exit_2(capsys):

@@ -57,3 +57,12 @@ def test_the_number_of_references_must_match_the_signature():
         verify(signature, REFS[:1], HYPS, f"{score:.1f}")
     with pytest.raises(ConfigError):
         verify("bleukit|tok:13a.v1", REFS, HYPS, "1")
+
+
+def test_a_chrf_claim_is_rescored_under_its_signature():
+    hyps, refs = ["the cat sat on the mat", "a dog ran"], [["the cat sat on a mat", "a dog ran"]]
+    result = bleukit.load_chrf("chrF++").corpus_score(hyps, refs)
+    claim = f"{result.score:.1f}"
+    v = verify(result.signature.short, refs, hyps, claim)
+    assert v.reproduced and v.result.score == result.score and v.printed == claim
+    assert not verify(result.signature.long, refs, hyps, "1.0").reproduced
