@@ -329,18 +329,22 @@ class StreamCounts:
     order: int
 
     @staticmethod
-    def from_tables(tables: Sequence[SegmentTable], order: int) -> StreamCounts:
+    def from_tables(
+        tables: Sequence[SegmentTable], order: int, present: Sequence[bool] | None = None
+    ) -> StreamCounts:
+        """The tables of one stream, counted at ``order``; ``present``: which
+        segments have a reference in it (None: all)."""
         hyp: list[int] = []
         ref: list[int] = []
         matches: list[int] = []
         for t in tables:
+            if t.order != order:
+                raise ValueError(f"a table of order {t.order}, not {order}")
             hyp.extend(t.hyp_len)
-            ref.extend(t.ref_len)  # one stream: one length per segment, -1 if absent
-            if t.order == order:
-                matches.extend(t.matches)
-            else:
-                for i in range(len(t.hyp_len)):
-                    matches.extend(t.matches[i * t.order : i * t.order + order])
+            ref.extend(t.ref_len)  # one stream: one length per segment
+            matches.extend(t.matches)
+        if present is not None:
+            ref = [r if p else -1 for r, p in zip(ref, present)]
         return StreamCounts(hyp, ref, matches, order)
 
     def triples(self, i: int) -> list[int] | None:

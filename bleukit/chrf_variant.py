@@ -39,6 +39,7 @@ from .variant import (
     check_partial,
     check_ref_streams,
     engine_for,
+    no_segments,
 )
 
 
@@ -143,10 +144,7 @@ class ChrfVariant:
         for payload, mask in zip(payloads, present):
             with limited_threads(self.threads):
                 tables = list(self.engine.tables(tokenization, hyps, payload, order))
-            counts = StreamCounts.from_tables(tables, order)
-            if mask is not None:
-                counts.ref_len[:] = [r if p else -1 for r, p in zip(counts.ref_len, mask)]
-            out.append(counts)
+            out.append(StreamCounts.from_tables(tables, order, mask))
         return out
 
     def segment_stats(
@@ -192,7 +190,7 @@ class ChrfVariant:
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | ChrfReferences) -> ChrfResult:
         """Corpus chrF: the F-score of the summed statistics."""
-        if not isinstance(hyps, (str, bytes)) and isinstance(hyps, Sequence) and not hyps:
+        if no_segments(hyps):
             raise InputError("no segments to score (the hypotheses are empty)")
         total, nrefs = self.corpus_stats(hyps, refs)
         return self.score_stats(total, nrefs)
@@ -208,7 +206,7 @@ class ChrfVariant:
         and score (``score``); chrF reads no last segment, so ``start`` is
         optional."""
         end = None if start is None else start + len(hyps)
-        if isinstance(hyps, Sequence) and not isinstance(hyps, (str, bytes)) and not hyps:
+        if no_segments(hyps):
             zero = (0,) * (3 * self.config.order)
             return Partial(self.fingerprint, zero, frozenset(), 0, start, end)
         with call_threads(threads):

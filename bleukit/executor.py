@@ -85,9 +85,7 @@ def partition_partial(
     variant sets its own)."""
     _warn_python_engine(variant)
     hyps, streams = columns(frame, hyp, refs)
-    with limited_threads(1):
-        if not hyps:
-            return variant.partial([], [[] for _ in refs], start=start)
+    with limited_threads(1):  # no rows: the neutral partial
         return variant.partial(hyps, streams, start=start)
 
 

@@ -37,6 +37,11 @@ def _all_strings(items: Sequence[object]) -> bool:
     return set(map(type, items)) <= {str}
 
 
+def no_segments(hyps: Sequence[str]) -> bool:
+    """Whether ``hyps`` is an empty list (a string is not a list of them)."""
+    return isinstance(hyps, Sequence) and not isinstance(hyps, (str, bytes)) and not hyps
+
+
 def check_ref_streams(ref_streams: RefStreams) -> tuple[list[int], int | str]:
     """Reference streams checked (aligned, strings or None, every segment
     with a reference): per segment, its number of references, and the
@@ -323,7 +328,7 @@ class Variant:
         aligned with ``hyps`` (as in sacrebleu); ``None`` marks a segment that
         has fewer references. Prepared references (``prepare_references``)
         are accepted too."""
-        if not isinstance(hyps, (str, bytes)) and isinstance(hyps, Sequence) and not hyps:
+        if no_segments(hyps):
             raise InputError("no segments to score (the hypotheses are empty)")
         total, nrefs = self.corpus_stats(hyps, ref_streams)
         return self.score_stats(total, nrefs)
@@ -359,7 +364,7 @@ class Variant:
         reads the last segment); ``threads``: for this call."""
         ordered = self.reads_last_segment
         end = None if start is None else start + len(hyps)
-        if isinstance(hyps, Sequence) and not isinstance(hyps, (str, bytes)) and not hyps:
+        if no_segments(hyps):
             # an empty partition: the neutral partial (no reference count)
             zero = Stats.zero(self.stat_order)
             return Partial(self.fingerprint, zero, frozenset(), 0, start, end, ordered)

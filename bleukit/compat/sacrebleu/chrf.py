@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ...chrf import CHRF_METRIC, make_config
+from ...chrf import CHRF_METRIC, make_config, sum_triples
 from ...chrf_variant import ChrfReferences, ChrfVariant
 from ...sacrebleu_resampling import bootstrap_draws, bootstrap_scores
 from .metrics import Metric, Score, Signature, sacrebleu_seed
@@ -106,8 +106,7 @@ class CHRF(Metric[ChrfReferences]):
 
     def score_rows(self, rows: Sequence[Sequence[int]]) -> CHRFScore:
         """The score of per-segment rows summed."""
-        total = [sum(col) for col in zip(*rows)]
-        return self._from_stats(total)
+        return self._from_stats(sum_triples(rows, self.order))
 
     def _from_stats(self, stats: Sequence[Any]) -> CHRFScore:
         return CHRFScore(
