@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import InputError
-from .stats import Stats, corpus_sum
-from .variant import SharedReferences, Variant
+from .system_stats import SystemStatistics, collect
+from .variant import RefStreams, Variant
 
 
 def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
@@ -220,41 +220,58 @@ class AgreementStudy:
         return data
 
 
+def study_variants(
+    variant_a: Variant, variant_b: Variant, orders: Sequence[int] | None = None
+) -> list[Variant]:
+    """The variants whose statistics ``agree`` reads: A, and B at the
+    highest order searched (one set of statistics serves every order)."""
+    b = variant_b
+    return [
+        variant_a,
+        b.with_overrides(max_order=max(*orders, b.config.max_order)) if orders else b,
+    ]
+
+
 def agree(
     variant_a: Variant,
     variant_b: Variant,
-    streams: Sequence[Sequence[str | None]],
+    streams: RefStreams,
     systems: Sequence[tuple[str, Sequence[str]]],
     orders: Sequence[int] | None = None,
 ) -> AgreementStudy:
-    """Compare B with A on named systems' hypotheses (Denoual & Lepage 2005);
-    with ``orders``, also B at each of those max orders. One set of
-    statistics serves B and every order searched."""
+    """Compare B with A on named systems' hypotheses held in memory
+    (Denoual & Lepage 2005); with ``orders``, also B at each of those max
+    orders. One set of statistics serves B and every order searched."""
+    stats = collect(study_variants(variant_a, variant_b, orders), systems, streams)
+    return agree_stats(variant_a, variant_b, stats, orders)
+
+
+def agree_stats(
+    variant_a: Variant,
+    variant_b: Variant,
+    stats: SystemStatistics,
+    orders: Sequence[int] | None = None,
+) -> AgreementStudy:
+    """Compare B with A on the systems of ``stats`` (collected for
+    ``study_variants(variant_a, variant_b, orders)``; Denoual & Lepage
+    2005); with ``orders``, also B at each of those max orders."""
     a, b = variant_a, variant_b
     a_lower = a.with_overrides(max_order=a.config.max_order - 1) if a.config.max_order > 1 else None
-    b_full = b.with_overrides(max_order=max(*orders, b.config.max_order)) if orders else b
-    refs = SharedReferences(streams, [a, b_full])
-    seg_a, seg_b = [], []
-    for name, lines in systems:
-        seg_a.append(refs.segment_stats(a, name, lines)[0])
-        seg_b.append(refs.segment_stats(b_full, name, lines)[0])
-    if sum(len(s) for s in seg_a) < 2:
+    if stats.segments * len(stats.systems) < 2:
         raise InputError("agree needs at least two segments")
-    names = [name for name, _ in systems]
+    names = list(stats.systems)
 
-    def sentences(variant: Variant, per_system: list[list[Stats]]) -> list[float]:
-        return [variant.score_value(s) for system in per_system for s in system]
+    def sentences(variant: Variant) -> list[float]:
+        return [x for name in names for x in stats.sentence_values(variant, name)]
 
-    def corpus(variant: Variant, per_system: list[list[Stats]]) -> list[float]:
-        return [variant.score_value(corpus_sum(s, s[0].order)) for s in per_system]
+    def corpus(variant: Variant) -> list[float]:
+        return [variant.score_value(stats.total(variant, name)) for name in names]
 
-    sent_a, corp_a = sentences(a, seg_a), corpus(a, seg_a)
-    lower = sentences(a_lower, seg_a) if a_lower else None
+    sent_a, corp_a = sentences(a), corpus(a)
+    lower = sentences(a_lower) if a_lower else None
 
     def agree_with(variant: Variant) -> Agreement:
-        return agreement(
-            sent_a, sentences(variant, seg_b), lower, names, corp_a, corpus(variant, seg_b)
-        )
+        return agreement(sent_a, sentences(variant), lower, names, corp_a, corpus(variant))
 
     search = {m: agree_with(b.with_overrides(max_order=m)) for m in orders} if orders else None
-    return AgreementStudy(a, b, a_lower, len(streams), agree_with(b), search)
+    return AgreementStudy(a, b, a_lower, stats.nrefs, agree_with(b), search)

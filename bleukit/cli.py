@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .chrf_variant import ChrfVariant
     from .report import AnyResult, AnySignature
     from .spec import SignificanceSpec, TestName
+    from .system_stats import SystemStatistics
     from .variant import Variant
 
 EXIT_USER_ERROR = 2
@@ -338,17 +339,38 @@ def _system_names(args: argparse.Namespace, paths: list[str]) -> list[str]:
         names = [n.strip() for n in args.names.split(",")]
         if len(names) != len(paths):
             raise InputError(f"--names gives {len(names)} names for {len(paths)} systems")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise InputError(f"--names: each system needs its own name; {', '.join(twice)} repeats")
         return names
     short = [Path(p).name for p in paths]
     return short if len(set(short)) == len(short) else paths
 
 
-def _named_systems(args: argparse.Namespace) -> tuple[list[list[str]], list[tuple[str, list[str]]]]:
-    """The reference streams and the named systems of a multi-system command."""
+def _system_files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """The names and hypothesis files of a multi-system command."""
     hyp_paths = _flatten(args.input)
-    names = _system_names(args, hyp_paths)
-    streams, hyps = _read_inputs(args.ref, hyp_paths)
-    return streams, [(n, lines) for n, (_, lines) in zip(names, hyps)]
+    return _system_names(args, hyp_paths), hyp_paths
+
+
+def _collect(
+    args: argparse.Namespace,
+    variants: Sequence[Variant | ChrfVariant],
+    on_chunk: Callable[[list[list[str]], list[list[str]]], None] | None = None,
+) -> SystemStatistics:
+    """The statistics of every system under ``variants``, the files read a
+    chunk at a time (text is not kept); ``on_chunk`` sees every chunk."""
+    from .streaming import system_chunks
+    from .system_stats import SystemStatistics
+
+    names, paths = _system_files(args)
+    stats = SystemStatistics(variants, names)
+    batch = max(v.engine.batch_lines() for v in variants)
+    for refs, hyps in system_chunks(_flatten(args.ref), paths, batch, progress=True):
+        stats.add(refs, hyps)
+        if on_chunk is not None:
+            on_chunk(refs, hyps)
+    return stats
 
 
 def _write_blocks(out: TextIO, blocks: list[object], fmt: str) -> None:
@@ -535,20 +557,18 @@ def _stream_sentence_scores(
 def _cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
     from .significance import paired_test
     from .tables import FORMATS, Column
-    from .variant import SharedReferences
 
     _check_width(args.width)
     spec = _test_spec(args, paired=True)
     variants = _variants(_variant_names(args.variant, args.lang), args.set)
     _warn_language(args.lang, variants)
-    streams, systems = _named_systems(args)
-    refs = SharedReferences(streams, variants)
+    stats = _collect(args, variants)
     columns = []
     for variant in variants:
-        stats = [(name, refs.segment_stats(variant, name, lines)) for name, lines in systems]
-        nrefs = stats[0][1][1]
-        rows = paired_test(variant, [(name, segs) for name, (segs, _) in stats], nrefs, spec)
-        columns.append(Column(variant.name, variant.signature(nrefs).with_test(spec), rows))
+        systems = [(name, stats.segment_stats(variant, name)) for name in stats.systems]
+        rows = paired_test(variant, systems, stats.nrefs, spec)
+        del systems  # this variant's Stats per segment go before the next one's come
+        columns.append(Column(variant.name, variant.signature(stats.nrefs).with_test(spec), rows))
     out.write(FORMATS[args.format](columns, args.width))
 
 
@@ -558,8 +578,8 @@ def _cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
 
     _check_width(args.width)
     variants = _any_variants(split_variant_list(args.variants), args.set)
-    streams, systems = _named_systems(args)
-    out.write(matrix.FORMATS[args.format](matrix.build(variants, systems, streams), args.width))
+    stats = _collect(args, variants)
+    out.write(matrix.FORMATS[args.format](matrix.from_stats(variants, stats), args.width))
 
 
 def _cmd_report(args: argparse.Namespace, out: TextIO) -> None:
@@ -569,23 +589,31 @@ def _cmd_report(args: argparse.Namespace, out: TextIO) -> None:
 
     from .config import split_variant_list
     from .errors import InputError
-    from .html_report import build_report
+    from .html_report import side_by_side, write_report
     from .spec import SignificanceSpec
 
     variants = _variants(split_variant_list(args.variants), args.set)
-    streams, systems = _named_systems(args)
     spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
-    page = build_report(variants, systems, streams, spec)
     target = Path(args.output)
-    # write beside the target, then rename: an existing report is never half-overwritten
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent or ".", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(page)
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise InputError(f"{target}: cannot write the report: {exc}") from None
-    out.write(f"wrote {target} ({len(page) // 1024} KiB, {len(systems)} systems)\n")
+    # the side-by-side view's segments wait in a spool file, one JSON line
+    # each, until the scores are known: the text is never all in memory
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+
+        def spool_chunk(refs: list[list[str]], hyps: list[list[str]]) -> None:
+            spool.writelines(segment + "\n" for segment in side_by_side(variants[0], refs, hyps))
+
+        stats = _collect(args, variants, spool_chunk)
+        spool.seek(0)
+        # write beside the target, then rename: an existing report is never half-overwritten
+        try:
+            fd, tmp = tempfile.mkstemp(dir=target.parent or ".", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                write_report(fh, variants, stats, spec, (line[:-1] for line in spool))
+                size = fh.tell()
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise InputError(f"{target}: cannot write the report: {exc}") from None
+    out.write(f"wrote {target} ({size // 1024} KiB, {len(stats.systems)} systems)\n")
 
 
 def _order_range(text: str) -> range:
@@ -603,13 +631,12 @@ def _order_range(text: str) -> range:
 
 
 def _cmd_agree(args: argparse.Namespace, out: TextIO) -> None:
-    from .agreement import agree
+    from .agreement import agree_stats, study_variants
     from .report import agreement_text, dumps, search_text
 
     a, b = _variants([args.variant_a, args.variant_b], args.set)
     orders = _order_range(args.search_order) if args.search_order else None
-    streams, systems = _named_systems(args)
-    study = agree(a, b, streams, systems, orders)
+    study = agree_stats(a, b, _collect(args, study_variants(a, b, orders)), orders)
     if args.format == "json":
         out.write(dumps(study.to_dict()) + "\n")
         return

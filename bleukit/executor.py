@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Hashable, Iterable, Sequence
+import pickle
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from .chrf import ChrfResult
 from .chrf_variant import ChrfVariant, load_metric
 from .engines import limited_threads
-from .errors import InputError
+from .errors import BleukitError, InputError
 from .partial import Partial
 from .results import BleuResult
 from .variant import Variant
@@ -126,3 +127,51 @@ def partition_sentence_scores(
     _warn_python_engine(variant)
     with limited_threads(1):
         return [r.score for r in variant.sentence_scores(hyps, streams)]
+
+
+def check_order(variant: AnyVariant, order: str | None, by: str | None) -> None:
+    """Executors that do not know where a partition lies need ``order=`` (a
+    column of row positions) for variants that read the last segment."""
+    if reads_last_segment(variant) and (order is None or by is not None):
+        raise InputError(
+            f"{variant.name}'s smoothing reads the corpus's last segment: give order= (a column "
+            "of row positions), and no by="
+        )
+
+
+def first_position(first: int, last: int, rows: int, what: str) -> int:
+    """The corpus position of a partition's first row, from its sorted
+    ``order=`` column: its rows must be consecutive positions."""
+    if last - first + 1 != rows:
+        raise InputError(
+            f"order=: the rows of a {what} must be consecutive positions "
+            f"(found {rows} rows from {first} to {last})"
+        )
+    return first
+
+
+def pickled(compute: Callable[[], object]) -> bytes:
+    """A worker's partial (or partials per group) pickled; a bleukit error
+    is pickled in its place, to reach the caller as itself, not wrapped in
+    the executor's exceptions."""
+    try:
+        return pickle.dumps(compute())
+    except BleukitError as exc:
+        return pickle.dumps(exc)
+
+
+def finish(
+    variant: AnyVariant, parts: Iterable[bytes], by: str | None, what: str
+) -> AnyResult | dict[Hashable, AnyResult]:
+    """The scores of the pickled partials that this job's own workers sent
+    back (``pickled``): one corpus score, or with ``by`` one per group."""
+    loaded = [pickle.loads(p) for p in parts]  # from this job's own workers
+    for part in loaded:
+        if isinstance(part, BleukitError):
+            raise part
+    if by is not None:
+        return {key: variant.score(p) for key, p in merge_groups(loaded).items()}
+    total = sum(loaded)
+    if total == 0:
+        raise InputError(f"no segments to score (the {what} is empty)")
+    return variant.score(total)

@@ -9,13 +9,15 @@ Every number carries its variant's signature (as a tooltip, and listed).
 from __future__ import annotations
 
 import html
+import io
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TextIO
 
 from .significance import paired_test
 from .spec import SignificanceSpec
-from .variant import SharedReferences, Variant
+from .system_stats import SystemStatistics, collect
+from .variant import Variant
 
 
 def _matched_levels(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int) -> list[int]:
@@ -35,28 +37,53 @@ def _matched_levels(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: in
     return levels
 
 
-def build_report(
+def _script_json(value: Any) -> str:
+    """JSON that is safe inside a <script> element: ``<``, ``>`` and ``&``
+    as \\u escapes, so no ``</script>`` or ``<!--`` in the data can end or
+    change the script (HTML's script data states), and U+2028/U+2029 too."""
+    return json.dumps(value, ensure_ascii=False).translate(_SCRIPT_ESCAPES)
+
+
+_SCRIPT_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+
+
+def side_by_side(
+    variant: Variant, streams: Sequence[Sequence[str | None]], hyps: Sequence[Sequence[str]]
+) -> Iterator[str]:
+    """Per segment of a chunk, the side-by-side view's data as script-safe
+    JSON: the references, and each system's tokens under ``variant`` with
+    their match levels."""
+    order = variant.config.max_order
+    for i in range(len(streams[0])):
+        refs_text = [r for s in streams if (r := s[i]) is not None]
+        ref_tokens = [list(variant.tokenize(r)) for r in refs_text]
+        views = []
+        for lines in hyps:
+            tokens = list(variant.tokenize(lines[i]))
+            views.append({"tokens": tokens, "levels": _matched_levels(tokens, ref_tokens, order)})
+        yield _script_json({"refs": refs_text, "hyps": views})
+
+
+def write_report(
+    out: TextIO,
     variants: Sequence[Variant],
-    named_hyps: Sequence[tuple[str, list[str]]],
-    streams: Sequence[list[str]],
+    stats: SystemStatistics,
     spec: SignificanceSpec,
-) -> str:
-    """The report as one HTML string."""
-    data: dict[str, Any] = {"systems": [n for n, _ in named_hyps], "variants": [], "segments": []}
-    refs = SharedReferences(streams, variants)
+    segments: Iterable[str],
+) -> None:
+    """Write the report to ``out``: the scores from ``stats``, and the
+    side-by-side ``segments`` (``side_by_side``'s, for the first variant)
+    copied through one at a time."""
+    summaries = []
     for variant in variants:
-        systems = []
-        sentence = []
-        for name, lines in named_hyps:
-            segs, nrefs = refs.segment_stats(variant, name, lines)
-            systems.append((name, segs))
-            sentence.append([variant.score_value(s) for s in segs])
-        rows = paired_test(variant, systems, nrefs, spec)
-        sig = variant.signature(nrefs).with_test(spec)
-        data["variants"].append(
+        systems = [(name, stats.segment_stats(variant, name)) for name in stats.systems]
+        sentence = [[variant.score_value(s) for s in segs] for _, segs in systems]
+        rows = paired_test(variant, systems, stats.nrefs, spec)
+        del systems  # this variant's Stats per segment go before the next one's come
+        summaries.append(
             {
                 "name": variant.name,
-                "signature": sig.long,
+                "signature": variant.signature(stats.nrefs).with_test(spec).long,
                 "order": variant.config.max_order,
                 "rows": [
                     {
@@ -73,21 +100,29 @@ def build_report(
                 "sentence": sentence,
             }
         )
-    # side-by-side view: tokens of the first variant, with match levels
-    first = variants[0]
-    order = first.config.max_order
-    n_segments = len(streams[0])
-    for i in range(n_segments):
-        refs_text = [s[i] for s in streams if s[i] is not None]
-        ref_tokens = [list(first.tokenize(r)) for r in refs_text]
-        hyps = []
-        for _, lines in named_hyps:
-            tokens = list(first.tokenize(lines[i]))
-            hyps.append({"tokens": tokens, "levels": _matched_levels(tokens, ref_tokens, order)})
-        data["segments"].append({"refs": refs_text, "hyps": hyps})
-    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    title = "bleukit report: " + ", ".join(v.name for v in variants)
-    return _TEMPLATE.replace("__TITLE__", html.escape(title)).replace("__DATA__", payload)
+    title = html.escape("bleukit report: " + ", ".join(v.name for v in variants))
+    head, tail = _TEMPLATE.replace("__TITLE__", title).split("__DATA__")
+    out.write(head)
+    out.write(f'{{"systems":{_script_json(stats.systems)},"variants":{_script_json(summaries)},')
+    out.write('"segments":[')
+    for k, segment in enumerate(segments):
+        out.write("," + segment if k else segment)
+    out.write("]}")
+    out.write(tail)
+
+
+def build_report(
+    variants: Sequence[Variant],
+    named_hyps: Sequence[tuple[str, Sequence[str]]],
+    streams: Sequence[Sequence[str | None]],
+    spec: SignificanceSpec,
+) -> str:
+    """The report of systems held in memory, as one HTML string."""
+    out = io.StringIO()
+    stats = collect(variants, named_hyps, streams)
+    segments = side_by_side(variants[0], streams, [lines for _, lines in named_hyps])
+    write_report(out, variants, stats, spec, segments)
+    return out.getvalue()
 
 
 _TEMPLATE = """<!DOCTYPE html>

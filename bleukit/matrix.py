@@ -2,8 +2,9 @@
 variant gives, and how far the rankings agree (Kendall's tau-b and the
 pairs of systems that change order).
 
-Work is shared (``variant.SharedReferences``): references are prepared, and
-each system tokenized and counted, once per tokenization.
+The statistics come from ``system_stats.SystemStatistics``: references are
+prepared, and each system tokenized and counted, once per tokenization,
+and only statistics are kept.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Any
 
 from .agreement import kendall_tau_b, rank_flips, ranks
 from .chrf_variant import ChrfVariant
-from .stats import corpus_sum
+from .system_stats import SystemStatistics, collect
 from .tables import render_latex, render_markdown, render_text
-from .variant import SharedReferences, Variant
+from .variant import RefStreams, Variant
 
 
 @dataclass(frozen=True)
@@ -52,27 +53,25 @@ class Matrix:
 def build(
     variants: Sequence[Variant | ChrfVariant],
     named_hyps: Sequence[tuple[str, Sequence[str]]],
-    streams: Sequence[Sequence[str | None]],
+    streams: RefStreams,
 ) -> Matrix:
-    """Score every system under every variant (BLEU or chrF), sharing what
-    can be shared."""
-    refs = SharedReferences(streams, [v for v in variants if isinstance(v, Variant)])
+    """Score every system (held in memory) under every variant (BLEU or
+    chrF), sharing what can be shared."""
+    return from_stats(variants, collect(variants, named_hyps, streams))
+
+
+def from_stats(variants: Sequence[Variant | ChrfVariant], stats: SystemStatistics) -> Matrix:
+    """Every system under every variant, from statistics collected for
+    these variants."""
     scores = []
-    nrefs: int | str = len(streams)
     for variant in variants:
-        column = []
         if isinstance(variant, ChrfVariant):
-            prepared = variant.prepare_references(streams)
-            nrefs = prepared.nrefs
-            column = [variant.corpus_score(lines, prepared).score for _, lines in named_hyps]
-            scores.append(column)
-            continue
-        for name, lines in named_hyps:
-            segments, nrefs = refs.segment_stats(variant, name, lines)
-            column.append(variant.score_value(corpus_sum(segments, variant.stat_order)))
+            column = [stats.chrf_score(variant, name).score for name in stats.systems]
+        else:
+            column = [variant.score_value(stats.total(variant, name)) for name in stats.systems]
         scores.append(column)
-    signatures = [v.signature(nrefs).long for v in variants]
-    return Matrix([n for n, _ in named_hyps], [v.name for v in variants], signatures, scores)
+    signatures = [v.signature(stats.nrefs).long for v in variants]
+    return Matrix(list(stats.systems), [v.name for v in variants], signatures, scores)
 
 
 def _cells(m: Matrix, width: int) -> tuple[list[str], list[list[str]]]:

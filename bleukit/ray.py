@@ -11,20 +11,20 @@ column of row positions.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from .errors import BleukitError, InputError
 from .executor import (
     AnyResult,
     AnyVariant,
     as_variant,
-    merge_groups,
+    check_order,
+    finish,
+    first_position,
     partition_groups,
     partition_partial,
     partition_sentence_scores,
-    reads_last_segment,
+    pickled,
     ref_columns,
 )
 
@@ -61,11 +61,7 @@ class _PartialMapper:
     def __call__(self, batch: Any) -> Any:
         import pandas as pd
 
-        try:
-            data = self._partial(batch)
-        except BleukitError as exc:  # back to the caller as itself, not as Ray's wrapper
-            data = exc
-        return pd.DataFrame({"bleukit_partial": [pickle.dumps(data)]})
+        return pd.DataFrame({"bleukit_partial": [pickled(lambda: self._partial(batch))]})
 
     def _partial(self, batch: Any) -> object:
         if self.by is not None:
@@ -74,12 +70,7 @@ class _PartialMapper:
         if self.order is not None and len(batch):
             batch = batch.sort_values(self.order, kind="stable")
             first, last = int(batch[self.order].iloc[0]), int(batch[self.order].iloc[-1])
-            if last - first + 1 != len(batch):
-                raise InputError(
-                    f"order=: the rows of a batch must be consecutive positions "
-                    f"(found {len(batch)} rows from {first} to {last})"
-                )
-            start = first
+            start = first_position(first, last, len(batch), "batch")
         return partition_partial(self.variant, batch, self.hyp, self.refs, start)
 
 
@@ -96,20 +87,7 @@ def corpus_score(
     that column. ``order``: a column of row positions, needed by variants
     that read the last segment."""
     v = as_variant(variant)
-    if reads_last_segment(v) and (order is None or by is not None):
-        raise InputError(
-            f"{v.name}'s smoothing reads the corpus's last segment: give order= (a column "
-            "of row positions), and no by="
-        )
+    check_order(v, order, by)
     mapper = _PartialMapper(v, hyp, ref_columns(refs), by, order)
-    pickled = ds.map_batches(mapper, batch_format="pandas").to_pandas()["bleukit_partial"]
-    parts = [pickle.loads(p) for p in pickled]  # from this job's own workers
-    for part in parts:
-        if isinstance(part, BleukitError):
-            raise part
-    if by is not None:
-        return {key: v.score(p) for key, p in merge_groups(parts).items()}
-    total = sum(parts)
-    if total == 0:
-        raise InputError("no segments to score (the dataset is empty)")
-    return v.score(total)
+    parts = ds.map_batches(mapper, batch_format="pandas").to_pandas()["bleukit_partial"]
+    return finish(v, parts, by, "dataset")

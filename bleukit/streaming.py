@@ -83,3 +83,19 @@ def sentence_scores(
         yield results
     if not scored:
         raise _empty(hyp_path)
+
+
+def system_chunks(
+    ref_paths: Sequence[str], hyp_paths: Sequence[str], batch_lines: int, progress: bool = False
+) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    """Reference files and several systems' hypothesis files read in step:
+    per chunk, the reference streams and each system's lines; an empty file
+    is an error (raised once the files are read)."""
+    _check_paths(ref_paths, hyp_paths)
+    nref_files = len(ref_paths)
+    read = 0
+    for chunk in read_in_step([*ref_paths, *hyp_paths], batch_lines, progress):
+        read += len(chunk[0])
+        yield chunk[:nref_files], chunk[nref_files:]
+    if not read:
+        raise _empty(hyp_paths[0])

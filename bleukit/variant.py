@@ -110,47 +110,6 @@ class PreparedReferences:
     payload: object = field(repr=False)
 
 
-class SharedReferences:
-    """Reference streams prepared once per tokenization, and each system's
-    per-segment tables computed once per tokenization, for scoring under
-    several variants (``compare``, ``matrix``, ``agree``, ``report``):
-    variants that share a tokenization (tokenizer, splitter and case) read
-    their statistics (order, reference-length policy, totals, smoothing and
-    weights) from tables computed at the highest order among ``variants``."""
-
-    def __init__(self, streams: RefStreams, variants: Sequence[Variant] = ()) -> None:
-        self.streams = streams
-        self._orders: dict[tuple[object, ...], int] = {}
-        for v in variants:
-            key = v.reference_key()
-            self._orders[key] = max(self._orders.get(key, 0), v.stat_order)
-        self._prepared: dict[tuple[object, ...], PreparedReferences] = {}
-        self._tables: dict[tuple[object, ...], list[SegmentTable]] = {}
-
-    def _order(self, variant: Variant) -> int:
-        return max(self._orders.get(variant.reference_key(), 0), variant.stat_order)
-
-    def for_variant(self, variant: Variant) -> PreparedReferences:
-        key = variant.reference_key()
-        order = self._order(variant)
-        prepared = self._prepared.get(key)
-        if prepared is None or (variant.engine.order_bound and prepared.order < order):
-            prepared = self._prepared[key] = variant.prepare_references(self.streams, order)
-        return prepared
-
-    def segment_stats(
-        self, variant: Variant, system: str, hyps: Sequence[str]
-    ) -> tuple[list[Stats], int | str]:
-        """The variant's per-segment statistics of the hypotheses ``hyps``,
-        which ``system`` names (the cache key)."""
-        prepared = self.for_variant(variant)
-        order = self._order(variant)
-        key = (variant.reference_key(), order, system)
-        if key not in self._tables:
-            self._tables[key] = variant.tables(hyps, prepared, order)
-        return variant.stats_from_tables(self._tables[key]), prepared.nrefs
-
-
 class Variant:
     """A complete, validated BLEU variant ready to score text, on the engine
     chosen for it (``engine``: None for ``BLEUKIT_ENGINE``, "auto", or an

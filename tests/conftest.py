@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from bleukit.files import read_lines
-from bleukit.variant import SharedReferences
 
 REPO = Path(__file__).resolve().parents[1]
 WMT_DIR = REPO / "tests" / "data" / "wmt"
@@ -21,7 +20,7 @@ class WmtData:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._lines: dict[str, list[str]] = {}
-        self._shared: dict[tuple, SharedReferences] = {}
+        self._prepared: dict[tuple, object] = {}
 
     def lines(self, set_name: str, role: str) -> list[str]:
         name = f"{set_name}.{role}.txt"
@@ -36,10 +35,10 @@ class WmtData:
         return [self.lines(set_name, f"ref.{r}") for r in refs]
 
     def prepared(self, variant, set_name: str, refs: list[str]):
-        key = (set_name, tuple(refs))
-        if key not in self._shared:
-            self._shared[key] = SharedReferences(self.refs(set_name, refs))
-        return self._shared[key].for_variant(variant)
+        key = (set_name, tuple(refs), variant.reference_key(), variant.stat_order)
+        if key not in self._prepared:
+            self._prepared[key] = variant.prepare_references(self.refs(set_name, refs))
+        return self._prepared[key]
 
 
 @pytest.fixture(scope="session")

@@ -350,6 +350,21 @@ def test_compare_ar_names_and_errors(three_systems, capsys):
         main(["compare", "-r", ref, "-i", base, good, "--paired-ar", "--paired-bs"])
 
 
+@pytest.mark.parametrize("command", ["compare", "matrix", "agree", "report"])
+def test_every_system_needs_its_own_name(three_systems, tmp_path, command, capsys):
+    """Two systems under one name would share (and lose) one's scores."""
+    ref, base, good, _ = three_systems
+    extra = {"agree": ["BLEUw4", "BLEUc18"], "report": ["-o", str(tmp_path / "r.html")]}
+    argv = [command, *extra.get(command, []), "-r", ref, "-i", base, good]
+    code, _, err = run([*argv, "--names", "A, A"], capsys)
+    assert (
+        code == 2 and err == "bleukit: error: --names: each system needs its own name; A repeats\n"
+    )
+    code, _, err = run([*argv[:-1], base], capsys)
+    assert code == 2 and f"system names must differ: {base}, {base}" in err
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_score_confidence(three_systems, capsys):
     ref, base, _, _ = three_systems
     code, out, _ = run(["score", "-r", ref, "-i", base, "--confidence", "--samples", "50"], capsys)

@@ -4,8 +4,9 @@ partitions, missing references and group-wise scores. It runs on a plain
 in-process map-reduce over bleukit.executor (every environment) and on Dask
 (a local scheduler and a LocalCluster of 2 worker processes; tox -e dask
 installs Dask and sets BLEUKIT_REQUIRE_DASK=1, which makes its absence a
-failure) and on Ray (a local Ray with 2 CPUs; tox -e ray, opt-in, sets
-BLEUKIT_REQUIRE_RAY=1)."""
+failure), on Ray (a local Ray with 2 CPUs; tox -e ray, opt-in, sets
+BLEUKIT_REQUIRE_RAY=1) and on Spark (local[2]; tox -e spark, opt-in, needs
+Java and sets BLEUKIT_REQUIRE_SPARK=1)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,18 @@ VARIANTS = [
     "sacrebleu", "BLEUc18", "nltk", "nltk[smoothing=nltk-method5]", "BLEUw4[ref_length=average]",
     "chrF", "chrF++",
 ]  # fmt: skip
+
+
+def with_positions(table, keep=None):
+    """The table with ``keep`` (rows a filter keeps, after partitioning) and
+    ``pos``, each kept row's position among the kept rows (the corpus order),
+    for executors that do not know where a partition lies."""
+    keep = keep if keep is not None else [True] * len(table["hyp"])
+    pos, k = [], 0
+    for kept in keep:
+        pos.append(k if kept else -1)
+        k += kept
+    return {**table, "keep": keep, "pos": pos}
 
 
 class Local:
@@ -108,14 +121,7 @@ class Ray:
         import pandas as pd
         import ray
 
-        n = len(table["hyp"])
-        keep = keep if keep is not None else [True] * n
-        # each kept row's position among the kept rows (the corpus order)
-        pos, k = [], 0
-        for kept in keep:
-            pos.append(k if kept else -1)
-            k += kept
-        frame = pd.DataFrame({**table, "keep": keep, "pos": pos})
+        frame = pd.DataFrame(with_positions(table, keep))
         ds = ray.data.from_pandas(frame).repartition(parts)
         # filtered after partitioning: blocks may empty
         return ds.map_batches(lambda batch: batch[batch["keep"]], batch_format="pandas")
@@ -133,6 +139,36 @@ class Ray:
         scorer = bleukit.ray.SentenceScorer(variant, hyp="hyp", refs=refs)
         out = self.dataset(table, parts).map_batches(scorer, batch_format="pandas").to_pandas()
         return out.sort_values("pos")["score"].tolist()
+
+
+class Spark:
+    name = "spark"
+
+    def frame(self, table, parts, keep=None):
+        from pyspark.sql import SparkSession
+        from pyspark.sql.types import BooleanType, LongType, StringType, StructField, StructType
+
+        columns = with_positions(table, keep)
+        types = {"keep": BooleanType(), "pos": LongType()}
+        schema = StructType([StructField(c, types.get(c, StringType())) for c in columns])
+        rows = list(zip(*columns.values()))
+        spark = SparkSession.getActiveSession()
+        # parallelize keeps each partition a run of consecutive rows
+        df = spark.createDataFrame(spark.sparkContext.parallelize(rows, parts), schema)
+        return df.filter(df["keep"])  # filtered after partitioning: partitions may be empty
+
+    def corpus(self, table, parts, refs, variant, by=None, keep=None):
+        import bleukit.spark
+
+        df = self.frame(table, parts, keep)
+        order = None if by is not None else "pos"
+        return bleukit.spark.corpus_score(df, "hyp", refs, variant, by=by, order=order)
+
+    def sentences(self, table, parts, refs, variant):
+        import bleukit.spark
+
+        out = bleukit.spark.sentence_scores(self.frame(table, parts), "hyp", refs, variant)
+        return [row["score"] for row in out.orderBy("pos").select("score").collect()]
 
 
 def _available(modules: tuple[str, ...], require: str) -> bool:
@@ -166,6 +202,19 @@ if _available(("ray", "pandas"), "BLEUKIT_REQUIRE_RAY"):
     EXECUTORS.append(Ray())
 
 
+def _java() -> bool:
+    import shutil
+
+    found = bool(shutil.which("java") or os.environ.get("JAVA_HOME"))
+    if not found and os.environ.get("BLEUKIT_REQUIRE_SPARK"):
+        raise RuntimeError("Spark needs Java 17+: apt-get install openjdk-17-jre-headless")
+    return found
+
+
+if _available(("pyspark", "pyarrow", "pandas"), "BLEUKIT_REQUIRE_SPARK") and _java():
+    EXECUTORS.append(Spark())
+
+
 @pytest.fixture(scope="module", params=EXECUTORS, ids=lambda e: e.name)
 def ex(request):
     if getattr(request.param, "cluster", False):
@@ -174,6 +223,23 @@ def ex(request):
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                           dashboard_address=None) as cluster, Client(cluster):  # fmt: skip
             yield request.param
+    elif request.param.name == "spark":
+        import sys
+
+        from pyspark.sql import SparkSession
+
+        os.environ["PYSPARK_PYTHON"] = sys.executable  # workers import this bleukit
+        spark = (
+            SparkSession.builder.master("local[2]")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "4")
+            .getOrCreate()
+        )
+        spark.sparkContext.setLogLevel("ERROR")
+        try:
+            yield request.param
+        finally:
+            spark.stop()
     elif request.param.name == "ray":
         import ray
 
@@ -191,7 +257,10 @@ def ex(request):
 def test_corpus_scores_equal_one_process(ex, variant, parts):
     # the executors other than the reference run the extremes and one
     # in between (CI time); the cluster one count, the other schedulers two
-    subset = {"local": (1, 2, 7, 200), "dask": (1, 200), "dask-cluster": (7,), "ray": (1, 7, 200)}
+    subset = {
+        "local": (1, 2, 7, 200), "dask": (1, 200), "dask-cluster": (7,), "ray": (1, 7, 200),
+        "spark": (1, 7, 200),
+    }  # fmt: skip
     if parts not in subset[ex.name]:
         pytest.skip(f"{ex.name} runs partition counts {subset[ex.name]} (CI time)")
     v = bleukit.load_metric(variant)
@@ -251,6 +320,27 @@ def test_the_documented_dask_example_runs():
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines()[1] == "{'chat': 0.0, 'news': 53.42}"
+
+
+@pytest.mark.skipif(
+    not any(e.name == "spark" for e in EXECUTORS),
+    reason="PySpark or Java not installed (tox -e spark, where Java is installed)",
+)
+def test_the_documented_spark_example_runs():
+    import subprocess
+    import sys
+
+    script = Path(__file__).parents[1] / "docs" / "examples" / "scale" / "spark_scores.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    bleu = bleukit.load_variant("sacrebleu")
+    hyps = ["the cat sat on the mat", "a dog ran", "it rains", "good night"]
+    refs = [["the cat sat on a mat", "a dog ran away", "it rained", "good night"]]
+    assert lines[0].startswith(f"{bleu.corpus_score(hyps, refs).score:.2f} ")
+    assert lines[1] == "{'chat': 0.0, 'news': 53.42}"
+    sentence = bleukit.load_variant("sacrebleu[effective_order=true]").sentence_scores(hyps, refs)
+    assert lines[2] == str(sorted(round(r.score, 2) for r in sentence))
 
 
 def test_columns_read_missing_values_and_refuse_other_types():

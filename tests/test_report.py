@@ -18,7 +18,10 @@ import bleukit
 from bleukit.html_report import _matched_levels, build_report
 from bleukit.significance import SignificanceSpec
 
-REFS = [["the cat sat on the mat", "a dog barked at the moon", "it rains today"] * 4]
+# the third reference would end or change the page's script if the data
+# were not escaped for a script element (HTML's script data states)
+HOSTILE = "it rains today <!--<script> </script> \u2028 &amp;"
+REFS = [["the cat sat on the mat", "a dog barked at the moon", HOSTILE] * 4]
 SYSTEMS = [
     ("base", ["the cat sat on a mat", "a dog barked at a moon", "it rained today"] * 4),
     ("better & <b>", ["the cat sat on the mat", "a dog barked at the moon", "it rains"] * 4),
@@ -41,7 +44,9 @@ def test_self_contained_and_numbers_match(page):
     assert not re.search(r"<(link|img|iframe)\b|<script[^>]+src=", page)
     assert "https://" not in page and "cdn" not in page.lower()
     payload = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S)
-    data = json.loads(payload.group(1).replace("<\\/", "</"))
+    assert not re.search("[<>&\u2028\u2029]", payload.group(1))
+    data = json.loads(payload.group(1))
+    assert data["segments"][2]["refs"] == [HOSTILE]
     assert data["systems"] == ["base", "better & <b>"]
     w4 = data["variants"][0]
     expected = bleukit.load_variant("BLEUw4").corpus_score(SYSTEMS[1][1], REFS).score

@@ -7,7 +7,7 @@ import pytest
 
 import bleukit
 from bleukit.errors import InputError
-from bleukit.streaming import corpus_scores, read_in_step, sentence_scores
+from bleukit.streaming import corpus_scores, read_in_step, sentence_scores, system_chunks
 
 HYPS = [f"the cat {i} sat on the mat" for i in range(23)]
 REFS = [[f"the cat {i % 5} sat on a mat" for i in range(23)], [f"a cat {i}" for i in range(23)]]
@@ -69,3 +69,23 @@ def test_empty_files_and_missing_paths_are_errors(tmp_path, files):
         corpus_scores(variant, files[:1], [])
     with pytest.raises(InputError, match="at least 1"):
         next(read_in_step(files, 0))
+
+
+@pytest.mark.parametrize("size", [1, 5, 23, 100])
+def test_system_chunks_read_every_file_in_step(files, size):
+    chunks = list(system_chunks(files[:2], [files[2], files[0]], size))
+    assert [len(refs[0]) for refs, _ in chunks[:-1]] == [size] * (len(chunks) - 1)
+    assert [line for refs, _ in chunks for line in refs[1]] == REFS[1]
+    assert [line for _, hyps in chunks for line in hyps[0]] == HYPS
+    assert [line for _, hyps in chunks for line in hyps[1]] == REFS[0]
+
+
+def test_system_chunks_stop_on_an_empty_or_short_file(tmp_path, files):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(InputError, match="empty.txt is empty"):
+        list(system_chunks([str(empty)], [str(empty), str(empty)], 5))
+    with pytest.raises(InputError, match="has 0 lines but"):
+        list(system_chunks(files[:1], [files[2], str(empty)], 5))
+    with pytest.raises(InputError, match="no hypothesis file"):
+        list(system_chunks(files[:1], [], 5))

@@ -98,16 +98,3 @@ def test_very_long_lines_score():
     chars = "abcdefghij klmnopqrst " * 1000
     r = bleukit.load_variant("BLEUc18").corpus_score([chars], [[chars[::-1]]])
     assert 0 <= r.score < 100 and r.sys_len == 20_000
-
-
-def test_shared_references_prepare_once_per_tokenization():
-    from bleukit.variant import SharedReferences
-
-    shared = SharedReferences(REFS)
-    w4, sacre, c18 = (bleukit.load_variant(n) for n in ("BLEUw4", "sacrebleu", "BLEUc18"))
-    assert shared.for_variant(w4) is shared.for_variant(sacre)
-    assert shared.for_variant(c18) is not shared.for_variant(w4)
-    assert (
-        sacre.corpus_score(HYPS, shared.for_variant(sacre)).score
-        == sacre.corpus_score(HYPS, REFS).score
-    )

@@ -1,0 +1,135 @@
+"""BLEU and chrF on Spark DataFrames (``pip install 'bleukit[spark]'``, and a
+Java runtime for Spark): sentence scores as a pandas UDF, corpus scores as a
+map-reduce of partial statistics (``bleukit.partial``): ``mapInArrow`` maps
+each partition to one pickled partial where it lives, and only those travel
+to the driver, which sums them. Scores equal the single-process ones
+exactly.
+
+A partition does not know where it lies in the DataFrame, so a variant whose
+smoothing reads the last segment (NLTK methods 5-7) needs ``order=``, a
+column of row positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Any
+
+from .errors import InputError, MissingDependencyError
+from .executor import (
+    AnyResult,
+    AnyVariant,
+    as_variant,
+    check_order,
+    finish,
+    first_position,
+    partition_groups,
+    partition_partial,
+    partition_sentence_scores,
+    pickled,
+    ref_columns,
+)
+
+_COLUMN = "bleukit_partial"
+
+
+def _spark() -> Any:
+    try:
+        from pyspark.sql import functions
+    except ImportError:
+        raise MissingDependencyError(
+            "bleukit.spark needs PySpark: pip install 'bleukit[spark]'"
+        ) from None
+    return functions
+
+
+def sentence_udf(variant: str | AnyVariant = "sacrebleu") -> Any:
+    """A pandas UDF of two columns, the hypothesis and a struct of the
+    reference columns (``F.struct("ref_a", "ref_b")``), giving the sentence
+    score: ``df.withColumn("bleu", sentence_udf()("hyp", F.struct("ref")))``."""
+    import pandas as pd
+
+    functions = _spark()
+    v = as_variant(variant)
+
+    def score(hyp: pd.Series, refs: pd.DataFrame) -> pd.Series:
+        names = [f"ref{i}" for i in range(len(refs.columns))]
+        frame = {"hyp": hyp, **dict(zip(names, (refs[c] for c in refs.columns)))}
+        return pd.Series(partition_sentence_scores(v, frame, "hyp", names), dtype="float64")
+
+    # Spark picks the UDF's kind (series to series, a struct as a DataFrame)
+    # from these hints; pandas is imported here, so they are given as objects
+    score.__annotations__ = {"hyp": pd.Series, "refs": pd.DataFrame, "return": pd.Series}
+    return functions.pandas_udf(score, "double")
+
+
+def sentence_scores(
+    df: Any,
+    hyp: str,
+    refs: str | Sequence[str],
+    variant: str | AnyVariant = "sacrebleu",
+    column: str = "score",
+) -> Any:
+    """``df`` with a column of sentence scores (``sentence_udf`` on the
+    columns ``hyp`` and ``refs``)."""
+    functions = _spark()
+    columns = ref_columns(refs)
+    udf = sentence_udf(variant)
+    return df.withColumn(column, udf(functions.col(hyp), functions.struct(*columns)))
+
+
+class _PartialMapper:
+    """One partition's Arrow batches to one row holding its pickled partial
+    (or, with ``by``, its pickled partial per group)."""
+
+    def __init__(self, variant: AnyVariant, hyp: str, refs: list[str], by: str | None,
+                 order: str | None) -> None:  # fmt: skip
+        self.variant, self.hyp, self.refs, self.by, self.order = variant, hyp, refs, by, order
+
+    def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        got = list(batches)
+        yield pa.RecordBatch.from_pydict({_COLUMN: [pickled(lambda: self._partial(got))]})
+
+    def _partial(self, batches: list[Any]) -> object:
+        import pyarrow as pa
+
+        if not batches:  # an empty partition: the neutral partial
+            empty: dict[str, list[str]] = {name: [] for name in (self.hyp, *self.refs)}
+            return partition_partial(self.variant, empty, self.hyp, self.refs)
+        table = pa.Table.from_batches(batches)
+        if self.by is not None:
+            frame = table.to_pydict()
+            return partition_groups(self.variant, frame, self.hyp, self.refs, self.by)
+        start = None
+        if self.order is not None and table.num_rows:
+            table = table.sort_by(self.order)
+            positions = table.column(self.order)
+            first, last = positions[0].as_py(), positions[-1].as_py()
+            start = first_position(first, last, table.num_rows, "partition")
+        return partition_partial(self.variant, table.to_pydict(), self.hyp, self.refs, start)
+
+
+def corpus_score(
+    df: Any,
+    hyp: str,
+    refs: str | Sequence[str],
+    variant: str | AnyVariant = "sacrebleu",
+    by: str | None = None,
+    order: str | None = None,
+) -> AnyResult | dict[Hashable, AnyResult]:
+    """The corpus score of the column ``hyp`` against the column(s) ``refs``
+    (a null: no reference there); with ``by``, a score per value of that
+    column. ``order``: a column of row positions, needed by variants that
+    read the last segment."""
+    _spark()
+    v = as_variant(variant)
+    check_order(v, order, by)
+    needed = list(dict.fromkeys([hyp, *ref_columns(refs), *(c for c in (by, order) if c)]))
+    for name in needed:
+        if name not in df.columns:
+            raise InputError(f"no column {name!r} (columns: {', '.join(df.columns)})")
+    mapper = _PartialMapper(v, hyp, ref_columns(refs), by, order)
+    rows = df.select(*needed).mapInArrow(mapper, f"{_COLUMN} binary").collect()
+    return finish(v, (row[_COLUMN] for row in rows), by, "DataFrame")

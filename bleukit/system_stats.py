@@ -1,0 +1,137 @@
+"""Several systems under several variants, collected a chunk of segments at
+a time (``compare``, ``matrix``, ``agree``, ``report``): what is kept is
+statistics, never text, so memory grows with the statistics (a few int64
+per segment, system and tokenization), not with the corpus's text.
+
+Per chunk, the references are prepared once per tokenization, and each
+system is counted once per tokenization at the highest order among the
+BLEU variants that share it (``Variant.reference_key``); each BLEU variant
+reads its statistics from those tables (``Variant.stats_from_tables``).
+chrF variants keep a running partial sum per system (``Partial``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .chrf import ChrfResult
+from .chrf_variant import ChrfVariant
+from .engines import SegmentTable
+from .errors import InputError
+from .partial import Partial
+from .stats import Stats
+from .variant import RefStreams, Variant, check_hypotheses, check_ref_streams
+
+AnyVariant = Variant | ChrfVariant
+
+
+class SystemStatistics:
+    """The statistics of ``systems`` (names) under ``variants``, filled by
+    ``add`` one aligned chunk at a time."""
+
+    def __init__(self, variants: Sequence[AnyVariant], systems: Sequence[str]) -> None:
+        if len(set(systems)) != len(systems):
+            raise InputError(f"system names must differ: {', '.join(systems)}")
+        self.systems = list(systems)
+        self._index = {name: i for i, name in enumerate(systems)}
+        self._orders: dict[tuple[object, ...], int] = {}
+        self._bleu: dict[tuple[object, ...], Variant] = {}
+        for v in variants:
+            if isinstance(v, Variant):
+                key = v.reference_key()
+                self._orders[key] = max(self._orders.get(key, 0), v.stat_order)
+                self._bleu.setdefault(key, v)
+        self._chrf = [v for v in variants if isinstance(v, ChrfVariant)]
+        self._tables: dict[tuple[object, ...], list[list[SegmentTable]]] = {
+            key: [[] for _ in systems] for key in self._orders
+        }
+        self._partials: dict[str, list[Partial]] = {}
+        self._nrefs: set[int] = set()
+        #: the number of segments added
+        self.segments = 0
+
+    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
+        """One chunk: reference streams aligned with each system's
+        hypotheses (in the order of ``systems``)."""
+        if len(hyps) != len(self.systems):
+            raise InputError(f"{len(hyps)} hypothesis chunks for {len(self.systems)} systems")
+        per_segment, _ = check_ref_streams(ref_streams)
+        for lines in hyps:
+            check_hypotheses(lines, len(per_segment))
+        for key, order in self._orders.items():
+            variant = self._bleu[key]
+            prepared = variant.prepare_references(ref_streams, order)
+            for tables, lines in zip(self._tables[key], hyps):
+                tables.extend(variant.tables(lines, prepared, order))
+        for chrf in self._chrf:
+            prepared_chrf = chrf.prepare_references(ref_streams)
+            sums = self._partials.setdefault(chrf.fingerprint, [])
+            chunk = [chrf.partial(lines, prepared_chrf) for lines in hyps]
+            self._partials[chrf.fingerprint] = (
+                [a + b for a, b in zip(sums, chunk)] if sums else chunk
+            )
+        self._nrefs.update(per_segment)
+        self.segments += len(per_segment)
+
+    @property
+    def nrefs(self) -> int | str:
+        """The signature's ``nrefs`` over every chunk: the count, or ``var``."""
+        if not self.segments:
+            raise InputError("no segments to score (the hypotheses are empty)")
+        return next(iter(self._nrefs)) if len(self._nrefs) == 1 else "var"
+
+    def _system_tables(self, variant: Variant, system: str) -> list[SegmentTable]:
+        if not self.segments:
+            raise InputError("no segments to score (the hypotheses are empty)")
+        key = variant.reference_key()
+        if key not in self._tables or self._orders[key] < variant.stat_order:
+            raise InputError(f"variant {variant.name} was not collected")
+        return self._tables[key][self._index[system]]
+
+    def segment_stats(self, variant: Variant, system: str) -> list[Stats]:
+        """The system's per-segment statistics under a BLEU variant."""
+        return variant.stats_from_tables(self._system_tables(variant, system))
+
+    def sentence_values(self, variant: Variant, system: str) -> list[float]:
+        """The system's sentence scores under a BLEU variant, computed a
+        table at a time (no Stats per segment held)."""
+        return [
+            variant.score_value(s)
+            for table in self._system_tables(variant, system)
+            for s in variant.stats_from_tables([table])
+        ]
+
+    def total(self, variant: Variant, system: str) -> Stats:
+        """The system's summed statistics under a BLEU variant (no Stats
+        per segment)."""
+        return variant.sum_from_tables(self._system_tables(variant, system))
+
+    def chrf_score(self, variant: ChrfVariant, system: str) -> ChrfResult:
+        """The system's corpus score under a chrF variant."""
+        if variant.fingerprint not in self._partials:
+            raise InputError(f"variant {variant.name} was not collected")
+        return variant.score(self._partials[variant.fingerprint][self._index[system]])
+
+
+def collect(
+    variants: Sequence[AnyVariant],
+    named_hyps: Sequence[tuple[str, Sequence[str]]],
+    streams: RefStreams,
+) -> SystemStatistics:
+    """The statistics of systems held in memory (one chunk)."""
+    stats = SystemStatistics(variants, [name for name, _ in named_hyps])
+    stats.add(streams, [lines for _, lines in named_hyps])
+    return stats
+
+
+def collect_chunks(
+    variants: Sequence[AnyVariant],
+    systems: Sequence[str],
+    chunks: Iterable[tuple[RefStreams, Sequence[Sequence[str]]]],
+) -> SystemStatistics:
+    """The statistics of systems read a chunk at a time: each chunk gives
+    its reference streams and each system's hypotheses."""
+    stats = SystemStatistics(variants, systems)
+    for refs, hyps in chunks:
+        stats.add(refs, hyps)
+    return stats

@@ -1,0 +1,102 @@
+"""system_stats: several systems under several variants collected a chunk
+at a time give the statistics of the whole corpus in memory, whatever the
+chunk boundaries; names must differ; only collected variants are read."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bleukit
+from bleukit.errors import InputError
+from bleukit.system_stats import SystemStatistics, collect, collect_chunks
+
+WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", ".", "猫", "dog", "ran"])
+LINE = st.lists(WORDS, max_size=8).map(" ".join)
+NAMES = [
+    "sacrebleu", "BLEUw4", "BLEUc18", "BLEUw2", "BLEUw4[ref_length=average]",
+    "nltk[smoothing=nltk-method7]", "chrF", "chrF++",
+]  # fmt: skip
+VARIANTS = [bleukit.load_metric(n) for n in NAMES]
+BLEU = [v for v in VARIANTS if isinstance(v, bleukit.Variant)]
+CHRF = [v for v in VARIANTS if not isinstance(v, bleukit.Variant)]
+
+
+@st.composite
+def corpora(draw):
+    n = draw(st.integers(1, 12))
+    systems = [draw(st.lists(LINE, min_size=n, max_size=n)) for _ in range(draw(st.integers(1, 3)))]
+    refs = [draw(st.lists(LINE, min_size=n, max_size=n)) for _ in range(draw(st.integers(1, 2)))]
+    cuts = sorted(set(draw(st.lists(st.integers(1, n - 1), max_size=5)))) if n > 1 else []
+    return systems, refs, list(zip([0, *cuts], [*cuts, n]))
+
+
+def _chunks(systems, refs, bounds):
+    return (([r[a:b] for r in refs], [s[a:b] for s in systems]) for a, b in bounds)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora())
+def test_chunk_boundaries_never_change_a_statistic(corpus):
+    systems, refs, bounds = corpus
+    names = [f"s{i}" for i in range(len(systems))]
+    stats = collect_chunks(VARIANTS, names, _chunks(systems, refs, bounds))
+    assert stats.segments == len(refs[0]) and stats.nrefs == len(refs)
+    for variant in BLEU:
+        for name, hyps in zip(names, systems):
+            expected, _ = variant.segment_stats(hyps, refs)
+            assert stats.segment_stats(variant, name) == expected
+            whole = variant.corpus_score(hyps, refs)
+            assert variant.score_value(stats.total(variant, name)) == whole.score
+            sentences = [r.score for r in variant.sentence_scores(hyps, refs)]
+            assert stats.sentence_values(variant, name) == sentences
+    for variant in CHRF:
+        for name, hyps in zip(names, systems):
+            result = stats.chrf_score(variant, name)
+            whole = variant.corpus_score(hyps, refs)
+            assert result.score == whole.score
+            assert result.signature.long == whole.signature.long
+
+
+def test_reference_counts_that_differ_between_chunks_say_var():
+    w4 = bleukit.load_variant("BLEUw4")
+    refs = [["a cat", "the dog"], ["a cat .", None]]
+    stats = collect_chunks([w4], ["s"], _chunks([["a cat", "a dog"]], refs, [(0, 1), (1, 2)]))
+    assert stats.nrefs == "var" == w4.signature("var").nrefs
+    assert collect([w4], [("s", ["a cat"])], [["a cat"], ["the cat"]]).nrefs == 2
+
+
+def test_system_names_must_differ_and_chunks_match_them():
+    w4 = bleukit.load_variant("BLEUw4")
+    with pytest.raises(InputError, match="system names must differ: A, A"):
+        SystemStatistics([w4], ["A", "A"])
+    stats = SystemStatistics([w4], ["A", "B"])
+    with pytest.raises(InputError, match="1 hypothesis chunks for 2 systems"):
+        stats.add([["a cat"]], [["a cat"]])
+    with pytest.raises(InputError, match="references have 1 segments but there are 2"):
+        stats.add([["a cat"]], [["a cat"], ["a", "b"]])
+
+
+def test_only_collected_variants_are_read_and_empty_is_an_error():
+    w4, c18 = bleukit.load_variant("BLEUw4"), bleukit.load_variant("BLEUc18")
+    chrf = bleukit.load_metric("chrF")
+    stats = SystemStatistics([w4], ["A"])
+    with pytest.raises(InputError, match="no segments to score"):
+        stats.total(w4, "A")
+    with pytest.raises(InputError, match="no segments to score"):
+        _ = stats.nrefs
+    stats.add([["a cat sat"]], [["a cat sat"]])
+    # the same tokenization at a higher order was not counted
+    with pytest.raises(InputError, match="variant BLEUw5 was not collected"):
+        stats.total(w4.with_overrides(max_order=5, name="BLEUw5"), "A")
+    with pytest.raises(InputError, match="variant BLEUc18 was not collected"):
+        stats.segment_stats(c18, "A")
+    with pytest.raises(InputError, match="variant chrF was not collected"):
+        stats.chrf_score(chrf, "A")
+    # a lower order of a collected tokenization reads the same tables
+    w2 = w4.with_overrides(max_order=2)
+    assert (
+        w2.score_value(stats.total(w2, "A"))
+        == w2.corpus_score(["a cat sat"], [["a cat sat"]]).score
+    )
