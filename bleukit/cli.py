@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--confidence", "-ci", action="store_true", help="bootstrap confidence interval"
     )
     _add_resampling_args(score, tests=False)
+    _add_executor(score)
 
     compare = sub.add_parser(
         "compare", help="scores, intervals and paired significance tests against a baseline"
@@ -86,6 +87,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_inputs(compare, "hypothesis files; the first is the baseline", required=True)
     _add_lang(compare)
     _add_names(compare)
+    _add_executor(compare)
     _add_set(compare)
     compare.add_argument(
         "--format", "-f", choices=("text", "json", "markdown", "latex", "csv"), default="text"
@@ -101,6 +103,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_refs(agree)
     _add_inputs(agree, "hypothesis files, one per system", required=True)
     _add_names(agree)
+    _add_executor(agree)
     _add_set(agree)
     agree.add_argument(
         "--search-order",
@@ -120,6 +123,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="comma-separated variant names or YAML files (default BLEUw4,BLEUc18)",
     )
     _add_names(matrix)
+    _add_executor(matrix)
     _add_set(matrix)
     matrix.add_argument(
         "--format", "-f", choices=("text", "json", "markdown", "latex"), default="text"
@@ -133,6 +137,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--variants", default="BLEUw4,BLEUc18", help="comma-separated variants (BLEUw4,BLEUc18)"
     )
     _add_names(report)
+    _add_executor(report)
     _add_set(report)
     report.add_argument("--samples", type=int, default=1000, help="bootstrap resamples (1000)")
     report.add_argument("--seed", type=int, default=12345)
@@ -206,6 +211,17 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang", "-l", help="target language: picks the variant when --variant is not given"
     )
+
+
+def _add_executor(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--executor",
+        choices=("local", "dask"),
+        default="local",
+        help="where the files' chunks are counted: this process (local, default) or the "
+        "workers of a running Dask cluster (dask, with --scheduler; pip install 'bleukit[dask]')",
+    )
+    parser.add_argument("--scheduler", metavar="ADDR", help="--executor dask: tcp://host:8786")
 
 
 def _add_names(parser: argparse.ArgumentParser) -> None:
@@ -358,19 +374,52 @@ def _collect(
     variants: Sequence[Variant | ChrfVariant],
     on_chunk: Callable[[list[list[str]], list[list[str]]], None] | None = None,
 ) -> SystemStatistics:
-    """The statistics of every system under ``variants``, the files read a
-    chunk at a time (text is not kept); ``on_chunk`` sees every chunk."""
+    """The statistics of every system of a multi-system command under
+    ``variants``; ``on_chunk`` sees every chunk."""
+    names, paths = _system_files(args)
+    return _collect_files(args, variants, _flatten(args.ref), paths, names, on_chunk)
+
+
+def _collect_files(
+    args: argparse.Namespace,
+    variants: Sequence[Variant | ChrfVariant],
+    ref_paths: list[str],
+    hyp_paths: list[str],
+    names: list[str],
+    on_chunk: Callable[[list[list[str]], list[list[str]]], None] | None = None,
+) -> SystemStatistics:
+    """The statistics of hypothesis files (``names``) under ``variants``,
+    the files read a chunk at a time (text is not kept), each chunk counted
+    here or by the executor that --executor names (chosen here only)."""
+    from .errors import InputError
     from .streaming import system_chunks
     from .system_stats import SystemStatistics
 
-    names, paths = _system_files(args)
-    stats = SystemStatistics(variants, names)
+    if args.executor == "local" and args.scheduler:
+        raise InputError("--scheduler goes with --executor dask")
     batch = max(v.engine.batch_lines() for v in variants)
-    for refs, hyps in system_chunks(_flatten(args.ref), paths, batch, progress=True):
+    chunks = system_chunks(ref_paths, hyp_paths, batch, progress=True)
+    if on_chunk is not None:
+        chunks = _seen(chunks, on_chunk)
+    if args.executor == "dask":
+        if not args.scheduler:
+            raise InputError("--executor dask needs --scheduler ADDR (e.g. tcp://host:8786)")
+        from .dask import collect_chunks
+
+        return collect_chunks(args.scheduler, variants, names, chunks)
+    stats = SystemStatistics(variants, names)
+    for refs, hyps in chunks:
         stats.add(refs, hyps)
-        if on_chunk is not None:
-            on_chunk(refs, hyps)
     return stats
+
+
+def _seen(
+    chunks: Iterator[tuple[list[list[str]], list[list[str]]]],
+    on_chunk: Callable[[list[list[str]], list[list[str]]], None],
+) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    for refs, hyps in chunks:
+        on_chunk(refs, hyps)
+        yield refs, hyps
 
 
 def _write_blocks(out: TextIO, blocks: list[object], fmt: str) -> None:
@@ -386,7 +435,7 @@ def _write_blocks(out: TextIO, blocks: list[object], fmt: str) -> None:
 
 
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
-    from . import report, streaming
+    from . import streaming
     from .errors import InputError
     from .variant import Variant
 
@@ -399,6 +448,11 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
     variant = _any_variant(name, args.set)
     _check_width(args.width)
+    if args.executor != "local" and (args.sentence or args.confidence):
+        raise InputError(
+            "--executor: only corpus scores are computed on an executor; "
+            "--sentence and --confidence run here (drop --executor)"
+        )
     if not isinstance(variant, Variant):
         _score_chrf(args, variant, out)
         return
@@ -417,28 +471,50 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
         return
     blocks: list[object] = []
     if not args.sentence and spec is None:
-        for name, result in streaming.corpus_scores(variant, ref_paths, hyp_paths, progress=True):
-            blocks.append(_corpus_block(args, variant.name, name, result))
+        if args.executor != "local" or args.scheduler:
+            blocks = _collected_corpus_blocks(args, variant, ref_paths, hyp_paths)
+        else:
+            scores = streaming.corpus_scores(variant, ref_paths, hyp_paths, progress=True)
+            blocks = [_corpus_block(args, variant.name, n, result) for n, result in scores]
         _write_blocks(out, blocks, args.format)
         return
-    streams, hyps = _read_inputs(args.ref, hyp_paths)
-    prepared = variant.prepare_references(streams)
-    for name, lines in hyps:
-        if args.sentence:
+    if spec is not None:
+        blocks = _confidence_blocks(args, variant, spec, ref_paths, hyp_paths)
+    else:
+        streams, hyps = _read_inputs(args.ref, hyp_paths)
+        prepared = variant.prepare_references(streams)
+        sig = variant.signature(prepared.nrefs)
+        for name, lines in hyps:
             results = variant.sentence_scores(lines, prepared)
-            sig = variant.signature(len(streams))
             blocks.append(_sentence_block(args, variant.name, name, results, sig))
-        elif spec is not None:
-            from .significance import confidence
-
-            segments, nrefs = variant.segment_stats(lines, prepared)
-            res = confidence(variant, segments, nrefs, spec)
-            sig = variant.signature(nrefs).with_test(spec)
-            if args.format == "json":
-                blocks.append(report.confidence_json_object(variant.name, name, res, sig))
-            else:
-                blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
     _write_blocks(out, blocks, args.format)
+
+
+def _confidence_blocks(
+    args: argparse.Namespace,
+    variant: Variant,
+    spec: SignificanceSpec,
+    ref_paths: list[str],
+    hyp_paths: list[str],
+) -> list[object]:
+    """``score --confidence``: every file's bootstrap interval, from
+    statistics collected a chunk at a time."""
+    from . import report
+    from .files import display_name
+    from .significance import confidence
+
+    keys = [str(i) for i in range(len(hyp_paths))]  # the same file may come twice
+    stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys)
+    sig = variant.signature(stats.nrefs).with_test(spec)
+    blocks: list[object] = []
+    for key, path in zip(keys, hyp_paths):
+        res = confidence(variant, stats.segment_stats(variant, key), stats.nrefs, spec)
+        name = display_name(path)
+        if args.format == "json":
+            blocks.append(report.confidence_json_object(variant.name, name, res, sig))
+        else:
+            blocks.append(report.confidence_text(variant.name, name, res, sig, args.width))
+    return blocks
 
 
 def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
@@ -486,8 +562,8 @@ def _score_references(args: argparse.Namespace) -> list[list[str]]:
 
 
 def _score_chrf(args: argparse.Namespace, variant: ChrfVariant, out: TextIO) -> None:
-    """``bleukit score`` with a chrF variant: corpus or sentence scores of
-    every hypothesis file (read whole, not streamed)."""
+    """``bleukit score`` with a chrF variant: corpus scores of every
+    hypothesis file (streamed), or sentence scores (read whole)."""
     from .errors import InputError
 
     if args.confidence or args.compat != "none":
@@ -496,20 +572,41 @@ def _score_chrf(args: argparse.Namespace, variant: ChrfVariant, out: TextIO) -> 
             "in bleukit score yet; bleukit sacrebleu -m chrf -ci gives sacrebleu's interval"
         )
     hyp_paths = _flatten(args.input) or ["-"]
+    if not args.sentence:
+        blocks = _collected_corpus_blocks(args, variant, _flatten(args.ref), hyp_paths)
+        _write_blocks(out, blocks, args.format)
+        return
     streams, hyps = _read_inputs(args.ref, hyp_paths)
     prepared = variant.prepare_references(streams)
-    blocks: list[object] = []
+    blocks = []
     for name, lines in hyps:
-        if not lines:
-            raise InputError(f"{name} is empty: nothing to score")
-        if args.sentence:
-            results = variant.sentence_scores(lines, prepared)
-            sig = variant.signature(prepared.nrefs)
-            blocks.append(_sentence_block(args, variant.name, name, results, sig))
-        else:
-            result = variant.corpus_score(lines, prepared)
-            blocks.append(_corpus_block(args, variant.name, name, result))
+        results = variant.sentence_scores(lines, prepared)
+        sig = variant.signature(prepared.nrefs)
+        blocks.append(_sentence_block(args, variant.name, name, results, sig))
     _write_blocks(out, blocks, args.format)
+
+
+def _collected_corpus_blocks(
+    args: argparse.Namespace,
+    variant: Variant | ChrfVariant,
+    ref_paths: list[str],
+    hyp_paths: list[str],
+) -> list[object]:
+    """The corpus score of every hypothesis file, from statistics collected
+    a chunk at a time (here, or on the executor --executor names)."""
+    from .files import display_name
+    from .variant import Variant
+
+    keys = [str(i) for i in range(len(hyp_paths))]  # the same file may come twice
+    stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys)
+    blocks = []
+    for key, path in zip(keys, hyp_paths):
+        if isinstance(variant, Variant):
+            result: AnyResult = variant.score_stats(stats.total(variant, key), stats.nrefs)
+        else:
+            result = stats.chrf_score(variant, key)
+        blocks.append(_corpus_block(args, variant.name, display_name(path), result))
+    return blocks
 
 
 def _sentence_block(
@@ -567,7 +664,6 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
     for variant in variants:
         systems = [(name, stats.segment_stats(variant, name)) for name in stats.systems]
         rows = paired_test(variant, systems, stats.nrefs, spec)
-        del systems  # this variant's Stats per segment go before the next one's come
         columns.append(Column(variant.name, variant.signature(stats.nrefs).with_test(spec), rows))
     out.write(FORMATS[args.format](columns, args.width))
 

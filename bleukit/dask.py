@@ -9,7 +9,8 @@ A runnable example: docs/examples/scale/dask_scores.py (docs/scale.md).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections import deque
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from .errors import InputError, MissingDependencyError
@@ -17,6 +18,7 @@ from .executor import (
     AnyResult,
     AnyVariant,
     as_variant,
+    chunk_statistics,
     merge_groups,
     partition_groups,
     partition_partial,
@@ -24,6 +26,8 @@ from .executor import (
     reads_last_segment,
     ref_columns,
 )
+from .system_stats import SystemStatistics
+from .variant import RefStreams
 
 
 def _dask() -> Any:
@@ -92,3 +96,36 @@ def sentence_scores(
 
     meta = ddf._meta.assign(**{column: 0.0})
     return ddf.map_partitions(add, meta=meta)
+
+
+def collect_chunks(
+    scheduler: str,
+    variants: Sequence[AnyVariant],
+    systems: Sequence[str],
+    chunks: Iterable[tuple[RefStreams, Sequence[Sequence[str]]]],
+) -> SystemStatistics:
+    """The statistics of several systems' chunks (``bleukit compare ...
+    --executor dask --scheduler ADDR``), each chunk counted by a worker of
+    the running Dask cluster at ``scheduler`` and merged here in chunk
+    order. At most two chunks per worker thread are in flight, so the
+    client's memory stays bounded by them and the statistics."""
+    _dask()
+    from distributed import Client
+
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+    with client:
+        limit = 2 * max(1, sum(client.nthreads().values()))
+        stats = SystemStatistics(variants, systems)
+        pending: deque[Any] = deque()
+        for refs, hyps in chunks:
+            pending.append(
+                client.submit(chunk_statistics, variants, systems, refs, hyps, pure=False)
+            )
+            if len(pending) >= limit:
+                stats.extend(pending.popleft().result())
+        while pending:
+            stats.extend(pending.popleft().result())
+    return stats

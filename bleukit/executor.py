@@ -19,7 +19,8 @@ from .engines import limited_threads
 from .errors import BleukitError, InputError
 from .partial import Partial
 from .results import BleuResult
-from .variant import Variant
+from .system_stats import SystemStatistics
+from .variant import RefStreams, Variant
 
 logger = logging.getLogger("bleukit")
 AnyVariant = Variant | ChrfVariant
@@ -115,6 +116,21 @@ def merge_groups(parts: Iterable[dict[Hashable, Partial]]) -> dict[Hashable, Par
         for key, partial in part.items():
             out[key] = out[key] + partial if key in out else partial
     return out
+
+
+def chunk_statistics(
+    variants: Sequence[AnyVariant], systems: Sequence[str], refs: RefStreams,
+    hyps: Sequence[Sequence[str]],
+) -> SystemStatistics:  # fmt: skip
+    """One chunk of several systems' files (``bleukit ... --executor``):
+    its statistics, one engine thread, for the client to ``extend`` its own
+    with in chunk order."""
+    for variant in variants:
+        _warn_python_engine(variant)
+    stats = SystemStatistics(variants, systems)
+    with limited_threads(1):
+        stats.add(refs, hyps)
+    return stats
 
 
 def partition_sentence_scores(

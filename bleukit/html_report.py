@@ -77,9 +77,8 @@ def write_report(
     summaries = []
     for variant in variants:
         systems = [(name, stats.segment_stats(variant, name)) for name in stats.systems]
-        sentence = [[variant.score_value(s) for s in segs] for _, segs in systems]
+        sentence = [stats.sentence_values(variant, name) for name in stats.systems]
         rows = paired_test(variant, systems, stats.nrefs, spec)
-        del systems  # this variant's Stats per segment go before the next one's come
         summaries.append(
             {
                 "name": variant.name,

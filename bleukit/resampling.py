@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import random
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain, compress
 
+from .errors import InputError
 from .stats import RefLength, Stats
 
 # Field width when a segment's statistics are packed into one integer: a sum
@@ -40,27 +42,40 @@ class Columns:
     column. The result is the same exact integers either way.
     """
 
-    def __init__(self, segments: Sequence[Stats], order: int) -> None:
+    def __init__(self, segments: Iterable[Stats], order: int) -> None:
         self.order = order
-        self.n = len(segments)
-        self.cols: list[list[RefLength]] = [
-            [s.sys_len for s in segments],
-            [s.ref_len for s in segments],
-            *([s.counts[k] for s in segments] for k in range(order)),  # type: ignore[list-item]
-            *([s.totals[k] for s in segments] for k in range(order)),  # type: ignore[list-item]
-        ]
-        self.last = segments[-1]
-        packable = self.n < 2**31 and all(
+        sys_len: list[int] = []
+        ref_len: list[RefLength] = []
+        counts: list[list[int]] = [[] for _ in range(order)]
+        totals: list[list[int]] = [[] for _ in range(order)]
+        last = None
+        # one pass, so that ``segments`` may be computed on the fly (a
+        # system's tables read a chunk at a time) and never held as Stats
+        for last in segments:
+            sys_len.append(last.sys_len)
+            ref_len.append(last.ref_len)
+            for k in range(order):
+                counts[k].append(last.counts[k])
+                totals[k].append(last.totals[k])
+        if last is None:
+            raise InputError("no segments to resample")
+        self.n = len(sys_len)
+        self.cols: list[list[RefLength]] = [sys_len, ref_len, *counts, *totals]  # type: ignore[list-item]
+        self.last = last
+        #: whether every statistic fits a packed field (``packed``)
+        self.packable = self.n < 2**31 and all(
             type(v) is int and 0 <= v < 2**32 for col in self.cols for v in col
         )
-        self.packed: list[int] | None = (
-            [
-                sum(v << (_FIELD_BITS * k) for k, v in enumerate(values))
-                for values in zip(*self.cols)
-            ]
-            if packable
-            else None
-        )
+
+    @cached_property
+    def packed(self) -> list[int] | None:
+        """Each segment's statistics packed into one integer (built when a
+        resampler asks: the compiled one reads ``rows`` instead)."""
+        if not self.packable:
+            return None
+        return [
+            sum(v << (_FIELD_BITS * k) for k, v in enumerate(values)) for values in zip(*self.cols)
+        ]
 
     @property
     def width(self) -> int:

@@ -12,7 +12,8 @@ chrF variants keep a running partial sum per system (``Partial``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import overload
 
 from .chrf import ChrfResult
 from .chrf_variant import ChrfVariant
@@ -73,6 +74,29 @@ class SystemStatistics:
         self._nrefs.update(per_segment)
         self.segments += len(per_segment)
 
+    def _add_partials(self, fingerprint: str, partials: list[Partial]) -> None:
+        sums = self._partials.get(fingerprint)
+        self._partials[fingerprint] = [a + b for a, b in zip(sums, partials)] if sums else partials
+
+    def _chrf_keys(self) -> list[str]:
+        return [v.fingerprint for v in self._chrf]
+
+    def extend(self, later: SystemStatistics) -> None:
+        """Append the statistics of the chunks that follow these (collected
+        elsewhere, e.g. by an executor's worker, for the same variants and
+        systems)."""
+        if (later.systems, later._orders, later._chrf_keys()) != (
+            self.systems, self._orders, self._chrf_keys(),
+        ):  # fmt: skip
+            raise InputError("these statistics were collected for other variants or systems")
+        for key, per_system in later._tables.items():
+            for tables, more in zip(self._tables[key], per_system):
+                tables.extend(more)
+        for fingerprint, partials in later._partials.items():
+            self._add_partials(fingerprint, partials)
+        self._nrefs.update(later._nrefs)
+        self.segments += later.segments
+
     @property
     def nrefs(self) -> int | str:
         """The signature's ``nrefs`` over every chunk: the count, or ``var``."""
@@ -88,9 +112,11 @@ class SystemStatistics:
             raise InputError(f"variant {variant.name} was not collected")
         return self._tables[key][self._index[system]]
 
-    def segment_stats(self, variant: Variant, system: str) -> list[Stats]:
-        """The system's per-segment statistics under a BLEU variant."""
-        return variant.stats_from_tables(self._system_tables(variant, system))
+    def segment_stats(self, variant: Variant, system: str) -> TableSegments:
+        """The system's per-segment statistics under a BLEU variant as a
+        sequence computed from the tables as it is read (one pass costs one
+        table's Stats at a time)."""
+        return TableSegments(variant, self._system_tables(variant, system))
 
     def sentence_values(self, variant: Variant, system: str) -> list[float]:
         """The system's sentence scores under a BLEU variant, computed a
@@ -111,6 +137,38 @@ class SystemStatistics:
         if variant.fingerprint not in self._partials:
             raise InputError(f"variant {variant.name} was not collected")
         return variant.score(self._partials[variant.fingerprint][self._index[system]])
+
+
+class TableSegments(Sequence[Stats]):
+    """A variant's per-segment ``Stats`` of a system, read from its tables
+    when asked for: iterating holds one table's Stats at a time."""
+
+    def __init__(self, variant: Variant, tables: list[SegmentTable]) -> None:
+        self._variant = variant
+        self._tables = tables
+        self._size = sum(len(t.hyp_len) for t in tables)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Stats]:
+        for table in self._tables:
+            yield from self._variant.stats_from_tables([table])
+
+    @overload
+    def __getitem__(self, index: int) -> Stats: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Stats]: ...
+
+    def __getitem__(self, index: int | slice) -> Stats | Sequence[Stats]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        i = range(self._size)[index]  # IndexError past either end
+        for table in self._tables:
+            if i < len(table.hyp_len):
+                break
+            i -= len(table.hyp_len)
+        return self._variant.stats_from_tables([table])[i]
 
 
 def collect(

@@ -96,6 +96,8 @@ def test_shell_examples_run(page, command, tmp_path):
         pytest.skip("needs bleukit[ja]")
     if "--parquet" in command:
         pytest.skip("needs bleukit[arrow]: the same commands run in tests/test_arrow.py")
+    if "--executor dask" in command:
+        pytest.skip("needs a running Dask cluster: tests/test_executors.py runs these commands")
     sample = ROOT / "bleukit" / "sample"
     ref = read_lines(str(sample / "newstest2021.en-de.ref.A.200.txt"))[:40]
     hyps = [

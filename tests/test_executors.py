@@ -363,3 +363,90 @@ def test_a_worker_on_the_python_engine_warns_once(caplog, monkeypatch):
         executor.partition_partial(v, frame, "h", ["r"])
     warnings = [r for r in caplog.records if "pure-Python engine" in r.message]
     assert len(warnings) == 1
+
+
+# ------------------------------------------- the command line on a cluster
+
+
+def _wmt_files(tmp_path, n=N):
+    names = ["ref.A", "ref.C", "hyp.UF", "hyp.Online-W", "hyp.UEdin"]
+    paths = {}
+    for name in names:
+        text = "\n".join(lines(f"newstest2021.en-de.{name}.txt")[:n]) + "\n"
+        paths[name] = tmp_path / f"{name}.txt"
+        paths[name].write_text(text, encoding="utf-8")
+    return {k: str(v) for k, v in paths.items()}
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:  # fmt: skip
+        yield cluster.scheduler_address
+
+
+@pytest.mark.skipif(not _dask_available(), reason="Dask not installed (tox -e dask)")
+def test_commands_on_a_dask_cluster_print_what_they_print_locally(
+    scheduler, tmp_path, monkeypatch, capsys
+):
+    from bleukit.cli import main
+    from bleukit.engines.compiled import CompiledEngine
+    from bleukit.engines.python import PythonEngine
+
+    # chunks of 37 lines: 9 chunks, spread over both workers, merged in order
+    for engine in (CompiledEngine, PythonEngine):
+        monkeypatch.setattr(engine, "batch_lines", lambda self: 37)
+    f = _wmt_files(tmp_path)
+    systems = ["-r", f["ref.A"], f["ref.C"], "-i", f["hyp.UF"], f["hyp.Online-W"], f["hyp.UEdin"]]
+    report = tmp_path / "report.html"
+    commands = [
+        ["score", "-r", f["ref.A"], f["ref.C"], "-i", f["hyp.UF"], f["hyp.UF"], "-f", "json"],
+        ["score", "-v", "chrF++", "-r", f["ref.A"], "-i", f["hyp.UF"]],
+        ["score", "-v", "nltk[smoothing=nltk-method7]", "-r", f["ref.A"], "-i", f["hyp.UF"]],
+        ["compare", *systems, "--samples", "200", "-v", "BLEUw4", "-v", "BLEUc18"],
+        ["matrix", *systems, "--variants", "BLEUw4,sacrebleu,BLEUc18,chrF"],
+        ["agree", "BLEUw4", "BLEUc18", *systems, "--search-order", "2..5"],
+        ["report", *systems, "--samples", "50", "-o", str(report)],
+    ]
+    for argv in commands:
+        assert main(argv) == 0
+        local = capsys.readouterr().out
+        page = report.read_text(encoding="utf-8") if argv[0] == "report" else None
+        assert main([*argv, "--executor", "dask", "--scheduler", scheduler]) == 0, argv
+        assert capsys.readouterr().out == local, argv
+        if page is not None:
+            assert report.read_text(encoding="utf-8") == page
+
+
+@pytest.mark.skipif(not _dask_available(), reason="Dask not installed (tox -e dask)")
+def test_executor_errors_are_one_line(scheduler, tmp_path, capsys):
+    from bleukit.cli import main
+
+    f = _wmt_files(tmp_path, n=20)
+    base = ["score", "-r", f["ref.A"], "-i", f["hyp.UF"]]
+    cases = [
+        ([*base, "--executor", "dask"], "--executor dask needs --scheduler ADDR"),
+        ([*base, "--scheduler", scheduler], "--scheduler goes with --executor dask"),
+        ([*base, "--sentence", "--executor", "dask", "--scheduler", scheduler],
+         "only corpus scores are computed on an executor"),
+        ([*base, "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"],
+         "--scheduler tcp://127.0.0.1:9: cannot connect"),
+        (["score", "-r", f["ref.A"], "-i", f["hyp.UF"] + ".missing", "--executor", "dask",
+          "--scheduler", scheduler], "no such file"),
+    ]  # fmt: skip
+    for argv, message in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err
+
+
+@pytest.mark.skipif(_dask_available(), reason="Dask is installed here")
+def test_executor_dask_without_dask_names_the_extra(tmp_path, capsys):
+    from bleukit.cli import main
+
+    f = _wmt_files(tmp_path, n=5)
+    argv = ["matrix", "-r", f["ref.A"], "-i", f["hyp.UF"], "--executor", "dask"]
+    assert main([*argv, "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert "pip install 'bleukit[dask]'" in capsys.readouterr().err

@@ -46,7 +46,7 @@ def test_chunk_boundaries_never_change_a_statistic(corpus):
     for variant in BLEU:
         for name, hyps in zip(names, systems):
             expected, _ = variant.segment_stats(hyps, refs)
-            assert stats.segment_stats(variant, name) == expected
+            assert list(stats.segment_stats(variant, name)) == expected
             whole = variant.corpus_score(hyps, refs)
             assert variant.score_value(stats.total(variant, name)) == whole.score
             sentences = [r.score for r in variant.sentence_scores(hyps, refs)]
@@ -100,3 +100,47 @@ def test_only_collected_variants_are_read_and_empty_is_an_error():
         w2.score_value(stats.total(w2, "A"))
         == w2.corpus_score(["a cat sat"], [["a cat sat"]]).score
     )
+
+
+def test_statistics_pickle_and_extend_in_chunk_order():
+    """What an executor's worker sends back: a chunk's statistics, tables
+    from the compiled kernel's buffers included, extended in order."""
+    import pickle
+
+    systems = [["the cat sat", "a dog", "it rains", "ok"], ["a cat", "the dog ran", "rain", "ok"]]
+    refs = [["the cat sat on", "a dog ran", "it rains today", "ok"]]
+    names = ["A", "B"]
+    whole = collect(VARIANTS, list(zip(names, systems)), refs)
+    merged = SystemStatistics(VARIANTS, names)
+    for a, b in ((0, 1), (1, 3), (3, 4)):
+        chunk = collect(VARIANTS, [(n, s[a:b]) for n, s in zip(names, systems)], [refs[0][a:b]])
+        merged.extend(pickle.loads(pickle.dumps(chunk)))
+    assert merged.segments == 4 and merged.nrefs == 1
+    for variant in BLEU:
+        for name in names:
+            assert list(merged.segment_stats(variant, name)) == list(
+                whole.segment_stats(variant, name)
+            )
+    for variant in CHRF:
+        assert merged.chrf_score(variant, "B").score == whole.chrf_score(variant, "B").score
+    with pytest.raises(InputError, match="collected for other variants or systems"):
+        merged.extend(collect(BLEU, [("A", ["x"]), ("B", ["y"])], [["x"]]))
+    with pytest.raises(InputError, match="collected for other variants or systems"):
+        merged.extend(collect(VARIANTS, [("A", ["x"]), ("C", ["y"])], [["x"]]))
+
+
+def test_segment_stats_are_a_sequence_read_from_the_tables():
+    w4 = bleukit.load_variant("BLEUw4")
+    hyps = [f"the cat {i} sat" for i in range(10)]
+    refs = [[f"the cat {i % 3} sat on" for i in range(10)]]
+    expected, _ = w4.segment_stats(hyps, refs)
+    chunks = [(([r[a:b] for r in refs]), [hyps[a:b]]) for a, b in ((0, 3), (3, 4), (4, 10))]
+    segments = collect_chunks([w4], ["s"], chunks).segment_stats(w4, "s")
+    assert len(segments) == 10 and list(segments) == expected
+    assert [segments[i] for i in (0, 3, 4, 9, -1, -10)] == [
+        expected[i] for i in (0, 3, 4, 9, -1, -10)
+    ]
+    assert segments[2:5] == expected[2:5]
+    for bad in (10, -11):
+        with pytest.raises(IndexError):
+            segments[bad]

@@ -176,7 +176,7 @@ class CompiledEngine(Engine):
 
     def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Stats]]:
         kernel = accelerator()
-        if kernel is None or any(c.packed is None for c in systems):
+        if kernel is None or not all(c.packable for c in systems):
             return super().bootstrap_sums(systems, draws)
         width = systems[0].width
         rows = b"".join(c.rows() for c in systems)
@@ -190,7 +190,7 @@ class CompiledEngine(Engine):
 
     def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
         kernel = accelerator()
-        if kernel is None or base.packed is None or other.packed is None:
+        if kernel is None or not (base.packable and other.packable):
             yield from super().randomization_sums(base, other, draws)
             return
         both = [a + b for a, b in zip(base.total(), other.total())]

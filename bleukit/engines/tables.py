@@ -38,6 +38,13 @@ class SegmentTable:
     nref: int
     order: int
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # a kernel's buffers (memoryviews) do not pickle: int64 arrays of the
+        # same bytes carry the same numbers (to an executor's client)
+        arrays = (array("q", bytes(a)) for a in (self.hyp_len, self.ref_len, self.matches,
+                                                 self.nearest))  # fmt: skip
+        return (SegmentTable, (*arrays, self.nref, self.order))
+
     def ref_lengths(self, i: int) -> tuple[int, ...]:
         row = self.ref_len[i * self.nref : (i + 1) * self.nref]
         return tuple(r for r in row if r >= 0)
