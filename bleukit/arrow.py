@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError, MissingDependencyError
-from .executor import AnyResult, AnyVariant, partition_partial, partition_sentence_scores
+from .executor import (
+    AnyResult,
+    AnyVariant,
+    columns,
+    partition_partial,
+    partition_sentence_scores,
+)
 
 #: rows per record batch read
 BATCH_ROWS = 65536
@@ -55,6 +61,17 @@ def batches(
     dataset = _dataset(path, columns)
     for batch in dataset.to_batches(columns=list(columns), batch_size=batch_rows):
         yield batch.to_pydict()
+
+
+def chunks(
+    path: str, hyp: str, refs: Sequence[str], batch_rows: int = BATCH_ROWS
+) -> Iterator[tuple[list[list[str | None]], list[list[str]]]]:
+    """The table as chunks for ``system_stats.collect_chunks``: per record
+    batch, the reference streams and the hypotheses (one system)."""
+    for batch in batches(path, [hyp, *refs], batch_rows):
+        hyps, streams = columns(batch, hyp, refs)
+        if hyps:
+            yield streams, [hyps]
 
 
 def corpus_score(

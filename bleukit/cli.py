@@ -437,6 +437,7 @@ def _write_blocks(out: TextIO, blocks: list[object], fmt: str) -> None:
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     from . import streaming
     from .errors import InputError
+    from .files import display_name
     from .variant import Variant
 
     if args.parquet is not None:
@@ -479,7 +480,10 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
         _write_blocks(out, blocks, args.format)
         return
     if spec is not None:
-        blocks = _confidence_blocks(args, variant, spec, ref_paths, hyp_paths)
+        keys = [str(i) for i in range(len(hyp_paths))]  # the same file may come twice
+        stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys)
+        files = list(zip(keys, map(display_name, hyp_paths)))
+        blocks = _confidence_blocks(args, variant, spec, stats, files)
     else:
         streams, hyps = _read_inputs(args.ref, hyp_paths)
         prepared = variant.prepare_references(streams)
@@ -494,22 +498,18 @@ def _confidence_blocks(
     args: argparse.Namespace,
     variant: Variant,
     spec: SignificanceSpec,
-    ref_paths: list[str],
-    hyp_paths: list[str],
+    stats: SystemStatistics,
+    systems: list[tuple[str, str]],
 ) -> list[object]:
-    """``score --confidence``: every file's bootstrap interval, from
-    statistics collected a chunk at a time."""
+    """``score --confidence``: the bootstrap interval of every system (its
+    key in ``stats``, its name) from statistics collected a chunk at a time."""
     from . import report
-    from .files import display_name
     from .significance import confidence
 
-    keys = [str(i) for i in range(len(hyp_paths))]  # the same file may come twice
-    stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys)
     sig = variant.signature(stats.nrefs).with_test(spec)
     blocks: list[object] = []
-    for key, path in zip(keys, hyp_paths):
+    for key, name in systems:
         res = confidence(variant, stats.segment_stats(variant, key), stats.nrefs, spec)
-        name = display_name(path)
         if args.format == "json":
             blocks.append(report.confidence_json_object(variant.name, name, res, sig))
         else:
@@ -521,15 +521,28 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
     """``bleukit score --parquet``: a table read in record batches."""
     from . import arrow
     from .errors import InputError
+    from .variant import Variant
 
     if args.ref or args.input or args.testset:
         raise InputError("--parquet reads hypotheses and references from the table: no -r, -i, -t")
-    if args.confidence:
-        raise InputError("--confidence is not available with --parquet yet")
+    if args.executor != "local" or args.scheduler:
+        raise InputError("--parquet runs here: drop --executor/--scheduler")
     _check_width(args.width)
     (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
     variant = _any_variant(name, args.set)
     refs = args.ref_col or ["ref"]
+    if args.confidence:
+        if args.sentence or not isinstance(variant, Variant):
+            raise InputError("--confidence: corpus BLEU only (no --sentence, no chrF)")
+        from .system_stats import collect_chunks
+
+        stats = collect_chunks([variant], ["0"], arrow.chunks(args.parquet, args.hyp_col, refs))
+        if not stats.segments:
+            raise InputError(f"{args.parquet}: no rows to score")
+        spec = _test_spec(args, paired=False)
+        blocks = _confidence_blocks(args, variant, spec, stats, [("0", args.parquet)])
+        _write_blocks(out, blocks, args.format)
+        return
     if args.sentence:
         if not args.out:
             raise InputError("--parquet --sentence writes a Parquet file: give --out OUT.parquet")

@@ -72,6 +72,22 @@ def test_cli_corpus_and_sentence_scores(table, tmp_path, capsys):
     assert written["hyp"] == HYP and len(list(out.parent.glob(".scores.parquet.*"))) == 0
 
 
+def test_confidence_equals_the_interval_of_the_text(table, tmp_path, capsys):
+    """--parquet --confidence: the bootstrap of the table's rows, as for
+    the same text in files."""
+    (tmp_path / "hyp.txt").write_text("\n".join(HYP) + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("\n".join(REF) + "\n", encoding="utf-8")
+    common = ["--confidence", "--samples", "100", "-f", "json"]
+    assert main(["score", "--parquet", str(table), *common]) == 0
+    from_table = json.loads(capsys.readouterr().out)[0]
+    assert main(["score", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
+                 *common]) == 0  # fmt: skip
+    from_files = json.loads(capsys.readouterr().out)[0]
+    assert from_table.pop("hyp") == str(table)
+    from_files.pop("hyp")
+    assert from_table == from_files and from_table["ci"][0] < from_table["score"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -79,6 +95,8 @@ def test_cli_corpus_and_sentence_scores(table, tmp_path, capsys):
         (["--sentence"], "give --out"),
         (["-r", "x.txt"], "no -r, -i, -t"),
         (["--out", "x.parquet"], "--out goes with --sentence"),
+        (["--confidence", "-v", "chrF"], "--confidence: corpus BLEU only"),
+        (["--executor", "dask", "--scheduler", "tcp://x:1"], "--parquet runs here"),
     ],
 )
 def test_errors_are_one_line(table, capsys, args, message):
