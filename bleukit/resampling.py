@@ -107,9 +107,10 @@ class Columns:
     def total(self) -> list[RefLength]:
         return [sum(col) for col in self.cols]
 
-    def rows(self) -> bytes:
-        """The statistics as int64, segment by segment (packed columns only)."""
-        return array("q", chain.from_iterable(zip(*self.cols))).tobytes()
+    def rows(self) -> array[int]:
+        """The statistics as int64, segment by segment (packable columns
+        only): a buffer for the compiled resamplers, not copied to bytes."""
+        return array("q", chain.from_iterable(zip(*self.cols)))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,147 @@
+"""Sentence BLEU or chrF as a reward for RL fine-tuning, with TRL's
+reward-function signature: ``reward(completions, **kwargs)`` gives one
+float per completion, the reference column(s) read from ``kwargs`` (TRL
+passes every dataset column there), the whole batch scored in one
+``sentence_scores`` call.
+
+    from bleukit.rewards import SentenceReward
+    trainer = GRPOTrainer(..., reward_funcs=[SentenceReward(refs="reference")])
+
+Choices a user should know (docs/integrations.md):
+
+* the default variant is ``sacrebleu[effective_order=true]``, what
+  ``sacrebleu.sentence_bleu`` computes (exponential smoothing, effective
+  order): sentence BLEU without smoothing is 0 for any output that misses
+  one order, which is most short outputs, and a reward that is mostly 0
+  carries no signal;
+* rewards are scaled by ``scale`` (default 0.01: BLEU's 0-100 as 0-1, the
+  range of TRL's other rewards, which matters when rewards are weighted
+  and summed);
+* ``token_ids=True`` scores token ids instead of text, with no tokenizer:
+  TRL's ``completion_ids`` against reference columns of id lists. Ids are
+  written as decimal words and split on ASCII spaces (tokenizer
+  ``none.v1``, splitter ``ascii.v1``), so n-grams of ids are matched
+  exactly; the variant's order, smoothing and weights are kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .chrf_variant import ChrfVariant, load_metric
+from .engines import limited_threads
+from .errors import InputError
+from .variant import Variant
+
+AnyVariant = Variant | ChrfVariant
+
+#: sacrebleu.sentence_bleu's defaults: exponential smoothing, effective order
+DEFAULT_VARIANT = "sacrebleu[effective_order=true]"
+
+
+def _text(completion: Any, index: int) -> str:
+    """A completion's text: a string, or TRL's conversational form (a list
+    of messages, the last one's ``content``)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
+        content = completion[-1].get("content")
+        if isinstance(content, str):
+            return content
+    raise InputError(
+        f"completion {index} is {type(completion).__name__}: expected a string or a list of "
+        "messages whose last one has a string 'content'"
+    )
+
+
+def _ids(value: Any, what: str) -> str:
+    """A sequence of token ids as decimal words (a tensor or array works
+    through ``tolist``)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InputError(f"{what} is {type(value).__name__}, not a sequence of token ids")
+    if not set(map(type, value)) <= {int}:  # in C: no Python loop over the ids
+        raise InputError(f"{what} holds something other than int token ids")
+    return " ".join(map(str, value))
+
+
+class SentenceReward:
+    """A picklable reward function: the sentence score of every completion
+    under ``variant`` (a name, a YAML path or a variant; BLEU or chrF),
+    times ``scale``, against the references in the keyword arguments named
+    by ``refs`` (each value per completion: a reference, or a list of
+    references)."""
+
+    def __init__(
+        self,
+        variant: str | AnyVariant = DEFAULT_VARIANT,
+        refs: str | Sequence[str] = "reference",
+        scale: float = 0.01,
+        token_ids: bool = False,
+        threads: int | None = 1,
+    ) -> None:
+        v = load_metric(variant) if isinstance(variant, str) else variant
+        if token_ids:
+            if not isinstance(v, Variant):
+                raise InputError("token_ids=True needs a BLEU variant (chrF counts characters)")
+            v = v.with_overrides(tokenizer="none.v1", split="ascii.v1", lowercase=False)
+        self.variant = v
+        self.refs = [refs] if isinstance(refs, str) else list(refs)
+        if not self.refs:
+            raise InputError("refs: name at least one reference column")
+        self.scale = scale
+        self.token_ids = token_ids
+        self.threads = threads
+        # trainers name a reward by its __name__ in their logs
+        self.__name__ = f"{v.name}_reward"
+
+    def __repr__(self) -> str:
+        return f"SentenceReward({self.variant.name!r}, refs={self.refs!r}, scale={self.scale})"
+
+    def _hypotheses(self, completions: Sequence[Any], kwargs: dict[str, Any]) -> list[str]:
+        if not self.token_ids:
+            return [_text(c, i) for i, c in enumerate(completions)]
+        ids = kwargs.get("completion_ids")
+        if ids is None:
+            raise InputError("token_ids=True reads the keyword argument completion_ids")
+        if len(ids) != len(completions):
+            raise InputError(f"{len(ids)} completion_ids for {len(completions)} completions")
+        return [_ids(c, f"completion_ids[{i}]") for i, c in enumerate(ids)]
+
+    def _streams(self, size: int, kwargs: dict[str, Any]) -> list[list[str | None]]:
+        """Reference streams (None where a completion has fewer references)."""
+        per_completion: list[list[str]] = [[] for _ in range(size)]
+        for name in self.refs:
+            if name not in kwargs:
+                given = ", ".join(sorted(kwargs)) or "none"
+                raise InputError(f"no keyword argument {name!r} (references); given: {given}")
+            column = kwargs[name]
+            if len(column) != size:
+                raise InputError(f"{name!r} has {len(column)} values for {size} completions")
+            for i, value in enumerate(column):
+                per_completion[i].extend(self._references(value, f"{name}[{i}]"))
+        width = max(len(r) for r in per_completion)
+        return [[r[k] if k < len(r) else None for r in per_completion] for k in range(width)]
+
+    def _references(self, value: Any, what: str) -> list[str]:
+        if self.token_ids:
+            if hasattr(value, "tolist"):
+                value = value.tolist()
+            nested = isinstance(value, list) and value and not isinstance(value[0], int)
+            return [_ids(v, what) for v in value] if nested else [_ids(value, what)]
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+            return list(value)
+        raise InputError(f"{what} is {type(value).__name__}: expected a string or a list of them")
+
+    def __call__(self, completions: Sequence[Any], **kwargs: Any) -> list[float]:
+        if not completions:
+            return []
+        hyps = self._hypotheses(completions, kwargs)
+        streams = self._streams(len(hyps), kwargs)
+        with limited_threads(self.threads):
+            results = self.variant.sentence_scores(hyps, streams)
+        return [r.score * self.scale for r in results]
