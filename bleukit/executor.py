@@ -46,7 +46,7 @@ def ref_columns(refs: str | Sequence[str]) -> list[str]:
     return columns
 
 
-def _text(value: Any) -> str | None:
+def text_value(value: Any) -> str | None:
     """A cell as text: None where it is missing (None, NaN, pandas NA)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
@@ -64,10 +64,10 @@ def columns(frame: Any, hyp: str, refs: Sequence[str]) -> tuple[list[str], list[
     for name in (hyp, *refs):
         if name not in frame:
             raise InputError(f"no column {name!r} (columns: {', '.join(map(str, frame))})")
-    hyps = [_text(h) for h in frame[hyp]]
+    hyps = [text_value(h) for h in frame[hyp]]
     if any(h is None for h in hyps):
         raise InputError(f"column {hyp!r} has a missing hypothesis")
-    return hyps, [[_text(r) for r in frame[name]] for name in refs]  # type: ignore[return-value]
+    return hyps, [[text_value(r) for r in frame[name]] for name in refs]  # type: ignore[return-value]
 
 
 def _warn_python_engine(variant: AnyVariant) -> None:
