@@ -1,0 +1,104 @@
+"""bleukit.torch: sentence BLEU of token-id tensors, counted with
+vectorised n-gram ids, equals the CPU engine's score of the same ids
+written as words, bit for bit, for many variants, paddings, lengths and
+reference counts (on the CPU here; tox -e torch installs a CPU build of
+PyTorch and sets BLEUKIT_REQUIRE_TORCH=1, which makes its absence a
+failure)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bleukit
+from bleukit.errors import InputError
+
+if not os.environ.get("BLEUKIT_REQUIRE_TORCH"):
+    pytest.importorskip("torch", reason="PyTorch not installed (tox -e torch)")
+
+import torch
+
+from bleukit.torch import DEFAULT_VARIANT, segment_table, sentence_bleu
+
+IDS = {"tokenizer": "none.v1", "split": "ascii.v1", "lowercase": False}
+VARIANTS = [
+    DEFAULT_VARIANT, "sacrebleu", "BLEUw2", "nltk[smoothing=nltk-method7]",
+    "nltk[smoothing=nltk-method4]", "sacrebleu[ref_length=shortest.v1,max_order=6]",
+    "sacrebleu[smoothing=floor,totals=at-least-one]",
+]  # fmt: skip
+
+
+def _pad(rows, width, pad=0):
+    return [r + [pad] * (width - len(r)) for r in rows]
+
+
+def _cpu_scores(variant, hyps, refs):
+    v = bleukit.load_variant(variant, **IDS)
+    words = [" ".join(map(str, h)) for h in hyps]
+    streams = [[" ".join(map(str, r[k])) for r in refs] for k in range(len(refs[0]))]
+    return [r.score for r in v.sentence_scores(words, streams)]
+
+
+@st.composite
+def batches(draw):
+    size = draw(st.integers(1, 12))
+    nrefs = draw(st.integers(1, 3))
+    seq = st.lists(st.integers(1, 6), max_size=15)  # a small vocabulary: many matches
+    hyps = [draw(seq) for _ in range(size)]
+    refs = [[draw(seq) for _ in range(nrefs)] for _ in range(size)]
+    extra = draw(st.integers(0, 3))  # padding beyond the longest row
+    return hyps, refs, extra
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(VARIANTS), batches(), st.sampled_from([0, 99, -100]))
+def test_scores_equal_the_cpu_engine_bit_for_bit(variant, batch, pad):
+    hyps, refs, extra = batch
+    hyps = [[t if t != pad else 7 for t in h] for h in hyps]
+    h = torch.tensor(_pad(hyps, max(map(len, hyps)) + extra, pad), dtype=torch.long)
+    width = max(len(x) for r in refs for x in r) + extra
+    r = torch.tensor([_pad(rs, width, pad) for rs in refs], dtype=torch.long)
+    got = sentence_bleu(h, r, variant=bleukit.load_variant(variant, **IDS), pad_id=pad)
+    assert got.dtype == torch.float64 and got.device == h.device
+    assert got.tolist() == _cpu_scores(variant, hyps, refs)
+
+
+def test_one_reference_as_a_matrix_and_int32_ids():
+    hyps = [[5, 6, 7, 8], [1, 2, 3, 0]]
+    refs = [[5, 6, 7, 8, 9], [1, 2, 0, 0, 0]]
+    got = sentence_bleu(torch.tensor(hyps, dtype=torch.int32), torch.tensor(refs))
+    assert got.tolist() == _cpu_scores(DEFAULT_VARIANT, [[5, 6, 7, 8], [1, 2, 3]],
+                                       [[[5, 6, 7, 8, 9]], [[1, 2]]])  # fmt: skip
+
+
+def test_the_table_holds_exact_counts():
+    # "1 1 1 2" against "1 1 2": unigrams clip 1 to 2 (3 -> 2) + 2 -> 3 matches
+    table = segment_table(torch.tensor([[1, 1, 1, 2]]), torch.tensor([[1, 1, 2]]), order=3)
+    assert list(table.hyp_len) == [4] and list(table.ref_len) == [3]
+    assert list(table.matches) == [3, 2, 1] and list(table.nearest) == [3, 3]
+
+
+@pytest.mark.parametrize(
+    ("hyps", "refs", "message"),
+    [
+        (torch.tensor([[1, 0, 2]]), torch.tensor([[1, 2]]), "hyps: padding (0) must come after"),
+        (torch.tensor([[1, 2]]), torch.tensor([[0, 2]]), "refs: padding (0) must come after"),
+        (torch.tensor([1, 2]), torch.tensor([[1, 2]]), "expected hyps [B, L]"),
+        (torch.tensor([[1.0, 2.0]]), torch.tensor([[1, 2]]), "integer tensors"),
+        ([[1, 2]], torch.tensor([[1, 2]]), "must be tensors"),
+        (torch.tensor([[1, 2]]), torch.tensor([[1, 2], [3, 4]]), "expected hyps [B, L]"),
+        (torch.tensor([[1, -2]]), torch.tensor([[1, 2]]), "must not be negative"),
+    ],
+)
+def test_bad_batches_are_clear_errors(hyps, refs, message):
+    with pytest.raises(InputError, match=re.escape(message)):
+        sentence_bleu(hyps, refs)
+
+
+def test_other_reference_lengths_are_refused():
+    with pytest.raises(InputError, match="not average.v1"):
+        sentence_bleu(torch.tensor([[1]]), torch.tensor([[1]]), "BLEUw4[ref_length=average]")
