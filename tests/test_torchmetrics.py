@@ -1,0 +1,121 @@
+"""bleukit.torchmetrics.BLEU: exact int64 states; the score equals
+corpus_score; two processes (gloo) sum to the one-process score exactly;
+past 2**24 n-grams bleukit's states stay exact where torchmetrics' float32
+BLEUScore drops counts. tox -e torch installs torchmetrics and sets
+BLEUKIT_REQUIRE_TORCH=1, which makes its absence a failure."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+import bleukit
+from bleukit.errors import InputError
+
+if not os.environ.get("BLEUKIT_REQUIRE_TORCH"):
+    pytest.importorskip("torchmetrics", reason="torchmetrics not installed (tox -e torch)")
+
+import torch
+
+from bleukit.torchmetrics import BLEU
+
+DATA = Path(__file__).parent / "data" / "wmt"
+
+
+def lines(name: str, n: int = 400) -> list[str]:
+    return (DATA / name).read_text(encoding="utf-8").split("\n")[:n]
+
+
+HYP = lines("newstest2021.en-de.hyp.UF.txt")
+REF_A = lines("newstest2021.en-de.ref.A.txt")
+REF_C = lines("newstest2021.en-de.ref.C.txt")
+# per prediction its references; every fifth has only reference A
+TARGET = [[a, c] if i % 5 else [a] for i, (a, c) in enumerate(zip(REF_A, REF_C))]
+STREAMS = [REF_A, [c if i % 5 else None for i, c in enumerate(REF_C)]]
+
+
+@pytest.mark.parametrize("variant", ["sacrebleu", "BLEUc18", "nltk", "BLEUw4[ref_length=shortest]"])
+def test_batches_sum_to_the_corpus_score(variant):
+    metric = BLEU(variant)
+    for start in range(0, len(HYP), 64):
+        metric.update(HYP[start : start + 64], TARGET[start : start + 64])
+    expected = bleukit.load_variant(variant).corpus_score(HYP, STREAMS)
+    assert metric.compute().item() == expected.score
+    assert metric.result().signature.long == expected.signature.long  # nrefs:var
+    assert all(s.dtype == torch.int64 for s in (metric.counts, metric.totals, metric.sys_len))
+    metric.reset()
+    metric.update(HYP[:3], [r[0] for r in TARGET[:3]])  # one reference each, as strings
+    assert metric.result().signature.nrefs == 1
+
+
+def _rank(rank: int, port: int, out: str) -> None:
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                            world_size=2)  # fmt: skip
+    try:
+        metric = BLEU("sacrebleu")
+        half = len(HYP) // 2
+        rows = slice(0, half) if rank == 0 else slice(half, None)
+        for start in range(rows.start, rows.stop or len(HYP), 50):
+            stop = min(start + 50, rows.stop or len(HYP))
+            metric.update(HYP[start:stop], TARGET[start:stop])
+        score = metric.compute().item()  # synced across both processes
+        if rank == 0:
+            Path(out).write_text(repr(score), encoding="utf-8")
+    finally:
+        dist.destroy_process_group()
+
+
+def test_two_processes_sum_exactly(tmp_path):
+    import torch.multiprocessing as mp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "score.txt"
+    mp.spawn(_rank, args=(port, str(out)), nprocs=2, join=True)
+    expected = bleukit.load_variant("sacrebleu").corpus_score(HYP, STREAMS).score
+    assert float(out.read_text(encoding="utf-8")) == expected
+
+
+def test_past_two_to_the_24_the_int64_states_stay_exact():
+    from torchmetrics.text import BLEUScore
+
+    big = 2**24
+    hyp, ref = ["a b c d e"], [["a b c d e"]]
+    theirs = BLEUScore()
+    theirs.update(hyp, ref)
+    theirs.numerator = torch.full_like(theirs.numerator, big)  # a corpus of 2**24 n-grams
+    theirs.update(hyp, ref)
+    # float32 cannot hold 2**24 + 5: torchmetrics' count has drifted
+    assert theirs.numerator[0].item() != big + 5
+    ours = BLEU("BLEUw4")
+    ours.update(hyp, ref)
+    ours.counts = torch.full_like(ours.counts, big)
+    ours.update(hyp, ref)
+    assert ours.counts.tolist() == [big + 5, big + 4, big + 3, big + 2]
+
+
+def test_the_metric_pickles_with_its_states():
+    import pickle
+
+    metric = BLEU("BLEUc18")
+    metric.update(HYP[:20], TARGET[:20])
+    clone = pickle.loads(pickle.dumps(metric))
+    assert type(clone) is BLEU and clone.compute().item() == metric.compute().item()
+
+
+def test_refusals_are_clear():
+    with pytest.raises(InputError, match="reads the corpus's last segment"):
+        BLEU("nltk[smoothing=nltk-method5]")
+    with pytest.raises(InputError, match="average reference length"):
+        BLEU("BLEUw4[ref_length=average]")
+    metric = BLEU()
+    with pytest.raises(InputError, match="2 predictions but 1 targets"):
+        metric.update(["a", "b"], [["a"]])
+    with pytest.raises(InputError, match="no segments to score"):
+        metric.compute()
