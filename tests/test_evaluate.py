@@ -1,0 +1,93 @@
+"""The HF evaluate module shipped in bleukit (bleukit/integrations/
+evaluate/bleukit_bleu.py), loaded offline with evaluate.load, returns what
+evaluate's own sacrebleu module returns: that module transposes the
+references and calls sacrebleu.corpus_bleu with its arguments, so the
+oracle here is sacrebleu 2.6.0 called the same way, live. tox -e evaluate
+installs evaluate and sacrebleu and sets BLEUKIT_REQUIRE_EVALUATE=1, which
+makes their absence a failure."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import bleukit
+from bleukit.integrations import evaluate_path
+
+if not os.environ.get("BLEUKIT_REQUIRE_EVALUATE"):
+    pytest.importorskip("evaluate", reason="evaluate not installed (tox -e evaluate)")
+    pytest.importorskip("sacrebleu", reason="sacrebleu not installed (tox -e evaluate)")
+
+import evaluate
+import sacrebleu
+
+DATA = Path(__file__).parent / "data" / "wmt"
+
+
+def lines(name: str, n: int = 300) -> list[str]:
+    return (DATA / name).read_text(encoding="utf-8").split("\n")[:n]
+
+
+HYP = lines("newstest2021.en-de.hyp.Online-W.txt")
+REFS = [list(r) for r in zip(lines("newstest2021.en-de.ref.A.txt"),
+                             lines("newstest2021.en-de.ref.C.txt"))]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def metric():
+    return evaluate.load(evaluate_path())
+
+
+def sacrebleu_dict(predictions, references, **kwargs):
+    """What evaluate's sacrebleu module computes (its documented steps)."""
+    if isinstance(references[0], str):
+        references = [[r] for r in references]
+    streams = [[refs[i] for refs in references] for i in range(len(references[0]))]
+    tokenize = kwargs.pop("tokenize", None)
+    out = sacrebleu.corpus_bleu(predictions, streams, **kwargs,
+                                **({"tokenize": tokenize} if tokenize else {}))  # fmt: skip
+    return {"score": out.score, "counts": out.counts, "totals": out.totals,
+            "precisions": out.precisions, "bp": out.bp, "sys_len": out.sys_len,
+            "ref_len": out.ref_len}  # fmt: skip
+
+
+CASES = [
+    ({}, "WMT21 en-de, two references"),
+    ({"lowercase": True}, "lowercase"),
+    ({"tokenize": "intl"}, "intl"),
+    ({"tokenize": "char"}, "char"),
+    ({"tokenize": "none", "smooth_method": "floor", "smooth_value": 0.2}, "floor"),
+    ({"smooth_method": "add-k", "use_effective_order": True}, "add-k"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "what"), CASES, ids=[c[1] for c in CASES])
+def test_compute_equals_evaluates_sacrebleu_module(metric, kwargs, what):
+    got = metric.compute(predictions=HYP, references=REFS, **kwargs)
+    expected = sacrebleu_dict(HYP, REFS, **dict(kwargs))
+    assert got.pop("signature").startswith("bleukit|")
+    assert got == expected
+
+
+def test_edge_cases(metric):
+    # one reference per prediction as strings, an empty prediction, and an
+    # empty reference
+    predictions = ["hello there general kenobi", "", "foo bar foobar"]
+    references = ["hello there general kenobi", "nothing here", ""]
+    got = metric.compute(predictions=predictions, references=references)
+    got.pop("signature")
+    assert got == sacrebleu_dict(predictions, references)
+    with pytest.raises(ValueError, match="same number of references"):
+        metric.compute(predictions=["a", "b"], references=[["a", "b"], ["c"]])
+
+
+def test_any_bleukit_variant_and_its_signature(metric):
+    got = metric.compute(predictions=HYP, references=REFS, variant="BLEUc18")
+    expected = bleukit.load_variant("BLEUc18").corpus_score(HYP, [list(s) for s in zip(*REFS)])
+    assert got["score"] == expected.score and got["signature"] == expected.signature.long
+    parsed = bleukit.parse_signature(got["signature"])
+    assert parsed.config.max_order == 18
+    with pytest.raises(bleukit.InputError, match="drop lowercase"):
+        metric.compute(predictions=HYP, references=REFS, variant="BLEUc18", lowercase=True)
