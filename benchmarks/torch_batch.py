@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-VARIANT = "nltk[smoothing=nltk-method1,tokenizer=none.v1,split=ascii.v1]"
+VARIANT = "nltk[smoothing=nltk-method1,tokenizer=char.v1,lowercase=false]"
 
 
 def make_batch(size: int, length: int, seed: int) -> tuple[list[list[int]], list[list[int]]]:

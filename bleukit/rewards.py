@@ -17,15 +17,18 @@ Choices a user should know (docs/integrations.md):
 * rewards are scaled by ``scale`` (default 0.01: BLEU's 0-100 as 0-1, the
   range of TRL's other rewards, which matters when rewards are weighted
   and summed);
-* ``token_ids=True`` scores token ids instead of text, with no tokenizer:
-  TRL's ``completion_ids`` against reference columns of id lists. Ids are
-  written as decimal words and split on ASCII spaces (tokenizer
-  ``none.v1``, splitter ``ascii.v1``), so n-grams of ids are matched
-  exactly; the variant's order, smoothing and weights are kept.
+* ``token_ids=True`` scores token ids instead of text: TRL's
+  ``completion_ids`` against reference columns of id lists. Each id is
+  written as one character, U+10000 + id (Unicode's planes 1-16 hold no
+  whitespace and no surrogate), and the ``char.v1`` tokenizer makes every
+  character a token, so the n-grams are n-grams of ids, matched exactly;
+  the variant's order, smoothing and weights are kept. Ids must be below
+  1,048,576.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,16 +58,31 @@ def _text(completion: Any, index: int) -> str:
     )
 
 
+#: token ids are written as the code points U+10000 + id: Unicode's planes
+#: 1-16 hold no whitespace and no surrogate, so every id is one character
+ID_OFFSET = 0x10000
+#: the most ids a vocabulary may have (the code points of planes 1-16)
+MAX_IDS = 0x110000 - ID_OFFSET
+#: what scores ids: every character (so every id) a token, no case folding
+TOKEN_ID_FIELDS = {"tokenizer": "char.v1", "lowercase": False}
+
+
 def _ids(value: Any, what: str) -> str:
-    """A sequence of token ids as decimal words (a tensor or array works
-    through ``tolist``)."""
+    """A sequence of token ids as a string of one character per id (a
+    tensor or array works through ``tolist``)."""
     if hasattr(value, "tolist"):
         value = value.tolist()
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise InputError(f"{what} is {type(value).__name__}, not a sequence of token ids")
     if not set(map(type, value)) <= {int}:  # in C: no Python loop over the ids
         raise InputError(f"{what} holds something other than int token ids")
-    return " ".join(map(str, value))
+    out_of_range = InputError(f"{what}: token ids must be between 0 and {MAX_IDS - 1}")
+    if value and min(value) < 0:
+        raise out_of_range
+    try:  # UTF-32 code units decoded in C; past U+10FFFF is a decode error
+        return array("I", map(ID_OFFSET.__add__, value)).tobytes().decode("utf-32-le")
+    except (OverflowError, UnicodeDecodeError):
+        raise out_of_range from None
 
 
 class SentenceReward:
@@ -86,7 +104,7 @@ class SentenceReward:
         if token_ids:
             if not isinstance(v, Variant):
                 raise InputError("token_ids=True needs a BLEU variant (chrF counts characters)")
-            v = v.with_overrides(tokenizer="none.v1", split="ascii.v1", lowercase=False)
+            v = v.with_overrides(**TOKEN_ID_FIELDS)
         self.variant = v
         self.refs = [refs] if isinstance(refs, str) else list(refs)
         if not self.refs:

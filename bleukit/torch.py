@@ -28,8 +28,9 @@ from .engines import SegmentTable
 from .errors import InputError, MissingDependencyError
 from .variant import Variant, load_variant
 
-#: sacrebleu.sentence_bleu's defaults, for token ids
-DEFAULT_VARIANT = "sacrebleu[effective_order=true,tokenizer=none.v1,split=ascii.v1]"
+#: sacrebleu.sentence_bleu's defaults, for token ids (as SentenceReward
+#: scores them: every id one token; no text is tokenized here)
+DEFAULT_VARIANT = "sacrebleu[effective_order=true,tokenizer=char.v1,lowercase=false]"
 
 
 def _torch() -> Any:

@@ -73,6 +73,9 @@ def test_token_ids_from_arrays_and_nested_references():
         def tolist(self):
             return list(self)
 
+    # ids whose code points would be whitespace below plane 1 (9, 32, 0x3000)
+    spaces = [9, 32, 0x3000, 1048575]
+    assert reward(["a"], completion_ids=[spaces], reference=[spaces])[0] == pytest.approx(100.0)
     got = reward(["a", "b"], completion_ids=[Tensor(ids[0]), ids[1]],
                  reference=[[[5, 6, 7, 8], [9]], Tensor([1, 2, 3])])  # fmt: skip
     assert got[0] == pytest.approx(100.0, abs=1e-9) and 0 < got[1] < 100
@@ -112,6 +115,12 @@ def test_token_id_errors():
         reward(["a"], completion_ids=[[1], [2]], reference=[[1]])
     with pytest.raises(InputError, match=r"completion_ids\[0\] holds something other than int"):
         reward(["a"], completion_ids=[[1.5]], reference=[[1]])
+    with pytest.raises(
+        InputError, match=r"completion_ids\[0\]: token ids must be between 0 and 1048575"
+    ):
+        reward(["a"], completion_ids=[[1, 1048576]], reference=[[1]])
+    with pytest.raises(InputError, match="must be between 0"):
+        reward(["a"], completion_ids=[[1]], reference=[[-1]])
     with pytest.raises(InputError, match="needs a BLEU variant"):
         SentenceReward("chrF", token_ids=True)
     with pytest.raises(InputError, match="at least one reference column"):
