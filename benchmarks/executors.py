@@ -68,7 +68,7 @@ def on_dask(path: Path) -> float:
 
     import bleukit.dask
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
         with Client(cluster):
             ddf = dd.read_parquet(str(path))
             return bleukit.dask.corpus_score(ddf, hyp="hyp", refs="ref").score

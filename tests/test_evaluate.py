@@ -91,3 +91,24 @@ def test_any_bleukit_variant_and_its_signature(metric):
     assert parsed.config.max_order == 18
     with pytest.raises(bleukit.InputError, match="drop lowercase"):
         metric.compute(predictions=HYP, references=REFS, variant="BLEUc18", lowercase=True)
+
+
+def test_the_documented_example_runs():
+    import subprocess
+    import sys
+
+    script = (
+        Path(__file__).parents[1] / "docs" / "examples" / "integrations" / "evaluate_offline.py"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "HF_HUB_OFFLINE": "1"})  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    predictions = ["hello there general kenobi", "on our way to ankh morpork"]
+    references = [["hello there general kenobi", "hello there !"],
+                  ["goodbye ankh morpork", "ankh morpork"]]  # fmt: skip
+    words = sacrebleu_dict(predictions, references)
+    streams = [list(s) for s in zip(*references)]
+    chars = bleukit.load_variant("BLEUc18").corpus_score(predictions, streams)
+    first, second = out.stdout.splitlines()
+    assert first.startswith(f"{round(words['score'], 1)} bleukit|tok:13a.v1|")
+    assert second == str(round(chars.score, 2))

@@ -221,7 +221,7 @@ def ex(request):
         from dask.distributed import Client, LocalCluster
 
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster):  # fmt: skip
+                          dashboard_address=":0") as cluster, Client(cluster):  # fmt: skip
             yield request.param
     elif request.param.name == "spark":
         import sys
@@ -382,8 +382,9 @@ def _wmt_files(tmp_path, n=N):
 def scheduler():
     from dask.distributed import LocalCluster
 
+    # ":0": a free port for the dashboard, as another cluster may be up
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:  # fmt: skip
+                      dashboard_address=":0") as cluster:  # fmt: skip
         yield cluster.scheduler_address
 
 

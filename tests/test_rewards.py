@@ -125,3 +125,23 @@ def test_token_id_errors():
         SentenceReward("chrF", token_ids=True)
     with pytest.raises(InputError, match="at least one reference column"):
         SentenceReward(refs=[])
+
+
+def test_called_as_trl_grpo_trainer_calls_reward_functions():
+    """GRPOTrainer calls reward_func(prompts=, completions=, completion_ids=,
+    **dataset columns, trainer_state=, log_extra=, log_metric=)."""
+    reward = SentenceReward(refs="reference")
+    got = reward(
+        prompts=["p"] * 4,
+        completions=HYPS,
+        completion_ids=[[1, 2]] * 4,
+        reference=REFS_A,
+        trainer_state=object(),
+        log_extra=lambda *a: None,
+        log_metric=lambda *a: None,
+    )
+    v = bleukit.load_variant(DEFAULT_VARIANT)
+    assert got == [r.score * 0.01 for r in v.sentence_scores(HYPS, [REFS_A])]
+    ids = SentenceReward(token_ids=True)(prompts=["p"], completions=["x"], completion_ids=[[3, 4]],
+                                         reference=[[3, 4]], trainer_state=None)  # fmt: skip
+    assert ids == [pytest.approx(1.0)]

@@ -102,3 +102,20 @@ def test_bad_batches_are_clear_errors(hyps, refs, message):
 def test_other_reference_lengths_are_refused():
     with pytest.raises(InputError, match="not average.v1"):
         sentence_bleu(torch.tensor([[1]]), torch.tensor([[1]]), "BLEUw4[ref_length=average]")
+
+
+def test_the_documented_example_runs():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        Path(__file__).parents[1] / "docs" / "examples" / "integrations" / "torch_batch_bleu.py"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    expected = _cpu_scores(
+        DEFAULT_VARIANT, [[5, 6, 7, 8], [1, 2, 3, 4, 9]], [[[5, 6, 7, 8]], [[1, 2, 3]]]
+    )
+    rounded = str([round(s, 2) for s in expected])
+    assert out.stdout.splitlines() == [rounded, rounded]

@@ -119,3 +119,19 @@ def test_refusals_are_clear():
         metric.update(["a", "b"], [["a"]])
     with pytest.raises(InputError, match="no segments to score"):
         metric.compute()
+
+
+def test_the_documented_example_runs():
+    import subprocess
+    import sys
+
+    script = (
+        Path(__file__).parents[1] / "docs" / "examples" / "integrations" / "torchmetrics_loop.py"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    hyps = ["the cat sat on the mat", "a dog ran", "it rains", "good night"]
+    streams = [["the cat sat on a mat", "a dog ran away", "it rained", "good night"],
+               [None, None, "it is raining", None]]  # fmt: skip
+    expected = bleukit.load_variant("sacrebleu").corpus_score(hyps, streams)
+    assert out.stdout.splitlines() == [f"{expected.score:.2f}", expected.signature.short]

@@ -9,7 +9,7 @@ from dask.distributed import Client, LocalCluster
 import bleukit.dask
 
 if __name__ == "__main__":
-    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
         with Client(cluster):
             df = pd.DataFrame(
                 {
