@@ -261,7 +261,7 @@ def _test_spec(args: argparse.Namespace, paired: bool) -> SignificanceSpec:
     from .spec import DEFAULT_SAMPLES, SignificanceSpec
 
     test: TestName | None = ("ar" if args.paired_ar else "bs") if paired else None
-    samples = args.samples or DEFAULT_SAMPLES[test or "bs"]
+    samples = DEFAULT_SAMPLES[test or "bs"] if args.samples is None else args.samples
     return SignificanceSpec(
         test=test,
         samples=samples,
@@ -446,7 +446,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     if args.out is not None:
         raise InputError("--out goes with --parquet --sentence")
     args.ref = _score_references(args)
-    (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
+    (name,) = _variant_names(None if args.variant is None else [args.variant], args.lang)
     variant = _any_variant(name, args.set)
     _check_width(args.width)
     if args.executor != "local" and (args.sentence or args.confidence):
@@ -528,7 +528,7 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
     if args.executor != "local" or args.scheduler:
         raise InputError("--parquet runs here: drop --executor/--scheduler")
     _check_width(args.width)
-    (name,) = _variant_names([args.variant] if args.variant else None, args.lang)
+    (name,) = _variant_names(None if args.variant is None else [args.variant], args.lang)
     variant = _any_variant(name, args.set)
     refs = args.ref_col or ["ref"]
     if args.confidence:

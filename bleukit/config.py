@@ -173,8 +173,11 @@ class VariantConfig(BaseModel):
         value = self.smoothing_value
         if value is None:
             value = method.default_value
-        if not math.isfinite(value) or value < 0:
-            raise ValueError("key 'smoothing_value' must be finite and non-negative")
+        low, high = method.value_range
+        if not (math.isfinite(value) and low <= value <= high):
+            raise ValueError(
+                f"key 'smoothing_value': {self.smoothing} takes a value from {low:g} to {high:g}"
+            )
         # the filled-in default is part of the variant, and of its signature
         object.__setattr__(self, "smoothing_value", float(value))
         return self
@@ -210,14 +213,58 @@ def builtin_names() -> list[str]:
     return sorted(f.name[:-5] for f in files if f.name.endswith(".yaml"))
 
 
-def _read_yaml(text: str, source: str) -> dict[str, Any]:
+#: the longest piece of a YAML error message repeated in ours
+_MAX_PROBLEM = 200
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _MAX_PROBLEM else text[:_MAX_PROBLEM] + "..."
+
+
+def _duplicate_key(node: yaml.Node) -> yaml.Node | None:
+    """The first mapping key given twice in a composed document (safe_load
+    would keep the last value silently); walked without recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.MappingNode):
+            seen = set()
+            for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        return key
+                    seen.add(key.value)
+                stack.extend((key, value))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return None
+
+
+def safe_yaml(text: str, source: str) -> Any:
+    """``yaml.safe_load`` of ``text``, with every failure one ConfigError
+    naming ``source``: invalid YAML (its line), a key given twice, nesting
+    too deep to read, a number too long to convert."""
     try:
-        data = yaml.safe_load(text)
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        twice = _duplicate_key(node) if node is not None else None
+        if twice is not None:
+            line = twice.start_mark.line + 1
+            raise ConfigError(f"{source}: line {line}: key {_short(twice.value)!r} is given twice")
+        return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{source}:{where} invalid YAML: {problem}") from None
+        raise ConfigError(f"{source}:{where} invalid YAML: {_short(problem)}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: invalid YAML: nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        problem = "a number too long to read" if "digits" in str(exc) else _short(str(exc))
+        raise ConfigError(f"{source}: invalid YAML: {problem}") from None
+
+
+def _read_yaml(text: str, source: str) -> dict[str, Any]:
+    data = safe_yaml(text, source)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -227,7 +274,8 @@ def _read_yaml(text: str, source: str) -> dict[str, Any]:
 
 # BLEUwN, BLEUcM and BLEUcM-space for any order: the built-in of that family
 # with max_order set (BLEUw4, BLEUc18 and BLEUc18-space are files)
-_FAMILY = re.compile(r"^BLEU(?P<kind>[wc])(?P<order>[1-9][0-9]*)(?P<space>-space)?$")
+# (at most 6 digits: a longer order is no family name, not an int() failure)
+_FAMILY = re.compile(r"^BLEU(?P<kind>[wc])(?P<order>[1-9][0-9]{0,5})(?P<space>-space)?$")
 FAMILY_HELP = "BLEUwN, BLEUcM, BLEUcM-space for any order N, M from 1 to 100"
 
 
@@ -248,12 +296,15 @@ def _family(name: str) -> dict[str, Any] | None:
 
 
 def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
+    if not name.strip():
+        # what an unset shell variable gives (-v "$VARIANT"): never the default
+        raise ConfigError("empty variant name: give a variant's name or a .yaml path")
     if name not in builtin_names():
         family = _family(name)
         if family is not None:
             return family, ""
         raise ConfigError(
-            f"unknown variant {name!r}; built-in variants: {', '.join(builtin_names())}, "
+            f"unknown variant {_short(name)!r}; built-in variants: {', '.join(builtin_names())}, "
             f"and {FAMILY_HELP} (or give the path of a .yaml file)"
         )
     ref = resources.files(_BUILTIN_PACKAGE).joinpath(f"{name}.yaml")
@@ -363,10 +414,7 @@ def parse_override(text: str) -> tuple[str, Any]:
         raise ConfigError(f"--set {text!r}: expected key=value")
     key, raw = text.split("=", 1)
     key = key.strip()
-    try:
-        value = yaml.safe_load(raw) if raw.strip() else None
-    except yaml.YAMLError:
-        raise ConfigError(f"--set {key}: cannot read value {raw!r}") from None
+    value = safe_yaml(raw, f"--set {key}") if raw.strip() else None
     if isinstance(value, list):
         value = tuple(value)
     return key, value

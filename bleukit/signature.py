@@ -23,6 +23,7 @@ release that computed it.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -299,6 +300,8 @@ def parse_signature(text: str) -> Signature:
         data[main] = _read(main, value, short)
     nrefs_raw = found[nrefs_key]
     nrefs: int | str = nrefs_raw if nrefs_raw == "var" else _int(nrefs_raw, nrefs_key)
+    if isinstance(nrefs, int) and nrefs < 1:
+        raise ConfigError(f"signature key {nrefs_key!r}: {nrefs} references; at least 1, or var")
     config = validate(data, f"signature {text!r}")
     return Signature(config, nrefs, found[version_key], _parse_test(found, tests))
 
@@ -330,7 +333,8 @@ def _parse_test(
 
 
 def _int(value: str, key: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise ConfigError(f"signature key {key!r}: {value!r} is not a number") from None
+    # a plain decimal of a sensible length: int() alone takes " 1", "1_0",
+    # and fails past 4,300 digits with another error
+    if not re.fullmatch(r"-?[0-9]{1,18}", value):
+        raise ConfigError(f"signature key {key!r}: {value[:40]!r} is not a number")
+    return int(value)

@@ -85,6 +85,9 @@ class Smoothing(ABC):
     default_value: float | None = None
     #: what ``smoothing_value`` means for this method
     value_name: str = ""
+    #: the values ``smoothing_value`` may take (inclusive): outside them the
+    #: method divides by zero, overflows, or gives precisions above 1
+    value_range: tuple[float, float] = (0.0, 1e6)
     #: order of the last segment's statistics the method reads (NLTK quirk)
     last_segment_order: int = 0
     #: whether the method reads the corpus's last segment (its length or its
@@ -110,11 +113,18 @@ class SacrebleuSmoothing(Smoothing):
     """sacrebleu 2.x ``BLEU.compute_bleu``, statement for statement, so that
     scores are bit-identical."""
 
-    def __init__(self, method: str, default_value: float | None, value_name: str = "") -> None:
+    def __init__(
+        self,
+        method: str,
+        default_value: float | None,
+        value_name: str = "",
+        value_range: tuple[float, float] = (0.0, 1e6),
+    ) -> None:
         self.method = method
         self.sacrebleu = method
         self.default_value = default_value
         self.value_name = value_name
+        self.value_range = value_range
 
     def __call__(
         self,
@@ -186,10 +196,17 @@ class NltkSmoothing(Smoothing):
     ``max(1, 0)``.
     """
 
-    def __init__(self, method: int, default_value: float | None, value_name: str = "") -> None:
+    def __init__(
+        self,
+        method: int,
+        default_value: float | None,
+        value_name: str = "",
+        value_range: tuple[float, float] = (0.0, 1e6),
+    ) -> None:
         self.method = method
         self.default_value = default_value
         self.value_name = value_name
+        self.value_range = value_range
         self.last_segment_order = 5 if method in (5, 7) else 0
         # methods 5 and 7 read the last segment's statistics, 6 its length
         self.reads_last_segment = method in (5, 6, 7)
@@ -317,7 +334,8 @@ SMOOTHINGS: Registry[Smoothing] = Registry("smoothing method", "bleukit.smoothin
 SMOOTHINGS.register("none.v1", SacrebleuSmoothing("none", None), "no smoothing (sacrebleu 'none')")
 SMOOTHINGS.register(
     "floor.v1",
-    SacrebleuSmoothing("floor", 0.1, "floor for zero matches"),
+    # a floor above one match would count a miss as more than a match
+    SacrebleuSmoothing("floor", 0.1, "floor for zero matches", (0.0, 1.0)),
     "zero matches count as smoothing_value (default 0.1), sacrebleu 'floor'",
 )
 SMOOTHINGS.register(
@@ -330,15 +348,20 @@ SMOOTHINGS.register(
     SacrebleuSmoothing("exp", None),
     "1/2^k for the k-th order with no match (mteval-v13a), sacrebleu 'exp'",
 )
+# (default, what the value is, its range, description); the ranges keep
+# each formula finite and its precisions at most 1: epsilon stands in for a
+# zero count (at most one match), k and alpha divide (0 is a division by zero)
 _NLTK = {
-    0: (None, "", "NLTK method0: no smoothing, zero precision = float_info.min"),
-    1: (0.1, "epsilon", "NLTK method1: epsilon (default 0.1) for zero matches"),
-    2: (None, "", "NLTK method2: add 1 to matches and totals for n > 1 (Lin & Och 2004)"),
-    3: (None, "", "NLTK method3: NIST geometric 1/2^k for zero matches"),
-    4: (5, "k", "NLTK method4: length-scaled geometric, k default 5"),
-    5: (None, "", "NLTK method5: average with neighbouring orders"),
-    6: (5, "alpha", "NLTK method6: interpolation with the trigram, alpha default 5"),
-    7: (5, "k", "NLTK method7: method4 then method5"),
+    0: (None, "", None, "NLTK method0: no smoothing, zero precision = float_info.min"),
+    1: (0.1, "epsilon", (0.0, 1.0), "NLTK method1: epsilon (default 0.1) for zero matches"),
+    2: (None, "", None, "NLTK method2: add 1 to matches and totals for n > 1 (Lin & Och 2004)"),
+    3: (None, "", None, "NLTK method3: NIST geometric 1/2^k for zero matches"),
+    4: (5, "k", (1.0, 1e6), "NLTK method4: length-scaled geometric, k default 5"),
+    5: (None, "", None, "NLTK method5: average with neighbouring orders"),
+    6: (5, "alpha", (1e-3, 1e6), "NLTK method6: interpolation with the trigram, alpha default 5"),
+    7: (5, "k", (1.0, 1e6), "NLTK method7: method4 then method5"),
 }
-for _m, (_default, _what, _desc) in _NLTK.items():
-    SMOOTHINGS.register(f"nltk-method{_m}.v1", NltkSmoothing(_m, _default, _what), _desc)
+for _m, (_default, _what, _range, _desc) in _NLTK.items():
+    SMOOTHINGS.register(
+        f"nltk-method{_m}.v1", NltkSmoothing(_m, _default, _what, _range or (0.0, 1e6)), _desc
+    )

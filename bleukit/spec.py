@@ -17,6 +17,9 @@ DEFAULT_SEED = 12345
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 #: bootstrap resamples for intervals when the test is approximate randomization
 DEFAULT_CONFIDENCE_SAMPLES = 1000
+#: the most resamples or trials: the resamplers allocate per sample, and
+#: a count past this is a typing error, not a test anyone can wait for
+MAX_SAMPLES = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,8 @@ class SignificanceSpec:
     def __post_init__(self) -> None:
         if self.samples < 1 or self.confidence_samples < 0:
             raise BleukitError("the number of samples must be at least 1")
+        if max(self.samples, self.confidence_samples) > MAX_SAMPLES:
+            raise BleukitError(f"the number of samples must be at most {MAX_SAMPLES:,}")
         if self.confidence_samples == 0 and self.test != "ar":
             # randomization alone needs no resamples; 0 means no intervals
             raise BleukitError("the number of samples must be at least 1")

@@ -22,6 +22,10 @@ from .results import BleuResult
 from .signature import Signature, parse_signature
 from .variant import Variant
 
+#: a float64 score has about 15 significant decimals; a claim with more is
+#: no printed score (and would print a score with as many)
+MAX_DECIMALS = 15
+
 
 @dataclass(frozen=True)
 class Verification:
@@ -62,6 +66,11 @@ def verify(
     if not isinstance(exponent, int):  # NaN, Infinity
         raise InputError(f"--expect {expect!r} is not a number")
     decimals = max(0, -exponent)
+    if decimals > MAX_DECIMALS or not 0 <= claimed <= 100:
+        raise InputError(
+            f"--expect {expect[:40]!r}: a score as printed, between 0 and 100 with at most "
+            f"{MAX_DECIMALS} decimals"
+        )
     if isinstance(sig.nrefs, int) and sig.nrefs != len(streams):
         raise InputError(
             f"the signature says nrefs:{sig.nrefs} but {len(streams)} reference file(s) were given"

@@ -161,6 +161,6 @@ def test_changing_any_field_changes_the_signature(field, data):
 
 @given(st.floats(0.001, 5.0), st.floats(0.001, 5.0))
 def test_changing_a_smoothing_value_changes_the_signature(x, y):
-    a = Signature(load_config("BLEUw4", {"smoothing": "floor", "smoothing_value": x}), 1)
-    b = Signature(load_config("BLEUw4", {"smoothing": "floor", "smoothing_value": y}), 1)
+    a = Signature(load_config("BLEUw4", {"smoothing": "add-k", "smoothing_value": x}), 1)
+    b = Signature(load_config("BLEUw4", {"smoothing": "add-k", "smoothing_value": y}), 1)
     assert (a.long == b.long) == (x == y)

@@ -1,0 +1,140 @@
+"""The reliability battery (issue 14): bad input as a hostile or careless
+user gives it. Each case generates its input and expects one line on
+standard error, exit status 2, and no traceback, where a crash, a
+traceback, a silently wrong score or megabytes of output came before."""
+
+from __future__ import annotations
+
+import pytest
+
+from bleukit.cli import main
+
+LINES = ["the cat sat on the mat", "a dog ran away", "it rains today"] * 4
+
+
+@pytest.fixture
+def files(tmp_path):
+    paths = {}
+    for name, lines in (("ref", LINES), ("a", LINES[::-1]), ("b", LINES)):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths[name] = str(path)
+    return paths
+
+
+def one_line_error(argv, capsys, expected):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2, (argv, out, err)
+    assert err.count("\n") == 1 and err.startswith("bleukit"), err[:500]
+    assert expected in err, err
+    return err
+
+
+# ------------------------------------------------------------- resampling
+
+
+@pytest.mark.parametrize("samples", ["230584300921369396", str(10**12), "10000001"])
+def test_huge_sample_counts_are_refused_before_allocating(files, capsys, samples):
+    """A size overflow in the resampling kernels crashed (SIGSEGV), 10**12 was
+    a MemoryError traceback."""
+    score = ["score", "-r", files["ref"], "-i", files["a"], "--confidence", "--samples", samples]
+    one_line_error(score, capsys, "at most 10,000,000")
+    compare = ["compare", "-r", files["ref"], "-i", files["a"], files["b"], "--paired-ar",
+               "--samples", samples]  # fmt: skip
+    one_line_error(compare, capsys, "at most 10,000,000")
+
+
+def test_zero_samples_is_an_error_not_the_default(files, capsys):
+    """compare --samples 0 silently used 1000."""
+    argv = ["compare", "-r", files["ref"], "-i", files["a"], files["b"], "--samples", "0"]
+    one_line_error(argv, capsys, "the number of samples must be at least 1")
+
+
+# ---------------------------------------------------------------- variants
+
+
+def test_an_empty_variant_name_is_an_error_not_the_default(files, capsys):
+    """-v '' (an unset shell variable) silently scored the default."""
+    one_line_error(["score", "-r", files["ref"], "-i", files["a"], "-v", ""], capsys,
+                   "empty variant name")  # fmt: skip
+
+
+def test_a_yaml_key_given_twice_is_an_error(files, tmp_path, capsys):
+    path = tmp_path / "twice.yaml"
+    path.write_text("extends: BLEUw4\nmax_order: 2\nmax_order: 3\n", encoding="utf-8")
+    one_line_error(["score", "-r", files["ref"], "-i", files["a"], "-v", str(path)], capsys,
+                   "line 3: key 'max_order' is given twice")  # fmt: skip
+
+
+def test_yaml_nested_20000_levels_is_one_short_line(files, tmp_path, capsys):
+    """A RecursionError with 199 KB of traceback before."""
+    path = tmp_path / "deep.yaml"
+    path.write_text("a: " + "[" * 20000 + "]" * 20000 + "\n", encoding="utf-8")
+    err = one_line_error(["score", "-r", files["ref"], "-i", files["a"], "-v", str(path)],
+                         capsys, "nested too deeply")  # fmt: skip
+    assert len(err) < 300
+
+
+@pytest.mark.parametrize("where", ["yaml", "set", "family"])
+def test_integers_of_5000_digits_are_one_short_line(files, tmp_path, capsys, where):
+    digits = "1" * 5000
+    argv = ["score", "-r", files["ref"], "-i", files["a"]]
+    if where == "yaml":
+        path = tmp_path / "big.yaml"
+        path.write_text(f"extends: BLEUw4\nmax_order: {digits}\n", encoding="utf-8")
+        argv += ["-v", str(path)]
+    elif where == "set":
+        argv += ["--set", f"max_order={digits}"]
+    else:
+        argv += ["-v", f"BLEUw{digits}"]
+    err = one_line_error(argv, capsys, "")
+    assert len(err) < 600
+
+
+def test_a_huge_invalid_yaml_gives_a_short_message(files, tmp_path, capsys):
+    """944 KB of error message before."""
+    path = tmp_path / "huge.yaml"
+    path.write_text("a: '" + "x" * 1_000_000 + "\n: [", encoding="utf-8")
+    err = one_line_error(["score", "-r", files["ref"], "-i", files["a"], "-v", str(path)],
+                         capsys, "invalid YAML")  # fmt: skip
+    assert len(err) < 600
+
+
+@pytest.mark.parametrize(
+    ("smoothing", "value", "message"),
+    [
+        ("nltk-method4", "0", "nltk-method4.v1 takes a value from 1 to 1e+06"),
+        ("nltk-method6", "0", "nltk-method6.v1 takes a value from 0.001 to 1e+06"),
+        ("add-k", "1.0e+308", "add-k.v1 takes a value from 0 to 1e+06"),
+        ("nltk-method4", "1.0e+308", "nltk-method4.v1 takes a value from 1 to 1e+06"),
+        ("floor", "5", "floor.v1 takes a value from 0 to 1"),
+    ],
+)
+def test_smoothing_values_that_divide_by_zero_or_overflow_are_refused(
+    files, capsys, smoothing, value, message
+):
+    """ZeroDivisionError, OverflowError and a score of inf before."""
+    argv = ["score", "-r", files["ref"], "-i", files["a"], "--set", f"smoothing={smoothing}",
+            "--set", f"smoothing_value={value}"]  # fmt: skip
+    one_line_error(argv, capsys, message)
+
+
+# -------------------------------------------------------------- signatures
+
+
+def test_signature_parse_refuses_a_negative_reference_count(capsys):
+    sig = "bk|t:13a.v1|sp:unicode.v1|c:m|n:4|w:u|r:closest.v1|s:exp.v1|e:n|tt:exact|#:-1|v:0.1.0"
+    one_line_error(["signature", "parse", sig], capsys, "-1 references; at least 1, or var")
+
+
+@pytest.mark.parametrize(("expect", "message"), [
+    ("nan", "is not a number"), ("inf", "is not a number"), ("-inf", "is not a number"),
+    ("1e-99999", "at most 15 decimals"), ("101", "between 0 and 100"),
+])  # fmt: skip
+def test_verify_refuses_claims_that_are_no_printed_score(files, capsys, expect, message):
+    """verify --expect nan|inf was a TypeError; 1e-99999 printed 300 KB."""
+    sig = "bk|t:13a.v1|sp:unicode.v1|c:m|n:4|w:u|r:closest.v1|s:exp.v1|e:n|tt:exact|#:1|v:0.1.0"
+    argv = ["verify", "-s", sig, "-r", files["ref"], "-i", files["a"], f"--expect={expect}"]
+    err = one_line_error(argv, capsys, message)
+    assert len(err) < 300
