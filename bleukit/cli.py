@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from .chrf_variant import ChrfVariant
     from .report import AnyResult, AnySignature
     from .spec import SignificanceSpec, TestName
@@ -28,6 +30,12 @@ EXIT_USER_ERROR = 2
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line instead of usage + error
         self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse swallows a failed write (--help > /dev/full exited 0): let
+        # it reach main, which reports it
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def _flatten(values: list[list[str]] | None) -> list[str]:
@@ -897,6 +905,52 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int | None]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; a failure to write the output (a full disk,
+    a closed descriptor) is a one-line error and exit status 2."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+    except SystemExit:
+        # --help, --version and usage errors print, then exit through argparse
+        if _flush_failed():
+            return EXIT_USER_ERROR
+        raise
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`); nothing left to report
+        _silence_stdout()
+        sys.stderr.close()
+        return 0
+    except OSError as exc:  # reading is checked where files are read: this is writing
+        _report_write_error(exc)
+        return EXIT_USER_ERROR
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last
+    flush of what could not be written does not fail again at exit."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def _report_write_error(exc: OSError) -> None:
+    _silence_stdout()
+    sys.stderr.write(f"bleukit: error: cannot write the output: {exc.strerror or exc}\n")
+
+
+def _flush_failed() -> bool:
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        _report_write_error(exc)
+        return True
+    return False
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["sacrebleu"]:
         # sacrebleu's own options, parsed by its own parser
@@ -917,19 +971,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .errors import BleukitError
 
     try:
-        code = COMMANDS[args.command](args, out) or 0
-        out.flush()
+        return COMMANDS[args.command](args, out) or 0
     except BleukitError as exc:
         sys.stderr.write(f"bleukit: error: {exc}\n")
         return EXIT_USER_ERROR
-    except BrokenPipeError:
-        # the reader went away (e.g. `| head`); nothing left to report
-        sys.stderr.close()
-        return 0
     except KeyboardInterrupt:
         sys.stderr.write("bleukit: interrupted\n")
         return 130
-    return code
 
 
 if __name__ == "__main__":

@@ -329,6 +329,8 @@ def resolve_raw(
     ref: str, base: Path | None = None, seen: tuple[str, ...] = ()
 ) -> tuple[dict[str, Any], str]:
     """Merge a variant with everything it extends. Returns (fields, source)."""
+    if "\0" in ref:  # no file system takes it: os calls would raise ValueError
+        raise ConfigError(f"variant {_short(ref)!r}: a name or path cannot contain a NUL byte")
     if looks_like_path(ref):
         path = Path(ref)
         if base is not None and not path.is_absolute():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import sys
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -61,7 +62,7 @@ def _readable(path: str) -> Iterator[None]:
         raise InputError(f"{path}: is a directory, not a text file") from None
     except PermissionError:
         raise InputError(f"{path}: permission denied") from None
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:  # zlib: a corrupt .gz stream
         raise InputError(f"{path}: cannot read: {exc}") from None
 
 

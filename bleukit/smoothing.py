@@ -334,8 +334,7 @@ SMOOTHINGS: Registry[Smoothing] = Registry("smoothing method", "bleukit.smoothin
 SMOOTHINGS.register("none.v1", SacrebleuSmoothing("none", None), "no smoothing (sacrebleu 'none')")
 SMOOTHINGS.register(
     "floor.v1",
-    # a floor above one match would count a miss as more than a match
-    SacrebleuSmoothing("floor", 0.1, "floor for zero matches", (0.0, 1.0)),
+    SacrebleuSmoothing("floor", 0.1, "floor for zero matches"),
     "zero matches count as smoothing_value (default 0.1), sacrebleu 'floor'",
 )
 SMOOTHINGS.register(
@@ -348,18 +347,18 @@ SMOOTHINGS.register(
     SacrebleuSmoothing("exp", None),
     "1/2^k for the k-th order with no match (mteval-v13a), sacrebleu 'exp'",
 )
-# (default, what the value is, its range, description); the ranges keep
-# each formula finite and its precisions at most 1: epsilon stands in for a
-# zero count (at most one match), k and alpha divide (0 is a division by zero)
+# (default, what the value is, its range, description): NLTK divides by k
+# and alpha, so 0 is a division by zero there, and a value too close to it
+# overflows; the ranges keep every value NLTK computes a finite score for
 _NLTK = {
     0: (None, "", None, "NLTK method0: no smoothing, zero precision = float_info.min"),
-    1: (0.1, "epsilon", (0.0, 1.0), "NLTK method1: epsilon (default 0.1) for zero matches"),
+    1: (0.1, "epsilon", None, "NLTK method1: epsilon (default 0.1) for zero matches"),
     2: (None, "", None, "NLTK method2: add 1 to matches and totals for n > 1 (Lin & Och 2004)"),
     3: (None, "", None, "NLTK method3: NIST geometric 1/2^k for zero matches"),
-    4: (5, "k", (1.0, 1e6), "NLTK method4: length-scaled geometric, k default 5"),
+    4: (5, "k", (1e-6, 1e6), "NLTK method4: length-scaled geometric, k default 5"),
     5: (None, "", None, "NLTK method5: average with neighbouring orders"),
-    6: (5, "alpha", (1e-3, 1e6), "NLTK method6: interpolation with the trigram, alpha default 5"),
-    7: (5, "k", (1.0, 1e6), "NLTK method7: method4 then method5"),
+    6: (5, "alpha", (1e-6, 1e6), "NLTK method6: interpolation with the trigram, alpha default 5"),
+    7: (5, "k", (1e-6, 1e6), "NLTK method7: method4 then method5"),
 }
 for _m, (_default, _what, _range, _desc) in _NLTK.items():
     SMOOTHINGS.register(

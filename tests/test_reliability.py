@@ -104,11 +104,11 @@ def test_a_huge_invalid_yaml_gives_a_short_message(files, tmp_path, capsys):
 @pytest.mark.parametrize(
     ("smoothing", "value", "message"),
     [
-        ("nltk-method4", "0", "nltk-method4.v1 takes a value from 1 to 1e+06"),
-        ("nltk-method6", "0", "nltk-method6.v1 takes a value from 0.001 to 1e+06"),
+        ("nltk-method4", "0", "nltk-method4.v1 takes a value from 1e-06 to 1e+06"),
+        ("nltk-method6", "0", "nltk-method6.v1 takes a value from 1e-06 to 1e+06"),
+        ("nltk-method7", "1.0e-300", "nltk-method7.v1 takes a value from 1e-06 to 1e+06"),
         ("add-k", "1.0e+308", "add-k.v1 takes a value from 0 to 1e+06"),
-        ("nltk-method4", "1.0e+308", "nltk-method4.v1 takes a value from 1 to 1e+06"),
-        ("floor", "5", "floor.v1 takes a value from 0 to 1"),
+        ("nltk-method4", "1.0e+308", "nltk-method4.v1 takes a value from 1e-06 to 1e+06"),
     ],
 )
 def test_smoothing_values_that_divide_by_zero_or_overflow_are_refused(
@@ -138,3 +138,43 @@ def test_verify_refuses_claims_that_are_no_printed_score(files, capsys, expect, 
     argv = ["verify", "-s", sig, "-r", files["ref"], "-i", files["a"], f"--expect={expect}"]
     err = one_line_error(argv, capsys, message)
     assert len(err) < 300
+
+
+# ----------------------------------------------------------- files, output
+
+
+def test_a_corrupt_gz_input_is_one_line(files, tmp_path, capsys):
+    import gzip
+
+    data = gzip.compress(("\n".join(LINES) + "\n").encode() * 50)
+    path = tmp_path / "corrupt.gz"
+    path.write_bytes(data[:30] + b"\0" * 20 + data[50:])  # a damaged deflate stream
+    one_line_error(
+        ["score", "-r", files["ref"], "-i", str(path)], capsys, "corrupt.gz: cannot read"
+    )
+
+
+def test_a_nul_byte_in_an_extends_path_is_one_line(files, tmp_path, capsys):
+    path = tmp_path / "nul.yaml"
+    path.write_text('extends: "./a\\0b.yaml"\n', encoding="utf-8")
+    one_line_error(["score", "-r", files["ref"], "-i", files["a"], "-v", str(path)], capsys,
+                   "cannot contain a NUL byte")  # fmt: skip
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["score", "--help"], ["--version"], ["variants"], ["show", "BLEUw4"],
+     ["score", "-r", "REF", "-i", "REF"]],
+)  # fmt: skip
+def test_output_to_a_full_disk_is_one_line_and_status_2(files, argv):
+    """Tracebacks before, and --help > /dev/full exited 0."""
+    import subprocess
+    import sys
+
+    argv = [files["ref"] if a == "REF" else a for a in argv]
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "bleukit", *argv], stdout=full,
+                             stderr=subprocess.PIPE, text=True, timeout=60)  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr == "bleukit: error: cannot write the output: No space left on device\n"
