@@ -284,8 +284,9 @@ def _read_inputs(
     ref_groups: list[list[str]], hyp_paths: list[str]
 ) -> tuple[list[list[str]], list[tuple[str, list[str]]]]:
     """All references and hypotheses, checked for equal line counts."""
-    from .files import check_same_length, display_name, read_lines
+    from .files import check_read_once, check_same_length, display_name, read_lines
 
+    check_read_once([*_flatten(ref_groups), *hyp_paths])
     refs = [(p, read_lines(p)) for p in _flatten(ref_groups)]
     hyps = []
     for p in hyp_paths:

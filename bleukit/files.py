@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import os
 import sys
 import zlib
 from collections.abc import Iterator, Sequence
@@ -134,11 +135,35 @@ def read_chunks(paths: Sequence[str], size: int) -> Iterator[list[list[str]]]:
             done += len(raw[0])
 
 
+def rereadable(path: str) -> bool:
+    """Whether a path can be read twice: a regular file (or a .gz of one).
+    Standard input, pipes, process substitution (/dev/fd/N) and other
+    devices give their lines once."""
+    return path != "-" and os.path.isfile(path)
+
+
+def check_read_once(paths: Sequence[str]) -> None:
+    """An input that gives its lines once cannot serve twice (``-r - -i -``
+    would read nothing the second time): one clear error instead."""
+    once = [
+        p for p in paths
+        if p == "-" or (os.path.exists(p) and not os.path.isfile(p) and not os.path.isdir(p))
+    ]  # fmt: skip
+    for path in dict.fromkeys(once):
+        if paths.count(path) > 1:
+            raise InputError(
+                f"{display_name(path)} is given {paths.count(path)} times, but it can be read "
+                "only once: give each input as its own file"
+            )
+
+
 def check_line_counts(paths: Sequence[str]) -> int | None:
-    """Equal numbers of lines in files (standard input is checked while it
-    is read), so that a mismatch stops a run before any work: the number,
-    None when every path is standard input."""
-    counted = [(p, count_lines(p)) for p in paths if p != "-"]
+    """Equal numbers of lines in files (inputs that can be read only once,
+    standard input and pipes, are checked while they are read), so that a
+    mismatch stops a run before any work: the number, None when no input
+    can be counted ahead."""
+    check_read_once(paths)
+    counted = [(p, count_lines(p)) for p in paths if rereadable(p)]
     for path, count in counted[1:]:
         if count != counted[0][1]:
             raise InputError(

@@ -5,6 +5,8 @@ traceback, a silently wrong score or megabytes of output came before."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bleukit.cli import main
@@ -178,3 +180,46 @@ def test_output_to_a_full_disk_is_one_line_and_status_2(files, argv):
                              stderr=subprocess.PIPE, text=True, timeout=60)  # fmt: skip
     assert run.returncode == 2
     assert run.stderr == "bleukit: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.skipif(__import__("shutil").which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("command", ["score", "score-json", "compare", "stdin"])
+def test_a_pipe_is_read_once_and_fully(files, command):
+    """-i <(cmd) and -i /dev/stdin fed by a pipe were read as 0 lines (or
+    waited forever): the line count read the pipe before the scoring did.
+    Run by bash in a subprocess with a timeout, so a regression fails."""
+    import shlex
+    import subprocess
+    import sys
+
+    bleukit = f"{shlex.quote(sys.executable)} -m bleukit"
+    ref, hyp, other = (shlex.quote(files[k]) for k in ("ref", "a", "b"))
+    line = {
+        "score": f"score -r {ref} -i HYP",
+        "score-json": f"score --sentence -f json -r {ref} -i HYP",
+        "compare": f"compare -r {ref} -i {other} HYP --samples 20 --names b,a",
+        "stdin": f"score -r {ref} -i HYP",
+    }[command]
+    piped = f"<(cat {hyp})" if command != "stdin" else "/dev/stdin"
+    feed = f"cat {hyp} | " if command == "stdin" else ""
+
+    def run(script):
+        out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr[-1000:]
+        return out.stdout.splitlines()
+
+    expected = run(f"{bleukit} {line.replace('HYP', hyp)}")
+    got = run(f"{feed}{bleukit} {line.replace('HYP', piped)}")
+    # only the input's name differs (/dev/fd/N, /dev/stdin); every number is the same
+    assert [re.sub(r"/dev/fd/\d+|/dev/stdin", "HYP", g) for g in got] == [
+        e.replace(files["a"], "HYP") for e in expected
+    ]
+
+
+def test_standard_input_given_twice_names_the_conflict(files, capsys, monkeypatch):
+    """-i - -r - blamed the data (a length mismatch) instead."""
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a b c\n")))
+    one_line_error(["score", "-r", "-", "-i", "-"], capsys, "<stdin> is given 2 times")
