@@ -701,18 +701,15 @@ def _cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _cmd_report(args: argparse.Namespace, out: TextIO) -> None:
-    import os
     import tempfile
-    from pathlib import Path
 
     from .config import split_variant_list
-    from .errors import InputError
+    from .files import write_text_file
     from .html_report import side_by_side, write_report
     from .spec import SignificanceSpec
 
     variants = _variants(split_variant_list(args.variants), args.set)
     spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
-    target = Path(args.output)
     # the side-by-side view's segments wait in a spool file, one JSON line
     # each, until the scores are known: the text is never all in memory
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
@@ -722,16 +719,13 @@ def _cmd_report(args: argparse.Namespace, out: TextIO) -> None:
 
         stats = _collect(args, variants, spool_chunk)
         spool.seek(0)
-        # write beside the target, then rename: an existing report is never half-overwritten
-        try:
-            fd, tmp = tempfile.mkstemp(dir=target.parent or ".", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                write_report(fh, variants, stats, spec, (line[:-1] for line in spool))
-                size = fh.tell()
-            os.replace(tmp, target)
-        except OSError as exc:
-            raise InputError(f"{target}: cannot write the report: {exc}") from None
-    out.write(f"wrote {target} ({size // 1024} KiB, {len(stats.systems)} systems)\n")
+
+        def page(fh: TextIO) -> None:
+            write_report(fh, variants, stats, spec, (line[:-1] for line in spool))
+
+        # an existing report is never half-overwritten (files.write_text_file)
+        size = write_text_file(args.output, page)
+    out.write(f"wrote {args.output} ({size // 1024} KiB, {len(stats.systems)} systems)\n")
 
 
 def _order_range(text: str) -> range:

@@ -17,11 +17,12 @@ import gzip
 import itertools
 import os
 import sys
+import tempfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from .errors import InputError
 
@@ -184,3 +185,44 @@ def check_same_length(hyp_name: str, hyps: list[str], refs: list[tuple[str, list
             )
     if not hyps:
         raise InputError(f"{hyp_name} is empty: nothing to score")
+
+
+def write_text_file(path: str, write: Callable[[TextIO], None]) -> int:
+    """Write a text file through ``write`` and return its size in bytes. A
+    regular file (or a new one) is written beside itself and renamed over,
+    so an error never leaves it half-written and no temporary file is left;
+    a symbolic link is followed (the link stays), the new file gets the
+    permissions the umask gives (or the replaced file's), and a FIFO or
+    device (``/dev/stdout``) is written directly. A directory is an error."""
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        raise InputError(f"{path}: is a directory; give a file name")
+    if os.path.exists(real) and not os.path.isfile(real):
+        try:
+            with open(real, "w", encoding="utf-8") as fh:
+                write(fh)
+                return fh.tell() if fh.seekable() else 0
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    folder = os.path.dirname(real) or "."
+    try:
+        mode = os.stat(real).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    tmp = ""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(real)}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            os.fchmod(fh.fileno(), mode)
+            write(fh)
+            size = fh.tell()
+        os.replace(tmp, real)
+        tmp = ""  # renamed: nothing to remove
+        return size
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        if tmp:
+            os.unlink(tmp)

@@ -480,7 +480,7 @@ def test_report_command(three_systems, tmp_path, capsys):
     assert code == 0 and out.startswith(f"wrote {out_file}")
     assert "<!DOCTYPE html>" in out_file.read_text(encoding="utf-8")
     code, _, err = run([*argv[:-1], str(tmp_path / "missing-dir" / "r.html")], capsys)
-    assert code == 2 and "cannot write the report" in err
+    assert code == 2 and "r.html: cannot write: No such file or directory" in err
 
 
 def test_sentence_scores_stream_without_partial_output(tmp_path, capsys, monkeypatch):

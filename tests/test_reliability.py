@@ -223,3 +223,56 @@ def test_standard_input_given_twice_names_the_conflict(files, capsys, monkeypatc
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a b c\n")))
     one_line_error(["score", "-r", "-", "-i", "-"], capsys, "<stdin> is given 2 times")
+
+
+# -------------------------------------------------------------- report -o
+
+
+def _report(files, target, capsys):
+    code = main(["report", "-r", files["ref"], "-i", files["a"], files["b"], "--samples", "10",
+                 "-o", str(target)])  # fmt: skip
+    return code, capsys.readouterr()
+
+
+def test_report_into_a_directory_is_an_error_and_leaves_nothing(files, tmp_path, capsys):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    code, (_, err) = _report(files, folder, capsys)
+    assert code == 2 and err == f"bleukit: error: {folder}: is a directory; give a file name\n"
+    assert list(folder.iterdir()) == [] and not list(tmp_path.glob("*.tmp"))
+
+
+def test_report_honours_the_umask_and_a_replaced_files_mode(files, tmp_path, capsys):
+    import os
+    import stat
+
+    old = os.umask(0o027)
+    try:
+        code, _ = _report(files, tmp_path / "new.html", capsys)
+    finally:
+        os.umask(old)
+    assert code == 0 and stat.S_IMODE((tmp_path / "new.html").stat().st_mode) == 0o640
+    existing = tmp_path / "old.html"
+    existing.write_text("old", encoding="utf-8")
+    existing.chmod(0o604)
+    assert _report(files, existing, capsys)[0] == 0
+    assert stat.S_IMODE(existing.stat().st_mode) == 0o604 and "<!DOCTYPE" in existing.read_text()
+
+
+def test_report_writes_through_a_symlink_and_into_a_fifo(files, tmp_path, capsys):
+    import os
+    import threading
+
+    real = tmp_path / "real.html"
+    link = tmp_path / "link.html"
+    link.symlink_to(real)
+    assert _report(files, link, capsys)[0] == 0
+    assert link.is_symlink() and "<!DOCTYPE" in real.read_text(encoding="utf-8")
+    fifo = tmp_path / "page.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    assert _report(files, fifo, capsys)[0] == 0
+    reader.join(timeout=30)
+    assert got and got[0].startswith("<!DOCTYPE") and fifo.is_fifo()
