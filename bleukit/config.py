@@ -428,12 +428,36 @@ _WITH_OVERRIDES = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<overrides>[^\[\]]*)\]$")
 def split_name(ref: str) -> tuple[str, dict[str, Any]]:
     """``BLEUw4[max_order=2,lowercase=true]`` -> ("BLEUw4", overrides): the
     name a modified variant carries in reports loads back as that variant.
-    Values are YAML scalars (no commas)."""
+    Values are YAML scalars, or tuples in parentheses (``weights=(0.5, 0.5)``)."""
     m = _WITH_OVERRIDES.match(ref)
     if m is None:
         return ref, {}
-    pairs = [p for p in m["overrides"].split(",") if p.strip()]
-    return m["base"], dict(parse_override(p) for p in pairs)
+    pairs = [p for p in _split_outside_parentheses(m["overrides"]) if p.strip()]
+    return m["base"], dict(parse_override(_tuple_as_yaml(p)) for p in pairs)
+
+
+def _split_outside_parentheses(text: str) -> list[str]:
+    """Split at the commas that are not inside parentheses: a tuple value
+    (``weights=(0.5, 0.5)``, as a modified name writes it) is one piece."""
+    pieces, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            pieces.append(current)
+            current = ""
+        else:
+            current += ch
+    return [*pieces, current]
+
+
+def _tuple_as_yaml(pair: str) -> str:
+    """``key=(a, b)`` -> ``key=[a, b]``, the YAML flow list parse_override reads
+    (the name cannot hold brackets: they delimit the overrides)."""
+    key, sep, value = pair.partition("=")
+    value = value.strip()
+    if sep and value.startswith("(") and value.endswith(")"):
+        return f"{key}=[{value[1:-1]}]"
+    return pair
 
 
 def split_variant_list(text: str) -> list[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bleukit.cli import main
 
@@ -276,3 +278,39 @@ def test_report_writes_through_a_symlink_and_into_a_fifo(files, tmp_path, capsys
     assert _report(files, fifo, capsys)[0] == 0
     reader.join(timeout=30)
     assert got and got[0].startswith("<!DOCTYPE") and fifo.is_fifo()
+
+
+# ------------------------------------------------------------------ names
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(1, 6).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.one_of(st.none(), st.lists(st.integers(1, 9), min_size=n, max_size=n)),
+        )
+    ),
+    st.sampled_from([None, True, False]),
+    st.sampled_from([None, ("floor", 0.2), ("add-k", 2.0), ("exp", None)]),
+    st.sampled_from([None, "intl.v1", "char.v1"]),
+)
+def test_a_modified_variants_name_loads_back_as_that_variant(order_weights, lower, smooth, tok):
+    """BLEUw4[max_order=2,weights=(0.5, 0.5)] did not load back."""
+    import bleukit
+
+    order, weights = order_weights
+    over = {"max_order": order}
+    if weights is not None:  # valid weights: parts of a whole
+        over["weights"] = tuple(w / sum(weights) for w in weights)
+    if lower is not None:
+        over["lowercase"] = lower
+    if smooth is not None:
+        over["smoothing"] = smooth[0]
+        if smooth[1] is not None:
+            over["smoothing_value"] = smooth[1]
+    if tok is not None:
+        over["tokenizer"] = tok
+    variant = bleukit.load_variant("BLEUw4", **over)
+    again = bleukit.load_variant(variant.name)
+    assert again.config == variant.config and again.name == variant.name
