@@ -8,9 +8,7 @@ file batch by batch.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 from .errors import InputError, MissingDependencyError
@@ -21,6 +19,7 @@ from .executor import (
     partition_partial,
     partition_sentence_scores,
 )
+from .files import replacing
 
 #: rows per record batch read
 BATCH_ROWS = 65536
@@ -99,19 +98,16 @@ def write_sentence_scores(
     batch_rows: int = BATCH_ROWS,
 ) -> int:
     """Every row of the table with its sentence score in ``column``, written
-    to ``out`` batch by batch (to a temporary file beside it, renamed at the
-    end: an error leaves no partial output). The number of rows written."""
+    to ``out`` batch by batch (``files.replacing``: an error leaves no
+    partial output). The number of rows written."""
     pa = _pyarrow()
     dataset = _dataset(path, [hyp, *refs])
     if column in dataset.schema.names:
         raise InputError(f"{path}: already has a column {column!r}")
-    target = Path(out)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
-    os.close(fd)
     rows = 0
-    try:
+    with replacing(out) as target:  # an error leaves no partial output
         schema = dataset.schema.append(pa.field(column, pa.float64()))
-        with pa.parquet.ParquetWriter(tmp, schema) as writer:
+        with pa.parquet.ParquetWriter(target, schema) as writer:
             for batch in dataset.to_batches(batch_size=batch_rows):
                 scores = partition_sentence_scores(variant, batch.to_pydict(), hyp, refs)
                 table = pa.Table.from_batches([batch]).append_column(
@@ -119,8 +115,4 @@ def write_sentence_scores(
                 )
                 writer.write_table(table)
                 rows += len(scores)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return rows

@@ -187,42 +187,52 @@ def check_same_length(hyp_name: str, hyps: list[str], refs: list[tuple[str, list
         raise InputError(f"{hyp_name} is empty: nothing to score")
 
 
-def write_text_file(path: str, write: Callable[[TextIO], None]) -> int:
-    """Write a text file through ``write`` and return its size in bytes. A
-    regular file (or a new one) is written beside itself and renamed over,
-    so an error never leaves it half-written and no temporary file is left;
-    a symbolic link is followed (the link stays), the new file gets the
-    permissions the umask gives (or the replaced file's), and a FIFO or
-    device (``/dev/stdout``) is written directly. A directory is an error."""
+@contextmanager
+def replacing(path: str) -> Iterator[str]:
+    """Where to write ``path``'s new content: a temporary file beside it,
+    renamed over it when the block ends without an error (so an error never
+    leaves it half-written, and no temporary file is left). A symbolic link
+    is followed (the link stays); the new file gets the replaced file's
+    permissions, or those the umask gives; a FIFO or device (``/dev/stdout``)
+    is yielded itself, to be written directly. A directory is an error."""
     real = os.path.realpath(path)
     if os.path.isdir(real):
         raise InputError(f"{path}: is a directory; give a file name")
     if os.path.exists(real) and not os.path.isfile(real):
-        try:
-            with open(real, "w", encoding="utf-8") as fh:
-                write(fh)
-                return fh.tell() if fh.seekable() else 0
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    folder = os.path.dirname(real) or "."
+        yield real
+        return
     try:
         mode = os.stat(real).st_mode & 0o7777
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    tmp = ""
-    try:
+    with _writable(path):
+        folder = os.path.dirname(real) or "."
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(real)}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            os.fchmod(fh.fileno(), mode)
-            write(fh)
-            size = fh.tell()
-        os.replace(tmp, real)
-        tmp = ""  # renamed: nothing to remove
-        return size
+    try:
+        with _writable(path):
+            os.fchmod(fd, mode)
+            os.close(fd)
+        yield tmp
+        with _writable(path):
+            os.replace(tmp, real)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+@contextmanager
+def _writable(path: str) -> Iterator[None]:
+    try:
+        yield
     except OSError as exc:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    finally:
-        if tmp:
-            os.unlink(tmp)
+
+
+def write_text_file(path: str, write: Callable[[TextIO], None]) -> int:
+    """Write a text file through ``write`` (``replacing`` it) and return its
+    size in bytes (0 for a FIFO or device)."""
+    with replacing(path) as target, _writable(path), open(target, "w", encoding="utf-8") as fh:
+        write(fh)
+        return fh.tell() if fh.seekable() else 0
