@@ -20,7 +20,7 @@ from typing import Any
 from .chrf_variant import ChrfVariant, load_metric
 from .errors import InputError
 from .executor import AnyResult, text_value
-from .variant import Variant
+from .variant import Variant, streams_from_rows
 
 AnyVariant = Variant | ChrfVariant
 
@@ -78,8 +78,7 @@ def reference_streams(refs: Any, size: int) -> list[list[str | None]]:
             raise InputError(f"reference column {k} has {len(values)} rows for {size} hypotheses")
         for row, value in enumerate(values):
             per_row[row].extend(_row_references(value, f"reference column {k}, row {row}"))
-    width = max((len(r) for r in per_row), default=1)
-    return [[r[i] if i < len(r) else None for r in per_row] for i in range(width)]
+    return streams_from_rows(per_row)
 
 
 def _variant(variant: str | AnyVariant) -> AnyVariant:

@@ -35,7 +35,7 @@ from typing import Any
 from .chrf_variant import ChrfVariant, load_metric
 from .engines import limited_threads
 from .errors import InputError
-from .variant import Variant
+from .variant import Variant, streams_from_rows
 
 AnyVariant = Variant | ChrfVariant
 
@@ -130,7 +130,7 @@ class SentenceReward:
 
     def _streams(self, size: int, kwargs: dict[str, Any]) -> list[list[str | None]]:
         """Reference streams (None where a completion has fewer references)."""
-        per_completion: list[list[str]] = [[] for _ in range(size)]
+        per_completion: list[list[str | None]] = [[] for _ in range(size)]
         for name in self.refs:
             if name not in kwargs:
                 given = ", ".join(sorted(kwargs)) or "none"
@@ -140,8 +140,7 @@ class SentenceReward:
                 raise InputError(f"{name!r} has {len(column)} values for {size} completions")
             for i, value in enumerate(column):
                 per_completion[i].extend(self._references(value, f"{name}[{i}]"))
-        width = max(len(r) for r in per_completion)
-        return [[r[k] if k < len(r) else None for r in per_completion] for k in range(width)]
+        return streams_from_rows(per_completion)
 
     def _references(self, value: Any, what: str) -> list[str]:
         if self.token_ids:

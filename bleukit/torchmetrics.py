@@ -20,18 +20,10 @@ from typing import Any
 from .errors import InputError, MissingDependencyError
 from .results import BleuResult
 from .stats import Stats
-from .variant import Variant, load_variant
+from .variant import Variant, load_variant, streams_from_rows
 
 #: the reference count state's start for the min-reduction (no update yet)
 _NO_REFERENCES = 2**62
-
-
-def reference_streams(target: Sequence[Sequence[str]]) -> list[list[str | None]]:
-    """torchmetrics' target (per prediction, its references) as reference
-    streams; a prediction with fewer references has None in the others."""
-    per_row = [[ref] if isinstance(ref, str) else list(ref) for ref in target]
-    width = max((len(r) for r in per_row), default=0)
-    return [[r[k] if k < len(r) else None for r in per_row] for k in range(width)]
 
 
 @cache
@@ -90,7 +82,9 @@ def _bleu_class() -> type:
                 raise InputError(f"{len(preds)} predictions but {len(target)} targets")
             if not len(preds):
                 return
-            partial = self.variant.partial(list(preds), reference_streams(target))
+            # torchmetrics' target: per prediction, a reference or a list of them
+            rows = [[ref] if isinstance(ref, str) else list(ref) for ref in target]
+            partial = self.variant.partial(list(preds), streams_from_rows(rows))
             stats = partial.stats
             assert isinstance(stats, Stats)
             device = self.counts.device

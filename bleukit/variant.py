@@ -75,6 +75,14 @@ def check_ref_streams(ref_streams: RefStreams) -> tuple[list[int], int | str]:
     return per_segment, nrefs
 
 
+def streams_from_rows(rows: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
+    """Reference streams from per-segment lists of references (a dataframe
+    row's, a completion's, torchmetrics' target): a segment with fewer
+    references than another has None in the streams it lacks."""
+    width = max((len(refs) for refs in rows), default=0)
+    return [[refs[k] if k < len(refs) else None for refs in rows] for k in range(width)]
+
+
 def check_hypotheses(hyps: Sequence[str], size: int) -> None:
     """Hypotheses checked: strings, one per reference segment."""
     _check_strings(hyps, "hypotheses")

@@ -98,3 +98,11 @@ def test_very_long_lines_score():
     chars = "abcdefghij klmnopqrst " * 1000
     r = bleukit.load_variant("BLEUc18").corpus_score([chars], [[chars[::-1]]])
     assert 0 <= r.score < 100 and r.sys_len == 20_000
+
+
+def test_streams_from_rows_pad_missing_references_with_none():
+    from bleukit.variant import streams_from_rows
+
+    rows = [["a", "b"], ["c"], ["d", None, "e"]]
+    assert streams_from_rows(rows) == [["a", "c", "d"], ["b", None, None], [None, None, "e"]]
+    assert streams_from_rows([]) == []
