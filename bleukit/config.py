@@ -432,16 +432,16 @@ def split_name(ref: str) -> tuple[str, dict[str, Any]]:
     m = _WITH_OVERRIDES.match(ref)
     if m is None:
         return ref, {}
-    pairs = [p for p in _split_outside_parentheses(m["overrides"]) if p.strip()]
+    # a tuple value (weights=(0.5, 0.5), as a modified name writes it) is one piece
+    pairs = [p for p in _split_top_level(m["overrides"], "(", ")") if p.strip()]
     return m["base"], dict(parse_override(_tuple_as_yaml(p)) for p in pairs)
 
 
-def _split_outside_parentheses(text: str) -> list[str]:
-    """Split at the commas that are not inside parentheses: a tuple value
-    (``weights=(0.5, 0.5)``, as a modified name writes it) is one piece."""
+def _split_top_level(text: str, opening: str, closing: str) -> list[str]:
+    """Split at the commas outside ``opening``...``closing`` pairs."""
     pieces, depth, current = [], 0, ""
     for ch in text:
-        depth += (ch == "(") - (ch == ")")
+        depth += (ch == opening) - (ch == closing)
         if ch == "," and depth == 0:
             pieces.append(current)
             current = ""
@@ -463,16 +463,7 @@ def _tuple_as_yaml(pair: str) -> str:
 def split_variant_list(text: str) -> list[str]:
     """``BLEUw4,BLEUw4[max_order=2,lowercase=true],BLEUc18`` -> three names:
     commas inside brackets belong to the name."""
-    names, depth, current = [], 0, ""
-    for ch in text:
-        depth += (ch == "[") - (ch == "]")
-        if ch == "," and depth == 0:
-            names.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    names.append(current.strip())
-    names = [n for n in names if n]
+    names = [n.strip() for n in _split_top_level(text, "[", "]") if n.strip()]
     if not names:
         raise ConfigError("no variant given")
     return names
