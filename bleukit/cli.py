@@ -446,7 +446,6 @@ def _write_blocks(out: TextIO, blocks: list[object], fmt: str) -> None:
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     from . import streaming
     from .errors import InputError
-    from .files import display_name
     from .variant import Variant
 
     if args.parquet is not None:
@@ -489,9 +488,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
         _write_blocks(out, blocks, args.format)
         return
     if spec is not None:
-        keys = [str(i) for i in range(len(hyp_paths))]  # the same file may come twice
-        stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys)
-        files = list(zip(keys, map(display_name, hyp_paths)))
+        stats, files = _collect_hypothesis_files(args, variant, ref_paths, hyp_paths)
         blocks = _confidence_blocks(args, variant, spec, stats, files)
     else:
         streams, hyps = _read_inputs(args.ref, hyp_paths)
@@ -616,19 +613,33 @@ def _collected_corpus_blocks(
 ) -> list[object]:
     """The corpus score of every hypothesis file, from statistics collected
     a chunk at a time (here, or on the executor --executor names)."""
-    from .files import display_name
     from .variant import Variant
 
-    keys = [str(i) for i in range(len(hyp_paths))]  # the same file may come twice
-    stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys)
+    stats, files = _collect_hypothesis_files(args, variant, ref_paths, hyp_paths)
     blocks = []
-    for key, path in zip(keys, hyp_paths):
+    for key, name in files:
         if isinstance(variant, Variant):
             result: AnyResult = variant.score_stats(stats.total(variant, key), stats.nrefs)
         else:
             result = stats.chrf_score(variant, key)
-        blocks.append(_corpus_block(args, variant.name, display_name(path), result))
+        blocks.append(_corpus_block(args, variant.name, name, result))
     return blocks
+
+
+def _collect_hypothesis_files(
+    args: argparse.Namespace,
+    variant: Variant | ChrfVariant,
+    ref_paths: list[str],
+    hyp_paths: list[str],
+) -> tuple[SystemStatistics, list[tuple[str, str]]]:
+    """``bleukit score``'s files collected under one variant, and per file
+    its key in the statistics and its name (keys, not names: the same file
+    may come twice)."""
+    from .files import display_name
+
+    keys = [str(i) for i in range(len(hyp_paths))]
+    stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys)
+    return stats, list(zip(keys, map(display_name, hyp_paths)))
 
 
 def _sentence_block(

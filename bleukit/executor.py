@@ -1,8 +1,10 @@
-"""What every executor (``bleukit.dask``, ``bleukit.ray``) does inside a
-worker, on one partition: read the hypothesis and reference columns, and
-map them to a ``Partial`` (or to sentence scores), with one engine thread
-unless the variant says otherwise. Executors are thin layers over this and
-``Partial``'s merge; nothing here imports them.
+"""What every executor (``bleukit.dask``, ``bleukit.ray``, ``bleukit.spark``)
+does inside a worker, on one partition: read the hypothesis and reference
+columns, and map them to a ``Partial`` (or to sentence scores), with one
+engine thread unless the variant says otherwise; or count one chunk of
+several systems' files (``bleukit ... --executor``). Also what the caller
+does with what comes back (``pickled``, ``finish``). Executors are thin
+layers over this and ``Partial``'s merge; nothing here imports them.
 """
 
 from __future__ import annotations

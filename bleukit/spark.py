@@ -126,10 +126,11 @@ def corpus_score(
     _spark()
     v = as_variant(variant)
     check_order(v, order, by)
-    needed = list(dict.fromkeys([hyp, *ref_columns(refs), *(c for c in (by, order) if c)]))
+    references = ref_columns(refs)
+    needed = list(dict.fromkeys([hyp, *references, *(c for c in (by, order) if c)]))
     for name in needed:
         if name not in df.columns:
             raise InputError(f"no column {name!r} (columns: {', '.join(df.columns)})")
-    mapper = _PartialMapper(v, hyp, ref_columns(refs), by, order)
+    mapper = _PartialMapper(v, hyp, references, by, order)
     rows = df.select(*needed).mapInArrow(mapper, f"{_COLUMN} binary").collect()
     return finish(v, (row[_COLUMN] for row in rows), by, "DataFrame")
