@@ -59,13 +59,17 @@ def text_value(value: Any) -> str | None:
     raise InputError(f"a text column holds {type(value).__name__} {value!r}, not a string")
 
 
+def require_columns(frame: Any, names: Iterable[str]) -> None:
+    for name in names:
+        if name not in frame:
+            raise InputError(f"no column {name!r} (columns: {', '.join(map(str, frame))})")
+
+
 def columns(frame: Any, hyp: str, refs: Sequence[str]) -> tuple[list[str], list[list[str | None]]]:
     """The hypotheses and reference streams of a table (anything indexable
     by column name giving an iterable: a pandas DataFrame, a dict of lists,
     a pyarrow Table's to_pydict())."""
-    for name in (hyp, *refs):
-        if name not in frame:
-            raise InputError(f"no column {name!r} (columns: {', '.join(map(str, frame))})")
+    require_columns(frame, (hyp, *refs))
     hyps = [text_value(h) for h in frame[hyp]]
     if any(h is None for h in hyps):
         raise InputError(f"column {hyp!r} has a missing hypothesis")
@@ -157,15 +161,42 @@ def check_order(variant: AnyVariant, order: str | None, by: str | None) -> None:
         )
 
 
-def first_position(first: int, last: int, rows: int, what: str) -> int:
-    """The corpus position of a partition's first row, from its sorted
-    ``order=`` column: its rows must be consecutive positions."""
-    if last - first + 1 != rows:
-        raise InputError(
-            f"order=: the rows of a {what} must be consecutive positions "
-            f"(found {rows} rows from {first} to {last})"
-        )
-    return first
+class PartialMapper:
+    """What executors that do not know where a batch lies (Ray, Spark) do
+    with one: its partial statistics, or with ``by`` its partials per group;
+    with ``order`` (a column of corpus positions) the rows are put in order
+    first, and must be consecutive positions. Each executor wraps it for
+    its own batch format."""
+
+    #: what the executor calls a batch, for error messages
+    unit = "batch"
+
+    def __init__(self, variant: AnyVariant, hyp: str, refs: list[str], by: str | None,
+                 order: str | None) -> None:  # fmt: skip
+        self.variant, self.hyp, self.refs, self.by, self.order = variant, hyp, refs, by, order
+
+    def partial(self, frame: Any) -> object:
+        """The statistics of one batch (a table indexable by column name)."""
+        if self.by is not None:
+            return partition_groups(self.variant, frame, self.hyp, self.refs, self.by)
+        if self.order is None:
+            return partition_partial(self.variant, frame, self.hyp, self.refs)
+        require_columns(frame, (self.hyp, *self.refs, self.order))
+        positions = [int(p) for p in frame[self.order]]
+        if not positions:
+            return partition_partial(self.variant, frame, self.hyp, self.refs)
+        rank = sorted(range(len(positions)), key=positions.__getitem__)
+        first, last = positions[rank[0]], positions[rank[-1]]
+        if last - first + 1 != len(rank):
+            raise InputError(
+                f"order=: the rows of a {self.unit} must be consecutive positions "
+                f"(found {len(rank)} rows from {first} to {last})"
+            )
+        ordered = {}
+        for name in (self.hyp, *self.refs):
+            values = list(frame[name])
+            ordered[name] = [values[i] for i in rank]
+        return partition_partial(self.variant, ordered, self.hyp, self.refs, first)
 
 
 def pickled(compute: Callable[[], object]) -> bytes:

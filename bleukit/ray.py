@@ -17,12 +17,10 @@ from typing import Any
 from .executor import (
     AnyResult,
     AnyVariant,
+    PartialMapper,
     as_variant,
     check_order,
     finish,
-    first_position,
-    partition_groups,
-    partition_partial,
     partition_sentence_scores,
     pickled,
     ref_columns,
@@ -50,28 +48,14 @@ class SentenceScorer:
         return batch.assign(**{self.column: scores})
 
 
-class _PartialMapper:
-    """One batch to one row holding its pickled partial (or, with ``by``,
-    its pickled partial per group)."""
-
-    def __init__(self, variant: AnyVariant, hyp: str, refs: list[str], by: str | None,
-                 order: str | None) -> None:  # fmt: skip
-        self.variant, self.hyp, self.refs, self.by, self.order = variant, hyp, refs, by, order
+class _PartialMapper(PartialMapper):
+    """One batch (a pandas DataFrame) to one row holding its pickled partial
+    (or, with ``by``, its pickled partials per group)."""
 
     def __call__(self, batch: Any) -> Any:
         import pandas as pd
 
-        return pd.DataFrame({"bleukit_partial": [pickled(lambda: self._partial(batch))]})
-
-    def _partial(self, batch: Any) -> object:
-        if self.by is not None:
-            return partition_groups(self.variant, batch, self.hyp, self.refs, self.by)
-        start = None
-        if self.order is not None and len(batch):
-            batch = batch.sort_values(self.order, kind="stable")
-            first, last = int(batch[self.order].iloc[0]), int(batch[self.order].iloc[-1])
-            start = first_position(first, last, len(batch), "batch")
-        return partition_partial(self.variant, batch, self.hyp, self.refs, start)
+        return pd.DataFrame({"bleukit_partial": [pickled(lambda: self.partial(batch))]})
 
 
 def corpus_score(

@@ -19,12 +19,10 @@ from .errors import InputError, MissingDependencyError
 from .executor import (
     AnyResult,
     AnyVariant,
+    PartialMapper,
     as_variant,
     check_order,
     finish,
-    first_position,
-    partition_groups,
-    partition_partial,
     partition_sentence_scores,
     pickled,
     ref_columns,
@@ -78,37 +76,21 @@ def sentence_scores(
     return df.withColumn(column, udf(functions.col(hyp), functions.struct(*columns)))
 
 
-class _PartialMapper:
+class _PartialMapper(PartialMapper):
     """One partition's Arrow batches to one row holding its pickled partial
-    (or, with ``by``, its pickled partial per group)."""
+    (or, with ``by``, its pickled partials per group)."""
 
-    def __init__(self, variant: AnyVariant, hyp: str, refs: list[str], by: str | None,
-                 order: str | None) -> None:  # fmt: skip
-        self.variant, self.hyp, self.refs, self.by, self.order = variant, hyp, refs, by, order
+    unit = "partition"
 
     def __call__(self, batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
         got = list(batches)
-        yield pa.RecordBatch.from_pydict({_COLUMN: [pickled(lambda: self._partial(got))]})
-
-    def _partial(self, batches: list[Any]) -> object:
-        import pyarrow as pa
-
-        if not batches:  # an empty partition: the neutral partial
-            empty: dict[str, list[str]] = {name: [] for name in (self.hyp, *self.refs)}
-            return partition_partial(self.variant, empty, self.hyp, self.refs)
-        table = pa.Table.from_batches(batches)
-        if self.by is not None:
-            frame = table.to_pydict()
-            return partition_groups(self.variant, frame, self.hyp, self.refs, self.by)
-        start = None
-        if self.order is not None and table.num_rows:
-            table = table.sort_by(self.order)
-            positions = table.column(self.order)
-            first, last = positions[0].as_py(), positions[-1].as_py()
-            start = first_position(first, last, table.num_rows, "partition")
-        return partition_partial(self.variant, table.to_pydict(), self.hyp, self.refs, start)
+        # an empty partition gives no batch: a table of its columns, no rows
+        names = (self.hyp, *self.refs, *(c for c in (self.by, self.order) if c is not None))
+        empty: dict[str, list[str]] = {name: [] for name in names}
+        frame = pa.Table.from_batches(got).to_pydict() if got else empty
+        yield pa.RecordBatch.from_pydict({_COLUMN: [pickled(lambda: self.partial(frame))]})
 
 
 def corpus_score(
