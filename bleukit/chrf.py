@@ -22,18 +22,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from typing import Any
 
 from ._version import __version__
+from .config import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
 from .engines import SegmentTable
 from .errors import ConfigError
 from .tokenizers import BlockForm, Tokenization
 from .tokenizers.pipeline import BlockKind, fold_case
 
-#: the metric's versioned name: a changed computation gets a new one
-CHRF_METRIC = "chrf.v1"
 SACREBLEU_VERSION = "2.6.0"
 #: chrF++.py's, NLTK's and Moses' epsilon (sacrebleu's ``eps_smoothing``)
 EPS = 1e-16
@@ -42,61 +39,6 @@ EPS = 1e-16
 _PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
-class ChrfConfig(BaseModel):
-    """A complete chrF variant (YAML: ``metric: chrf.v1``). Every scoring
-    field is required; a YAML file gets the ones it does not set from the
-    variant it ``extends``."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    name: str | None = None
-    description: str = ""
-    metric: Literal["chrf.v1"]
-    char_order: Annotated[int, Field(ge=0, le=100)]
-    word_order: Annotated[int, Field(ge=0, le=100)]
-    beta: Annotated[int, Field(ge=0, le=100)]
-    lowercase: bool
-    whitespace: bool
-    eps_smoothing: bool
-
-    @model_validator(mode="after")
-    def _orders(self) -> ChrfConfig:
-        if self.char_order + self.word_order == 0:
-            raise ValueError("char_order and word_order are both 0: nothing to count")
-        return self
-
-    @property
-    def order(self) -> int:
-        return self.char_order + self.word_order
-
-    @property
-    def score_name(self) -> str:
-        """sacrebleu's name of the score: chrF2, chrF2++ (one + per word order)."""
-        return f"chrF{self.beta}" + "+" * self.word_order
-
-
-def make_config(data: dict[str, Any], source: str) -> ChrfConfig:
-    """A validated chrF configuration; an error names ``source`` and the key."""
-    try:
-        return ChrfConfig(**data)
-    except ValidationError as exc:
-        allowed = ", ".join(["name", "description", "extends", *CHRF_SCORING_FIELDS])
-        problems = "; ".join(
-            (f"key '{e['loc'][0]}': " if e["loc"] else "")
-            + (
-                f"unknown key (allowed: {allowed})"
-                if e["type"] == "extra_forbidden"
-                else e["msg"].removeprefix("Value error, ")
-            )
-            for e in exc.errors()
-        )
-        raise ConfigError(f"{source}: {problems}") from None
-
-
-#: fields that can change a score, and the order signatures write them in
-CHRF_SCORING_FIELDS = (
-    "metric", "char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing",
-)  # fmt: skip
 #: (long key, short key) of each scoring field
 CHRF_KEYS = {
     "metric": ("metric", "m"),
@@ -224,7 +166,9 @@ def parse_chrf_signature(text: str) -> ChrfSignature:
     if nrefs_text is None or not (nrefs_text == "var" or nrefs_text.isdigit()):
         raise ConfigError(f"signature {text!r}: nrefs must be a number or 'var'")
     nrefs: int | str = nrefs_text if nrefs_text == "var" else int(nrefs_text)
-    return ChrfSignature(make_config(data, f"signature {text!r}"), nrefs)
+    from .schema import validate_chrf
+
+    return ChrfSignature(validate_chrf(data, f"signature {text!r}"), nrefs)
 
 
 @dataclass(frozen=True)

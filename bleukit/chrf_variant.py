@@ -14,21 +14,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from .chrf import (
-    ChrfConfig,
     ChrfResult,
     ChrfSignature,
     StreamCounts,
     best_triples,
     char_tokenization,
     f_score,
-    make_config,
     stream_sums,
     sum_triples,
     word_tokenization,
 )
-from .config import load_any_config, with_overrides
+from .config import CHRF_SCORING_FIELDS, ChrfConfig, with_overrides
 from .engines import call_threads, limited_threads
 from .errors import ConfigError, InputError
+from .loading import load_any_config
 from .partial import Partial
 from .stats import Stats
 from .tokenizers import Tokenization
@@ -92,15 +91,17 @@ class ChrfVariant:
 
     def with_overrides(self, **overrides: Any) -> ChrfVariant:
         """A new variant with some fields changed (validated again)."""
-        data = with_overrides(self.config.model_dump(), overrides)
-        config = make_config(data, f"variant {self.name} with overrides")
+        from .schema import validate_chrf
+
+        data = with_overrides(self.config.as_dict(), overrides)
+        config = validate_chrf(data, f"variant {self.name} with overrides")
         return ChrfVariant(config, self._requested_engine, self.threads)
 
     def signature(self, nrefs: int | str) -> ChrfSignature:
         return ChrfSignature(self.config, nrefs)
 
     def reference_key(self) -> tuple[object, ...]:
-        return (self.config.model_dump_json(exclude={"name", "description"}), self.engine.name)
+        return (*(getattr(self.config, f) for f in CHRF_SCORING_FIELDS), self.engine.name)
 
     def _stream_payloads(
         self, tokenization: Tokenization | None, order: int, streams: RefStreams

@@ -789,7 +789,8 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_variants(args: argparse.Namespace, out: TextIO) -> None:
-    from .config import FAMILY_HELP, builtin_names, load_any_config
+    from .config import FAMILY_HELP, builtin_names
+    from .loading import load_any_config
 
     for name in builtin_names():
         config = load_any_config(name)
@@ -827,11 +828,12 @@ def _cmd_signature(args: argparse.Namespace, out: TextIO) -> None:
         args.usage.print_help(out)
         return
     from .chrf import is_chrf_signature, parse_chrf_signature
+    from .config import CHRF_SCORING_FIELDS
 
     if is_chrf_signature(args.signature):
         chrf = parse_chrf_signature(args.signature)
         if args.format == "json":
-            data = {"variant": chrf.config.model_dump(exclude={"name", "description"}),
+            data = {"variant": {f: getattr(chrf.config, f) for f in CHRF_SCORING_FIELDS},
                     "nrefs": chrf.nrefs, **chrf.to_dict()}  # fmt: skip
             out.write(dumps(data) + "\n")
         else:

@@ -1,38 +1,32 @@
-"""Variant configuration: a pydantic model, loaded from YAML with ``extends``.
+"""Variant configuration: the validated value objects (``VariantConfig``,
+``ChrfConfig``) and the raw fields behind them, read from YAML with
+``extends``.
 
 A variant fixes every choice that can move a BLEU score. Built-in variants
 are YAML files shipped in ``bleukit/variants``; a user file may ``extends:``
 a built-in name or another YAML file (a path relative to the extending file)
-and override any field. Validation errors name the file and the key.
+and override any field. The pydantic models that validate the raw fields
+live in ``schema`` (imported only when something needs validating), and
+``loading`` puts the two together.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
-
-from .chrf import CHRF_METRIC, ChrfConfig, make_config
-from .errors import ConfigError, UnknownComponentError
+from .errors import ConfigError
 from .reflen import REF_LENGTHS
 from .registry import Registry
 from .smoothing import SMOOTHINGS
 from .tokenizers import SPLITTERS, TOKENIZERS
+
+if TYPE_CHECKING:
+    import yaml
 
 MAX_ORDER_LIMIT = 100
 
@@ -77,8 +71,12 @@ class SignatureKey:
     sacrebleu_states: object = ANY
 
 
-_CASE = {False: ("mixed", "m"), True: ("lc", "lc"), "ascii": ("lc-ascii", "lca")}
-_BOOL = {True: ("yes", "y"), False: ("no", "n")}
+_CASE: Mapping[object, tuple[str, str]] = {
+    False: ("mixed", "m"),
+    True: ("lc", "lc"),
+    "ascii": ("lc-ascii", "lca"),
+}
+_BOOL: Mapping[object, tuple[str, str]] = {True: ("yes", "y"), False: ("no", "n")}
 
 
 #: fields naming a registered component, and their registries
@@ -90,117 +88,116 @@ COMPONENT_FIELDS: dict[str, Registry[Any]] = {
 }
 
 
-class VariantConfig(BaseModel):
-    """A complete BLEU variant. Every scoring field is required; a YAML file
-    gets the ones it does not set from the variant it ``extends``. Each
-    scoring field declares its signature key (``SignatureKey``)."""
+def _declares(key: SignatureKey) -> Any:
+    """A scoring field of VariantConfig, with the signature key it declares."""
+    return field(metadata={"signature": key})
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
+class VariantConfig:
+    """A complete, validated BLEU variant (a value object). It is made by
+    ``schema.validate`` (the pydantic model, which checks every field) or,
+    for a built-in name, from ``variants/table.py`` (the same validation, run
+    when the table was generated). Each scoring field declares its signature
+    key (``SignatureKey``); the field order is the signature's order."""
 
     name: str | None = None
     description: str = ""
-    tokenizer: Annotated[str, SignatureKey("tok", "t", sacrebleu="tok")]
+    tokenizer: str = _declares(SignatureKey("tok", "t", sacrebleu="tok"))
     # the model of a SentencePiece tokenizer: a path (None: the tokenizer's
     # default, sacrebleu's cached model); signatures write its SHA-256
-    tokenizer_model: Annotated[
-        str | None, SignatureKey("tok", "t", bracketed=True, sacrebleu_requires=None)
-    ] = None
-    split: Annotated[str, SignatureKey("split", "sp", sacrebleu_requires="unicode.v1")]
-    lowercase: Annotated[
-        bool | Literal["ascii"],
+    tokenizer_model: str | None = field(
+        default=None,
+        metadata={"signature": SignatureKey("tok", "t", bracketed=True, sacrebleu_requires=None)},
+    )
+    split: str = _declares(SignatureKey("split", "sp", sacrebleu_requires="unicode.v1"))
+    lowercase: bool | Literal["ascii"] = _declares(
         SignatureKey(
             "case", "c", _CASE, sacrebleu="case", sacrebleu_spelling={False: "mixed", True: "lc"}
-        ),
-    ]
-    max_order: Annotated[
-        int, Field(ge=1, le=MAX_ORDER_LIMIT), SignatureKey("order", "n", sacrebleu_states=4)
-    ]
-    weights: Annotated[
-        Literal["uniform"] | tuple[float, ...],
-        SignatureKey("weights", "w", sacrebleu_requires="uniform"),
-    ]
-    ref_length: Annotated[str, SignatureKey("reflen", "r", sacrebleu_requires="closest.v1")]
-    smoothing: Annotated[str, SignatureKey("smooth", "s", sacrebleu="smooth")]
-    smoothing_value: Annotated[
-        float | None, SignatureKey("smooth", "s", bracketed=True, sacrebleu="smooth")
-    ]
-    effective_order: Annotated[
-        bool,
+        )
+    )
+    max_order: int = _declares(SignatureKey("order", "n", sacrebleu_states=4))
+    weights: Literal["uniform"] | tuple[float, ...] = _declares(
+        SignatureKey("weights", "w", sacrebleu_requires="uniform")
+    )
+    ref_length: str = _declares(SignatureKey("reflen", "r", sacrebleu_requires="closest.v1"))
+    smoothing: str = _declares(SignatureKey("smooth", "s", sacrebleu="smooth"))
+    smoothing_value: float | None = _declares(
+        SignatureKey("smooth", "s", bracketed=True, sacrebleu="smooth")
+    )
+    effective_order: bool = _declares(
         SignatureKey(
             "eff", "e", _BOOL, sacrebleu="eff", sacrebleu_spelling={True: "yes", False: "no"}
-        ),
-    ]
-    totals: Annotated[
-        Literal["exact", "at-least-one"], SignatureKey("totals", "tt", sacrebleu_requires="exact")
-    ]
-
-    @field_validator(*COMPONENT_FIELDS)
-    @classmethod
-    def _component(cls, v: str, info: ValidationInfo) -> str:
-        """A registered name, made canonical (``13a`` -> ``13a.v1``)."""
-        try:
-            return COMPONENT_FIELDS[str(info.field_name)].entry(v).name
-        except UnknownComponentError as exc:
-            raise ValueError(str(exc)) from None
-
-    @field_validator("weights")
-    @classmethod
-    def _weights(
-        cls, v: Literal["uniform"] | tuple[float, ...]
-    ) -> Literal["uniform"] | tuple[float, ...]:
-        if v == "uniform":
-            return v
-        if any(not math.isfinite(w) or w < 0 for w in v):
-            raise ValueError("weights must be finite and non-negative")
-        if abs(math.fsum(v) - 1.0) > 1e-9:
-            raise ValueError(f"weights must sum to 1 (they sum to {math.fsum(v)!r})")
-        return tuple(float(w) for w in v)
-
-    @model_validator(mode="after")
-    def _consistent(self) -> VariantConfig:
-        if self.weights != "uniform" and len(self.weights) != self.max_order:
-            raise ValueError(
-                f"key 'weights' has {len(self.weights)} values but key 'max_order' "
-                f"is {self.max_order}"
-            )
-        method = SMOOTHINGS.get(self.smoothing)
-        if method.default_value is None:
-            if self.smoothing_value is not None:
-                raise ValueError(
-                    f"key 'smoothing_value': smoothing {self.smoothing} takes no value"
-                )
-            return self
-        value = self.smoothing_value
-        if value is None:
-            value = method.default_value
-        low, high = method.value_range
-        if not (math.isfinite(value) and low <= value <= high):
-            raise ValueError(
-                f"key 'smoothing_value': {self.smoothing} takes a value from {low:g} to {high:g}"
-            )
-        # the filled-in default is part of the variant, and of its signature
-        object.__setattr__(self, "smoothing_value", float(value))
-        return self
+        )
+    )
+    totals: Literal["exact", "at-least-one"] = _declares(
+        SignatureKey("totals", "tt", sacrebleu_requires="exact")
+    )
 
     def scoring_dict(self) -> dict[str, Any]:
         """The fields that determine the score."""
         return {k: getattr(self, k) for k in SCORING_FIELDS}
 
+    def as_dict(self) -> dict[str, Any]:
+        """Every field, descriptive ones included."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+_SIGNATURE_KEYS: dict[str, SignatureKey | None] = {
+    f.name: f.metadata.get("signature") for f in fields(VariantConfig)
+}
+
 
 def signature_key(name: str) -> SignatureKey | None:
     """The signature key a field of VariantConfig declares (None: the field
     does not change a score: ``name``, ``description``)."""
-    keys = [m for m in VariantConfig.model_fields[name].metadata if isinstance(m, SignatureKey)]
-    return keys[0] if keys else None
+    return _SIGNATURE_KEYS[name]
 
 
 #: fields that can change a score, in signature order
-SCORING_FIELDS = tuple(
-    name for name in VariantConfig.model_fields if signature_key(name) is not None
-)
+SCORING_FIELDS = tuple(name for name, key in _SIGNATURE_KEYS.items() if key is not None)
 #: fields that only describe a variant: every other field declares a
 #: signature key (tests/test_config.py checks it)
 DESCRIPTIVE_FIELDS = ("name", "description")
+
+
+#: the chrF metric's versioned name: a changed computation gets a new one
+CHRF_METRIC = "chrf.v1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChrfConfig:
+    """A complete, validated chrF variant (YAML: ``metric: chrf.v1``), made
+    by ``schema.validate_chrf`` or from the built-in table."""
+
+    name: str | None = None
+    description: str = ""
+    metric: Literal["chrf.v1"]
+    char_order: int
+    word_order: int
+    beta: int
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
+
+    @property
+    def order(self) -> int:
+        return self.char_order + self.word_order
+
+    @property
+    def score_name(self) -> str:
+        """sacrebleu's name of the score: chrF2, chrF2++ (one + per word order)."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field, descriptive ones included."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+#: fields that can change a chrF score, and the order signatures write them in
+CHRF_SCORING_FIELDS = (
+    "metric", "char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing",
+)  # fmt: skip
 
 
 # ------------------------------------------------------------------ loading
@@ -224,6 +221,8 @@ def _short(text: str) -> str:
 def _duplicate_key(node: yaml.Node) -> yaml.Node | None:
     """The first mapping key given twice in a composed document (safe_load
     would keep the last value silently); walked without recursion."""
+    import yaml
+
     stack = [node]
     while stack:
         current = stack.pop()
@@ -243,7 +242,10 @@ def _duplicate_key(node: yaml.Node) -> yaml.Node | None:
 def safe_yaml(text: str, source: str) -> Any:
     """``yaml.safe_load`` of ``text``, with every failure one ConfigError
     naming ``source``: invalid YAML (its line), a key given twice, nesting
-    too deep to read, a number too long to convert."""
+    too deep to read, a number too long to convert. PyYAML is imported here:
+    a built-in variant by name never reads YAML (``variants/table.py``)."""
+    import yaml
+
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         twice = _duplicate_key(node) if node is not None else None
@@ -380,36 +382,6 @@ def with_overrides(data: dict[str, Any], overrides: dict[str, Any]) -> dict[str,
     return out
 
 
-def validate(data: dict[str, Any], source: str) -> VariantConfig:
-    try:
-        return VariantConfig(**data)
-    except ValidationError as exc:
-        raise ConfigError(f"{source}: {format_validation_error(exc)}") from None
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{source}: {exc}") from None
-
-
-def format_validation_error(exc: ValidationError, model: type[BaseModel] = VariantConfig) -> str:
-    """One line, grouped by top-level key; the alternatives of a union
-    (``lowercase: bool | "ascii"``) are joined with "or"."""
-    by_key: dict[str, list[str]] = {}
-    for err in exc.errors():
-        key = str(err["loc"][0]) if err["loc"] else ""
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
-            allowed = ", ".join([*DESCRIPTIVE_FIELDS, "extends", *SCORING_FIELDS])
-            msg = f"unknown key (allowed: {allowed})"
-        elif err["type"] == "missing":
-            msg = "missing (set it or use 'extends')"
-        messages = by_key.setdefault(key, [])
-        if msg not in messages:
-            messages.append(msg)
-    return "; ".join(
-        f"key '{key}': {' or '.join(msgs)}" if key else " or ".join(msgs)
-        for key, msgs in by_key.items()
-    )
-
-
 def parse_override(text: str) -> tuple[str, Any]:
     """``key=value`` from the command line; the value is read as YAML."""
     if "=" not in text:
@@ -469,7 +441,9 @@ def split_variant_list(text: str) -> list[str]:
     return names
 
 
-def _raw_config(ref: str, overrides: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+def raw_config(ref: str, overrides: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+    """The fields of a variant by name or path, with everything it extends
+    and the overrides applied (not yet validated), and its source."""
     ref, in_name = split_name(ref)
     overrides = {**in_name, **(overrides or {})}
     data, source = resolve_raw(ref)
@@ -479,28 +453,3 @@ def _raw_config(ref: str, overrides: dict[str, Any] | None) -> tuple[dict[str, A
     if isinstance(data.get("weights"), list):
         data["weights"] = tuple(data["weights"])
     return data, source
-
-
-def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantConfig:
-    """A validated BLEU variant from a built-in name or a YAML path, with
-    overrides (``NAME[key=value,...]`` is a name with overrides)."""
-    data, source = _raw_config(ref, overrides)
-    if "metric" in data:
-        raise ConfigError(
-            f"{source}: a {data['metric']} variant, not a BLEU one "
-            "(bleukit.load_metric or bleukit.load_chrf loads it)"
-        )
-    return validate(data, source)
-
-
-def load_any_config(
-    ref: str, overrides: dict[str, Any] | None = None
-) -> VariantConfig | ChrfConfig:
-    """A validated variant of any metric: a file or built-in with
-    ``metric: chrf.v1`` is a chrF variant, any other a BLEU variant."""
-    data, source = _raw_config(ref, overrides)
-    if "metric" not in data:
-        return validate(data, source)
-    if data["metric"] != CHRF_METRIC:
-        raise ConfigError(f"{source}: key 'metric': expected {CHRF_METRIC!r} (or no key: BLEU)")
-    return make_config(data, source)

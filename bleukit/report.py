@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .chrf import CHRF_SCORING_FIELDS, ChrfConfig, ChrfResult, ChrfSignature
-from .config import SCORING_FIELDS, VariantConfig
+from .chrf import ChrfResult, ChrfSignature
+from .config import CHRF_SCORING_FIELDS, SCORING_FIELDS, ChrfConfig, VariantConfig
 from .results import BleuResult, SystemResult
 from .signature import Signature
 

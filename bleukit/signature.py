@@ -36,7 +36,6 @@ from .config import (
     SignatureKey,
     VariantConfig,
     signature_key,
-    validate,
 )
 from .errors import ConfigError
 from .spec import SignificanceSpec
@@ -302,6 +301,8 @@ def parse_signature(text: str) -> Signature:
     nrefs: int | str = nrefs_raw if nrefs_raw == "var" else _int(nrefs_raw, nrefs_key)
     if isinstance(nrefs, int) and nrefs < 1:
         raise ConfigError(f"signature key {nrefs_key!r}: {nrefs} references; at least 1, or var")
+    from .schema import validate
+
     config = validate(data, f"signature {text!r}")
     return Signature(config, nrefs, found[version_key], _parse_test(found, tests))
 

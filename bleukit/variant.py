@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import VariantConfig, load_config, validate, with_overrides
+from .config import VariantConfig, with_overrides
 from .engines import Engine, SegmentTable, call_threads, limited_threads, resolve_engine
 from .errors import InputError
 from .partial import Partial
@@ -163,7 +163,9 @@ class Variant:
 
     def with_overrides(self, **overrides: Any) -> Variant:
         """A new variant with some fields changed (validated again)."""
-        data = with_overrides(self.config.model_dump(), overrides)
+        from .schema import validate
+
+        data = with_overrides(self.config.as_dict(), overrides)
         # the engine asked for, not the one resolved: "auto" stays "auto"
         return Variant(
             validate(data, f"variant {self.name} with overrides"),
@@ -371,4 +373,6 @@ def load_variant(
     """A built-in variant by name, or a YAML file, with keyword overrides.
     ``engine``: "auto", "c", "python" or a plugin engine's name (None:
     ``BLEUKIT_ENGINE``); ``threads``: the most threads its engine may use."""
+    from .loading import load_config
+
     return Variant(load_config(name_or_path, overrides), engine, threads)

@@ -4,6 +4,7 @@ scoring field moves them)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -11,8 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleukit.chrf import (
-    CHRF_SCORING_FIELDS,
-    ChrfConfig,
     ChrfSignature,
     StreamCounts,
     best_triples,
@@ -22,7 +21,9 @@ from bleukit.chrf import (
     sum_triples,
     words,
 )
+from bleukit.config import CHRF_SCORING_FIELDS, ChrfConfig
 from bleukit.errors import ConfigError
+from bleukit.schema import validate_chrf
 
 BASE = {
     "metric": "chrf.v1",
@@ -56,12 +57,13 @@ def test_words_split_one_punctuation_mark_off(line, expected):
 
 
 def test_config_requires_every_field_and_some_order():
-    with pytest.raises(ValueError, match="beta"):
-        ChrfConfig(**{k: v for k, v in BASE.items() if k != "beta"})
-    with pytest.raises(ValueError, match="both 0"):
-        config(char_order=0, word_order=0)
-    with pytest.raises(ValueError, match="extra"):
-        ChrfConfig(**BASE, smoothing="exp")
+    with pytest.raises(ConfigError, match="key 'beta': missing"):
+        validate_chrf({k: v for k, v in BASE.items() if k != "beta"}, "test")
+    with pytest.raises(ConfigError, match="both 0"):
+        validate_chrf({**BASE, "char_order": 0, "word_order": 0}, "test")
+    with pytest.raises(ConfigError, match="key 'smoothing': unknown key"):
+        validate_chrf({**BASE, "smoothing": "exp"}, "test")
+    assert validate_chrf(BASE, "test") == config()
     assert config(word_order=2).score_name == "chrF2++"
     assert config(beta=1).score_name == "chrF1"
 
@@ -137,7 +139,7 @@ def test_signatures_parse_back_to_the_variant(c, nrefs):
 def test_every_scoring_field_moves_the_signature(c, field, data):
     value = getattr(c, field)
     other = (not value) if isinstance(value, bool) else value + data.draw(st.integers(1, 3))
-    changed = c.model_copy(update={field: other})
+    changed = dataclasses.replace(c, **{field: other})
     a, b = ChrfSignature(c, 1), ChrfSignature(changed, 1)
     assert a.long != b.long and a.short != b.short and a.digest != b.digest
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.config import load_config
+from bleukit.loading import load_config
 from bleukit.signature import Signature
 from bleukit.stats import corpus_sum
 

@@ -1,8 +1,8 @@
 import pytest
 
 import bleukit
-from bleukit.config import load_config
 from bleukit.errors import ConfigError
+from bleukit.loading import load_config
 from bleukit.signature import Signature, parse_signature
 
 

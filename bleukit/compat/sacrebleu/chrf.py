@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ...chrf import CHRF_METRIC, make_config, sum_triples
+from ...chrf import sum_triples
 from ...chrf_variant import ChrfReferences, ChrfVariant
+from ...config import CHRF_METRIC
 from ...sacrebleu_resampling import bootstrap_draws, bootstrap_scores
+from ...schema import validate_chrf
 from .metrics import Metric, Score, Signature, sacrebleu_seed
 
 
@@ -78,7 +80,7 @@ class CHRF(Metric[ChrfReferences]):
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
         self.num_refs = None
-        config = make_config(
+        config = validate_chrf(
             {
                 "metric": CHRF_METRIC,
                 "char_order": char_order,

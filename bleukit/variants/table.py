@@ -1,0 +1,151 @@
+"""The built-in variants, validated (generated from the YAML files beside
+this module by scripts/build_variant_table.py: do not edit)."""
+
+from typing import Any
+
+BUILTIN: dict[str, dict[str, Any]] = {
+    "BLEUc18": {
+        "name": "BLEUc18",
+        "description": "Character 18-gram BLEU (Denoual & Lepage 2005): "
+        "sacrebleu's char tokenization with whitespace dropped, "
+        "otherwise as BLEUw4; needs no word segmentation.",
+        "tokenizer": "char.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 18,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
+    "BLEUc18-space": {
+        "name": "BLEUc18-space",
+        "description": "Character 18-gram BLEU with the space as a "
+        "character (the other reading of Denoual & Lepage "
+        "2005): each run of whitespace becomes one space, "
+        "which takes part in the n-grams; otherwise as "
+        "BLEUc18.",
+        "tokenizer": "char-space.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 18,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
+    "BLEUw4": {
+        "name": "BLEUw4",
+        "description": "Word 4-gram BLEU as Papineni et al. (2002) define it: "
+        "mteval-v13a tokenization, case kept, closest reference "
+        "length, uniform weights, no smoothing.",
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
+    "chrF": {
+        "name": "chrF",
+        "description": "chrF (Popović 2015): character 6-gram F-score with beta 2, "
+        "whitespace removed, mixed case, sacrebleu 2.x's "
+        "effective-order averaging (sacrebleu's default chrF).",
+        "metric": "chrf.v1",
+        "char_order": 6,
+        "word_order": 0,
+        "beta": 2,
+        "lowercase": False,
+        "whitespace": False,
+        "eps_smoothing": False,
+    },
+    "chrF++": {
+        "name": "chrF++",
+        "description": "chrF++ (Popović 2017): chrF with word unigrams and bigrams "
+        "(sacrebleu's -m chrf -cw 2).",
+        "metric": "chrf.v1",
+        "char_order": 6,
+        "word_order": 2,
+        "beta": 2,
+        "lowercase": False,
+        "whitespace": False,
+        "eps_smoothing": False,
+    },
+    "multi-bleu": {
+        "name": "multi-bleu",
+        "description": "Moses multi-bleu.perl on pre-tokenized text: tokens "
+        "split on ASCII whitespace only, closest reference, no "
+        "smoothing (zero matches score 0).",
+        "tokenizer": "none.v1",
+        "tokenizer_model": None,
+        "split": "ascii.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
+    "nist": {
+        "name": "nist",
+        "description": "NIST mteval before v13 (2009): shortest reference length, "
+        "13a tokenization, case kept, no smoothing.",
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "shortest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
+    "nltk": {
+        "name": "nltk",
+        "description": "NLTK corpus_bleu defaults on whitespace-split text: uniform "
+        "4-gram weights, no smoothing (method0), per-segment totals "
+        "of at least one.",
+        "tokenizer": "none.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "nltk-method0.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "at-least-one",
+    },
+    "sacrebleu": {
+        "name": "sacrebleu",
+        "description": "sacrebleu 2.x defaults: 13a, mixed case, closest "
+        "reference, exp smoothing, order 4, no effective order.",
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "exp.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
+}
