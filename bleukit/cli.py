@@ -42,15 +42,24 @@ def _flatten(values: list[list[str]] | None) -> list[str]:
     return [v for group in values or [] for v in group]
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the options of ``command`` only (None: of every
+    command): every command is listed in ``--help``, but building all their
+    options costs start-up time that one command never uses."""
     parser = _Parser(
         prog="bleukit",
         description="Reproducible, comparable, fast BLEU with complete signatures.",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (help, options, extra) in _SUBCOMMANDS.items():
+        command_parser = sub.add_parser(name, help=help, **extra)
+        if options is not None and command in (None, name):
+            options(command_parser)
+    return parser
 
-    score = sub.add_parser("score", help="score hypothesis files against references")
+
+def _score_options(score: argparse.ArgumentParser) -> None:
     score.add_argument(
         "--variant",
         "-v",
@@ -81,9 +90,8 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_resampling_args(score, tests=False)
     _add_executor(score)
 
-    compare = sub.add_parser(
-        "compare", help="scores, intervals and paired significance tests against a baseline"
-    )
+
+def _compare_options(compare: argparse.ArgumentParser) -> None:
     compare.add_argument(
         "--variant",
         "-v",
@@ -103,9 +111,8 @@ def _build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--width", "-w", type=int, default=2)
     _add_resampling_args(compare, tests=True)
 
-    agree = sub.add_parser(
-        "agree", help="how far two variants agree (Denoual & Lepage 2005): r, kappa, ranks"
-    )
+
+def _agree_options(agree: argparse.ArgumentParser) -> None:
     agree.add_argument("variant_a", metavar="VARIANT_A", help="e.g. BLEUw4 (the word variant)")
     agree.add_argument("variant_b", metavar="VARIANT_B", help="e.g. BLEUc18")
     _add_refs(agree)
@@ -120,9 +127,8 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     agree.add_argument("--format", "-f", choices=("text", "json"), default="text")
 
-    matrix = sub.add_parser(
-        "matrix", help="every system under every variant: scores, ranks, Kendall tau, rank flips"
-    )
+
+def _matrix_options(matrix: argparse.ArgumentParser) -> None:
     _add_refs(matrix)
     _add_inputs(matrix, "hypothesis files, one per system", required=True)
     matrix.add_argument(
@@ -138,7 +144,8 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     matrix.add_argument("--width", "-w", type=int, default=2)
 
-    report = sub.add_parser("report", help="a self-contained HTML report of several systems")
+
+def _report_options(report: argparse.ArgumentParser) -> None:
     _add_refs(report)
     _add_inputs(report, "hypothesis files; the first is the baseline", required=True)
     report.add_argument(
@@ -151,40 +158,68 @@ def _build_parser() -> argparse.ArgumentParser:
     report.add_argument("--seed", type=int, default=12345)
     report.add_argument("-o", "--output", required=True, help="the HTML file to write")
 
-    verify = sub.add_parser("verify", help="rescore with a published signature, check a claim")
+
+def _verify_options(verify: argparse.ArgumentParser) -> None:
     verify.add_argument("--signature", "-s", required=True)
     _add_refs(verify)
     verify.add_argument("-i", "--input", required=True, metavar="HYP")
     verify.add_argument("--expect", required=True, help="the published score, e.g. 31.2")
 
-    sub.add_parser("variants", help="list built-in variants")
 
-    show = sub.add_parser("show", help="print a variant's complete YAML and signature")
+def _show_options(show: argparse.ArgumentParser) -> None:
     show.add_argument("variant")
     _add_set(show)
     show.add_argument("--nrefs", default="1", help="number of references for the signature")
 
-    sig = sub.add_parser("signature", help="work with signatures")
+
+def _signature_options(sig: argparse.ArgumentParser) -> None:
     sig.set_defaults(usage=sig)
     sig_sub = sig.add_subparsers(dest="sig_command", metavar="ACTION", parser_class=_Parser)
     parse = sig_sub.add_parser("parse", help="rebuild the variant a signature describes")
     parse.add_argument("signature")
     parse.add_argument("--format", "-f", choices=("yaml", "json"), default="yaml")
 
-    sub.add_parser("components", help="list registered components, plugins included")
 
-    sub.add_parser(
-        "sacrebleu",
-        help="sacrebleu 2.6.0's command line and output (BLEU): bleukit sacrebleu ARGS...",
-        add_help=False,
-    )
-
-    sample = sub.add_parser("sample", help="score the bundled WMT21 en-de sample")
+def _sample_options(sample: argparse.ArgumentParser) -> None:
     sample.add_argument(
         "--variant", "-v", action="append", help="variant(s) (default BLEUw4, BLEUc18)"
     )
     sample.add_argument("--paths", action="store_true", help="print the sample files' paths")
-    return parser
+
+
+_Options = Callable[[argparse.ArgumentParser], None]
+
+#: every command: its help line, what adds its options, add_parser's other arguments
+_SUBCOMMANDS: dict[str, tuple[str, _Options | None, dict[str, bool]]] = {
+    "score": ("score hypothesis files against references", _score_options, {}),
+    "compare": (
+        "scores, intervals and paired significance tests against a baseline",
+        _compare_options,
+        {},
+    ),
+    "agree": (
+        "how far two variants agree (Denoual & Lepage 2005): r, kappa, ranks",
+        _agree_options,
+        {},
+    ),
+    "matrix": (
+        "every system under every variant: scores, ranks, Kendall tau, rank flips",
+        _matrix_options,
+        {},
+    ),
+    "report": ("a self-contained HTML report of several systems", _report_options, {}),
+    "verify": ("rescore with a published signature, check a claim", _verify_options, {}),
+    "variants": ("list built-in variants", None, {}),
+    "show": ("print a variant's complete YAML and signature", _show_options, {}),
+    "signature": ("work with signatures", _signature_options, {}),
+    "components": ("list registered components, plugins included", None, {}),
+    "sacrebleu": (
+        "sacrebleu 2.6.0's command line and output (BLEU): bleukit sacrebleu ARGS...",
+        None,
+        {"add_help": False},
+    ),
+    "sample": ("score the bundled WMT21 en-de sample", _sample_options, {}),
+}
 
 
 def _add_refs(parser: argparse.ArgumentParser, required: bool = True) -> None:
@@ -965,7 +1000,9 @@ def _main(argv: Sequence[str] | None) -> int:
         from .compat.sacrebleu.cli import main as sacrebleu_main
 
         return sacrebleu_main(argv[1:])
-    parser = _build_parser()
+    # the command is the first argument that is no option (--version is
+    # the only option before it)
+    parser = _build_parser(next((a for a in argv if not a.startswith("-")), ""))
     args = parser.parse_args(argv)
     out = sys.stdout
     if args.version:

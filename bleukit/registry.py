@@ -27,10 +27,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib import metadata
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .errors import PluginError, UnknownComponentError
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 T = TypeVar("T")
 
@@ -70,6 +72,10 @@ class Lazy:
 
 
 def _entry_points(group: str) -> Iterable[metadata.EntryPoint]:
+    # imported here: reading installed distributions' metadata costs
+    # start-up time, and built-in names never need it
+    from importlib import metadata
+
     return metadata.entry_points(group=group)
 
 

@@ -3,7 +3,9 @@ its corrected ``zh.v2``), and the dependency-free ``script.v1``."""
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
 
 from .base import BlockMode
 from .rules import RULES_13A_BLOCK, Tokenizer13a, apply_13a_rules, pad_13a
@@ -89,12 +91,16 @@ class ScriptTokenizer:
     Unicode database of the ``regex`` module."""
 
     def __init__(self) -> None:
+        self._words = Tokenizer13a()
+
+    @functools.cached_property
+    def _pattern(self) -> Any:
+        # compiled on first use, so that importing bleukit never imports ``regex``
         import regex
 
         unspaced = "".join(f"\\p{{scx={s}}}" for s in UNSPACED_SCRIPTS)
         cjk_punct = "\\uFF01-\\uFF0F\\uFF1A-\\uFF20\\uFF3B-\\uFF40\\uFF5B-\\uFF65"
-        self._pattern = regex.compile(f"(?=[{unspaced}{cjk_punct}])\\X")
-        self._words = Tokenizer13a()
+        return regex.compile(f"(?=[{unspaced}{cjk_punct}])\\X")
 
     def __call__(self, line: str) -> str:
         return str(self._words(self._pattern.sub(r" \g<0> ", line)))

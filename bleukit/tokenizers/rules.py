@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from typing import Any
 
 from .base import BlockMode
 
@@ -115,10 +116,13 @@ class TokenizerIntl:
     block_mode: BlockMode = "intl"
     sacrebleu = "intl"
 
-    def __init__(self) -> None:
+    @functools.cached_property
+    def _rules(self) -> tuple[tuple[Any, str], ...]:
+        # compiled on first use: importing ``regex`` costs start-up time that
+        # a command not using this tokenizer should not pay
         import regex
 
-        self._rules = (
+        return (
             (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
             (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
             (regex.compile(r"(\p{S})"), r" \1 "),
