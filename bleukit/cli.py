@@ -52,8 +52,9 @@ def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, (help, options, extra) in _SUBCOMMANDS.items():
-        command_parser = sub.add_parser(name, help=help, **extra)
+    for name, (help, options) in _SUBCOMMANDS.items():
+        # sacrebleu's -h is its own: its parser sees every argument after it
+        command_parser = sub.add_parser(name, help=help, add_help=name != "sacrebleu")
         if options is not None and command in (None, name):
             options(command_parser)
     return parser
@@ -189,36 +190,32 @@ def _sample_options(sample: argparse.ArgumentParser) -> None:
 
 _Options = Callable[[argparse.ArgumentParser], None]
 
-#: every command: its help line, what adds its options, add_parser's other arguments
-_SUBCOMMANDS: dict[str, tuple[str, _Options | None, dict[str, bool]]] = {
-    "score": ("score hypothesis files against references", _score_options, {}),
+#: every command: its help line, and what adds its options
+_SUBCOMMANDS: dict[str, tuple[str, _Options | None]] = {
+    "score": ("score hypothesis files against references", _score_options),
     "compare": (
         "scores, intervals and paired significance tests against a baseline",
         _compare_options,
-        {},
     ),
     "agree": (
         "how far two variants agree (Denoual & Lepage 2005): r, kappa, ranks",
         _agree_options,
-        {},
     ),
     "matrix": (
         "every system under every variant: scores, ranks, Kendall tau, rank flips",
         _matrix_options,
-        {},
     ),
-    "report": ("a self-contained HTML report of several systems", _report_options, {}),
-    "verify": ("rescore with a published signature, check a claim", _verify_options, {}),
-    "variants": ("list built-in variants", None, {}),
-    "show": ("print a variant's complete YAML and signature", _show_options, {}),
-    "signature": ("work with signatures", _signature_options, {}),
-    "components": ("list registered components, plugins included", None, {}),
+    "report": ("a self-contained HTML report of several systems", _report_options),
+    "verify": ("rescore with a published signature, check a claim", _verify_options),
+    "variants": ("list built-in variants", None),
+    "show": ("print a variant's complete YAML and signature", _show_options),
+    "signature": ("work with signatures", _signature_options),
+    "components": ("list registered components, plugins included", None),
     "sacrebleu": (
         "sacrebleu 2.6.0's command line and output (BLEU): bleukit sacrebleu ARGS...",
         None,
-        {"add_help": False},
     ),
-    "sample": ("score the bundled WMT21 en-de sample", _sample_options, {}),
+    "sample": ("score the bundled WMT21 en-de sample", _sample_options),
 }
 
 
