@@ -43,16 +43,20 @@ def _flatten(values: list[list[str]] | None) -> list[str]:
 
 
 def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser, with the options of ``command`` only (None: of every
-    command): every command is listed in ``--help``, but building all their
-    options costs start-up time that one command never uses."""
+    """The parser of ``command`` (None: of every command, with all their
+    options): building every command's parser and options costs start-up
+    time that one command never uses."""
     parser = _Parser(
         prog="bleukit",
         description="Reproducible, comparable, fast BLEU with complete signatures.",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, (help, options) in _SUBCOMMANDS.items():
+    # a known command gets its parser alone; otherwise (--help, a typo)
+    # every command is listed
+    names = [command] if command in _SUBCOMMANDS else list(_SUBCOMMANDS)
+    for name in names:
+        help, options = _SUBCOMMANDS[name]
         # sacrebleu's -h is its own: its parser sees every argument after it
         command_parser = sub.add_parser(name, help=help, add_help=name != "sacrebleu")
         if options is not None and command in (None, name):

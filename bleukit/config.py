@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -206,6 +205,8 @@ _BUILTIN_PACKAGE = "bleukit.variants"
 
 
 def builtin_names() -> list[str]:
+    from importlib import resources
+
     files = resources.files(_BUILTIN_PACKAGE).iterdir()
     return sorted(f.name[:-5] for f in files if f.name.endswith(".yaml"))
 
@@ -309,6 +310,8 @@ def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
             f"unknown variant {_short(name)!r}; built-in variants: {', '.join(builtin_names())}, "
             f"and {FAMILY_HELP} (or give the path of a .yaml file)"
         )
+    from importlib import resources
+
     ref = resources.files(_BUILTIN_PACKAGE).joinpath(f"{name}.yaml")
     return _read_yaml(ref.read_text(encoding="utf-8"), f"built-in variant {name}"), ""
 

@@ -17,7 +17,6 @@ import gzip
 import itertools
 import os
 import sys
-import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -195,6 +194,8 @@ def replacing(path: str) -> Iterator[str]:
     is followed (the link stays); the new file gets the replaced file's
     permissions, or those the umask gives; a FIFO or device (``/dev/stdout``)
     is yielded itself, to be written directly. A directory is an error."""
+    import tempfile  # here: writing a file is rarer than starting up
+
     real = os.path.realpath(path)
     if os.path.isdir(real):
         raise InputError(f"{path}: is a directory; give a file name")

@@ -6,8 +6,6 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from .chrf import ChrfResult, ChrfSignature
 from .config import CHRF_SCORING_FIELDS, SCORING_FIELDS, ChrfConfig, VariantConfig
 from .results import BleuResult, SystemResult
@@ -31,6 +29,8 @@ def variant_yaml(config: VariantConfig | ChrfConfig) -> str:
     for key in CHRF_SCORING_FIELDS if isinstance(config, ChrfConfig) else SCORING_FIELDS:
         value = getattr(config, key)
         data[key] = list(value) if isinstance(value, tuple) else value
+    import yaml  # only a variant's YAML needs it: a score never does
+
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=88)
 
 

@@ -46,12 +46,35 @@ def interval(scores: Sequence[float], mean: float) -> Interval:
     return Interval(ordered[lower], ordered[n - lower - 1], float(mean), 0.95)
 
 
+#: float32 holds every integer up to 2**24 exactly
+_FLOAT32_EXACT = 2**24
+
+
 def bootstrap_scores(rows: Rows, score: RowScore, idxs: Any) -> list[float]:
     """Scores of the resamples ``idxs`` (resamples x segments), each summed
     in float32 as sacrebleu's ``_bootstrap_resample`` sums them."""
+    return [score(list(sums)) for sums in float32_sums(rows, idxs)]
+
+
+def float32_sums(rows: Rows, idxs: Any) -> Any:
+    """``np.array(rows, dtype="float32")[idxs].sum(axis=1)``, sacrebleu's
+    float32 resample sums (deliberate compatibility quirk), bit for bit.
+
+    The statistics are non-negative integers, so while a resample's sum stays
+    within 2**24 every partial float32 sum is exact, whatever the order of
+    addition: then the sums are the exact integer sums as float32, computed
+    from how often each segment is drawn (one ``bincount``, one matrix
+    product in float64, exact below 2**53) instead of a resamples x segments
+    x statistics gather. Larger sums take sacrebleu's own computation."""
     np = require_numpy()
-    stats32 = np.array(rows, dtype="float32")
-    return [score(list(sums)) for sums in stats32[idxs].sum(axis=1)]
+    stats = np.array(rows, dtype="int64")
+    samples, n = idxs.shape
+    if samples and n and int(stats.max(initial=0)) * n < _FLOAT32_EXACT and stats.min() >= 0:
+        offsets = np.arange(samples, dtype="int64")[:, None] * n
+        draws = np.bincount((idxs + offsets).ravel(), minlength=samples * n)
+        exact = draws.reshape(samples, n).astype("float64") @ stats.astype("float64")
+        return exact.astype("float32")
+    return stats.astype("float32")[idxs].sum(axis=1)
 
 
 def bootstrap_draws(seed: int, segments: int, samples: int) -> Any:
@@ -104,22 +127,32 @@ def paired(
     np = require_numpy()
     n = len(systems[0])
     base = systems[0]
-    base_scores: list[float] = []
-    if confidence_samples:
-        base_scores = bootstrap_scores(
-            base, float32_score, bootstrap_draws(seed, n, confidence_samples)
-        )
-    out = [PairedOutcome(None, tuple(base_scores))]
+    # every system's test draws its resamples from a fresh default_rng(seed):
+    # the same resamples each time, drawn once here (and the baseline's
+    # scores on them computed once)
+    draws: dict[int, Any] = {}
+    base_scores: dict[int, list[float]] = {}
+
+    def resamples(count: int) -> Any:
+        if count not in draws:
+            draws[count] = bootstrap_draws(seed, n, count)
+        return draws[count]
+
+    def baseline(count: int) -> list[float]:
+        if count not in base_scores:
+            base_scores[count] = bootstrap_scores(base, float32_score, resamples(count))
+        return base_scores[count]
+
+    out = [PairedOutcome(None, tuple(baseline(confidence_samples) if confidence_samples else ()))]
     for rows, score in zip(systems[1:], observed[1:]):
         diff = abs(observed[0] - score)
-        rng = np.random.default_rng(seed)
         if test == "bs":
-            idxs = rng.choice(n, size=(samples, n), replace=True)
-            sys_scores = bootstrap_scores(rows, float32_score, idxs)
-            bl_scores = bootstrap_scores(base, float32_score, idxs)
+            sys_scores = bootstrap_scores(rows, float32_score, resamples(samples))
+            bl_scores = baseline(samples)
             sample_diffs = np.abs(np.array(sys_scores) - np.array(bl_scores))
             p = p_value(np, sample_diffs - sample_diffs.mean(), diff)
         else:
+            rng = np.random.default_rng(seed)
             pos_sel = rng.integers(2, size=(samples, n), dtype=bool)
             bl, sy = np.array(base), np.array(rows)
             shuf_a = (pos_sel @ bl + ~pos_sel @ sy).tolist()

@@ -114,7 +114,7 @@ def confidence(
     if spec.compat == "sacrebleu":
         _check_compat(variant)
         idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, len(segments), samples)
-        float32_score, _ = _row_scores(variant, segments, nrefs)
+        float32_score, _ = _row_scores(variant, segments)
         scores = sacrebleu_resampling.bootstrap_scores(
             _matrix(segments, variant.config.max_order), float32_score, idxs
         )
@@ -206,7 +206,7 @@ def _matrix(segments: Sequence[Stats], order: int) -> list[list[RefLength]]:
 
 
 def _row_scores(
-    variant: Variant, segments: Sequence[Stats], nrefs: int | str
+    variant: Variant, segments: Sequence[Stats]
 ) -> tuple[sacrebleu_resampling.RowScore, sacrebleu_resampling.RowScore]:
     """How sacrebleu scores a summed row of float32 values (``sys_len`` and
     ``ref_len`` back to ints, the counts float32 scalars, so the precisions
@@ -226,11 +226,11 @@ def _row_scores(
             last.last_counts,
             last.last_totals,
         )
-        return variant.score_stats(stats, nrefs).score
+        return variant.score_value(stats)
 
     def int_score(row: list[Any]) -> float:
         stats = Stats(row[0], row[1], tuple(row[2 : 2 + order]), tuple(row[2 + order :]), 1)
-        return variant.score_stats(stats, nrefs).score
+        return variant.score_value(stats)
 
     return float32_score, int_score
 
@@ -242,7 +242,7 @@ def _paired_sacrebleu(
     results = [
         variant.score_stats(corpus_sum(segs, variant.stat_order), nrefs) for _, segs in systems
     ]
-    float32_score, int_score = _row_scores(variant, systems[0][1], nrefs)
+    float32_score, int_score = _row_scores(variant, systems[0][1])
     outcomes = sacrebleu_resampling.paired(
         [_matrix(segs, order) for _, segs in systems],
         [r.score for r in results],

@@ -6,12 +6,15 @@ import itertools
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    # concurrent.futures imports logging: start-up time a single thread never needs
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -61,8 +61,13 @@ class TokenizerZh:
     block_mode: BlockMode = "split-unicode"
 
     def __init__(self, ranges: tuple[tuple[int, int], ...], sacrebleu: str | None) -> None:
-        self._chinese = _range_class(ranges)
+        self._ranges = ranges
         self.sacrebleu = sacrebleu
+
+    @functools.cached_property
+    def _chinese(self) -> re.Pattern[str]:
+        # compiled on first use: every process registers both zh tokenizers
+        return _range_class(self._ranges)
 
     def __call__(self, line: str) -> str:
         return apply_13a_rules(self._chinese.sub(r" \1 ", line.strip()))

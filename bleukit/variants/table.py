@@ -148,4 +148,21 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "exact",
     },
+    "sacrebleu-sentence": {
+        "name": "sacrebleu-sentence",
+        "description": "sacrebleu 2.x sentence BLEU: the sacrebleu "
+        "variant with effective order, as sacrebleu's "
+        "sentence_bleu and --sentence-level compute it.",
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "exp.v1",
+        "smoothing_value": None,
+        "effective_order": True,
+        "totals": "exact",
+    },
 }

@@ -1,0 +1,227 @@
+"""Whole commands on one WMT test set, as users run them: bleukit against
+sacrebleu 2.6.0, start-up included.
+
+    pip install . 'sacrebleu==2.6.0' numpy      # a regular install, not -e
+    python benchmarks/commands.py [DATA_DIR] [--runs 11] [--json OUT.json]
+
+DATA_DIR defaults to tests/data/wmt (WMT21 en-de: 1,002 segments, references
+A, C and D, six systems). Each workload runs both tools' commands in
+alternation, ``--runs`` times each, and reports the median wall time of
+each and their ratio. The commands are the ``bleukit`` and ``sacrebleu``
+executables beside this Python (``sys.executable``), so both start as a
+user's shell starts them. An editable install (``pip install -e``) adds
+about 15 ms to every bleukit start (its import hook), so measure a regular
+one. Before timing, the script checks that both commands print the same
+numbers (scores; p-values and intervals too where bleukit runs in
+``--compat sacrebleu`` mode) and stops if they do not.
+
+The machine's load average is recorded before and after: on a busy machine
+the medians move, so quote them with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+COMPAT = ["--paired-bs", "--compat", "sacrebleu"]
+SYSTEMS = ["UEdin", "Facebook-AI", "HuaweiTSC", "Online-W", "UF", "VolcTrans-GLAT"]
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    bleukit: list[str]
+    peer: list[str]
+    # what both outputs must agree on: a function from output to a list
+    check: str
+
+
+def workloads(root: Path, bindir: Path) -> list[Workload]:
+    def ref(x: str) -> str:
+        return str(root / f"newstest2021.en-de.ref.{x}.txt")
+
+    hyps = [str(root / f"newstest2021.en-de.hyp.{s}.txt") for s in SYSTEMS]
+    bk, sb = str(bindir / "bleukit"), str(bindir / "sacrebleu")
+    three = [ref("A"), ref("C"), ref("D")]
+    return [
+        Workload(
+            "score, 3 references",
+            [bk, "score", "-v", "sacrebleu", "-r", *three, "-i", hyps[0]],
+            [sb, *three, "-i", hyps[0], "-f", "text", "-w", "2"],
+            "bleu",
+        ),
+        Workload(
+            "score --sentence, 1 reference",
+            [bk, *"score --sentence -v sacrebleu-sentence -r".split(), ref("A"), "-i", hyps[0]],
+            [sb, ref("A"), "-i", hyps[0], "--sentence-level", "-f", "text", "-w", "2"],
+            "sentence",
+        ),
+        Workload(
+            "compare --paired-bs, 6 systems",
+            [bk, "compare", "-v", "sacrebleu", "-r", ref("A"), "-i", *hyps, "--paired-bs"],
+            [sb, ref("A"), "-i", *hyps, "--paired-bs", "-f", "text", "-w", "2"],
+            "systems",
+        ),
+        Workload(
+            "compare --paired-bs --compat sacrebleu, 6 systems",
+            [bk, *"compare -v sacrebleu -r".split(), ref("A"), "-i", *hyps, *COMPAT],
+            [sb, ref("A"), "-i", *hyps, "--paired-bs", "-f", "text", "-w", "2"],
+            "paired",
+        ),
+        Workload(
+            "matrix, 6 systems x BLEU and chrF",
+            [bk, "matrix", "--variants", "sacrebleu,chrF", "-r", ref("A"), "-i", *hyps],
+            [sb, ref("A"), "-i", *hyps, "-m", "bleu", "chrf", "-f", "text", "-w", "2"],
+            "matrix",
+        ),
+        Workload(
+            "report, 6 systems, 1000 resamples",
+            [
+                bk,
+                *"report --variants sacrebleu -r".split(),
+                ref("A"),
+                "-i",
+                *hyps,
+                "-o",
+                os.devnull,
+            ],
+            [sb, ref("A"), "-i", *hyps, "--paired-bs", "-f", "text", "-w", "2"],
+            "none",
+        ),
+    ]
+
+
+# ------------------------------------------------------------ agreement
+
+_NUMBER = r"([0-9]+\.[0-9]+)"
+
+
+def _bleu_lines(text: str) -> list[str]:
+    # "BLEU = 57.03 83.4/64.4/50.2/39.2 (BP = ... ref_len = 27898)": the same
+    # line in both tools' text output, after sacrebleu's signature
+    return [m.group(1) for m in re.finditer(r"BLEU\S* = (\S+ \S+ \(BP .*?\))", text)]
+
+
+def _paired(text: str, bleukit: bool) -> list[tuple[str, ...]]:
+    """(score, mean, half-width, p-value) per system, as printed with two
+    decimals (p-values with four)."""
+    if bleukit:
+        rows = re.findall(rf"{_NUMBER}\s+μ = {_NUMBER} ± {_NUMBER}\s+({_NUMBER})?", text)
+        return [(s, m, h, p) for s, m, h, p, _ in rows]
+    rows = re.findall(rf"{_NUMBER} \({_NUMBER} ± {_NUMBER}\)", text)
+    pvalues = ["", *re.findall(r"\(p = ([0-9.]+)\)", text)]
+    return [(s, m, h, p) for (s, m, h), p in zip(rows, pvalues)]
+
+
+def _matrix(text: str, bleukit: bool) -> list[str]:
+    """Per system, its BLEU and chrF as printed with two decimals."""
+    if bleukit:
+        # "NAME.txt   29.90 (3)  59.47 (5)": a score and its rank per variant
+        rows = re.findall(rf"\.txt\s+{_NUMBER} \(\d+\)\s+{_NUMBER}", text)
+    else:  # sacrebleu's multi-system table: "│ NAME │ 29.90  │  59.47  │"
+        rows = re.findall(rf"│\s*{_NUMBER}\s*│\s*{_NUMBER}\s*│", text)
+    return [x for row in rows for x in row]
+
+
+def agree(w: Workload, ours: str, theirs: str) -> str:
+    """What both printed, the same; raises SystemExit when it differs."""
+    if w.check == "bleu":
+        a, b = _bleu_lines(ours), _bleu_lines(theirs)
+    elif w.check == "sentence":
+        a = re.findall(rf"BLEU = {_NUMBER}", ours)
+        b = re.findall(rf"BLEU\S* = {_NUMBER}", theirs)
+    elif w.check == "systems":
+        a = re.findall(rf"\.txt(?: \(baseline\))?\s+{_NUMBER}", ours)
+        b = [s for s, *_ in _paired(theirs, False)]
+    elif w.check == "paired":
+        a, b = _paired(ours, True), _paired(theirs, False)
+    elif w.check == "matrix":
+        a, b = _matrix(ours, True), _matrix(theirs, False)
+    else:
+        return "not compared (the peer prints other statistics)"
+    if not a or a != b:
+        raise SystemExit(f"{w.name}: the outputs differ:\nbleukit {a[:8]}\npeer    {b[:8]}")
+    return f"{len(a)} values equal"
+
+
+# ------------------------------------------------------------- timing
+
+
+def run(cmd: list[str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8")
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd[:3])}... failed:\n{done.stderr[-2000:]}")
+    return elapsed, done.stdout
+
+
+def measure(w: Workload, runs: int) -> dict[str, object]:
+    _, ours = run(w.bleukit)
+    _, theirs = run(w.peer)
+    agreement = agree(w, ours, theirs)
+    times: dict[str, list[float]] = {"bleukit": [], "peer": []}
+    for _ in range(runs):
+        times["bleukit"].append(run(w.bleukit)[0])
+        times["peer"].append(run(w.peer)[0])
+    ours_ms = statistics.median(times["bleukit"]) * 1000
+    theirs_ms = statistics.median(times["peer"]) * 1000
+    return {
+        "workload": w.name,
+        "bleukit": " ".join(Path(w.bleukit[0]).name.split() + w.bleukit[1:3]) + " ...",
+        "bleukit_ms": round(ours_ms, 1),
+        "peer_ms": round(theirs_ms, 1),
+        "ratio": round(theirs_ms / ours_ms, 2),
+        "agreement": agreement,
+        "runs": runs,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", nargs="?", default="tests/data/wmt")
+    parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument("--only", help="workloads whose name contains this")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    bindir = Path(sys.executable).parent
+    for tool in ("bleukit", "sacrebleu"):
+        if not (bindir / tool).exists():
+            raise SystemExit(f"no {tool} executable beside {sys.executable}")
+    load_before = os.getloadavg()
+    rows = []
+    for w in workloads(Path(args.data), bindir):
+        if args.only and args.only not in w.name:
+            continue
+        row = measure(w, args.runs)
+        rows.append(row)
+        print(
+            f"{row['workload']:<52} bleukit {row['bleukit_ms']:>7.1f} ms  "
+            f"sacrebleu {row['peer_ms']:>7.1f} ms  {row['ratio']:>5.1f}x  ({row['agreement']})",
+            flush=True,
+        )
+    report = {
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_before": [round(x, 2) for x in load_before],
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+        "rows": rows,
+    }
+    print(f"load average before {report['load_before']}, after {report['load_after']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
