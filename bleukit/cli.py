@@ -904,6 +904,9 @@ def _cmd_components(args: argparse.Namespace, out: TextIO) -> None:
         for entry in registry.entries():
             origin = "" if entry.origin == "builtin" else f"  [{entry.origin}]"
             out.write(f"  {entry.name:<18} {entry.description}{origin}\n")
+        # a broken plugin is marked, not fatal: the rest of the list still helps
+        for name, error in registry.broken().items():
+            out.write(f"  {name:<18} BROKEN: {error}\n")
     out.write(f"engine: {engine}\n")
 
 

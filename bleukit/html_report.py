@@ -20,13 +20,17 @@ from .system_stats import SystemStatistics, collect
 from .variant import Variant
 
 
-def _matched_levels(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int) -> list[int]:
-    """Per hypothesis token, the longest n (up to ``order``) of an n-gram
-    covering it that occurs in a reference (not clipped; for display)."""
-    ref_ngrams = {
+def _reference_ngrams(refs: Sequence[Sequence[str]], order: int) -> set[tuple[str, ...]]:
+    """Every n-gram (n up to ``order``) of a segment's references."""
+    return {
         tuple(ref[i : i + n]) for ref in refs for n in range(1, order + 1)
         for i in range(len(ref) - n + 1)
     }  # fmt: skip
+
+
+def _matched_levels(hyp: Sequence[str], ref_ngrams: set[tuple[str, ...]], order: int) -> list[int]:
+    """Per hypothesis token, the longest n (up to ``order``) of an n-gram
+    covering it that occurs in a reference (not clipped; for display)."""
     levels = [0] * len(hyp)
     for i in range(len(hyp)):
         for n in range(min(order, len(hyp) - i), 0, -1):
@@ -56,11 +60,12 @@ def side_by_side(
     order = variant.config.max_order
     for i in range(len(streams[0])):
         refs_text = [r for s in streams if (r := s[i]) is not None]
-        ref_tokens = [list(variant.tokenize(r)) for r in refs_text]
+        # the references' n-grams once per segment, for every system
+        ref_ngrams = _reference_ngrams([variant.tokenize(r) for r in refs_text], order)
         views = []
         for lines in hyps:
             tokens = list(variant.tokenize(lines[i]))
-            views.append({"tokens": tokens, "levels": _matched_levels(tokens, ref_tokens, order)})
+            views.append({"tokens": tokens, "levels": _matched_levels(tokens, ref_ngrams, order)})
         yield _script_json({"refs": refs_text, "hyps": views})
 
 

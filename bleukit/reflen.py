@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+from .errors import PluginError
 from .registry import Registry
 
 RefLength = int | Fraction
@@ -30,6 +31,28 @@ def check_policy(obj: object) -> Policy:
 REF_LENGTHS: Registry[Policy] = Registry(
     "reference-length policy", "bleukit.ref_lengths", check_policy
 )
+
+
+def policy(name: str) -> Policy:
+    """The policy registered as ``name``; a plugin's is checked on every
+    call, since passing the contract's one probe does not make every length
+    it returns one (a NaN would print ``ref_len = nan`` and a score)."""
+    entry = REF_LENGTHS.entry(name)
+    if entry.origin == "builtin":
+        return entry.component
+    plugin = entry.component
+
+    def checked(hyp_len: int, ref_lens: Sequence[int]) -> RefLength:
+        out = plugin(hyp_len, ref_lens)
+        if isinstance(out, bool) or not isinstance(out, (int, Fraction)) or out < 0:
+            raise PluginError(
+                f"plugin reference-length policy {entry.name!r} from {entry.origin} returned "
+                f"{out!r} for a hypothesis of {hyp_len} tokens and references of "
+                f"{list(ref_lens)}: not a non-negative int or Fraction"
+            )
+        return out
+
+    return checked
 
 
 def closest(hyp_len: int, ref_lens: Sequence[int]) -> int:

@@ -79,6 +79,12 @@ def _entry_points(group: str) -> Iterable[metadata.EntryPoint]:
     return metadata.entry_points(group=group)
 
 
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    return str(exc) or type(exc).__name__
+
+
 class Registry(Generic[T]):
     """Names to components, built-ins first, then entry points.
 
@@ -101,6 +107,9 @@ class Registry(Generic[T]):
         self._versioned = versioned
         self._builtin: dict[str, Entry[T]] = {}
         self._plugins: dict[str, Entry[T]] | None = None
+        # broken plugins by entry-point name: each is reported where it is
+        # asked for, and listed (``broken``), without hiding the others
+        self._broken_plugins: dict[str, PluginError] = {}
 
     @property
     def _form(self) -> str:
@@ -124,6 +133,7 @@ class Registry(Generic[T]):
         if self._plugins is not None:
             return self._plugins
         found: dict[str, Entry[T]] = {}
+        broken: dict[str, PluginError] = {}
         for ep in _entry_points(self.group):
             where = f"{ep.value} (entry point {ep.name!r} in group {self.group})"
             dist = getattr(ep, "dist", None)
@@ -131,32 +141,48 @@ class Registry(Generic[T]):
             if dist is not None:
                 provenance = f"{dist.metadata['Name']}=={dist.version}"
                 where = f"{dist.metadata['Name']} {dist.version}: {where}"
-            if not self._pattern.match(ep.name):
-                raise self._broken(ep.name, where, f"is not named {self._form}")
-            if ep.name in self._builtin:
-                raise self._broken(
-                    ep.name,
-                    where,
-                    f"would shadow the built-in {ep.name!r}; built-in components cannot be "
-                    "replaced",
+            if ep.name in found or ep.name in broken:
+                first = found[ep.name].origin if ep.name in found else "another plugin"
+                found.pop(ep.name, None)
+                broken[ep.name] = PluginError(
+                    f"two plugins register {self.kind} {ep.name!r}: {first} and {where}"
                 )
-            if ep.name in found:
-                raise PluginError(
-                    f"two plugins register {self.kind} {ep.name!r}: "
-                    f"{found[ep.name].origin} and {where}"
-                )
+                continue
             try:
-                obj = ep.load()
-            except Exception as exc:  # a broken plugin must not crash with a traceback
-                raise self._broken(ep.name, where, f"failed to load: {exc}") from exc
-            try:
-                component = self._check(obj)
-            except Exception as exc:  # the contract, or the plugin's own code, failed
-                raise self._broken(ep.name, where, f"is not a valid {self.kind}: {exc}") from exc
-            doc = (getattr(obj, "__doc__", None) or "").strip().splitlines()
-            found[ep.name] = Entry(ep.name, component, where, doc[0] if doc else "", provenance)
-        self._plugins = found
+                entry = self._load_one(ep, where, provenance)
+            except PluginError as exc:
+                broken[ep.name] = exc
+                continue
+            found[ep.name] = entry
+        self._plugins, self._broken_plugins = found, broken
         return found
+
+    def _load_one(self, ep: metadata.EntryPoint, where: str, provenance: str | None) -> Entry[T]:
+        """One plugin's entry, or the PluginError saying why it is broken."""
+        if not self._pattern.match(ep.name):
+            raise self._broken(ep.name, where, f"is not named {self._form}")
+        if ep.name in self._builtin:
+            raise self._broken(
+                ep.name,
+                where,
+                f"would shadow the built-in {ep.name!r}; built-in components cannot be replaced",
+            )
+        # SystemExit too: a plugin that exits while loading must not end bleukit
+        try:
+            obj = ep.load()
+        except (Exception, SystemExit) as exc:  # a broken plugin must not crash with a traceback
+            raise self._broken(ep.name, where, f"failed to load: {_why(exc)}") from exc
+        try:
+            component = self._check(obj)
+        except (Exception, SystemExit) as exc:  # the contract, or the plugin's own code, failed
+            raise self._broken(ep.name, where, f"is not a valid {self.kind}: {_why(exc)}") from exc
+        doc = (getattr(obj, "__doc__", None) or "").strip().splitlines()
+        return Entry(ep.name, component, where, doc[0] if doc else "", provenance)
+
+    def broken(self) -> dict[str, PluginError]:
+        """The plugins of this registry that could not be loaded, by name."""
+        self._load_plugins()
+        return dict(self._broken_plugins)
 
     def _broken(self, name: str, where: str, why: str) -> PluginError:
         return PluginError(f"plugin {self.kind} {name!r} from {where} {why}")
@@ -164,6 +190,7 @@ class Registry(Generic[T]):
     def reset_plugins(self) -> None:
         """Forget discovered plugins (for tests that install or fake them)."""
         self._plugins = None
+        self._broken_plugins = {}
 
     def canonical(self, name: str) -> str:
         """The name ``name`` refers to; bare names mean ``.v1`` (versioned
@@ -181,8 +208,14 @@ class Registry(Generic[T]):
         plugins = self._load_plugins()
         if full in plugins:
             return plugins[full]
+        for asked in (full, name):  # a misnamed plugin is known by its own name
+            if asked in self._broken_plugins:
+                raise self._broken_plugins[asked]
+        broken = (
+            f" (broken plugins: {', '.join(self._broken_plugins)})" if self._broken_plugins else ""
+        )
         raise UnknownComponentError(
-            f"unknown {self.kind} {name!r}; available: {', '.join(self.names())}"
+            f"unknown {self.kind} {name!r}; available: {', '.join(self.names())}{broken}"
         )
 
     def get(self, name: str) -> T:

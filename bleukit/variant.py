@@ -16,7 +16,7 @@ from .config import VariantConfig, with_overrides
 from .engines import Engine, SegmentTable, call_threads, limited_threads, resolve_engine
 from .errors import InputError
 from .partial import Partial
-from .reflen import REF_LENGTHS
+from .reflen import policy
 from .results import BleuResult
 from .score import brevity_penalty, compute_bleu
 from .signature import Signature
@@ -135,7 +135,7 @@ class Variant:
         )
         self._requested_engine = engine
         self.engine: Engine = engine_for(engine, self.tokenization)
-        self._ref_length = REF_LENGTHS.get(config.ref_length)
+        self._ref_length = policy(config.ref_length)
         self._at_least_one = config.totals == "at-least-one"
         self._smoothing = SMOOTHINGS.get(config.smoothing)
         # NLTK methods 5 and 7 read the last segment's 5-gram statistics

@@ -68,8 +68,11 @@ def test_plugins_are_found_through_entry_points(fake_entry_points):
 
 def test_builtins_cannot_be_shadowed(fake_entry_points):
     fake_entry_points.append(EntryPoint("alpha.v1", "os:getcwd", "test.widgets"))
-    with pytest.raises(PluginError, match="would shadow the built-in 'alpha.v1'"):
-        make().get("gamma")
+    reg = make()
+    assert reg.get("alpha.v1") == "A1"
+    assert "would shadow the built-in 'alpha.v1'" in str(reg.broken()["alpha.v1"])
+    with pytest.raises(UnknownComponentError, match=r"'gamma'.*\(broken plugins: alpha.v1\)"):
+        reg.get("gamma")
 
 
 def test_two_plugins_with_one_name_are_an_error_naming_both(fake_entry_points):
@@ -87,8 +90,29 @@ def test_broken_or_misnamed_plugins_are_reported(fake_entry_points):
         make().get("broken.v1")
     fake_entry_points.clear()
     fake_entry_points.append(EntryPoint("noversion", "os:getcwd", "test.widgets"))
+    fake_entry_points.append(EntryPoint("fine.v1", "os:getcwd", "test.widgets"))
+    reg = make()
+    # the misnamed plugin is listed as broken; the others still work
+    assert reg.names() == ["alpha.v1", "alpha.v2", "fine.v1"]
     with pytest.raises(PluginError, match="not named NAME.vN"):
-        make().names()
+        reg.get("noversion")
+    assert list(reg.broken()) == ["noversion"]
+
+
+def test_a_plugin_calling_sys_exit_is_a_broken_plugin_naming_it(fake_entry_points, tmp_path):
+    (tmp_path / "exiting_plugin.py").write_text("import sys\nsys.exit(3)\n", encoding="utf-8")
+    import sys
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        fake_entry_points.append(EntryPoint("exits.v1", "exiting_plugin:thing", "test.widgets"))
+        with pytest.raises(
+            PluginError, match=r"'exits.v1'.*failed to load: it called sys.exit\(3\)"
+        ):
+            make().get("exits.v1")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("exiting_plugin", None)
 
 
 def test_reset_plugins_rediscovers(fake_entry_points):
@@ -215,3 +239,32 @@ def test_a_reference_length_plugin_may_give_a_fraction(plugins):
     v = bleukit.load_variant("BLEUw4", ref_length="mean")
     result = v.corpus_score(["a b c"], [["a b c"], ["a b c d e"]])
     assert result.ref_len == 4
+
+
+def test_a_reference_length_plugin_returning_nan_later_is_an_error_naming_it(plugins):
+    # the contract's probe (3, (2, 4)) gets an int; real segments get NaN
+    def sometimes_nan(hyp_len, ref_lens):
+        return 3 if hyp_len == 3 else float("nan")
+
+    plugins(REF_LENGTHS, "nan.v1", sometimes_nan)
+    v = bleukit.load_variant("BLEUw4", ref_length="nan")
+    with pytest.raises(PluginError, match=r"'nan.v1' .*returned nan for a hypothesis of 2 tokens"):
+        v.corpus_score(["a b"], [["a b"]])
+
+
+def test_components_lists_everything_and_marks_a_broken_plugin(plugins, capsys):
+    from bleukit.cli import main
+
+    def fails(line):
+        raise RuntimeError("no model file")
+
+    plugins(TOKENIZERS, "broken.v1", fails)
+    plugins(TOKENIZERS, "fine.v1", _words)
+    assert main(["components"]) == 0
+    out = capsys.readouterr().out
+    assert "  13a.v1 " in out and "  fine.v1 " in out and "closest.v1" in out
+    (line,) = [x for x in out.splitlines() if x.lstrip().startswith("broken.v1")]
+    assert "BROKEN: plugin tokenizer 'broken.v1'" in line and "no model file" in line
+    # asking for it by name is the one-line error
+    assert main(["score", "--set", "tokenizer=broken", "-r", "/dev/null", "-i", "/dev/null"]) == 2
+    assert "plugin tokenizer 'broken.v1'" in capsys.readouterr().err

@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 import bleukit
-from bleukit.html_report import _matched_levels, build_report
+from bleukit.html_report import _matched_levels, _reference_ngrams, build_report
 from bleukit.significance import SignificanceSpec
 
 # the third reference would end or change the page's script if the data
@@ -37,7 +37,7 @@ def page():
 def test_matched_levels():
     hyp = "the cat sat on a mat".split()
     refs = ["the cat sat on the mat".split()]
-    assert _matched_levels(hyp, refs, 4) == [4, 4, 4, 4, 0, 1]
+    assert _matched_levels(hyp, _reference_ngrams(refs, 4), 4) == [4, 4, 4, 4, 0, 1]
 
 
 def test_self_contained_and_numbers_match(page):
