@@ -861,26 +861,46 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         goto done;
     }
     if (twister_load(state, &t) < 0) goto done;
+    /* segment-major copy of the rows: a draw then adds one contiguous run
+     * of every system's fields (systems x n x nfields in, n x width here) */
+    int64_t *by_segment = PyMem_RawMalloc(n * width * sizeof(int64_t));
+    int64_t *sum = PyMem_RawMalloc(width * sizeof(int64_t));
+    if (!by_segment || !sum) {
+        PyMem_RawFree(by_segment);
+        PyMem_RawFree(sum);
+        PyErr_NoMemory();
+        goto done;
+    }
     result = PyBytes_FromStringAndSize(NULL, systems * samples * nfields * sizeof(int64_t));
-    if (!result) goto done;
+    if (!result) {
+        PyMem_RawFree(by_segment);
+        PyMem_RawFree(sum);
+        goto done;
+    }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     const int64_t *in = rows.buf;
     Py_BEGIN_ALLOW_THREADS
     double dn = (double)n;
-    memset(out, 0, systems * samples * nfields * sizeof(int64_t));
+    for (Py_ssize_t y = 0; y < systems; y++)
+        for (Py_ssize_t j = 0; j < n; j++)
+            memcpy(by_segment + j * width + y * nfields, in + (y * n + j) * nfields,
+                   nfields * sizeof(int64_t));
     for (Py_ssize_t s = 0; s < samples; s++) {
+        memset(sum, 0, width * sizeof(int64_t));
         for (Py_ssize_t j = 0; j < n; j++) {
             /* random.choices: population[floor(random() * n)], one draw for
              * every system (the resamples are paired) */
             Py_ssize_t idx = (Py_ssize_t)(twister_random(&t) * dn);
-            for (Py_ssize_t y = 0; y < systems; y++) {
-                const int64_t *row = in + (y * n + idx) * nfields;
-                int64_t *sum = out + (y * samples + s) * nfields;
-                for (Py_ssize_t f = 0; f < nfields; f++) sum[f] += row[f];
-            }
+            const int64_t *row = by_segment + idx * width;
+            for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];
         }
+        for (Py_ssize_t y = 0; y < systems; y++)
+            memcpy(out + (y * samples + s) * nfields, sum + y * nfields,
+                   nfields * sizeof(int64_t));
     }
     Py_END_ALLOW_THREADS
+    PyMem_RawFree(by_segment);
+    PyMem_RawFree(sum);
 done:
     PyBuffer_Release(&rows);
     return result;

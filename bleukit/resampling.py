@@ -63,9 +63,7 @@ class Columns:
         self.cols: list[list[RefLength]] = [sys_len, ref_len, *counts, *totals]  # type: ignore[list-item]
         self.last = last
         #: whether every statistic fits a packed field (``packed``)
-        self.packable = self.n < 2**31 and all(
-            type(v) is int and 0 <= v < 2**32 for col in self.cols for v in col
-        )
+        self.packable = self.n < 2**31 and all(map(_fits_field, self.cols))
 
     @cached_property
     def packed(self) -> list[int] | None:
@@ -111,6 +109,16 @@ class Columns:
         """The statistics as int64, segment by segment (packable columns
         only): a buffer for the compiled resamplers, not copied to bytes."""
         return array("q", chain.from_iterable(zip(*self.cols)))
+
+
+def _fits_field(col: Sequence[RefLength]) -> bool:
+    """Whether every value of a column is an int in [0, 2**32): converting
+    to int64 refuses anything but ints (a Fraction, a float) at C speed."""
+    try:
+        values = array("q", col)
+    except (TypeError, OverflowError):
+        return False
+    return not values or (min(values) >= 0 and max(values) < 2**32)
 
 
 @dataclass(frozen=True)
