@@ -215,7 +215,7 @@ def builtin_names() -> list[str]:
 _MAX_PROBLEM = 200
 
 
-def _short(text: str) -> str:
+def shorten(text: str) -> str:
     return text if len(text) <= _MAX_PROBLEM else text[:_MAX_PROBLEM] + "..."
 
 
@@ -252,17 +252,17 @@ def safe_yaml(text: str, source: str) -> Any:
         twice = _duplicate_key(node) if node is not None else None
         if twice is not None:
             line = twice.start_mark.line + 1
-            raise ConfigError(f"{source}: line {line}: key {_short(twice.value)!r} is given twice")
+            raise ConfigError(f"{source}: line {line}: key {shorten(twice.value)!r} is given twice")
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{source}:{where} invalid YAML: {_short(problem)}") from None
+        raise ConfigError(f"{source}:{where} invalid YAML: {shorten(problem)}") from None
     except RecursionError:
         raise ConfigError(f"{source}: invalid YAML: nested too deeply to read") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
-        problem = "a number too long to read" if "digits" in str(exc) else _short(str(exc))
+        problem = "a number too long to read" if "digits" in str(exc) else shorten(str(exc))
         raise ConfigError(f"{source}: invalid YAML: {problem}") from None
 
 
@@ -307,7 +307,7 @@ def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
         if family is not None:
             return family, ""
         raise ConfigError(
-            f"unknown variant {_short(name)!r}; built-in variants: {', '.join(builtin_names())}, "
+            f"unknown variant {shorten(name)!r}; built-in variants: {', '.join(builtin_names())}, "
             f"and {FAMILY_HELP} (or give the path of a .yaml file)"
         )
     from importlib import resources
@@ -335,7 +335,7 @@ def resolve_raw(
 ) -> tuple[dict[str, Any], str]:
     """Merge a variant with everything it extends. Returns (fields, source)."""
     if "\0" in ref:  # no file system takes it: os calls would raise ValueError
-        raise ConfigError(f"variant {_short(ref)!r}: a name or path cannot contain a NUL byte")
+        raise ConfigError(f"variant {shorten(ref)!r}: a name or path cannot contain a NUL byte")
     if looks_like_path(ref):
         path = Path(ref)
         if base is not None and not path.is_absolute():

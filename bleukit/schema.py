@@ -34,6 +34,7 @@ from .config import (
     SCORING_FIELDS,
     ChrfConfig,
     VariantConfig,
+    shorten,
 )
 from .errors import ConfigError, UnknownComponentError
 from .smoothing import SMOOTHINGS
@@ -167,8 +168,9 @@ def format_validation_error(exc: ValidationError, allowed: list[str]) -> str:
         messages = by_key.setdefault(key, [])
         if msg not in messages:
             messages.append(msg)
+    # a key is quoted as Python quotes it: a newline in it stays on the line
     return "; ".join(
-        f"key '{key}': {' or '.join(msgs)}" if key else " or ".join(msgs)
+        f"key {shorten(key)!r}: {' or '.join(msgs)}" if key else " or ".join(msgs)
         for key, msgs in by_key.items()
     )
 

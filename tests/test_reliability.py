@@ -5,10 +5,11 @@ traceback, a silently wrong score or megabytes of output came before."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleukit.cli import main
@@ -314,3 +315,179 @@ def test_a_modified_variants_name_loads_back_as_that_variant(order_weights, lowe
     variant = bleukit.load_variant("BLEUw4", **over)
     again = bleukit.load_variant(variant.name)
     assert again.config == variant.config and again.name == variant.name
+
+
+# ------------------------------------------------- fuzz: configs, signatures
+
+_FIELDS = [
+    "name", "description", "extends", "metric", "tokenizer", "tokenizer_model", "split",
+    "lowercase", "max_order", "weights", "ref_length", "smoothing", "smoothing_value",
+    "effective_order", "totals", "char_order", "word_order", "beta", "whitespace",
+    "eps_smoothing",
+]  # fmt: skip
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["13a", "BLEUw4", "chrf.v1", "uniform", "exp", "ascii", "sacrebleu", ""]),
+    st.text(max_size=12),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(
+            st.one_of(st.sampled_from(_FIELDS), st.text(max_size=6)), inner, max_size=4
+        ),
+    ),
+    max_leaves=12,
+)
+_DOCUMENTS = st.one_of(
+    st.dictionaries(st.sampled_from(_FIELDS), _VALUES, max_size=8),
+    _VALUES,
+)
+
+
+def _is_one_line_config_error(exc: BaseException) -> bool:
+    from bleukit.errors import ConfigError, PluginError
+
+    return isinstance(exc, (ConfigError, PluginError)) and "\n" not in str(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DOCUMENTS)
+def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, document):
+    """Whatever a variant file holds, loading it gives a validated variant or
+    one ConfigError line: never another exception."""
+    import yaml
+
+    from bleukit.loading import load_any_config
+
+    path = tmp_path_factory.mktemp("fuzz") / "v.yaml"
+    path.write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
+    try:
+        config = load_any_config(str(path))
+    except Exception as exc:
+        assert _is_one_line_config_error(exc), repr(exc)
+    else:
+        # what loads is complete: its signature parses back to it (or, where
+        # a check needs a file, a SentencePiece model, one ConfigError line)
+        from bleukit.chrf import ChrfSignature, parse_chrf_signature
+        from bleukit.config import ChrfConfig
+        from bleukit.signature import Signature, parse_signature
+
+        if isinstance(config, ChrfConfig):
+            again = parse_chrf_signature(ChrfSignature(config, 1).long).config
+            assert (
+                dataclasses.replace(again, name=config.name, description=config.description)
+                == config
+            )
+            return
+        try:
+            long = Signature(config, 1).long
+        except Exception as exc:
+            assert config.tokenizer_model is not None and _is_one_line_config_error(exc)
+            return
+        assert parse_signature(long).config.scoring_dict() == config.scoring_dict()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_fuzz_any_yaml_text_loads_or_is_one_config_error(tmp_path_factory, text):
+    from bleukit.loading import load_any_config
+
+    path = tmp_path_factory.mktemp("fuzz") / "v.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_any_config(str(path))
+    except Exception as exc:
+        assert _is_one_line_config_error(exc), repr(exc)
+
+
+_SIG_KEYS = [
+    "tok", "t", "split", "sp", "case", "c", "order", "n", "weights", "w", "reflen", "r",
+    "smooth", "s", "eff", "e", "totals", "tt", "nrefs", "#", "version", "v", "test", "pt",
+    "samples", "ns", "cisamples", "cs", "seed", "rs", "level", "cl", "compat", "cm", "metric",
+    "m", "nc", "nw", "beta", "b", "space", "eps",
+]  # fmt: skip
+_SIG_VALUES = st.one_of(
+    st.sampled_from(
+        [
+            "13a.v1",
+            "13a",
+            "unicode.v1",
+            "mixed",
+            "m",
+            "lc",
+            "4",
+            "0",
+            "-1",
+            "uniform",
+            "u",
+            "0.5,0.5",
+            "closest.v1",
+            "exp.v1",
+            "floor.v1[0.1]",
+            "floor.v1[nan]",
+            "no",
+            "y",
+            "exact",
+            "1",
+            "var",
+            "0.1.0",
+            "bs",
+            "ar",
+            "1000",
+            "0.95",
+            "sacrebleu",
+            "chrf.v1",
+            "6",
+            "2",
+            "nan",
+            "inf",
+            "1e999",
+            "99999999999999999999",
+        ]
+    ),  # fmt: skip
+    st.text(max_size=8),
+)
+_SIGNATURES = st.builds(
+    lambda head, pairs: "|".join([head, *(f"{k}:{v}" for k, v in pairs)]),
+    st.sampled_from(["bleukit", "bk", "BLEU", ""]),
+    st.lists(st.tuples(st.sampled_from(_SIG_KEYS), _SIG_VALUES), max_size=16),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_SIGNATURES, st.text(max_size=200)))
+def test_fuzz_signature_parse_rebuilds_a_variant_or_is_one_config_error(text):
+    """signature parse: a signature gives its variant, which signs the same
+    way again; anything else is one ConfigError line."""
+    from bleukit.chrf import is_chrf_signature, parse_chrf_signature
+    from bleukit.signature import Signature, parse_signature
+
+    try:
+        if is_chrf_signature(text):
+            chrf = parse_chrf_signature(text)
+            assert parse_chrf_signature(chrf.long).config == chrf.config
+            return
+        sig = parse_signature(text)
+    except Exception as exc:
+        assert _is_one_line_config_error(exc), repr(exc)
+        return
+    again = parse_signature(Signature(sig.config, sig.nrefs, sig.version, sig.test).long)
+    assert again.config == sig.config and again.nrefs == sig.nrefs
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(_SIGNATURES)
+def test_fuzz_signature_parse_on_the_command_line_exits_0_or_2_with_one_line(capsys, text):
+    code = main(["signature", "parse", text])
+    out, err = capsys.readouterr()
+    if code == 0:
+        assert out and not err
+    else:
+        assert code == 2 and err.count("\n") == 1 and err.startswith("bleukit: error:"), err
