@@ -449,7 +449,7 @@ _SIG_VALUES = st.one_of(
             "1e999",
             "99999999999999999999",
         ]
-    ),  # fmt: skip
+    ),
     st.text(max_size=8),
 )
 _SIGNATURES = st.builds(
