@@ -115,7 +115,7 @@ def _fits_field(col: Sequence[RefLength]) -> bool:
     """Whether every value of a column is an int in [0, 2**32): converting
     to int64 refuses anything but ints (a Fraction, a float) at C speed."""
     try:
-        values = array("q", col)
+        values = array("q", col)  # type: ignore[type-var]  # a Fraction is refused here
     except (TypeError, OverflowError):
         return False
     return not values or (min(values) >= 0 and max(values) < 2**32)
