@@ -67,11 +67,25 @@ class Stats(NamedTuple):
 
 
 def corpus_sum(segments: Sequence[Stats], order: int) -> Stats:
-    """Sum of segment statistics (the zero statistics for no segment)."""
-    total = Stats.zero(order)
-    for seg in segments:
-        total = total + seg
-    return total
+    """Sum of segment statistics (the zero statistics for no segment): the
+    same as adding them one by one with ``+``, column by column."""
+    segs = list(segments)
+    if any(len(s.counts) != order or len(s.totals) != order for s in segs):
+        raise ValueError("cannot add statistics of different n-gram orders")
+    if not segs:
+        return Stats.zero(order)
+    # the last segment that is one carries the corpus's last-segment fields
+    last = next((s for s in reversed(segs) if s.segments), Stats.zero(order))
+    return Stats(
+        sum(s.sys_len for s in segs),
+        sum(s.ref_len for s in segs),
+        tuple(map(sum, zip(*(s.counts for s in segs)))),
+        tuple(map(sum, zip(*(s.totals for s in segs)))),
+        sum(s.segments for s in segs),
+        last.last_len,
+        last.last_counts,
+        last.last_totals,
+    )
 
 
 @dataclass(frozen=True)

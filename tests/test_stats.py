@@ -1,6 +1,8 @@
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleukit.reflen import closest
 from bleukit.stats import Stats, corpus_sum, prepare_references, segment_stats
@@ -49,3 +51,29 @@ def test_orders_must_agree():
 def test_fractional_reference_lengths_add_exactly():
     s = Stats(1, Fraction(1, 3), (1,), (1,), 1)
     assert (s + s + s).ref_len == 1
+
+
+@given(
+    st.lists(
+        st.builds(
+            lambda c, t, n, last: Stats(
+                sum(c), sum(t), tuple(c), tuple(t), n, last, tuple(c), tuple(t)
+            ),
+            st.lists(st.integers(0, 50), min_size=3, max_size=3),
+            st.lists(st.integers(0, 50), min_size=3, max_size=3),
+            st.integers(0, 2),
+            st.integers(0, 40),
+        ),
+        max_size=12,
+    )
+)
+def test_corpus_sum_equals_adding_one_by_one(segs):
+    folded = Stats.zero(3)
+    for s in segs:
+        folded = folded + s
+    assert corpus_sum(segs, 3) == folded
+
+
+def test_corpus_sum_refuses_mixed_orders():
+    with pytest.raises(ValueError, match="different n-gram orders"):
+        corpus_sum([Stats.zero(3), Stats.zero(4)], 3)
