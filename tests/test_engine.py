@@ -202,6 +202,51 @@ def test_ordered_map_keeps_order(threads_):
     ]
 
 
+def test_ordered_map_raises_an_items_error_in_order_and_leaves_no_thread():
+    import threading
+
+    def fn(x):
+        if x == 7:
+            raise KeyError(x)
+        return x
+
+    before = threading.active_count()
+    got = []
+    with pytest.raises(KeyError):
+        for value in threads.ordered_map(fn, range(20), 3):
+            got.append(value)
+    assert got == list(range(7))
+    assert threading.active_count() == before
+
+
+def test_ordered_map_keeps_at_most_two_items_per_thread_in_flight():
+    import threading
+
+    lock, started, peak = threading.Lock(), [0], [0]
+
+    def items():
+        for i in range(30):
+            with lock:
+                started[0] += 1
+            yield i
+
+    consumed = 0
+    for _ in threads.ordered_map(lambda x: x, items(), 2):
+        consumed += 1
+        peak[0] = max(peak[0], started[0] - consumed)
+    assert consumed == 30 and peak[0] <= 4
+
+
+def test_abandoning_ordered_map_joins_its_threads():
+    import threading
+
+    before = threading.active_count()
+    gen = threads.ordered_map(lambda x: x, range(100), 2)
+    assert next(gen) == 0
+    gen.close()
+    assert threading.active_count() == before
+
+
 def test_every_builtin_tokenizer_has_a_block_path():
     for name in ("13a", "intl", "char", "char-space", "zh", "zh.v2", "none"):
         assert hasattr(TOKENIZERS.get(name), "tokenize_block"), name

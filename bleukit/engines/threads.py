@@ -8,13 +8,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from ..errors import ConfigError
-
-if TYPE_CHECKING:
-    # concurrent.futures imports logging: start-up time a single thread never needs
-    from concurrent.futures import Future
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,22 +64,68 @@ def workers() -> int:
         return os.cpu_count() or 1
 
 
+class _Slot:
+    """One item's result, filled by a worker thread."""
+
+    __slots__ = ("done", "error", "value")
+
+    def __init__(self) -> None:
+        import threading
+
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self.value: object = None
+
+    def result(self) -> object:
+        self.done.wait()
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], threads: int) -> Iterator[R]:
     """fn over items in up to ``threads`` threads, results in order, with at
     most two items per thread in flight (so memory stays bounded); no thread
-    for a single item. ``items`` is consumed in the calling thread."""
+    for a single item. ``items`` is consumed in the calling thread.
+
+    The pool is a few threads reading one queue, not concurrent.futures:
+    that module imports logging, about a tenth of a WMT-sized command's
+    start-up."""
     it = iter(items)
     first = list(itertools.islice(it, 2))
     if threads <= 1 or len(first) <= 1:
         yield from map(fn, itertools.chain(first, it))
         return
-    from concurrent.futures import ThreadPoolExecutor
+    import queue
+    import threading
 
-    with ThreadPoolExecutor(threads) as pool:
-        pending: deque[Future[R]] = deque()
+    tasks: queue.SimpleQueue[tuple[_Slot, T] | None] = queue.SimpleQueue()
+
+    def work() -> None:
+        while (task := tasks.get()) is not None:
+            slot, item = task
+            try:
+                slot.value = fn(item)
+            except BaseException as exc:  # re-raised in the calling thread
+                slot.error = exc
+            slot.done.set()
+
+    pool = [threading.Thread(target=work, daemon=True) for _ in range(threads)]
+    for thread in pool:
+        thread.start()
+    try:
+        pending: deque[_Slot] = deque()
         for item in itertools.chain(first, it):
-            pending.append(pool.submit(fn, item))
+            slot = _Slot()
+            tasks.put((slot, item))
+            pending.append(slot)
             if len(pending) >= 2 * threads:
-                yield pending.popleft().result()
+                yield pending.popleft().result()  # type: ignore[misc]
         while pending:
-            yield pending.popleft().result()
+            yield pending.popleft().result()  # type: ignore[misc]
+    finally:
+        # the items already queued finish first, as an executor's shutdown
+        for _ in pool:
+            tasks.put(None)
+        for thread in pool:
+            thread.join()
