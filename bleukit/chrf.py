@@ -19,7 +19,6 @@ engine runs, triples from tables, the best reference and the F-score.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +27,7 @@ from ._version import __version__
 from .config import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
 from .engines import SegmentTable
 from .errors import ConfigError
+from .hashing import sha256
 from .tokenizers import BlockForm, Tokenization
 from .tokenizers.pipeline import BlockKind, fold_case
 
@@ -90,7 +90,7 @@ class ChrfSignature:
     @property
     def digest(self) -> str:
         """12 hex digits naming the metric (not the release)."""
-        return hashlib.sha256(self._format(False, False).encode()).hexdigest()[:12]
+        return sha256(self._format(False, False).encode()).hexdigest()[:12]
 
     def sacrebleu_format(self, short: bool = False) -> str:
         """sacrebleu 2.6.0's chrF signature for this variant. Compatibility

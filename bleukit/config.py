@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import ConfigError
@@ -25,6 +24,8 @@ from .smoothing import SMOOTHINGS
 from .tokenizers import SPLITTERS, TOKENIZERS
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import yaml
 
 MAX_ORDER_LIMIT = 100
@@ -337,6 +338,8 @@ def resolve_raw(
     if "\0" in ref:  # no file system takes it: os calls would raise ValueError
         raise ConfigError(f"variant {shorten(ref)!r}: a name or path cannot contain a NUL byte")
     if looks_like_path(ref):
+        from pathlib import Path  # a file's variant: not the start-up of a built-in
+
         path = Path(ref)
         if base is not None and not path.is_absolute():
             path = base / path

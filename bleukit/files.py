@@ -20,7 +20,6 @@ import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from .errors import InputError
@@ -75,7 +74,7 @@ def display_name(path: str) -> str:
 def _open(path: str) -> BinaryIO:
     if path == "-":
         return sys.stdin.buffer
-    if Path(path).suffix == ".gz":
+    if os.path.splitext(path)[1] == ".gz":
         return gzip.open(path, "rb")  # type: ignore[return-value]  # a binary file object
     return open(path, "rb")
 

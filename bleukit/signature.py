@@ -22,7 +22,6 @@ release that computed it.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from .config import (
     signature_key,
 )
 from .errors import ConfigError
+from .hashing import sha256
 from .spec import SignificanceSpec
 
 SACREBLEU_VERSION = "2.6.0"
@@ -169,7 +169,7 @@ class Signature:
     @property
     def digest(self) -> str:
         canonical = self._format(short=False, versions=False)
-        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+        return sha256(canonical.encode("utf-8")).hexdigest()[:12]
 
     def _sacrebleu_values(self) -> dict[str, str] | None:
         """sacrebleu's key and value for each field it states, or None when

@@ -20,13 +20,15 @@ pieces, so it is part of the variant:
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, MissingDependencyError
+from ..hashing import sha256
 from .base import missing_extra
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: sacrebleu 2.6.0's models (tokenizers/tokenizer_spm.py): where it fetches them
 SACREBLEU_MODELS = {
@@ -38,7 +40,7 @@ SACREBLEU_MODELS = {
 
 @functools.lru_cache(maxsize=32)
 def _digest(path: str, mtime_ns: int, size: int) -> str:
-    sha = hashlib.sha256()
+    sha = sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             sha.update(block)
@@ -99,6 +101,8 @@ class SentencePieceFamily:
         """Where sacrebleu keeps this tokenizer's model (None: no default)."""
         if self.sacrebleu is None:
             return None
+        from pathlib import Path  # here: only a SentencePiece tokenizer needs it
+
         cache = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
         return Path(cache) / "models" / os.path.basename(SACREBLEU_MODELS[self.sacrebleu])
 
