@@ -28,6 +28,28 @@ class BleuResult:
     totals: tuple[int, ...]
     signature: Signature | None = field(default=None, compare=False)
 
+    @classmethod
+    def make(
+        cls,
+        score: float,
+        precisions: tuple[float, ...],
+        bp: float,
+        sys_len: int,
+        ref_len: RefLength,
+        counts: tuple[int, ...],
+        totals: tuple[int, ...],
+        signature: Signature | None,
+    ) -> BleuResult:
+        """The same result as ``BleuResult(...)``, made without the frozen
+        dataclass's ``__init__`` (one ``object.__setattr__`` per field, five
+        times slower: sentence BLEU of a batch makes one per segment)."""
+        result = object.__new__(cls)
+        result.__dict__.update(
+            score=score, precisions=precisions, bp=bp, sys_len=sys_len, ref_len=ref_len,
+            counts=counts, totals=totals, signature=signature,
+        )  # fmt: skip
+        return result
+
     @property
     def ratio(self) -> float:
         return float(self.sys_len / self.ref_len) if self.ref_len else 0.0

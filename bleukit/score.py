@@ -30,15 +30,36 @@ def compute_bleu(
     signature: Signature | None = None,
 ) -> BleuResult:
     """Score additive statistics. ``weights=None`` means uniform weights."""
-    bp = brevity_penalty(stats.sys_len, stats.ref_len)
-    smoothed = smoothing(stats, order, weights, effective_order, smoothing_value)
-    return BleuResult(
-        score=bp * smoothed.mean,
-        precisions=smoothed.precisions,
-        bp=bp,
-        sys_len=stats.sys_len,
-        ref_len=stats.ref_len,
-        counts=stats.counts[:order],
-        totals=stats.totals[:order],
-        signature=signature,
-    )
+    args = (order, smoothing, weights, effective_order, smoothing_value)
+    return compute_bleu_many((stats,), *args, (signature,))[0]
+
+
+def compute_bleu_many(
+    stats: Sequence[Stats],
+    order: int,
+    smoothing: Smoothing,
+    weights: Sequence[float] | None,
+    effective_order: bool,
+    smoothing_value: float | None,
+    signatures: Sequence[Signature | None],
+) -> list[BleuResult]:
+    """``compute_bleu`` of many statistics (each with its signature) at
+    once: sentence BLEU of a batch smooths them in one call."""
+    smoothed = smoothing.many(stats, order, weights, effective_order, smoothing_value)
+    make = BleuResult.make
+    out = []
+    for s, (precisions, mean), signature in zip(stats, smoothed, signatures):
+        bp = brevity_penalty(s.sys_len, s.ref_len)
+        out.append(
+            make(
+                bp * mean,
+                precisions,
+                bp,
+                s.sys_len,
+                s.ref_len,
+                s.counts[:order],
+                s.totals[:order],
+                signature,
+            )
+        )
+    return out

@@ -96,6 +96,19 @@ class Smoothing(ABC):
     #: sacrebleu's name for the method (None: sacrebleu has no such method)
     sacrebleu: str | None = None
 
+    def many(
+        self,
+        stats: Sequence[Stats],
+        order: int,
+        weights: Sequence[float] | None,
+        effective_order: bool,
+        value: float | None,
+    ) -> list[Smoothed]:
+        """``__call__`` on each of many segments' statistics (sentence BLEU
+        of a batch, resamples); a method may do it faster, with the same
+        numbers."""
+        return [self(s, order, weights, effective_order, value) for s in stats]
+
     @abstractmethod
     def __call__(
         self,
@@ -134,50 +147,70 @@ class SacrebleuSmoothing(Smoothing):
         effective_order: bool,
         value: float | None,
     ) -> Smoothed:
-        counts, totals = stats.counts[:order], stats.totals[:order]
-        precisions = [0.0] * order
-        # sacrebleu #141: no match at all scores 0
-        if not any(counts):
-            return Smoothed(tuple(precisions), 0.0)
+        return self.many((stats,), order, weights, effective_order, value)[0]
+
+    def many(
+        self,
+        stats: Sequence[Stats],
+        order: int,
+        weights: Sequence[float] | None,
+        effective_order: bool,
+        value: float | None,
+    ) -> list[Smoothed]:
+        # one loop over the batch: sentence BLEU of a batch calls this once,
+        # not once per segment (names bound to locals for the same reason)
         method = self.method
-        correct: list[float] = list(counts)
-        total: list[float] = list(totals)
+        add_k, exp_smoothing, floor = method == "add-k", method == "exp", method == "floor"
         # floor and add-k take a value (the config fills in their default)
         k = cast(float, value)
-        if method == "add-k":
-            # Lin & Och 2004 (Chen & Cherry method 2): add k to both, from
-            # order 2 on (sacrebleu adds inside its loop; the orders after
-            # its break are never read, so adding to all is the same)
-            for i in range(1, order):
-                correct[i] += k
-                total[i] += k
-        smooth_mteval = 1.0
-        eff = order
-        for i in range(order):
-            t = total[i]
-            if t == 0:
-                break
-            if effective_order:
-                eff = i + 1
-            c = correct[i]
-            if c == 0:
-                if method == "exp":
-                    # mteval-v13a.pl: 1/2^k for the k-th order with no match
-                    smooth_mteval *= 2
-                    precisions[i] = 100.0 / (smooth_mteval * t)
-                elif method == "floor":
-                    precisions[i] = 100.0 * k / t
+        log, exp = math.log, math.exp
+        orders = range(order)
+        zeros = (0.0,) * order
+        out: list[Smoothed] = []
+        make = tuple.__new__  # Smoothed(...) without its Python-level __new__
+        for segment in stats:
+            correct: Sequence[float] = segment.counts
+            total: Sequence[float] = segment.totals
+            if len(correct) != order:
+                correct, total = correct[:order], total[:order]
+            # sacrebleu #141: no match at all scores 0
+            if not any(correct):
+                out.append(make(Smoothed, (zeros, 0.0)))
+                continue
+            precisions = [0.0] * order
+            if add_k:
+                # Lin & Och 2004 (Chen & Cherry method 2): add k to both, from
+                # order 2 on (sacrebleu adds inside its loop; the orders after
+                # its break are never read, so adding to all is the same)
+                correct = [c + k if i else c for i, c in enumerate(correct)]
+                total = [t + k if i else t for i, t in enumerate(total)]
+            smooth_mteval = 1.0
+            eff = order
+            for i in orders:
+                t = total[i]
+                if t == 0:
+                    break
+                if effective_order:
+                    eff = i + 1
+                c = correct[i]
+                if c == 0:
+                    if exp_smoothing:
+                        # mteval-v13a.pl: 1/2^k for the k-th order with no match
+                        smooth_mteval *= 2
+                        precisions[i] = 100.0 / (smooth_mteval * t)
+                    elif floor:
+                        precisions[i] = 100.0 * k / t
+                else:
+                    precisions[i] = 100.0 * c / t
+            if eff == 0:
+                mean = 0.0
+            elif weights is None:
+                mean = exp(sum([log(p) if p else LOG_ZERO for p in precisions[:eff]]) / eff)
             else:
-                precisions[i] = 100.0 * c / t
-        w = _weights_for(weights, eff)
-        if eff == 0:
-            mean = 0.0
-        elif w is None:
-            log = math.log
-            mean = math.exp(sum([log(p) if p else LOG_ZERO for p in precisions[:eff]]) / eff)
-        else:
-            mean = math.exp(math.fsum(wi * _my_log(p) for wi, p in zip(w, precisions)))
-        return Smoothed(tuple(precisions), mean)
+                w = _weights_for(weights, eff)
+                mean = exp(math.fsum(wi * _my_log(p) for wi, p in zip(w, precisions)))
+            out.append(make(Smoothed, (tuple(precisions), mean)))
+        return out
 
 
 class NltkSmoothing(Smoothing):

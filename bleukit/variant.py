@@ -18,7 +18,7 @@ from .errors import InputError
 from .partial import Partial
 from .reflen import policy
 from .results import BleuResult
-from .score import brevity_penalty, compute_bleu
+from .score import brevity_penalty, compute_bleu, compute_bleu_many
 from .signature import Signature
 from .smoothing import SMOOTHINGS
 from .stats import Stats
@@ -316,7 +316,7 @@ class Variant:
         c = self.config
         signatures = {n: self.signature(n) for n in set(prepared.per_segment)}
         args = (c.max_order, self._smoothing, self._weights, c.effective_order, c.smoothing_value)
-        return [compute_bleu(s, *args, signatures[n]) for s, n in zip(stats, prepared.per_segment)]
+        return compute_bleu_many(stats, *args, [signatures[n] for n in prepared.per_segment])
 
     # ------------------------------------------------------- map-reduce
 

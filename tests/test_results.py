@@ -38,3 +38,16 @@ def test_interval_and_significance():
     assert SystemResult("a", r, iv, p_value=ALPHA / 2).significant
     assert not SystemResult("a", r, iv, p_value=ALPHA).significant
     assert not SystemResult("base", r, iv, baseline=True).significant
+
+
+def test_make_is_the_same_result_as_the_constructor():
+    import dataclasses
+
+    from bleukit.results import BleuResult
+
+    args = (12.5, (50.0, 25.0), 0.9, 10, 11, (5, 2), (10, 8), None)
+    made, built = BleuResult.make(*args), BleuResult(*args)
+    assert made == built and repr(made) == repr(built)
+    assert [f.name for f in dataclasses.fields(BleuResult)] == list(vars(made))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.score = 1.0  # type: ignore[misc]

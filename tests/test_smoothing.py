@@ -5,9 +5,11 @@ import sys
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleukit.errors import BleukitError
-from bleukit.smoothing import LOG_ZERO, SMOOTHINGS
+from bleukit.smoothing import LOG_ZERO, SMOOTHINGS, Smoothed
 from bleukit.stats import Stats
 
 
@@ -141,3 +143,30 @@ def test_defaults_and_names():
     assert SMOOTHINGS.get("add-k").default_value == 1
     assert SMOOTHINGS.get("exp").default_value is None
     assert {f"nltk-method{m}.v1" for m in range(8)} <= set(SMOOTHINGS.names())
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.integers(0, 30), min_size=4, max_size=4),
+            st.lists(st.integers(0, 30), min_size=4, max_size=4),
+        ),
+        max_size=20,
+    ),
+    st.sampled_from(["none.v1", "exp.v1", "floor.v1", "add-k.v1"]),
+    st.booleans(),
+    st.one_of(st.none(), st.just((0.1, 0.2, 0.3, 0.4))),
+)
+def test_many_equals_one_call_per_segment(rows, name, effective_order, weights):
+    """A method's batch (sentence BLEU of many segments) gives what one
+    call per segment gives, bit for bit: nothing carries over from one
+    segment to the next (NLTK's methods, which read the corpus's last
+    segment, are excluded: their batch is the per-segment default)."""
+    method = SMOOTHINGS.get(name)
+    stats = [
+        Stats(sum(t), sum(t), tuple(c), tuple(t), 1, sum(t), tuple(c), tuple(t)) for c, t in rows
+    ]
+    value = method.default_value
+    batch = method.many(stats, 4, weights, effective_order, value)
+    assert batch == [method(s, 4, weights, effective_order, value) for s in stats]
+    assert all(type(b) is Smoothed for b in batch)
