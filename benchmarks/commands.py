@@ -187,6 +187,20 @@ def measure(w: Workload, runs: int) -> dict[str, object]:
     }
 
 
+#: what ``bleukit score`` imports before it reads a line
+SCORE_IMPORTS = "import bleukit.cli, bleukit.streaming, bleukit.report, bleukit.chrf_variant"
+
+
+def measure_floors(runs: int) -> dict[str, float]:
+    """Medians of the interpreter's start alone, and with the imports of
+    ``bleukit score``: the part of a whole command no scoring can shorten."""
+    times: dict[str, list[float]] = {"python_ms": [], "imports_ms": []}
+    for _ in range(runs):
+        times["python_ms"].append(run([sys.executable, "-c", "pass"])[0])
+        times["imports_ms"].append(run([sys.executable, "-c", SCORE_IMPORTS])[0])
+    return {k: round(statistics.median(v) * 1000, 1) for k, v in times.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", nargs="?", default="tests/data/wmt")
@@ -199,6 +213,12 @@ def main() -> None:
         if not (bindir / tool).exists():
             raise SystemExit(f"no {tool} executable beside {sys.executable}")
     load_before = os.getloadavg()
+    floors = measure_floors(args.runs)
+    print(
+        f"floor: the interpreter starting {floors['python_ms']:.1f} ms; starting and importing "
+        f"what bleukit score imports {floors['imports_ms']:.1f} ms",
+        flush=True,
+    )
     rows = []
     for w in workloads(Path(args.data), bindir):
         if args.only and args.only not in w.name:
@@ -214,6 +234,7 @@ def main() -> None:
         "machine": platform.platform(),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
+        "floors": floors,
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in os.getloadavg()],
         "rows": rows,

@@ -20,9 +20,9 @@ from .errors import MissingDependencyError
 from .results import Interval
 from .stats import RefLength
 
-#: a score from one summed row (float32 values for bootstrap sums, ints for
-#: randomization sums)
-RowScore = Callable[[list[Any]], float]
+#: the scores of summed rows (float32 values for bootstrap sums, ints for
+#: randomization sums), one per row
+RowScores = Callable[[list[list[Any]]], list[float]]
 #: per-segment rows (integers; ``RefLength`` admits BLEU's reference length)
 Rows = Sequence[Sequence[RefLength]]
 
@@ -50,10 +50,10 @@ def interval(scores: Sequence[float], mean: float) -> Interval:
 _FLOAT32_EXACT = 2**24
 
 
-def bootstrap_scores(rows: Rows, score: RowScore, idxs: Any) -> list[float]:
+def bootstrap_scores(rows: Rows, score: RowScores, idxs: Any) -> list[float]:
     """Scores of the resamples ``idxs`` (resamples x segments), each summed
     in float32 as sacrebleu's ``_bootstrap_resample`` sums them."""
-    return [score(list(sums)) for sums in float32_sums(rows, idxs)]
+    return score([list(sums) for sums in float32_sums(rows, idxs)])
 
 
 def float32_sums(rows: Rows, idxs: Any) -> Any:
@@ -113,8 +113,8 @@ class PairedOutcome:
 def paired(
     systems: Sequence[Rows],
     observed: Sequence[float],
-    float32_score: RowScore,
-    int_score: RowScore,
+    float32_score: RowScores,
+    int_score: RowScores,
     test: Literal["bs", "ar"],
     samples: int,
     confidence_samples: int,
@@ -157,8 +157,8 @@ def paired(
             bl, sy = np.array(base), np.array(rows)
             shuf_a = (pos_sel @ bl + ~pos_sel @ sy).tolist()
             shuf_b = (~pos_sel @ bl + pos_sel @ sy).tolist()
-            scores_a = np.array([int_score(r) for r in shuf_a])
-            scores_b = np.array([int_score(r) for r in shuf_b])
+            scores_a = np.array(int_score(shuf_a))
+            scores_b = np.array(int_score(shuf_b))
             p = p_value(np, np.abs(scores_a - scores_b), diff)
             sys_scores = []
             if confidence_samples:  # drawn after the trials, from the same generator

@@ -85,9 +85,7 @@ def _p_value(sample_stats: Sequence[float], observed: float) -> float:
 
 def _score_all(variant: Variant, systems: Sequence[Columns], draws: Draws) -> list[list[float]]:
     """Per system, the score of every bootstrap resample."""
-    return [
-        list(map(variant.score_value, it)) for it in variant.engine.bootstrap_sums(systems, draws)
-    ]
+    return [variant.score_values(it) for it in variant.engine.bootstrap_sums(systems, draws)]
 
 
 # ------------------------------------------------------------ entry points
@@ -185,13 +183,10 @@ def _paired_exact(
     trials = Draws.from_seed(n, spec.samples, spec.seed)
     base = columns[0]
     for (name, _), cols, res, scores in zip(systems[1:], columns[1:], results[1:], boot[1:]):
-        stats_ab = [
-            abs(
-                variant.score_value(base.to_stats(side_a))
-                - variant.score_value(base.to_stats(side_b))
-            )
-            for side_a, side_b in variant.engine.randomization_sums(base, cols, trials)
-        ]
+        sides = list(variant.engine.randomization_sums(base, cols, trials))
+        scores_a = variant.score_values(base.to_stats(a) for a, _ in sides)
+        scores_b = variant.score_values(base.to_stats(b) for _, b in sides)
+        stats_ab = [abs(a - b) for a, b in zip(scores_a, scores_b)]
         p = _p_value(stats_ab, abs(results[0].score - res.score))
         out.append(SystemResult(name, res, interval(scores), p, scores=tuple(scores)))
     return out
@@ -207,7 +202,7 @@ def _matrix(segments: Sequence[Stats], order: int) -> list[list[RefLength]]:
 
 def _row_scores(
     variant: Variant, segments: Sequence[Stats]
-) -> tuple[sacrebleu_resampling.RowScore, sacrebleu_resampling.RowScore]:
+) -> tuple[sacrebleu_resampling.RowScores, sacrebleu_resampling.RowScores]:
     """How sacrebleu scores a summed row of float32 values (``sys_len`` and
     ``ref_len`` back to ints, the counts float32 scalars, so the precisions
     are float32 arithmetic as in sacrebleu: deliberate compatibility quirk)
@@ -215,22 +210,19 @@ def _row_scores(
     order = variant.config.max_order
     last = segments[-1]
 
-    def float32_score(row: list[Any]) -> float:
-        stats = Stats(
-            int(row[0]),
-            int(row[1]),
-            tuple(row[2 : 2 + order]),
-            tuple(row[2 + order :]),
-            len(segments),
-            last.last_len,
-            last.last_counts,
-            last.last_totals,
-        )
-        return variant.score_value(stats)
+    def float32_score(rows: list[list[Any]]) -> list[float]:
+        n = len(segments)
+        return variant.score_values(
+            Stats(int(row[0]), int(row[1]), tuple(row[2 : 2 + order]), tuple(row[2 + order :]),
+                  n, last.last_len, last.last_counts, last.last_totals)
+            for row in rows
+        )  # fmt: skip
 
-    def int_score(row: list[Any]) -> float:
-        stats = Stats(row[0], row[1], tuple(row[2 : 2 + order]), tuple(row[2 + order :]), 1)
-        return variant.score_value(stats)
+    def int_score(rows: list[list[Any]]) -> list[float]:
+        return variant.score_values(
+            Stats(row[0], row[1], tuple(row[2 : 2 + order]), tuple(row[2 + order :]), 1)
+            for row in rows
+        )
 
     return float32_score, int_score
 

@@ -281,12 +281,18 @@ class Variant:
         )
 
     def score_value(self, stats: Stats) -> float:
-        """Only the score of (summed) statistics: the resampling hot path."""
+        """Only the score of (summed) statistics."""
+        return self.score_values((stats,))[0]
+
+    def score_values(self, stats: Iterable[Stats]) -> list[float]:
+        """Only the scores of many (summed) statistics, smoothed in one
+        batch: the resampling hot path (a thousand resamples a system)."""
         c = self.config
-        smoothed = self._smoothing(
-            stats, c.max_order, self._weights, c.effective_order, c.smoothing_value
+        batch = stats if isinstance(stats, (list, tuple)) else list(stats)
+        smoothed = self._smoothing.many(
+            batch, c.max_order, self._weights, c.effective_order, c.smoothing_value
         )
-        return brevity_penalty(stats.sys_len, stats.ref_len) * smoothed.mean
+        return [brevity_penalty(s.sys_len, s.ref_len) * m.mean for s, m in zip(batch, smoothed)]
 
     # ----------------------------------------------------------- scoring
 

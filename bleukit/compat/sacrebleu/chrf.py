@@ -115,10 +115,10 @@ class CHRF(Metric[ChrfReferences]):
             self.variant.score_value(stats), self.char_order, self.word_order, self.beta
         )
 
-    def float32_score(self, row: list[Any]) -> float:
-        """The score of a float32 bootstrap sum, in float32 arithmetic as
-        sacrebleu computes it (deliberate compatibility quirk)."""
-        return self.variant.score_value(row)
+    def float32_score(self, rows: list[list[Any]]) -> list[float]:
+        """The scores of float32 bootstrap sums, in float32 arithmetic as
+        sacrebleu computes them (deliberate compatibility quirk)."""
+        return [self.variant.score_value(row) for row in rows]
 
     def corpus_score(
         self,
