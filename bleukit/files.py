@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import gzip
 import itertools
 import os
 import sys
@@ -75,6 +74,8 @@ def _open(path: str) -> BinaryIO:
     if path == "-":
         return sys.stdin.buffer
     if os.path.splitext(path)[1] == ".gz":
+        import gzip  # here: a plain file's start-up never needs it
+
         return gzip.open(path, "rb")  # type: ignore[return-value]  # a binary file object
     return open(path, "rb")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -103,6 +102,8 @@ def sentence_json_object(
 
 
 def dumps(obj: Any) -> str:
+    import json  # here: text output, the commonest, never needs it
+
     return json.dumps(obj, ensure_ascii=False, indent=1)
 
 

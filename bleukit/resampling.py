@@ -15,15 +15,18 @@ state, so the very same draws.
 
 from __future__ import annotations
 
-import random
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, compress
+from typing import TYPE_CHECKING
 
 from .errors import InputError
 from .stats import RefLength, Stats
+
+if TYPE_CHECKING:
+    import random
 
 # Field width when a segment's statistics are packed into one integer: a sum
 # of at most 2**31 segments of values below 2**32 never carries into the next
@@ -133,10 +136,14 @@ class Draws:
 
     @classmethod
     def from_seed(cls, n: int, count: int, seed: int | None) -> Draws:
+        import random  # here: a score without resampling never needs it
+
         return cls(n, count, random.Random(seed).getstate()[1])
 
     def rng(self) -> random.Random:
         """A generator at the seed's state."""
+        import random
+
         rng = random.Random()
         rng.setstate((3, self.state, None))
         return rng
