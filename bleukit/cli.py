@@ -741,16 +741,13 @@ def _stream_sentence_scores(
     spooled temporary file and reach the output only when every segment has
     been read and scored, so an error (invalid UTF-8 late in a file, a short
     standard input) leaves no partial output."""
-    import tempfile
-
     from . import report, streaming
+    from .files import Spool
 
-    with tempfile.SpooledTemporaryFile(max_size=1 << 24, mode="w+", encoding="utf-8") as spool:
+    with Spool() as spool:
         for results in streaming.sentence_scores(variant, ref_paths, hyp_path, progress=True):
             spool.write("".join(r.format(width) + "\n" for r in results))
-        spool.seek(0)
-        while block := spool.read(1 << 20):
-            out.write(block)
+        spool.copy_to(out)
     sig = variant.signature(len(ref_paths))
     out.write("\n".join("# " + line for line in report.signature_lines(sig)) + "\n")
 

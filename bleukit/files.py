@@ -65,6 +65,53 @@ def _readable(path: str) -> Iterator[None]:
         raise InputError(f"{path}: cannot read: {exc}") from None
 
 
+class Spool:
+    """Text held back until it is complete (so that an error leaves no
+    partial output): in memory up to ``limit`` characters, then in a
+    temporary file. tempfile.SpooledTemporaryFile does the same, but
+    importing tempfile (with shutil, random, bz2 and lzma) costs every
+    command several milliseconds, and most outputs never leave memory."""
+
+    def __init__(self, limit: int = 1 << 24) -> None:
+        self._parts: list[str] = []
+        self._size = 0
+        self._limit = limit
+        self._file: TextIO | None = None
+
+    def write(self, text: str) -> None:
+        if self._file is not None:
+            self._file.write(text)
+            return
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size > self._limit:
+            import tempfile
+
+            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")
+            self._file.write("".join(self._parts))
+            self._parts = []
+
+    @property
+    def on_disk(self) -> bool:
+        return self._file is not None
+
+    def copy_to(self, out: TextIO) -> None:
+        """Write everything held to ``out``."""
+        if self._file is None:
+            out.write("".join(self._parts))
+            return
+        self._file.seek(0)
+        while block := self._file.read(1 << 20):
+            out.write(block)
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
 def display_name(path: str) -> str:
     """How messages name a path: standard input is ``<stdin>``."""
     return "<stdin>" if path == "-" else path

@@ -100,3 +100,19 @@ def test_line_count_mismatch_names_both_files_and_counts():
         check_same_length("hyp.txt", ["a", "b"], [("ref.txt", ["a", "b", "c"])])
     with pytest.raises(InputError, match="hyp.txt is empty"):
         check_same_length("hyp.txt", [], [("ref.txt", [])])
+
+
+@pytest.mark.parametrize("limit", [10**6, 10])
+def test_a_spool_gives_back_everything_written_in_memory_or_on_disk(limit):
+    import io
+
+    from bleukit.files import Spool
+
+    parts = [f"line {i} ü\n" for i in range(50)]
+    out = io.StringIO()
+    with Spool(limit) as spool:
+        for part in parts:
+            spool.write(part)
+        assert spool.on_disk == (limit == 10)
+        spool.copy_to(out)
+    assert out.getvalue() == "".join(parts)

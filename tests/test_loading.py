@@ -52,7 +52,8 @@ NOT_AT_START = (
 )  # fmt: skip
 
 
-def test_a_built_in_variant_scores_without_the_heavy_imports(tmp_path):
+@pytest.mark.parametrize("sentence", [[], ["--sentence"]], ids=["corpus", "sentence"])
+def test_a_built_in_variant_scores_without_the_heavy_imports(tmp_path, sentence):
     ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
     ref.write_text("the cat sat on the mat\n" * 2000, encoding="utf-8")
     hyp.write_text("the cat sat on a mat\n" * 2000, encoding="utf-8")
@@ -61,7 +62,8 @@ def test_a_built_in_variant_scores_without_the_heavy_imports(tmp_path):
     code = (
         "import io, sys; before = set(sys.modules); import bleukit.cli as cli; "
         "sys.stdout = io.StringIO(); "
-        f"code = cli.main(['score', '-v', 'sacrebleu', '-r', {str(ref)!r}, '-i', {str(hyp)!r}]); "
+        f"code = cli.main(['score', *{sentence!r}, '-v', 'sacrebleu', '-r', {str(ref)!r}, "
+        f"'-i', {str(hyp)!r}]); "
         "sys.stdout = sys.__stdout__; new = set(sys.modules) - before; "
         f"print(code, sorted(m for m in {NOT_AT_START!r} if m in new))"
     )
