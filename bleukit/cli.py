@@ -427,7 +427,7 @@ def _check_width(width: int) -> None:
 
 
 def _system_names(args: argparse.Namespace, paths: list[str]) -> list[str]:
-    from pathlib import Path
+    import os
 
     from .errors import InputError
 
@@ -439,7 +439,8 @@ def _system_names(args: argparse.Namespace, paths: list[str]) -> list[str]:
         if twice:
             raise InputError(f"--names: each system needs its own name; {', '.join(twice)} repeats")
         return names
-    short = [Path(p).name for p in paths]
+    # the file's name (as pathlib's Path.name, without importing pathlib)
+    short = [os.path.basename(os.path.normpath(p)) for p in paths]
     return short if len(set(short)) == len(short) else paths
 
 

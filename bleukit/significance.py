@@ -27,7 +27,6 @@ Two modes:
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -117,6 +116,8 @@ def confidence(
             _matrix(segments, variant.config.max_order), float32_score, idxs
         )
         # sacrebleu's Score.estimate_ci: statistics.mean over the sorted scores
+        import statistics
+
         interval = sacrebleu_resampling.interval(scores, statistics.mean(sorted(scores)))
     else:
         draws = Draws.from_seed(len(segments), samples, spec.seed)

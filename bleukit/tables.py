@@ -4,9 +4,7 @@ variant column, including how intervals and p-values were computed."""
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -193,6 +191,8 @@ def json_rows(columns: Sequence[Column]) -> list[dict[str, Any]]:
 
 def json_table(columns: Sequence[Column], width: int = 2) -> str:
     """Every value at full precision (``width`` is for the text formats)."""
+    import json  # here: only the JSON format needs it
+
     return json.dumps(json_rows(columns), ensure_ascii=False, indent=1) + "\n"
 
 
@@ -211,6 +211,8 @@ def csv_table(columns: Sequence[Column], width: int = 2) -> str:
         "significant",
         "signature",
     ]
+    import csv  # here: only the CSV format needs it
+
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in json_rows(columns):
