@@ -31,13 +31,18 @@ def _reference_ngrams(refs: Sequence[Sequence[str]], order: int) -> set[tuple[st
 def _matched_levels(hyp: Sequence[str], ref_ngrams: set[tuple[str, ...]], order: int) -> list[int]:
     """Per hypothesis token, the longest n (up to ``order``) of an n-gram
     covering it that occurs in a reference (not clipped; for display)."""
-    levels = [0] * len(hyp)
-    for i in range(len(hyp)):
-        for n in range(min(order, len(hyp) - i), 0, -1):
-            if tuple(hyp[i : i + n]) in ref_ngrams:
-                for k in range(i, i + n):
-                    levels[k] = max(levels[k], n)
-                break
+    size = len(hyp)
+    levels = [0] * size
+    for i in range(size):
+        # the references' n-grams are closed under prefixes (every prefix of
+        # an n-gram is an n-gram of the same reference), so the longest one
+        # starting here is found by growing n until one is missing
+        n = 0
+        while n < order and i + n < size and tuple(hyp[i : i + n + 1]) in ref_ngrams:
+            n += 1
+        for k in range(i, i + n):
+            if levels[k] < n:
+                levels[k] = n
     return levels
 
 
@@ -45,10 +50,15 @@ def _script_json(value: Any) -> str:
     """JSON that is safe inside a <script> element: ``<``, ``>`` and ``&``
     as \\u escapes, so no ``</script>`` or ``<!--`` in the data can end or
     change the script (HTML's script data states), and U+2028/U+2029 too."""
-    return json.dumps(value, ensure_ascii=False).translate(_SCRIPT_ESCAPES)
+    text = json.dumps(value, ensure_ascii=False)
+    # str.replace per character: str.translate looks every character of a
+    # non-ASCII text up in its table, several times slower
+    for char, escape in _SCRIPT_ESCAPES:
+        text = text.replace(char, escape)
+    return text
 
 
-_SCRIPT_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+_SCRIPT_ESCAPES = [(c, f"\\u{ord(c):04x}") for c in "<>&\u2028\u2029"]
 
 
 def side_by_side(

@@ -13,6 +13,8 @@ import shutil
 import subprocess
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bleukit
 from bleukit.html_report import _matched_levels, _reference_ngrams, build_report
@@ -95,3 +97,30 @@ def test_renders_in_headless_chromium(page, tmp_path):
         capture_output=True, timeout=120, check=True,
     )  # fmt: skip
     assert shot.stat().st_size > 10_000
+
+
+@given(
+    st.lists(st.sampled_from("abcd"), max_size=12),
+    st.lists(st.lists(st.sampled_from("abcde"), max_size=12), min_size=1, max_size=3),
+    st.integers(1, 5),
+)
+def test_matched_levels_are_the_longest_reference_ngram_covering_each_token(hyp, refs, order):
+    ngrams = _reference_ngrams(refs, order)
+    expected = [0] * len(hyp)
+    for i in range(len(hyp)):
+        for n in range(1, order + 1):
+            if i + n <= len(hyp) and tuple(hyp[i : i + n]) in ngrams:
+                for k in range(i, i + n):
+                    expected[k] = max(expected[k], n)
+    assert _matched_levels(hyp, ngrams, order) == expected
+
+
+@given(st.text())
+def test_script_json_escapes_exactly_the_script_breaking_characters(text):
+    import json
+
+    from bleukit.html_report import _script_json
+
+    out = _script_json({"t": text})
+    assert not any(c in out for c in "<>&\u2028\u2029")
+    assert json.loads(out) == {"t": text}
