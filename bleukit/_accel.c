@@ -378,25 +378,42 @@ static inline int is_chrf_punct(Py_UCS4 c) {
                                               (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'));
 }
 
-/* The tokens of t[i .. end) appended to out->sym as ids; with `chrf`, a
- * token of two or more characters loses one punctuation mark, trailing
- * first, else leading, as a token of its own (chrf.words); -1: out of memory */
+/* For each token of t[i .. end) (split on whitespace, Unicode or ASCII),
+ * ON_TOKEN with t[start .. stop); with `chrf`, a token of two or more
+ * characters loses one punctuation mark, trailing first, else leading, as
+ * a token of its own (chrf.words). ON_TOKEN may `return -1`. */
+#define FOR_EACH_TOKEN(t, i, end, unicode, chrf, ON_TOKEN)                        \
+    do {                                                                          \
+        Py_ssize_t j_ = (i);                                                      \
+        while (j_ < (end)) {                                                      \
+            while (j_ < (end) && is_space((t)[j_], (unicode))) j_++;              \
+            if (j_ >= (end)) break;                                               \
+            Py_ssize_t first_ = j_;                                               \
+            while (j_ < (end) && !is_space((t)[j_], (unicode))) j_++;             \
+            /* where the token splits: after its first character, before its  \
+             * last, or nowhere (first_) */                                       \
+            Py_ssize_t cut_ = first_;                                             \
+            if ((chrf) && j_ - first_ >= 2)                                       \
+                cut_ = is_chrf_punct((t)[j_ - 1]) ? j_ - 1                        \
+                       : is_chrf_punct((t)[first_]) ? first_ + 1 : first_;        \
+            Py_ssize_t start, stop;                                               \
+            if (cut_ > first_) {                                                  \
+                start = first_;                                                   \
+                stop = cut_;                                                      \
+                ON_TOKEN;                                                         \
+            }                                                                     \
+            start = cut_;                                                         \
+            stop = j_;                                                            \
+            ON_TOKEN;                                                             \
+        }                                                                         \
+    } while (0)
+
+/* The tokens of t[i .. end) appended to out->sym as ids; -1: out of memory */
 static int add_tokens(const Py_UCS4 *t, Py_ssize_t i, Py_ssize_t end, int unicode, int chrf,
                       Vocab *vocab, Stream *out, Py_ssize_t *k) {
-    Py_ssize_t j = i;
-    while (j < end) {
-        while (j < end && is_space(t[j], unicode)) j++;
-        if (j >= end) break;
-        Py_ssize_t start = j;
-        while (j < end && !is_space(t[j], unicode)) j++;
-        /* where the token splits: after its first character, before its
-         * last, or nowhere (start) */
-        Py_ssize_t cut = start;
-        if (chrf && j - start >= 2)
-            cut = is_chrf_punct(t[j - 1]) ? j - 1 : is_chrf_punct(t[start]) ? start + 1 : start;
-        if (cut > start && add_token(t, start, cut, vocab, out, k) < 0) return -1;
-        if (add_token(t, cut, j, vocab, out, k) < 0) return -1;
-    }
+    FOR_EACH_TOKEN(t, i, end, unicode, chrf, {
+        if (add_token(t, start, stop, vocab, out, k) < 0) return -1;
+    });
     return 0;
 }
 
@@ -781,6 +798,98 @@ done:
     return result;
 }
 
+/* ----------------------------------------------------------- the tokens */
+
+/* Appends t[start .. stop) to the growing buffer *buf (capacity *cap); -1:
+ * out of memory */
+static int emit(Py_UCS4 **buf, Py_ssize_t *len, Py_ssize_t *cap, const Py_UCS4 *t,
+                Py_ssize_t start, Py_ssize_t stop) {
+    Py_ssize_t need = *len + (stop - start) + 1;
+    if (need > *cap) {
+        Py_ssize_t size = need * 2 + 64;
+        Py_UCS4 *grown = realloc(*buf, size * sizeof(Py_UCS4));
+        if (!grown) return -1;
+        *buf = grown;
+        *cap = size;
+    }
+    memcpy(*buf + *len, t + start, (stop - start) * sizeof(Py_UCS4));
+    *len += stop - start;
+    return 0;
+}
+
+/* Without the GIL: the tokens of every line of t[0 .. n), each line's
+ * separated by one space, the lines by newlines, as block_stats's word
+ * modes find them; -1: out of memory */
+static Py_ssize_t block_tokens(const Py_UCS4 *t, Py_ssize_t n, int mode,
+                               const unsigned char *cats, Py_UCS4 **out) {
+    Py_ssize_t len = 0, cap = 0, i = 0;
+    Scratch sc = {NULL, NULL, 0};
+    Py_UCS4 space = ' ', newline = '\n';
+    int unicode = mode != MODE_WORDS_ASCII, chrf = mode == MODE_WORDS_CHRF;
+    int status = 0;
+    while (i <= n && status == 0) {
+        Py_ssize_t end = i;
+        while (end < n && t[end] != '\n') end++;
+        const Py_UCS4 *line = t + i;
+        Py_ssize_t from = 0, to = end - i;
+        if (mode == MODE_WORDS_13A || mode == MODE_WORDS_INTL_UNICODE ||
+            mode == MODE_WORDS_INTL_ASCII) {
+            to = mode == MODE_WORDS_13A
+                     ? rewrite_13a(line, end - i, &sc)
+                     : rewrite_intl(line, end - i, mode == MODE_WORDS_INTL_ASCII, cats, &sc);
+            line = sc.a;
+            if (to < 0) status = -1;
+        }
+        if (i > 0 && status == 0 && emit(out, &len, &cap, &newline, 0, 1) < 0) status = -1;
+        Py_ssize_t line_start = len;
+        if (status == 0)
+            FOR_EACH_TOKEN(line, from, to, unicode, chrf, {
+                if ((len > line_start && emit(out, &len, &cap, &space, 0, 1) < 0) ||
+                    emit(out, &len, &cap, line, start, stop) < 0) {
+                    status = -1;
+                    break;
+                }
+            });
+        i = end + 1;
+    }
+    free(sc.a);
+    free(sc.b);
+    return status < 0 ? -1 : len;
+}
+
+static PyObject *block_words(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *text_obj;
+    int mode;
+    const unsigned char *cats = NULL;
+    Py_ssize_t ncats = 0;
+    if (!PyArg_ParseTuple(args, "Ui|y#", &text_obj, &mode, &cats, &ncats)) return NULL;
+    if (mode != MODE_WORDS_UNICODE && mode != MODE_WORDS_ASCII && mode != MODE_WORDS_13A &&
+        mode != MODE_WORDS_INTL_UNICODE && mode != MODE_WORDS_INTL_ASCII &&
+        mode != MODE_WORDS_CHRF) {
+        PyErr_Format(PyExc_ValueError, "block_words: mode %d is no word mode", mode);
+        return NULL;
+    }
+    if ((mode == MODE_WORDS_INTL_UNICODE || mode == MODE_WORDS_INTL_ASCII) && ncats != 0x110000) {
+        PyErr_SetString(PyExc_ValueError,
+                        "block_words: the intl modes need a category table of 0x110000 bytes");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GetLength(text_obj);
+    Py_UCS4 *text = PyUnicode_AsUCS4Copy(text_obj);
+    if (!text) return NULL;
+    Py_UCS4 *out = NULL;
+    Py_ssize_t len;
+    Py_BEGIN_ALLOW_THREADS
+    len = block_tokens(text, n, mode, cats, &out);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(text);
+    PyObject *result = len < 0 ? PyErr_NoMemory()
+                               : PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, len);
+    free(out);
+    return result;
+}
+
 /* ------------------------------------------------------------ bootstrap */
 
 /* CPython's Mersenne Twister (Modules/_randommodule.c, genrand_uint32), run
@@ -969,6 +1078,11 @@ static PyMethodDef methods[] = {
      "bytes: hypothesis lengths, reference lengths (-1 where absent, row-major\n"
      "segment x reference), clipped matches (segment x order) and the closest\n"
      "(ties to the shorter) and shortest reference lengths (segment x 2)."},
+    {"block_words", block_words, METH_VARARGS,
+     "block_words(text, mode[, categories]) -> str\n\n"
+     "The tokens block_stats counts in a word mode, for each line of a block of\n"
+     "lines joined by newlines: each line's tokens joined by one space, the\n"
+     "lines by newlines."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS,
      "bootstrap_sums(state, rows, nfields, samples[, systems]) -> bytes\n\n"
      "Column sums of `samples` bootstrap resamples of each system's n x nfields\n"

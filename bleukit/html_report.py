@@ -68,15 +68,18 @@ def side_by_side(
     JSON: the references, and each system's tokens under ``variant`` with
     their match levels."""
     order = variant.config.max_order
+    # the chunk's lines tokenized a stream at a time, on the variant's engine
+    ref_tokens = [variant.tokenize_lines([r or "" for r in stream]) for stream in streams]
+    hyp_tokens = [variant.tokenize_lines(lines) for lines in hyps]
     for i in range(len(streams[0])):
-        refs_text = [r for s in streams if (r := s[i]) is not None]
+        present = [k for k, stream in enumerate(streams) if stream[i] is not None]
         # the references' n-grams once per segment, for every system
-        ref_ngrams = _reference_ngrams([variant.tokenize(r) for r in refs_text], order)
-        views = []
-        for lines in hyps:
-            tokens = list(variant.tokenize(lines[i]))
-            views.append({"tokens": tokens, "levels": _matched_levels(tokens, ref_ngrams, order)})
-        yield _script_json({"refs": refs_text, "hyps": views})
+        ref_ngrams = _reference_ngrams([ref_tokens[k][i] for k in present], order)
+        views = [
+            {"tokens": tokens[i], "levels": _matched_levels(tokens[i], ref_ngrams, order)}
+            for tokens in hyp_tokens
+        ]
+        yield _script_json({"refs": [streams[k][i] for k in present], "hyps": views})
 
 
 def write_report(

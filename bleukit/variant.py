@@ -180,6 +180,11 @@ class Variant:
         string of them for one-character tokens)."""
         return self.tokenization.preprocess(line)
 
+    def tokenize_lines(self, lines: Sequence[str]) -> list[list[str]]:
+        """The tokens of each line (one-character tokens one by one), on
+        this variant's engine: many lines at once, as the report shows them."""
+        return self.engine.tokens(self.tokenization, lines)
+
     def signature(self, nrefs: int | str) -> Signature:
         return Signature(self.config, nrefs)
 

@@ -109,6 +109,37 @@ def test_block_tokenization_equals_line_by_line(tokenizer, ascii_split, lines):
 
 
 @needs_accel
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(TOKENIZER_NAMES),
+    st.booleans(),
+    st.sampled_from([False, True, "ascii"]),
+    st.lists(SEGMENT, max_size=6),
+)
+def test_compiled_tokens_of_many_lines_equal_each_lines_tokens(
+    tokenizer, ascii_split, lower, lines
+):
+    """Variant.tokenize_lines (the kernel's words, for the report) gives what
+    tokenizing each line gives: 13a and intl rules, splitters, case folding,
+    and lines holding a newline (which go line by line)."""
+    split = "ascii" if ascii_split else "unicode"
+    over = {"tokenizer": tokenizer, "split": split, "lowercase": lower}
+    c = bleukit.load_variant("BLEUw4", engine="c", **over)
+    expected = [list(c.tokenize(line)) for line in lines]
+    assert c.tokenize_lines(lines) == expected
+    assert bleukit.load_variant("BLEUw4", engine="python", **over).tokenize_lines(lines) == expected
+
+
+@needs_accel
+def test_the_kernel_gives_words_only_in_word_modes():
+    with pytest.raises(ValueError, match="no word mode"):
+        ACCEL.block_words("a b", 3)
+    with pytest.raises(ValueError, match="category table"):
+        ACCEL.block_words("a b", 8)
+    assert ACCEL.block_words(" a  b \n\nc", 0) == "a b\n\nc"
+
+
 def test_repeated_ngrams_are_clipped_per_reference():
     # "the the the" against two references holding "the" twice and once:
     # the ceiling is the largest count in one reference (2), not the sum

@@ -66,6 +66,11 @@ class Engine(ABC):
         """Per-segment tables of the hypotheses against the prepared
         references, in order, matches up to ``order``, chunk by chunk."""
 
+    def tokens(self, tokenization: Tokenization, lines: Sequence[str]) -> list[list[str]]:
+        """The tokens of each line (one-character tokens one by one): what
+        ``tokenization.preprocess`` gives, line by line."""
+        return [list(tokenization.preprocess(line)) for line in lines]
+
     def stats(
         self, tables: Iterable[SegmentTable], ref_length: Policy, at_least_one: bool, order: int
     ) -> list[Stats]:
