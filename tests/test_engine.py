@@ -6,6 +6,7 @@ engine an error instead of a skip."""
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -78,13 +79,24 @@ def configs(draw):
     }
 
 
+def _variant(engine, **over):
+    """BLEUw4 with ``over`` on ``engine``, built once per setting: validating
+    a variant takes longer than scoring a few random lines."""
+    return _cached_variant(engine, tuple(sorted(over.items())))
+
+
+@functools.cache
+def _cached_variant(engine, over):
+    return bleukit.load_variant("BLEUw4", engine=engine, **dict(over))
+
+
 @needs_accel
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(configs(), corpora())
 def test_compiled_engine_equals_python(over, corpus):
     hyps, refs = corpus
-    c = bleukit.load_variant("BLEUw4", engine="c", **over)
-    py = bleukit.load_variant("BLEUw4", engine="python", **over)
+    c = _variant("c", **over)
+    py = _variant("python", **over)
     assert (c.engine.name, py.engine.name) == ("c", "python")
     assert c.segment_stats(hyps, refs) == py.segment_stats(hyps, refs)
     assert c.corpus_stats(hyps, refs) == py.corpus_stats(hyps, refs)
@@ -97,11 +109,9 @@ def test_block_tokenization_equals_line_by_line(tokenizer, ascii_split, lines):
     """A block's lines give the tokens each line gives on its own (also for
     lines holding a newline, which go line by line)."""
     split = "ascii" if ascii_split else "unicode"
-    variant = bleukit.load_variant("BLEUw4", engine="python", tokenizer=tokenizer, split=split)
+    variant = _variant("python", tokenizer=tokenizer, split=split)
     refs = [list(lines)]
-    stats_c, _ = bleukit.load_variant(
-        "BLEUw4", engine="c", tokenizer=tokenizer, split=split
-    ).segment_stats(lines, refs)
+    stats_c, _ = _variant("c", tokenizer=tokenizer, split=split).segment_stats(lines, refs)
     stats_py, _ = variant.segment_stats(lines, refs)
     # against itself every token matches: equal lengths mean equal token counts
     assert [s.sys_len for s in stats_c] == [len(variant.tokenize(x)) for x in lines]
@@ -125,10 +135,10 @@ def test_compiled_tokens_of_many_lines_equal_each_lines_tokens(
     and lines holding a newline (which go line by line)."""
     split = "ascii" if ascii_split else "unicode"
     over = {"tokenizer": tokenizer, "split": split, "lowercase": lower}
-    c = bleukit.load_variant("BLEUw4", engine="c", **over)
+    c = _variant("c", **over)
     expected = [list(c.tokenize(line)) for line in lines]
     assert c.tokenize_lines(lines) == expected
-    assert bleukit.load_variant("BLEUw4", engine="python", **over).tokenize_lines(lines) == expected
+    assert _variant("python", **over).tokenize_lines(lines) == expected
 
 
 @needs_accel

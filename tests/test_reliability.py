@@ -355,7 +355,7 @@ def _is_one_line_config_error(exc: BaseException) -> bool:
     return isinstance(exc, (ConfigError, PluginError)) and "\n" not in str(exc)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_DOCUMENTS)
 def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, document):
     """Whatever a variant file holds, loading it gives a validated variant or
@@ -392,7 +392,7 @@ def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, d
         assert parse_signature(long).config.scoring_dict() == config.scoring_dict()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300))
 def test_fuzz_any_yaml_text_loads_or_is_one_config_error(tmp_path_factory, text):
     from bleukit.loading import load_any_config
@@ -459,7 +459,7 @@ _SIGNATURES = st.builds(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.one_of(_SIGNATURES, st.text(max_size=200)))
 def test_fuzz_signature_parse_rebuilds_a_variant_or_is_one_config_error(text):
     """signature parse: a signature gives its variant, which signs the same
