@@ -18,12 +18,17 @@ RefLength = int | Fraction
 Policy = Callable[[int, Sequence[int]], RefLength]
 
 
+def _is_length(out: object) -> bool:
+    """An int (not a bool) or a Fraction: what a policy may return."""
+    return not isinstance(out, bool) and isinstance(out, (int, Fraction))
+
+
 def check_policy(obj: object) -> Policy:
     """The plugin contract: a callable (hyp_len, ref_lens) -> int or Fraction."""
     if not callable(obj):
         raise TypeError(f"{obj!r} is not callable")
     out = obj(3, (2, 4))
-    if isinstance(out, bool) or not isinstance(out, (int, Fraction)):
+    if not _is_length(out):
         raise TypeError(f"it returned {out!r} for (3, (2, 4)), not an int or a Fraction")
     return obj
 
@@ -44,7 +49,7 @@ def policy(name: str) -> Policy:
 
     def checked(hyp_len: int, ref_lens: Sequence[int]) -> RefLength:
         out = plugin(hyp_len, ref_lens)
-        if isinstance(out, bool) or not isinstance(out, (int, Fraction)) or out < 0:
+        if not _is_length(out) or out < 0:
             raise PluginError(
                 f"plugin reference-length policy {entry.name!r} from {entry.origin} returned "
                 f"{out!r} for a hypothesis of {hyp_len} tokens and references of "
