@@ -93,8 +93,16 @@ def _declares(key: SignatureKey) -> Any:
     return field(metadata={"signature": key})
 
 
+class _Fields:
+    """What both value objects below give: their fields as a dict."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field, descriptive ones included."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True, kw_only=True)
-class VariantConfig:
+class VariantConfig(_Fields):
     """A complete, validated BLEU variant (a value object). It is made by
     ``schema.validate`` (the pydantic model, which checks every field) or,
     for a built-in name, from ``variants/table.py`` (the same validation, run
@@ -138,10 +146,6 @@ class VariantConfig:
         """The fields that determine the score."""
         return {k: getattr(self, k) for k in SCORING_FIELDS}
 
-    def as_dict(self) -> dict[str, Any]:
-        """Every field, descriptive ones included."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
 
 _SIGNATURE_KEYS: dict[str, SignatureKey | None] = {
     f.name: f.metadata.get("signature") for f in fields(VariantConfig)
@@ -166,7 +170,7 @@ CHRF_METRIC = "chrf.v1"
 
 
 @dataclass(frozen=True, kw_only=True)
-class ChrfConfig:
+class ChrfConfig(_Fields):
     """A complete, validated chrF variant (YAML: ``metric: chrf.v1``), made
     by ``schema.validate_chrf`` or from the built-in table."""
 
@@ -188,10 +192,6 @@ class ChrfConfig:
     def score_name(self) -> str:
         """sacrebleu's name of the score: chrF2, chrF2++ (one + per word order)."""
         return f"chrF{self.beta}" + "+" * self.word_order
-
-    def as_dict(self) -> dict[str, Any]:
-        """Every field, descriptive ones included."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 #: fields that can change a chrF score, and the order signatures write them in
