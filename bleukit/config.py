@@ -249,12 +249,7 @@ def safe_yaml(text: str, source: str) -> Any:
     import yaml
 
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        twice = _duplicate_key(node) if node is not None else None
-        if twice is not None:
-            line = twice.start_mark.line + 1
-            raise ConfigError(f"{source}: line {line}: key {shorten(twice.value)!r} is given twice")
-        return yaml.safe_load(text)
+        return _load_checked(text, source)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
@@ -265,6 +260,23 @@ def safe_yaml(text: str, source: str) -> Any:
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
         problem = "a number too long to read" if "digits" in str(exc) else shorten(str(exc))
         raise ConfigError(f"{source}: invalid YAML: {problem}") from None
+
+
+def _load_checked(text: str, source: str) -> Any:
+    """One parse: the composed document is checked for a key given twice,
+    then constructed (yaml.safe_load's two steps, with the check between)."""
+    import yaml
+
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        twice = _duplicate_key(node) if node is not None else None
+        if twice is not None:
+            line = twice.start_mark.line + 1
+            raise ConfigError(f"{source}: line {line}: key {shorten(twice.value)!r} is given twice")
+        return None if node is None else loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _read_yaml(text: str, source: str) -> dict[str, Any]:
