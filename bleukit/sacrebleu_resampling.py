@@ -12,6 +12,7 @@ p-value count, ``n // 40`` order statistics for the interval).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -127,21 +128,17 @@ def paired(
     np = require_numpy()
     n = len(systems[0])
     base = systems[0]
+
     # every system's test draws its resamples from a fresh default_rng(seed):
     # the same resamples each time, drawn once here (and the baseline's
     # scores on them computed once)
-    draws: dict[int, Any] = {}
-    base_scores: dict[int, list[float]] = {}
-
+    @functools.cache
     def resamples(count: int) -> Any:
-        if count not in draws:
-            draws[count] = bootstrap_draws(seed, n, count)
-        return draws[count]
+        return bootstrap_draws(seed, n, count)
 
+    @functools.cache
     def baseline(count: int) -> list[float]:
-        if count not in base_scores:
-            base_scores[count] = bootstrap_scores(base, float32_score, resamples(count))
-        return base_scores[count]
+        return bootstrap_scores(base, float32_score, resamples(count))
 
     out = [PairedOutcome(None, tuple(baseline(confidence_samples) if confidence_samples else ()))]
     for rows, score in zip(systems[1:], observed[1:]):
