@@ -781,27 +781,27 @@ def _cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _cmd_report(args: argparse.Namespace, out: TextIO) -> None:
-    import tempfile
-
     from .config import split_variant_list
-    from .files import write_text_file
+    from .files import Spool, write_text_file
     from .html_report import side_by_side, write_report
     from .spec import SignificanceSpec
 
     variants = _variants(split_variant_list(args.variants), args.set)
     spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
-    # the side-by-side view's segments wait in a spool file, one JSON line
-    # each, until the scores are known: the text is never all in memory
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+    # the side-by-side view's segments wait in a spool, one JSON line each,
+    # until the scores are known: past 16M characters in a file, so a large
+    # corpus's text is never all in memory
+    with Spool() as spool:
 
         def spool_chunk(refs: list[list[str]], hyps: list[list[str]]) -> None:
-            spool.writelines(segment + "\n" for segment in side_by_side(variants[0], refs, hyps))
+            spool.write(
+                "".join(segment + "\n" for segment in side_by_side(variants[0], refs, hyps))
+            )
 
         stats = _collect(args, variants, spool_chunk)
-        spool.seek(0)
 
         def page(fh: TextIO) -> None:
-            write_report(fh, variants, stats, spec, (line[:-1] for line in spool))
+            write_report(fh, variants, stats, spec, spool.lines())
 
         # an existing report is never half-overwritten (files.write_text_file)
         size = write_text_file(args.output, page)

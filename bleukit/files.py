@@ -104,6 +104,17 @@ class Spool:
         while block := self._file.read(1 << 20):
             out.write(block)
 
+    def lines(self) -> Iterator[str]:
+        """Everything held, line by line without the newlines, for text
+        written as newline-terminated lines."""
+        if self._file is None:
+            text = "".join(self._parts)
+            yield from text[:-1].split("\n") if text else ()
+            return
+        self._file.seek(0)
+        for line in self._file:
+            yield line[:-1]
+
     def __enter__(self) -> Spool:
         return self
 
