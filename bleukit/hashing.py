@@ -5,6 +5,7 @@ standard library's ``random`` takes its SHA-512 the same way."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from importlib import import_module
 from typing import Protocol, cast
@@ -20,6 +21,7 @@ class Hash(Protocol):
 _BUILTIN = ("_sha2", "_sha256")
 
 
+@functools.cache  # found once: a score's digest is computed again and again
 def _constructor() -> Callable[[bytes], Hash]:
     for name in _BUILTIN:
         try:
