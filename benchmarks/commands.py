@@ -15,6 +15,12 @@ one. Before timing, the script checks that both commands print the same
 numbers (scores; p-values and intervals too where bleukit runs in
 ``--compat sacrebleu`` mode) and stops if they do not.
 
+For ``score`` and ``score --sentence`` a third program runs in the same
+alternation: ``minimal.py``, the least Python can do to print sacrebleu's
+numbers with bleukit's kernel (no variants, signatures or checks). Its time
+is the floor under any Python tool for that job; where a tenth of
+sacrebleu's time lies below it, no Python command can be ten times faster.
+
 The machine's load average is recorded before and after: on a busy machine
 the medians move, so quote them with it.
 """
@@ -44,6 +50,8 @@ class Workload:
     peer: list[str]
     # what both outputs must agree on: a function from output to a list
     check: str
+    # minimal.py doing the same job, where it can: the floor of any Python tool
+    minimum: list[str] | None = None
 
 
 def workloads(root: Path, bindir: Path) -> list[Workload]:
@@ -52,6 +60,7 @@ def workloads(root: Path, bindir: Path) -> list[Workload]:
 
     hyps = [str(root / f"newstest2021.en-de.hyp.{s}.txt") for s in SYSTEMS]
     bk, sb = str(bindir / "bleukit"), str(bindir / "sacrebleu")
+    least = [sys.executable, str(Path(__file__).with_name("minimal.py"))]
     three = [ref("A"), ref("C"), ref("D")]
     return [
         Workload(
@@ -59,12 +68,14 @@ def workloads(root: Path, bindir: Path) -> list[Workload]:
             [bk, "score", "-v", "sacrebleu", "-r", *three, "-i", hyps[0]],
             [sb, *three, "-i", hyps[0], "-f", "text", "-w", "2"],
             "bleu",
+            [*least, "score", "-r", *three, "-i", hyps[0]],
         ),
         Workload(
             "score --sentence, 1 reference",
             [bk, *"score --sentence -v sacrebleu-sentence -r".split(), ref("A"), "-i", hyps[0]],
             [sb, ref("A"), "-i", hyps[0], "--sentence-level", "-f", "text", "-w", "2"],
             "sentence",
+            [*least, "sentence", "-r", ref("A"), "-i", hyps[0]],
         ),
         Workload(
             "compare --paired-bs, 6 systems",
@@ -167,21 +178,26 @@ def run(cmd: list[str]) -> tuple[float, str]:
 
 
 def measure(w: Workload, runs: int) -> dict[str, object]:
-    _, ours = run(w.bleukit)
-    _, theirs = run(w.peer)
-    agreement = agree(w, ours, theirs)
-    times: dict[str, list[float]] = {"bleukit": [], "peer": []}
+    commands = {"bleukit": w.bleukit, "peer": w.peer}
+    if w.minimum is not None:
+        commands["minimum"] = w.minimum
+    outputs = {k: run(cmd)[1] for k, cmd in commands.items()}
+    agreement = agree(w, outputs["bleukit"], outputs["peer"])
+    if w.minimum is not None:
+        agree(w, outputs["minimum"], outputs["peer"])
+    times: dict[str, list[float]] = {k: [] for k in commands}
     for _ in range(runs):
-        times["bleukit"].append(run(w.bleukit)[0])
-        times["peer"].append(run(w.peer)[0])
-    ours_ms = statistics.median(times["bleukit"]) * 1000
-    theirs_ms = statistics.median(times["peer"]) * 1000
+        for k, cmd in commands.items():
+            times[k].append(run(cmd)[0])
+    ms = {k: statistics.median(v) * 1000 for k, v in times.items()}
     return {
         "workload": w.name,
         "bleukit": " ".join(Path(w.bleukit[0]).name.split() + w.bleukit[1:3]) + " ...",
-        "bleukit_ms": round(ours_ms, 1),
-        "peer_ms": round(theirs_ms, 1),
-        "ratio": round(theirs_ms / ours_ms, 2),
+        "bleukit_ms": round(ms["bleukit"], 1),
+        "peer_ms": round(ms["peer"], 1),
+        "ratio": round(ms["peer"] / ms["bleukit"], 2),
+        # benchmarks/minimal.py: the same numbers with nothing but the kernel
+        "minimum_ms": round(ms["minimum"], 1) if "minimum" in ms else None,
         "agreement": agreement,
         "runs": runs,
     }
@@ -225,9 +241,11 @@ def main() -> None:
             continue
         row = measure(w, args.runs)
         rows.append(row)
+        least = "" if row["minimum_ms"] is None else f"  minimal.py {row['minimum_ms']:.1f} ms"
         print(
             f"{row['workload']:<52} bleukit {row['bleukit_ms']:>7.1f} ms  "
-            f"sacrebleu {row['peer_ms']:>7.1f} ms  {row['ratio']:>5.1f}x  ({row['agreement']})",
+            f"sacrebleu {row['peer_ms']:>7.1f} ms  {row['ratio']:>5.1f}x  ({row['agreement']})"
+            f"{least}",
             flush=True,
         )
     report = {
