@@ -952,15 +952,20 @@ static int twister_load(PyObject *state, Twister *t) {
     return 0;
 }
 
+/* bootstrap_sums(state, rows, nfields, samples[, systems[, first, last]]):
+ * resamples first .. last-1 of `samples` (all by default), drawn in order
+ * from the state, so that threads can each sum a range of the same draws */
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state;
     Py_buffer rows;
-    Py_ssize_t nfields, samples, systems = 1;
-    if (!PyArg_ParseTuple(args, "Oy*nn|n", &state, &rows, &nfields, &samples, &systems))
+    Py_ssize_t nfields, samples, systems = 1, first = 0, last = -1;
+    if (!PyArg_ParseTuple(args, "Oy*nn|nnn", &state, &rows, &nfields, &samples, &systems,
+                          &first, &last))
         return NULL;
     PyObject *result = NULL;
     Twister t;
+    if (last < 0) last = samples;
     Py_ssize_t width = nfields * systems;
     Py_ssize_t n = width > 0 ? rows.len / (Py_ssize_t)sizeof(int64_t) / width : 0;
     if (nfields < 1 || systems < 1 || samples < 0 || n < 1 ||
@@ -969,7 +974,12 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
                         "bootstrap_sums: rows must be systems x n x nfields int64");
         goto done;
     }
+    if (first < 0 || first > last || last > samples) {
+        PyErr_SetString(PyExc_ValueError, "bootstrap_sums: need 0 <= first <= last <= samples");
+        goto done;
+    }
     if (twister_load(state, &t) < 0) goto done;
+    Py_ssize_t count = last - first;
     /* segment-major copy of the rows: a draw then adds one contiguous run
      * of every system's fields (systems x n x nfields in, n x width here) */
     int64_t *by_segment = PyMem_RawMalloc(n * width * sizeof(int64_t));
@@ -980,7 +990,7 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    result = PyBytes_FromStringAndSize(NULL, systems * samples * nfields * sizeof(int64_t));
+    result = PyBytes_FromStringAndSize(NULL, systems * count * nfields * sizeof(int64_t));
     if (!result) {
         PyMem_RawFree(by_segment);
         PyMem_RawFree(sum);
@@ -994,7 +1004,9 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         for (Py_ssize_t j = 0; j < n; j++)
             memcpy(by_segment + j * width + y * nfields, in + (y * n + j) * nfields,
                    nfields * sizeof(int64_t));
-    for (Py_ssize_t s = 0; s < samples; s++) {
+    /* the draws of the resamples before `first`, passed over */
+    for (Py_ssize_t k = 0; k < first * n; k++) twister_random(&t);
+    for (Py_ssize_t s = 0; s < count; s++) {
         memset(sum, 0, width * sizeof(int64_t));
         for (Py_ssize_t j = 0; j < n; j++) {
             /* random.choices: population[floor(random() * n)], one draw for
@@ -1004,7 +1016,7 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
             for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];
         }
         for (Py_ssize_t y = 0; y < systems; y++)
-            memcpy(out + (y * samples + s) * nfields, sum + y * nfields,
+            memcpy(out + (y * count + s) * nfields, sum + y * nfields,
                    nfields * sizeof(int64_t));
     }
     Py_END_ALLOW_THREADS
@@ -1084,11 +1096,13 @@ static PyMethodDef methods[] = {
      "lines joined by newlines: each line's tokens joined by one space, the\n"
      "lines by newlines."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS,
-     "bootstrap_sums(state, rows, nfields, samples[, systems]) -> bytes\n\n"
+     "bootstrap_sums(state, rows, nfields, samples[, systems[, first, last]]) -> bytes\n\n"
      "Column sums of `samples` bootstrap resamples of each system's n x nfields\n"
      "int64 rows (rows: systems x n x nfields), drawn as random.Random with that\n"
      "state (getstate()[1]) draws them with choices(range(n), k=n) once per\n"
-     "resample, the same for every system: systems x samples x nfields int64."},
+     "resample, the same for every system: systems x samples x nfields int64.\n"
+     "With first and last, only resamples first .. last-1 (the earlier ones are\n"
+     "drawn and passed over): systems x (last - first) x nfields int64."},
     {"ar_sums", ar_sums, METH_VARARGS,
      "ar_sums(state, base, other, nfields, trials) -> bytes\n\n"
      "Approximate randomization: per trial, the column sums of side A, which takes\n"

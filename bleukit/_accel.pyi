@@ -12,7 +12,14 @@ def block_stats(
 ) -> tuple[bytes, bytes, bytes, bytes]: ...
 def block_words(text: str, mode: int, categories: bytes = ..., /) -> str: ...
 def bootstrap_sums(
-    state: tuple[int, ...], rows: bytes, nfields: int, samples: int, systems: int = ..., /
+    state: tuple[int, ...],
+    rows: bytes,
+    nfields: int,
+    samples: int,
+    systems: int = ...,
+    first: int = ...,
+    last: int = ...,
+    /,
 ) -> bytes: ...
 def ar_sums(
     state: tuple[int, ...], base: bytes, other: bytes, nfields: int, trials: int, /

@@ -369,13 +369,42 @@ def test_tokenizers_run_in_the_calling_thread(monkeypatch):
 def test_compiled_bootstrap_draws_pythons_resamples(rows, seed, samples):
     """bootstrap_sums runs CPython's Mersenne Twister from the seed's state:
     the resamples are random.Random(seed).choices', summed exactly."""
-    segments = [Stats(r[0], r[1], (r[2], r[3]), (r[4], r[4]), 1) for r in rows]
-    cols = Columns(segments, 2)
+
+    def segment(length: int, ref: int, counts: tuple[int, int], total: int) -> Stats:
+        # a segment's own last_* fields, which NLTK's methods 5 and 6 read
+        return Stats(length, ref, counts, (total, total), 1, length, counts, (total, total))
+
+    cols = Columns([segment(r[0], r[1], (r[2], r[3]), r[4]) for r in rows], 2)
     draws = Draws.from_seed(len(rows), samples, seed)  # seed None: the same draws for both
-    # two systems: one draw serves both (paired resamples)
-    other = Columns([Stats(r[1], r[0], (r[3], r[2]), (r[4], r[4]), 1) for r in rows], 2)
+    # two systems, whose last segments differ: one draw serves both (paired
+    # resamples), each keeps its own last segment
+    other = Columns([segment(r[1], r[0], (r[3], r[2]), r[4]) for r in rows], 2)
     c_sums = [list(it) for it in ENGINES.get("c").bootstrap_sums([cols, other], draws)]
     assert c_sums == [list(it) for it in bootstrap_sums([cols, other], draws)]
+
+
+@needs_accel
+@pytest.mark.parametrize("threads_", [1, 2, 3])
+def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_):
+    """With several threads each sums a range of the resamples, passing over
+    the draws of the earlier ones: the sums are those of one thread."""
+    rows = [Stats(i % 7, i % 5, (i % 3, i % 2), (i % 7, i % 7), 1) for i in range(40)]
+    other = [Stats(i % 4, i % 6, (i % 2, 1), (i % 4, i % 4), 1) for i in range(40)]
+    systems = [Columns(rows, 2), Columns(other, 2)]
+    draws = Draws.from_seed(40, 350, 7)
+    with threads.call_limited(threads_):
+        c_sums = [list(it) for it in ENGINES.get("c").bootstrap_sums(systems, draws)]
+    assert c_sums == [list(it) for it in bootstrap_sums(systems, draws)]
+
+
+@needs_accel
+@pytest.mark.parametrize("first, last", [(3, 2), (-1, 2), (0, 6)])
+def test_compiled_bootstrap_refuses_a_range_outside_the_resamples(first, last):
+    kernel = compiled.accelerator()
+    state = Draws.from_seed(2, 5, 1).state
+    rows = bytes(16)  # two segments of one int64 field
+    with pytest.raises(ValueError, match="first <= last <= samples"):
+        kernel.bootstrap_sums(state, rows, 1, 5, 1, first, last)
 
 
 @needs_accel

@@ -160,13 +160,18 @@ def test_sacrebleu_signature_with_compat_tests():
 
 @pytest.mark.skipif(accelerator() is None, reason="bleukit._accel is not built")
 @pytest.mark.parametrize("test", ["bs", "ar"])
-def test_paired_results_do_not_depend_on_the_engine(test):
+# NLTK's method 5 reads each system's own last segment (the systems' differ)
+@pytest.mark.parametrize("name", ["sacrebleu", "nltk[smoothing=nltk-method5.v1]"])
+def test_paired_results_do_not_depend_on_the_engine(test, name):
     refs = ["the cat sat on the mat", "a dog barked", "it rains", "the sun is out"] * 5
     a = ["the cat sat on a mat", "a dog barks", "it rained", "sun is out"] * 5
     b = ["cat sat mat", "the dog barked", "it rains", "the sun"] * 5
+    # last segments long enough for 5-grams, matched by one system only
+    refs[-1] = a[-1] = "and then the sun is out again"
+    b[-1] = "again the sun and then is out"
     out = []
     for engine in ("c", "python"):
-        v = bleukit.load_variant("sacrebleu", engine=engine)
+        v = bleukit.load_variant(name, engine=engine)
         out.append(paired_test(v, stats_for(v, refs, a, b), 1, SMALL[test]))
     assert out[0] == out[1]
 

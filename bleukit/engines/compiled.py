@@ -35,6 +35,9 @@ _WORD_MODES = (0, 1, 7, 8, 9, 10)
 CHUNK = 512
 #: blocks read ahead per thread, so that every thread stays busy between reads
 _BLOCKS_PER_READ = 32
+#: below this many bootstrap resamples per thread, one thread sums them all
+#: (the threads that sum later resamples draw the earlier ones again)
+_MIN_RESAMPLES_PER_THREAD = 100
 
 # How the kernel (``block_stats``) turns a block's lines into symbols, by
 # block kind and "the splitter is ascii.v1" (the numbers are the C enum).
@@ -110,6 +113,12 @@ def ref_blocks(
             blocks.append(block(lines))
         chunks.append(RefBlock(hi - lo, blocks, present, raw))
     return tuple(chunks)
+
+
+def _resample_stats(cols: Columns, flat: list[int]) -> Iterator[Stats]:
+    """One system's resample sums (``cols.width`` values each) as Stats."""
+    width = cols.width
+    return (cols.to_stats(flat[i : i + width]) for i in range(0, len(flat), width))
 
 
 class CompiledEngine(Engine):
@@ -199,15 +208,27 @@ class CompiledEngine(Engine):
         kernel = accelerator()
         if kernel is None or not all(c.packable for c in systems):
             return super().bootstrap_sums(systems, draws)
-        width = systems[0].width
+        width, count = systems[0].width, draws.count
         rows = b"".join(c.rows() for c in systems)
-        sums = kernel.bootstrap_sums(draws.state, rows, width, draws.count, len(systems))
-        flat = memoryview(sums).cast("q").tolist()
-        size = draws.count * width
-        return [
-            (cols.to_stats(flat[i : i + width]) for i in range(k * size, (k + 1) * size, width))
-            for k, cols in enumerate(systems)
-        ]
+        # each thread sums a range of the resamples (drawing, and passing
+        # over, the draws of those before it): the sums are the same
+        parts = max(1, min(workers(), count // _MIN_RESAMPLES_PER_THREAD))
+        bounds = [count * p // parts for p in range(parts + 1)]
+
+        def part(lo_hi: tuple[int, int]) -> list[int]:
+            lo, hi = lo_hi
+            sums = kernel.bootstrap_sums(draws.state, rows, width, count, len(systems), lo, hi)
+            return memoryview(sums).cast("q").tolist()
+
+        # per part: systems x (hi - lo) x width, concatenated per system
+        ranges = list(itertools.pairwise(bounds))
+        flats = list(ordered_map(part, ranges, parts))
+        per_system: list[list[int]] = [[] for _ in systems]
+        for flat, (lo, hi) in zip(flats, ranges):
+            size = (hi - lo) * width
+            for k, acc in enumerate(per_system):
+                acc.extend(flat[k * size : (k + 1) * size])
+        return [_resample_stats(cols, flat) for flat, cols in zip(per_system, systems)]
 
     def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
         kernel = accelerator()
