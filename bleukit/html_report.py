@@ -12,6 +12,7 @@ import html
 import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import compress, count
 from typing import Any, TextIO
 
 from .significance import paired_test
@@ -31,18 +32,19 @@ def _reference_ngrams(refs: Sequence[Sequence[str]], order: int) -> set[tuple[st
 def _matched_levels(hyp: Sequence[str], ref_ngrams: set[tuple[str, ...]], order: int) -> list[int]:
     """Per hypothesis token, the longest n (up to ``order``) of an n-gram
     covering it that occurs in a reference (not clipped; for display)."""
-    size = len(hyp)
-    levels = [0] * size
-    for i in range(size):
-        # the references' n-grams are closed under prefixes (every prefix of
-        # an n-gram is an n-gram of the same reference), so the longest one
-        # starting here is found by growing n until one is missing
-        n = 0
-        while n < order and i + n < size and tuple(hyp[i : i + n + 1]) in ref_ngrams:
-            n += 1
-        for k in range(i, i + n):
-            if levels[k] < n:
-                levels[k] = n
+    levels = [0] * len(hyp)
+    # n grows, so a longer matched n-gram overwrites a shorter one's level;
+    # the references' n-grams are closed under prefixes (every prefix of an
+    # n-gram is an n-gram of the same reference), so once no n-gram of one
+    # length matches, no longer one can
+    for n in range(1, order + 1):
+        grams = zip(*(hyp[k:] for k in range(n)))
+        hits = list(compress(count(), map(ref_ngrams.__contains__, grams)))
+        if not hits:
+            break
+        span = [n] * n
+        for i in hits:
+            levels[i : i + n] = span
     return levels
 
 

@@ -122,9 +122,9 @@ class SystemStatistics:
         """The system's sentence scores under a BLEU variant, computed a
         table at a time (no Stats per segment held)."""
         return [
-            variant.score_value(s)
+            score
             for table in self._system_tables(variant, system)
-            for s in variant.stats_from_tables([table])
+            for score in variant.score_values(variant.stats_from_tables([table]))
         ]
 
     def total(self, variant: Variant, system: str) -> Stats:
