@@ -385,9 +385,10 @@ def test_compiled_bootstrap_draws_pythons_resamples(rows, seed, samples):
 
 @needs_accel
 @pytest.mark.parametrize("threads_", [1, 2, 3])
-def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_):
+def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_, monkeypatch):
     """With several threads each sums a range of the resamples, passing over
     the draws of the earlier ones: the sums are those of one thread."""
+    monkeypatch.setattr(compiled, "_SPLIT_ROW_BYTES", 0)  # split these small rows
     rows = [Stats(i % 7, i % 5, (i % 3, i % 2), (i % 7, i % 7), 1) for i in range(40)]
     other = [Stats(i % 4, i % 6, (i % 2, 1), (i % 4, i % 4), 1) for i in range(40)]
     systems = [Columns(rows, 2), Columns(other, 2)]
