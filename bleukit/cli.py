@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
     from .chrf_variant import ChrfVariant
-    from .report import AnyResult, AnySignature
+    from .report import AnyResult
     from .spec import SignificanceSpec, TestName
     from .system_stats import SystemStatistics
     from .variant import Variant
@@ -547,11 +547,11 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
             raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
         hyp_paths = ["-"]
     ref_paths = _flatten(args.ref)
-    if args.sentence and args.format == "text" and len(hyp_paths) == 1:
-        _stream_sentence_scores(variant, ref_paths, hyp_paths[0], args.width, out)
+    if args.sentence:
+        _stream_sentence_scores(args, variant, ref_paths, hyp_paths, out)
         return
     blocks: list[object] = []
-    if not args.sentence and spec is None:
+    if spec is None:
         if args.executor != "local" or args.scheduler:
             blocks = _collected_corpus_blocks(args, variant, ref_paths, hyp_paths)
         else:
@@ -559,17 +559,8 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
             blocks = [_corpus_block(args, variant.name, n, result) for n, result in scores]
         _write_blocks(out, blocks, args.format)
         return
-    if spec is not None:
-        stats, files = _collect_hypothesis_files(args, variant, ref_paths, hyp_paths)
-        blocks = _confidence_blocks(args, variant, spec, stats, files)
-    else:
-        streams, hyps = _read_inputs(args.ref, hyp_paths)
-        prepared = variant.prepare_references(streams)
-        sig = variant.signature(prepared.nrefs)
-        for name, lines in hyps:
-            results = variant.sentence_scores(lines, prepared)
-            blocks.append(_sentence_block(args, variant.name, name, results, sig))
-    _write_blocks(out, blocks, args.format)
+    stats, files = _collect_hypothesis_files(args, variant, ref_paths, hyp_paths)
+    _write_blocks(out, _confidence_blocks(args, variant, spec, stats, files), args.format)
 
 
 def _confidence_blocks(
@@ -654,7 +645,7 @@ def _score_references(args: argparse.Namespace) -> list[list[str]]:
 
 def _score_chrf(args: argparse.Namespace, variant: ChrfVariant, out: TextIO) -> None:
     """``bleukit score`` with a chrF variant: corpus scores of every
-    hypothesis file (streamed), or sentence scores (read whole)."""
+    hypothesis file, or sentence scores, every file streamed."""
     from .errors import InputError
 
     if args.confidence or args.compat != "none":
@@ -663,17 +654,10 @@ def _score_chrf(args: argparse.Namespace, variant: ChrfVariant, out: TextIO) -> 
             "in bleukit score yet; bleukit sacrebleu -m chrf -ci gives sacrebleu's interval"
         )
     hyp_paths = _flatten(args.input) or ["-"]
-    if not args.sentence:
-        blocks = _collected_corpus_blocks(args, variant, _flatten(args.ref), hyp_paths)
-        _write_blocks(out, blocks, args.format)
+    if args.sentence:
+        _stream_sentence_scores(args, variant, _flatten(args.ref), hyp_paths, out)
         return
-    streams, hyps = _read_inputs(args.ref, hyp_paths)
-    prepared = variant.prepare_references(streams)
-    blocks = []
-    for name, lines in hyps:
-        results = variant.sentence_scores(lines, prepared)
-        sig = variant.signature(prepared.nrefs)
-        blocks.append(_sentence_block(args, variant.name, name, results, sig))
+    blocks = _collected_corpus_blocks(args, variant, _flatten(args.ref), hyp_paths)
     _write_blocks(out, blocks, args.format)
 
 
@@ -714,19 +698,6 @@ def _collect_hypothesis_files(
     return stats, list(zip(keys, map(display_name, hyp_paths)))
 
 
-def _sentence_block(
-    args: argparse.Namespace, variant: str, hyp: str, results: Sequence[AnyResult],
-    sig: AnySignature,
-) -> object:  # fmt: skip
-    from . import report
-
-    if args.format == "json":
-        return report.sentence_json_object(variant, hyp, results, sig)
-    text = [r.format(args.width) for r in results]
-    text += ["# " + line for line in report.signature_lines(sig)]
-    return "\n".join(text)
-
-
 def _corpus_block(args: argparse.Namespace, variant: str, hyp: str, result: AnyResult) -> object:
     from . import report
 
@@ -736,21 +707,56 @@ def _corpus_block(args: argparse.Namespace, variant: str, hyp: str, result: AnyR
 
 
 def _stream_sentence_scores(
-    variant: Variant, ref_paths: list[str], hyp_path: str, width: int, out: TextIO
+    args: argparse.Namespace,
+    variant: Variant | ChrfVariant,
+    ref_paths: list[str],
+    hyp_paths: list[str],
+    out: TextIO,
 ) -> None:
-    """Sentence scores of one hypothesis file, streamed. The lines go to a
-    spooled temporary file and reach the output only when every segment has
-    been read and scored, so an error (invalid UTF-8 late in a file, a short
+    """Sentence scores of every hypothesis file, the files read in step a
+    batch at a time. Each file's output waits in a spool (memory, then a
+    temporary file) and reaches ``out`` only when every segment has been
+    read and scored, so an error (invalid UTF-8 late in a file, a short
     standard input) leaves no partial output."""
     from . import report, streaming
-    from .files import Spool
+    from .files import Spool, display_name
 
-    with Spool() as spool:
-        for results in streaming.sentence_scores(variant, ref_paths, hyp_path, progress=True):
-            spool.write("".join(r.format(width) + "\n" for r in results))
-        spool.copy_to(out)
-    sig = variant.signature(len(ref_paths))
-    out.write("\n".join("# " + line for line in report.signature_lines(sig)) + "\n")
+    # a segment's JSON leaves out its block's signature keys, which are the
+    # same whatever the number of references
+    as_json = None
+    if args.format == "json":
+        as_json = report.SentenceJson(variant.signature(len(ref_paths)))
+    spools = [Spool() for _ in hyp_paths]
+    try:
+        nrefs: set[int | str] = set()
+        for batch in streaming.systems_sentence_scores(variant, ref_paths, hyp_paths, True):
+            nrefs.add(batch.nrefs)
+            for spool, results in zip(spools, batch.results):
+                if as_json is None:
+                    spool.write("".join(r.format(args.width) + "\n" for r in results))
+                else:
+                    spool.write(
+                        (as_json.SEPARATOR if spool.size else "") + as_json.segments(results)
+                    )
+        sig = variant.signature(nrefs.pop() if len(nrefs) == 1 else "var")
+        names = [display_name(p) for p in hyp_paths]
+        if as_json is None:
+            comments = "".join(f"# {line}\n" for line in report.signature_lines(sig))
+            for spool in spools:
+                spool.copy_to(out)
+                out.write(comments)
+            return
+        frames = report.SentenceJson(sig)
+        out.write("[\n")
+        for i, (name, spool) in enumerate(zip(names, spools)):
+            before, after = frames.frame(variant.name, name)
+            out.write((frames.SEPARATOR if i else "") + before)
+            spool.copy_to(out)
+            out.write(after)
+        out.write("\n]\n")
+    finally:
+        for spool in spools:
+            spool.close()
 
 
 def _cmd_compare(args: argparse.Namespace, out: TextIO) -> None:

@@ -79,11 +79,11 @@ class Spool:
         self._file: TextIO | None = None
 
     def write(self, text: str) -> None:
+        self._size += len(text)
         if self._file is not None:
             self._file.write(text)
             return
         self._parts.append(text)
-        self._size += len(text)
         if self._size > self._limit:
             import tempfile
 
@@ -94,6 +94,11 @@ class Spool:
     @property
     def on_disk(self) -> bool:
         return self._file is not None
+
+    @property
+    def size(self) -> int:
+        """Characters written so far."""
+        return self._size
 
     def copy_to(self, out: TextIO) -> None:
         """Write everything held to ``out``."""
@@ -115,12 +120,16 @@ class Spool:
         for line in self._file:
             yield line[:-1]
 
+    def close(self) -> None:
+        """Remove the temporary file, if there is one."""
+        if self._file is not None:
+            self._file.close()
+
     def __enter__(self) -> Spool:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._file is not None:
-            self._file.close()
+        self.close()
 
 
 def display_name(path: str) -> str:

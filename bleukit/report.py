@@ -92,13 +92,58 @@ def corpus_json_object(variant_name: str, hyp: str, result: AnyResult) -> dict[s
 def sentence_json_object(
     variant_name: str, hyp: str, results: Sequence[AnyResult], signature: AnySignature
 ) -> dict[str, Any]:
-    segments = []
-    for r in results:
-        d = r.to_dict()
-        for key in signature.to_dict():
-            d.pop(key, None)
-        segments.append(d)
-    return {"hyp": hyp, "variant": variant_name, **signature.to_dict(), "segments": segments}
+    shared = signature.to_dict()
+    return {
+        "hyp": hyp,
+        "variant": variant_name,
+        **shared,
+        "segments": [_segment_dict(r, shared) for r in results],
+    }
+
+
+def _segment_dict(result: AnyResult, shared: dict[str, Any]) -> dict[str, Any]:
+    """A segment's JSON object: its result less what the block's signature says."""
+    d = result.to_dict()
+    for key in shared:
+        d.pop(key, None)
+    return d
+
+
+class SentenceJson:
+    """``dumps`` of a list of ``sentence_json_object`` blocks, written a
+    segment at a time: ``frame`` gives a block's text before and after its
+    segments, ``segments`` the text of a run of segments (joined by
+    ``SEPARATOR``); ``frame``'s block texts joined by ``SEPARATOR`` inside
+    ``[\n`` and ``\n]`` are the same characters as ``dumps``'s."""
+
+    SEPARATOR = ",\n"
+    # dumps indents by one space a level: a block is at level 1, its
+    # segments at level 3
+    _SEGMENT_INDENT = "   "
+    # a segments list of one placeholder, found again in the block's text
+    _PLACEHOLDER = "\n" + _SEGMENT_INDENT + "0\n"
+
+    def __init__(self, signature: AnySignature) -> None:
+        self._shared = signature.to_dict()
+
+    def frame(self, variant_name: str, hyp: str) -> tuple[str, str]:
+        block = {"hyp": hyp, "variant": variant_name, **self._shared, "segments": [0]}
+        text = dumps([block])[len("[\n") : -len("\n]")]
+        # the last occurrence: "segments" is the block's last key
+        before, after = text.rsplit(self._PLACEHOLDER, 1)
+        return before + "\n", "\n" + after
+
+    def segments(self, results: Sequence[AnyResult]) -> str:
+        import json
+
+        indent = "\n" + self._SEGMENT_INDENT
+        return self.SEPARATOR.join(
+            self._SEGMENT_INDENT
+            + json.dumps(_segment_dict(r, self._shared), ensure_ascii=False, indent=1).replace(
+                "\n", indent
+            )
+            for r in results
+        )
 
 
 def dumps(obj: Any) -> str:

@@ -10,6 +10,7 @@ running sums only; sentence scores come batch by batch.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import InputError
 from .files import check_line_counts, display_name, read_chunks
@@ -17,6 +18,12 @@ from .progress import Progress
 from .results import BleuResult
 from .stats import Stats
 from .variant import Variant
+
+if TYPE_CHECKING:
+    from .chrf import ChrfResult
+    from .chrf_variant import ChrfVariant
+
+    AnyResult = BleuResult | ChrfResult
 
 
 def read_in_step(
@@ -72,17 +79,45 @@ def corpus_scores(
 
 def sentence_scores(
     variant: Variant, ref_paths: Sequence[str], hyp_path: str, progress: bool = False
-) -> Iterator[list[BleuResult]]:
+) -> Iterator[Sequence[BleuResult]]:
     """The sentence scores of one hypothesis file, a batch at a time; an
     empty file is an error (raised once the files are read)."""
-    _check_paths(ref_paths, [hyp_path])
+    for batch in systems_sentence_scores(variant, ref_paths, [hyp_path], progress):
+        yield batch.results[0]  # type: ignore[misc]  # a BLEU variant's: BleuResults
+
+
+class SentenceBatch(NamedTuple):
+    """One batch of ``systems_sentence_scores``: per hypothesis file its
+    sentence scores, and the references' ``nrefs`` in this batch."""
+
+    results: list[Sequence[AnyResult]]
+    nrefs: int | str
+
+
+def systems_sentence_scores(
+    variant: Variant | ChrfVariant,
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    progress: bool = False,
+) -> Iterator[SentenceBatch]:
+    """The sentence scores of several hypothesis files (BLEU or chrF), read
+    in step with the references (every file once: pipes included) a batch
+    at a time; an empty file is an error (raised once the files are read)."""
+    _check_paths(ref_paths, hyp_paths)
+    nref_files = len(ref_paths)
     scored = 0
-    for chunk in read_in_step([*ref_paths, hyp_path], variant.engine.batch_lines(), progress):
-        results = variant.sentence_scores(chunk[-1], variant.prepare_references(chunk[:-1]))
-        scored += len(results)
-        yield results
+    for chunk in read_in_step([*ref_paths, *hyp_paths], variant.engine.batch_lines(), progress):
+        prepared = variant.prepare_references(chunk[:nref_files])
+        # (mypy sees the union of both metrics' references: each variant
+        # takes the ones it prepared)
+        results: list[Sequence[AnyResult]] = [
+            variant.sentence_scores(lines, prepared)  # type: ignore[arg-type]
+            for lines in chunk[nref_files:]
+        ]
+        scored += len(chunk[0])
+        yield SentenceBatch(results, prepared.nrefs)
     if not scored:
-        raise _empty(hyp_path)
+        raise _empty(hyp_paths[0])
 
 
 def system_chunks(

@@ -500,3 +500,49 @@ def test_sentence_scores_stream_without_partial_output(tmp_path, capsys, monkeyp
     code, out, err = run(["score", "--sentence", "-r", str(tmp_path / "r.txt"),
                           "-i", str(tmp_path / "bad.txt")], capsys)  # fmt: skip
     assert code == 2 and out == "" and "line 30, byte 1: invalid UTF-8" in err
+
+
+@pytest.mark.parametrize("name", ["BLEUw4", "sacrebleu[max_order=2,weights=(1, 0)]", "chrF++"])
+@pytest.mark.parametrize("spool_limit", [1 << 24, 50])
+def test_sentence_scores_of_several_files_stream_as_whole_files_print(
+    tmp_path, capsys, monkeypatch, name, spool_limit
+):
+    """score --sentence of several files, text or JSON, read a batch at a
+    time (spooled in memory or on disk): the same characters as the blocks
+    of whole files, as report.dumps writes them."""
+    from bleukit import files, report
+
+    small_batches(monkeypatch, 4)
+    monkeypatch.setattr(files.Spool.__init__, "__defaults__", (spool_limit,))
+
+    def whole_file(path):
+        raise AssertionError(f"{path} read whole")
+
+    monkeypatch.setattr(files, "read_lines", whole_file)
+    refs = [f"the cat {i % 7} sat on a mat" for i in range(11)]
+    systems = {
+        "a.txt": [f"the cat {i} sat on the mat" for i in range(11)],
+        "b.txt": [f'a "dog" {i}\tsat – über mat' for i in range(11)],
+    }
+    (tmp_path / "r.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    for file, lines in systems.items():
+        (tmp_path / file).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    v = bleukit.load_metric(name)
+    sig = v.signature(1)
+    paths = [str(tmp_path / f) for f in systems]
+    argv = ["score", "--sentence", "-v", name, "-r", str(tmp_path / "r.txt"), "-i", *paths]
+
+    code, out, err = run([*argv, "-f", "json"], capsys)
+    blocks = [
+        report.sentence_json_object(v.name, p, v.sentence_scores(lines, [refs]), sig)
+        for p, lines in zip(paths, systems.values())
+    ]
+    assert (code, err) == (0, "") and out == report.dumps(blocks) + "\n"
+
+    code, out, err = run([*argv, "-w", "3"], capsys)
+    comments = "".join(f"# {line}\n" for line in report.signature_lines(sig))
+    text = "".join(
+        "".join(r.format(3) + "\n" for r in v.sentence_scores(lines, [refs])) + comments
+        for lines in systems.values()
+    )
+    assert (code, err) == (0, "") and out == text

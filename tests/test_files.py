@@ -114,6 +114,7 @@ def test_a_spool_gives_back_everything_written_in_memory_or_on_disk(limit):
         for part in parts:
             spool.write(part)
         assert spool.on_disk == (limit == 10)
+        assert spool.size == sum(map(len, parts))
         spool.copy_to(out)
         assert list(spool.lines()) == [p[:-1] for p in parts]
     assert out.getvalue() == "".join(parts)
