@@ -62,17 +62,13 @@ def corpus_scores(
 ) -> list[tuple[str, BleuResult]]:
     """The corpus score of every hypothesis file (``-``: standard input)
     against the reference files, keeping running sums only."""
-    _check_paths(ref_paths, hyp_paths)
     totals = [Stats.zero(variant.stat_order) for _ in hyp_paths]
     nrefs: set[int | str] = set()
-    nref_files = len(ref_paths)
-    for chunk in read_in_step([*ref_paths, *hyp_paths], variant.engine.batch_lines(), progress):
-        prepared = variant.prepare_references(chunk[:nref_files])
+    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.engine.batch_lines(), progress):
+        prepared = variant.prepare_references(refs)
         nrefs.add(prepared.nrefs)
-        for i, lines in enumerate(chunk[nref_files:]):
+        for i, lines in enumerate(hyps):
             totals[i] = totals[i] + variant.corpus_stats(lines, prepared)[0]
-    if not totals[0].segments:
-        raise _empty(hyp_paths[0])
     n: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
     return [(display_name(p), variant.score_stats(t, n)) for p, t in zip(hyp_paths, totals)]
 
@@ -103,21 +99,15 @@ def systems_sentence_scores(
     """The sentence scores of several hypothesis files (BLEU or chrF), read
     in step with the references (every file once: pipes included) a batch
     at a time; an empty file is an error (raised once the files are read)."""
-    _check_paths(ref_paths, hyp_paths)
-    nref_files = len(ref_paths)
-    scored = 0
-    for chunk in read_in_step([*ref_paths, *hyp_paths], variant.engine.batch_lines(), progress):
-        prepared = variant.prepare_references(chunk[:nref_files])
+    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.engine.batch_lines(), progress):
+        prepared = variant.prepare_references(refs)
         # (mypy sees the union of both metrics' references: each variant
         # takes the ones it prepared)
         results: list[Sequence[AnyResult]] = [
             variant.sentence_scores(lines, prepared)  # type: ignore[arg-type]
-            for lines in chunk[nref_files:]
+            for lines in hyps
         ]
-        scored += len(chunk[0])
         yield SentenceBatch(results, prepared.nrefs)
-    if not scored:
-        raise _empty(hyp_paths[0])
 
 
 def system_chunks(
