@@ -739,7 +739,6 @@ def _stream_sentence_scores(
                         (as_json.SEPARATOR if spool.size else "") + as_json.segments(results)
                     )
         sig = variant.signature(nrefs.pop() if len(nrefs) == 1 else "var")
-        names = [display_name(p) for p in hyp_paths]
         if as_json is None:
             comments = "".join(f"# {line}\n" for line in report.signature_lines(sig))
             for spool in spools:
@@ -748,8 +747,8 @@ def _stream_sentence_scores(
             return
         frames = report.SentenceJson(sig)
         out.write("[\n")
-        for i, (name, spool) in enumerate(zip(names, spools)):
-            before, after = frames.frame(variant.name, name)
+        for i, (path, spool) in enumerate(zip(hyp_paths, spools)):
+            before, after = frames.frame(variant.name, display_name(path))
             out.write((frames.SEPARATOR if i else "") + before)
             spool.copy_to(out)
             out.write(after)
