@@ -15,6 +15,7 @@ from .errors import InputError, MissingDependencyError
 from .executor import (
     AnyResult,
     AnyVariant,
+    check_new_column,
     columns,
     partition_partial,
     partition_sentence_scores,
@@ -49,7 +50,50 @@ def _dataset(path: str, columns: Sequence[str]) -> Any:
     for column in columns:
         if column not in names:
             raise InputError(f"{path}: no column {column!r} (columns: {', '.join(names)})")
+    # every part's own schema (its footer): Arrow casts a later part to the
+    # first one's schema, so numbers would be read as text ("7") and a part
+    # without a column as rows without it
+    for fragment in dataset.get_fragments():
+        where = fragment.path if fragment.path != path else path
+        try:
+            schema = fragment.physical_schema
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise InputError(f"{where}: not Parquet ({exc})") from None
+        for column in columns:
+            if column not in schema.names:
+                raise InputError(
+                    f"{where}: no column {column!r} (columns: {', '.join(schema.names)})"
+                )
+            kind = schema.field(column).type
+            if not _is_text(pa, kind):
+                raise InputError(f"{where}: column {column!r} holds {kind}, not text")
     return dataset
+
+
+def _is_text(pa: Any, kind: Any) -> bool:
+    """Whether a column type holds text (or only nulls)."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return bool(
+        pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind)
+        or str(kind) == "string_view"
+    )  # fmt: skip
+
+
+def _record_batches(path: str, dataset: Any, **options: Any) -> Iterator[Any]:
+    """The dataset's record batches; a part that cannot be read (a corrupt
+    page, a type Arrow cannot bring to the table's) is an error naming the
+    path."""
+    pa = _pyarrow()
+    batches = dataset.to_batches(**options)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
+            raise InputError(f"{path}: cannot be read ({exc})") from None
+        yield batch
 
 
 def batches(
@@ -58,7 +102,7 @@ def batches(
     """The columns of a Parquet file or directory, a record batch at a time
     (in file and row order)."""
     dataset = _dataset(path, columns)
-    for batch in dataset.to_batches(columns=list(columns), batch_size=batch_rows):
+    for batch in _record_batches(path, dataset, columns=list(columns), batch_size=batch_rows):
         yield batch.to_pydict()
 
 
@@ -67,8 +111,10 @@ def chunks(
 ) -> Iterator[tuple[list[list[str | None]], list[list[str]]]]:
     """The table as chunks for ``system_stats.collect_chunks``: per record
     batch, the reference streams and the hypotheses (one system)."""
+    first_row = 0
     for batch in batches(path, [hyp, *refs], batch_rows):
-        hyps, streams = columns(batch, hyp, refs)
+        hyps, streams = columns(batch, hyp, refs, first_row)
+        first_row += len(hyps)
         if hyps:
             yield streams, [hyps]
 
@@ -102,17 +148,32 @@ def write_sentence_scores(
     partial output). The number of rows written."""
     pa = _pyarrow()
     dataset = _dataset(path, [hyp, *refs])
-    if column in dataset.schema.names:
-        raise InputError(f"{path}: already has a column {column!r}")
+    check_new_column(dataset.schema.names, column, path)
+    _check_output_outside(path, out)
     rows = 0
     with replacing(out) as target:  # an error leaves no partial output
         schema = dataset.schema.append(pa.field(column, pa.float64()))
         with pa.parquet.ParquetWriter(target, schema) as writer:
-            for batch in dataset.to_batches(batch_size=batch_rows):
-                scores = partition_sentence_scores(variant, batch.to_pydict(), hyp, refs)
+            for batch in _record_batches(path, dataset, batch_size=batch_rows):
+                frame = batch.to_pydict()
+                scores = partition_sentence_scores(variant, frame, hyp, refs, rows)
                 table = pa.Table.from_batches([batch]).append_column(
                     column, pa.array(scores, pa.float64())
                 )
                 writer.write_table(table)
                 rows += len(scores)
     return rows
+
+
+def _check_output_outside(path: str, out: str) -> None:
+    """The output may not be the input, nor go inside an input directory:
+    the next run would read the scores as another part of the table and
+    count every row twice."""
+    source, target = os.path.realpath(path), os.path.realpath(out)
+    if target == source:
+        raise InputError(f"--out {out}: that is the input table; write the scores elsewhere")
+    if os.path.isdir(source) and os.path.commonpath([source, target]) == source:
+        raise InputError(
+            f"--out {out}: inside the input directory {path}, where the next run would read "
+            "it as part of the table; write the scores elsewhere"
+        )

@@ -39,6 +39,7 @@ from .variant import (
     check_ref_streams,
     engine_for,
     no_segments,
+    sentence_references,
 )
 
 
@@ -220,12 +221,17 @@ class ChrfVariant:
         """The corpus score of merged partial statistics."""
         check_partial(partial, self.fingerprint, self.name)
         stats = partial.stats
-        assert not isinstance(stats, Stats)  # a chrF fingerprint holds triples
+        if isinstance(stats, Stats) or len(stats) != 3 * self.config.order:
+            shape = "BLEU's, not chrF's triples" if isinstance(stats, Stats) else len(stats) // 3
+            raise InputError(
+                f"invalid partial statistics: {self.name} counts {self.config.order} n-gram "
+                f"orders (a triple each), these statistics have {shape}"
+            )
         return self.score_stats(stats, partial.nrefs_label)
 
     def sentence_score(self, hyp: str, refs: Sequence[str]) -> ChrfResult:
         """chrF of one hypothesis against its references."""
-        return self.corpus_score([hyp], [[r] for r in refs])
+        return self.corpus_score([hyp], sentence_references(refs))
 
     def sentence_scores(
         self, hyps: Sequence[str], refs: RefStreams | ChrfReferences

@@ -18,6 +18,7 @@ from .executor import (
     AnyResult,
     AnyVariant,
     as_variant,
+    check_new_column,
     chunk_statistics,
     merge_groups,
     partition_groups,
@@ -90,6 +91,7 @@ def sentence_scores(
     _dask()
     v = as_variant(variant)
     columns = ref_columns(refs)
+    check_new_column(ddf.columns, column, "the DataFrame")
 
     def add(frame: Any) -> Any:
         return frame.assign(**{column: partition_sentence_scores(v, frame, hyp, columns)})

@@ -22,6 +22,13 @@ class InputError(BleukitError):
     """Hypothesis or reference text cannot be scored as given."""
 
 
+class InputTypeError(InputError, TypeError):
+    """An argument of the wrong type (a string where a list of references
+    belongs, None where a hypothesis belongs): also a ``TypeError``, which
+    Python and sacrebleu raise for the same mistake, so code written for
+    either catches it."""
+
+
 class MissingDependencyError(BleukitError):
     """A component needs an optional extra that is not installed."""
 

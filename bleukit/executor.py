@@ -56,7 +56,31 @@ def text_value(value: Any) -> str | None:
         return value
     if type(value).__name__ in ("NAType", "NaTType"):
         return None
-    raise InputError(f"a text column holds {type(value).__name__} {value!r}, not a string")
+    raise InputError(f"{type(value).__name__} {value!r}, not a string")
+
+
+def row_name(row: int, first_row: int | None, unit: str = "row") -> str:
+    """A row for an error message: its position in the table, or in its
+    partition where the partition's place is unknown (None)."""
+    return f"{unit} {row} of its partition" if first_row is None else f"{unit} {first_row + row}"
+
+
+def text_values(
+    values: Iterable[Any], what: str, first_row: int | None = 0, unit: str = "row"
+) -> list[str | None]:
+    """A column's cells as text (``text_value``); a cell that is not text
+    is an error naming ``what`` (the column) and the row (the ``unit``)."""
+    cells = values if isinstance(values, list) else list(values)
+    try:
+        return [text_value(v) for v in cells]
+    except InputError:
+        pass
+    for row, value in enumerate(cells):
+        try:
+            text_value(value)
+        except InputError as exc:
+            raise InputError(f"{what}, {row_name(row, first_row, unit)}: {exc}") from None
+    raise AssertionError("unreachable: a cell failed, then none did")
 
 
 def require_columns(frame: Any, names: Iterable[str]) -> None:
@@ -65,15 +89,29 @@ def require_columns(frame: Any, names: Iterable[str]) -> None:
             raise InputError(f"no column {name!r} (columns: {', '.join(map(str, frame))})")
 
 
-def columns(frame: Any, hyp: str, refs: Sequence[str]) -> tuple[list[str], list[list[str | None]]]:
+def check_new_column(existing: Iterable[Any], column: str, where: str) -> None:
+    """Scores go to a new column: one of the table's would be overwritten
+    (the hypotheses, say) without a word."""
+    if column in existing:
+        raise InputError(
+            f"{where} already has a column {column!r}: name another for the scores (column=)"
+        )
+
+
+def columns(
+    frame: Any, hyp: str, refs: Sequence[str], first_row: int | None = None
+) -> tuple[list[str], list[list[str | None]]]:
     """The hypotheses and reference streams of a table (anything indexable
     by column name giving an iterable: a pandas DataFrame, a dict of lists,
-    a pyarrow Table's to_pydict())."""
+    a pyarrow Table's to_pydict()); ``first_row``: the table's first row's
+    place in the whole table, for error messages (None: unknown)."""
     require_columns(frame, (hyp, *refs))
-    hyps = [text_value(h) for h in frame[hyp]]
-    if any(h is None for h in hyps):
-        raise InputError(f"column {hyp!r} has a missing hypothesis")
-    return hyps, [[text_value(r) for r in frame[name]] for name in refs]  # type: ignore[return-value]
+    hyps = text_values(frame[hyp], f"column {hyp!r}", first_row)
+    if None in hyps:
+        row = row_name(hyps.index(None), first_row)
+        raise InputError(f"column {hyp!r}, {row}: the hypothesis is missing")
+    streams = [text_values(frame[name], f"column {name!r}", first_row) for name in refs]
+    return hyps, streams  # type: ignore[return-value]  # no None hypothesis left
 
 
 def _warn_python_engine(variant: AnyVariant) -> None:
@@ -92,7 +130,7 @@ def partition_partial(
     """One partition's partial statistics (one engine thread unless the
     variant sets its own)."""
     _warn_python_engine(variant)
-    hyps, streams = columns(frame, hyp, refs)
+    hyps, streams = columns(frame, hyp, refs, start)
     with limited_threads(1):  # no rows: the neutral partial
         return variant.partial(hyps, streams, start=start)
 
@@ -140,10 +178,11 @@ def chunk_statistics(
 
 
 def partition_sentence_scores(
-    variant: AnyVariant, frame: Any, hyp: str, refs: Sequence[str]
+    variant: AnyVariant, frame: Any, hyp: str, refs: Sequence[str], first_row: int | None = None
 ) -> list[float]:
-    """The sentence score of every row of one partition."""
-    hyps, streams = columns(frame, hyp, refs)
+    """The sentence score of every row of one partition (``first_row``: its
+    place in the table, where known)."""
+    hyps, streams = columns(frame, hyp, refs, first_row)
     if not hyps:
         return []
     _warn_python_engine(variant)

@@ -19,7 +19,7 @@ from typing import Any
 
 from .chrf_variant import ChrfVariant, load_metric
 from .errors import InputError
-from .executor import AnyResult, text_value
+from .executor import AnyResult, text_values
 from .variant import Variant, streams_from_rows
 
 AnyVariant = Variant | ChrfVariant
@@ -51,19 +51,19 @@ def _values(column: Any, what: str) -> list[Any]:
 
 def hypotheses(column: Any) -> list[str]:
     """A hypothesis column as strings; a missing hypothesis is an error."""
-    values = [text_value(v) for v in _values(column, "hypotheses")]
-    for row, value in enumerate(values):
-        if value is None:
-            raise InputError(f"hypotheses: row {row} is missing")
+    values = text_values(_values(column, "hypotheses"), "hypotheses")
+    if None in values:
+        raise InputError(f"hypotheses: row {values.index(None)} is missing")
     return values  # type: ignore[return-value]  # no None left
 
 
-def _row_references(value: Any, what: str) -> list[str | None]:
+def _row_references(value: Any, column: str, row: int) -> list[str | None]:
     if isinstance(value, str) or value is None:
         return [value]
     if isinstance(value, (list, tuple)) or _is_column(value):
-        return [text_value(v) for v in _values(value, what)]
-    return [text_value(value)]
+        what = f"{column}, row {row}"
+        return text_values(_values(value, what), what, unit="item")
+    return text_values([value], column, row)
 
 
 def reference_streams(refs: Any, size: int) -> list[list[str | None]]:
@@ -77,7 +77,7 @@ def reference_streams(refs: Any, size: int) -> list[list[str | None]]:
         if len(values) != size:
             raise InputError(f"reference column {k} has {len(values)} rows for {size} hypotheses")
         for row, value in enumerate(values):
-            per_row[row].extend(_row_references(value, f"reference column {k}, row {row}"))
+            per_row[row].extend(_row_references(value, f"reference column {k}", row))
     return streams_from_rows(per_row)
 
 

@@ -17,10 +17,11 @@ under one variant, as a value that pickles and merges (``a + b``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from fractions import Fraction
 from typing import Any
 
-from .errors import BleukitError
+from .errors import BleukitError, InputError
 from .stats import Stats
 
 #: the statistics a partial holds: BLEU's ``Stats``, or chrF's triples
@@ -41,6 +42,19 @@ class Partial:
     start: int | None = None
     end: int | None = None
     ordered: bool = False
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # partials travel between processes: an unpickled one is checked
+        # as a constructed one is (pickle restores attributes without
+        # __init__)
+        if not isinstance(state, dict) or set(state) != {f.name for f in fields(Partial)}:
+            raise InputError("invalid partial statistics: the pickle is not a Partial's")
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+        validate(self)
 
     @property
     def nrefs_label(self) -> int | str:
@@ -104,3 +118,79 @@ def _add(a: PartialStats, b: PartialStats) -> PartialStats:
 
 def _bound(pick: Any, a: int | None, b: int | None) -> int | None:
     return None if a is None or b is None else int(pick(a, b))
+
+
+def _count(value: object) -> bool:
+    """A non-negative int (not a bool)."""
+    return type(value) is int and value >= 0
+
+
+def _counts(value: object) -> bool:
+    return isinstance(value, tuple) and all(map(_count, value))
+
+
+def validate(partial: Partial) -> None:
+    """The invariants of any partial, whichever variant made it: integer
+    counts, none negative, matches never above the n-grams they match
+    among, a reference count for every segment. A partial built by hand,
+    edited or corrupted in transit fails here with one line, instead of
+    scoring above 100 or failing deep in the score."""
+    problem = _problem(partial)
+    if problem:
+        raise InputError(f"invalid partial statistics: {problem}")
+
+
+def _problem(p: Partial) -> str | None:
+    if not isinstance(p.fingerprint, str):
+        return f"fingerprint is {type(p.fingerprint).__name__}, not a string"
+    if not _count(p.segments):
+        return f"segments is {p.segments!r}, not a non-negative integer"
+    if not isinstance(p.nrefs, frozenset) or not all(_count(n) and n for n in p.nrefs):
+        return f"nrefs is {p.nrefs!r}, not a set of positive integers"
+    if bool(p.segments) != bool(p.nrefs):
+        return f"{p.segments} segments with reference counts {sorted(p.nrefs)}"
+    if (p.start is None) != (p.end is None):
+        return f"start {p.start!r} and end {p.end!r}: give both or neither"
+    if p.start is not None:
+        if not (_count(p.start) and _count(p.end)) or p.end - p.start < p.segments:  # type: ignore[operator]
+            return f"segments {p.start!r}..{p.end!r} cannot hold {p.segments} segments"
+    if type(p.ordered) is not bool:
+        return f"ordered is {p.ordered!r}, not a bool"
+    if isinstance(p.stats, Stats):
+        if p.stats.segments != p.segments:
+            return f"{p.segments} segments, but statistics of {p.stats.segments!r}"
+        return _bleu_problem(p.stats)
+    return _triples_problem(p.stats)
+
+
+def _bleu_problem(stats: Stats) -> str | None:
+    order = len(stats.counts)
+    if not _count(stats.sys_len):
+        return f"sys_len is {stats.sys_len!r}, not a non-negative integer"
+    if not (_count(stats.ref_len) or (type(stats.ref_len) is Fraction and stats.ref_len >= 0)):
+        return f"ref_len is {stats.ref_len!r}, not a non-negative integer or fraction"
+    for name in ("counts", "totals", "last_counts", "last_totals"):
+        if not _counts(getattr(stats, name)):
+            return f"{name} is {getattr(stats, name)!r}, not a tuple of non-negative integers"
+    if not order or len(stats.totals) != order:
+        return f"{order} counts and {len(stats.totals)} totals: one of each per n-gram order"
+    if len(stats.last_counts) != len(stats.last_totals) or len(stats.last_counts) not in (0, order):
+        return "the last segment's counts and totals are not one per n-gram order"
+    if not _count(stats.last_len):
+        return f"last_len is {stats.last_len!r}, not a non-negative integer"
+    for n, (c, t) in enumerate(zip(stats.counts, stats.totals), 1):
+        if c > t:
+            return f"{c} matched {n}-grams of {t}: matches cannot exceed the n-grams"
+    return None
+
+
+def _triples_problem(stats: object) -> str | None:
+    # chrF: per order (hypothesis n-grams, reference n-grams, matches)
+    if not _counts(stats) or not stats or len(stats) % 3:  # type: ignore[arg-type]
+        return f"stats is {stats!r}, not BLEU's Stats or chrF's triples of non-negative integers"
+    assert isinstance(stats, tuple)
+    for n in range(len(stats) // 3):
+        hyp, ref, match = stats[3 * n : 3 * n + 3]
+        if match > hyp or match > ref:
+            return f"order {n + 1}: {match} matches of {hyp} hypothesis and {ref} reference n-grams"
+    return None

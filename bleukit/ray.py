@@ -19,6 +19,7 @@ from .executor import (
     AnyVariant,
     PartialMapper,
     as_variant,
+    check_new_column,
     check_order,
     finish,
     partition_sentence_scores,
@@ -44,6 +45,7 @@ class SentenceScorer:
         self.column = column
 
     def __call__(self, batch: Any) -> Any:
+        check_new_column(batch.columns, self.column, "the batch")
         scores = partition_sentence_scores(self.variant, batch, self.hyp, self.refs)
         return batch.assign(**{self.column: scores})
 

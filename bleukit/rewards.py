@@ -28,13 +28,14 @@ Choices a user should know (docs/integrations.md):
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Sequence
 from typing import Any
 
 from .chrf_variant import ChrfVariant, load_metric
 from .engines import limited_threads
-from .errors import InputError
+from .errors import InputError, InputTypeError
 from .variant import Variant, streams_from_rows
 
 AnyVariant = Variant | ChrfVariant
@@ -109,6 +110,10 @@ class SentenceReward:
         self.refs = [refs] if isinstance(refs, str) else list(refs)
         if not self.refs:
             raise InputError("refs: name at least one reference column")
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)):
+            raise InputTypeError(f"scale must be a number, not {type(scale).__name__}")
+        if not math.isfinite(scale):
+            raise InputError(f"scale must be a finite number, not {scale!r}")
         self.scale = scale
         self.token_ids = token_ids
         self.threads = threads
@@ -136,6 +141,12 @@ class SentenceReward:
                 given = ", ".join(sorted(kwargs)) or "none"
                 raise InputError(f"no keyword argument {name!r} (references); given: {given}")
             column = kwargs[name]
+            if isinstance(column, (str, bytes)) or not hasattr(column, "__len__"):
+                # a string would give every completion one character of it
+                raise InputTypeError(
+                    f"{name!r} is {type(column).__name__}: expected one value per completion "
+                    "(a list, a column)"
+                )
             if len(column) != size:
                 raise InputError(f"{name!r} has {len(column)} values for {size} completions")
             for i, value in enumerate(column):

@@ -21,6 +21,7 @@ from .executor import (
     AnyVariant,
     PartialMapper,
     as_variant,
+    check_new_column,
     check_order,
     finish,
     partition_sentence_scores,
@@ -72,6 +73,7 @@ def sentence_scores(
     columns ``hyp`` and ``refs``)."""
     functions = _spark()
     columns = ref_columns(refs)
+    check_new_column(df.columns, column, "the DataFrame")
     udf = sentence_udf(variant)
     return df.withColumn(column, udf(functions.col(hyp), functions.struct(*columns)))
 

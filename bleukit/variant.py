@@ -14,8 +14,8 @@ from typing import Any
 
 from .config import VariantConfig, with_overrides
 from .engines import Engine, SegmentTable, call_threads, limited_threads, resolve_engine
-from .errors import InputError
-from .partial import Partial
+from .errors import InputError, InputTypeError
+from .partial import Partial, validate
 from .reflen import policy
 from .results import BleuResult
 from .score import brevity_penalty, compute_bleu, compute_bleu_many
@@ -29,7 +29,14 @@ RefStreams = Sequence[Sequence[str | None]]
 
 def _check_strings(value: object, what: str) -> None:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise InputError(f"{what} must be a list of strings, not {type(value).__name__}")
+        raise InputTypeError(f"{what} must be a list of strings, not {type(value).__name__}")
+
+
+def sentence_references(refs: Sequence[str | None]) -> list[list[str | None]]:
+    """One segment's references as reference streams. A string is refused:
+    iterated, it would be a list of one-character references."""
+    _check_strings(refs, "a sentence's references")
+    return [[r] for r in refs]
 
 
 def _all_strings(items: Sequence[object]) -> bool:
@@ -68,7 +75,7 @@ def check_ref_streams(ref_streams: RefStreams) -> tuple[list[int], int | str]:
                 raise InputError(f"segment {seg} has no reference (every stream gives None)")
             for r in present:
                 if not isinstance(r, str):
-                    raise InputError(f"a reference of segment {seg} is {type(r).__name__}")
+                    raise InputTypeError(f"a reference of segment {seg} is {type(r).__name__}")
             per_segment.append(len(present))
     seen = set(per_segment)
     nrefs: int | str = seen.pop() if len(seen) == 1 else "var"
@@ -85,15 +92,20 @@ def streams_from_rows(rows: Sequence[Sequence[str | None]]) -> list[list[str | N
 
 def check_hypotheses(hyps: Sequence[str], size: int) -> None:
     """Hypotheses checked: strings, one per reference segment."""
-    _check_strings(hyps, "hypotheses")
+    check_hypothesis_types(hyps)
     if size != len(hyps):
         raise InputError(
             f"the references have {size} segments but there are {len(hyps)} hypotheses"
         )
+
+
+def check_hypothesis_types(hyps: Sequence[str]) -> None:
+    """Hypotheses checked: a list of strings (the first that is not one is named)."""
+    _check_strings(hyps, "hypotheses")
     if not _all_strings(hyps):
         for seg, hyp in enumerate(hyps, 1):
             if not isinstance(hyp, str):
-                raise InputError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
+                raise InputTypeError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
 
 
 def engine_for(requested: str | None, tokenization: Tokenization) -> Engine:
@@ -315,8 +327,7 @@ class Variant:
 
     def sentence_score(self, hyp: str, refs: Sequence[str]) -> BleuResult:
         """BLEU of one hypothesis against its references."""
-        _check_strings(refs, "refs")
-        return self.corpus_score([hyp], [[r] for r in refs])
+        return self.corpus_score([hyp], sentence_references(refs))
 
     def sentence_scores(
         self, hyps: Sequence[str], ref_streams: RefStreams | PreparedReferences
@@ -359,8 +370,14 @@ class Variant:
     def score(self, partial: Partial) -> BleuResult:
         """The corpus score of merged partial statistics."""
         check_partial(partial, self.fingerprint, self.name)
-        assert isinstance(partial.stats, Stats)
-        return self.score_stats(partial.stats, partial.nrefs_label)
+        stats = partial.stats
+        if not isinstance(stats, Stats) or stats.order != self.stat_order:
+            shape = f"{stats.order}" if isinstance(stats, Stats) else "chrF's triples, not BLEU's"
+            raise InputError(
+                f"invalid partial statistics: {self.name} counts {self.stat_order} n-gram "
+                f"orders, these statistics have {shape}"
+            )
+        return self.score_stats(stats, partial.nrefs_label)
 
 
 def check_partial(partial: Partial, fingerprint: str, name: str) -> None:
@@ -369,6 +386,8 @@ def check_partial(partial: Partial, fingerprint: str, name: str) -> None:
         raise InputError(
             f"score() takes a Partial (variant.partial(...)), not {type(partial).__name__}"
         )
+    # checked again here: a partial's fields can be set after it was made
+    validate(partial)
     if partial.fingerprint != fingerprint:
         raise InputError(
             f"these partial statistics are another variant's (fingerprint "

@@ -113,3 +113,95 @@ def test_missing_and_non_parquet_paths(tmp_path):
     bad.write_text("not parquet", encoding="utf-8")
     with pytest.raises(InputError, match="not Parquet"):
         arrow.corpus_score(v, str(bad), "hyp", ["ref"])
+
+
+@pytest.mark.parametrize("inside", ["out.parquet", "sub/out.parquet", "part-0.parquet"])
+def test_the_output_never_goes_into_the_input(table, capsys, inside):
+    # the next run read DIR/out.parquet as a part of the table: every row twice
+    (table / "sub").mkdir()
+    out = table / inside
+    before = sorted(p.name for p in table.rglob("*"))
+    assert main(["score", "--parquet", str(table), "--sentence", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "inside the input directory" in err and err.count("\n") == 1
+    assert sorted(p.name for p in table.rglob("*")) == before
+
+
+def test_the_output_never_replaces_the_input_file(table, capsys):
+    part = table / "part-0.parquet"
+    before = part.read_bytes()
+    assert main(["score", "--parquet", str(part), "--sentence", "--out", str(part)]) == 2
+    assert "that is the input table" in capsys.readouterr().err
+    assert part.read_bytes() == before
+
+
+def _write(path, columns):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table(columns), path)
+
+
+def test_errors_name_the_column_and_the_row(tmp_path):
+    v = bleukit.load_variant("sacrebleu")
+    folder = tmp_path / "t"
+    folder.mkdir()
+    _write(folder / "a.parquet", {"hyp": ["a b"] * 50, "ref": ["a b"] * 50})
+    _write(folder / "b.parquet", {"hyp": ["a b", None], "ref": ["a", "b"]})
+    # the second part's second row is the table's row 51, in every batch size
+    for rows in (7, 64, 65536):
+        with pytest.raises(InputError, match="^column 'hyp', row 51: the hypothesis is missing$"):
+            arrow.corpus_score(v, str(folder), "hyp", ["ref"], batch_rows=rows)
+        with pytest.raises(InputError, match="^column 'hyp', row 51: the hypothesis is missing$"):
+            arrow.write_sentence_scores(
+                v, str(folder), "hyp", ["ref"], str(tmp_path / "o.parquet"), batch_rows=rows
+            )
+    assert not (tmp_path / "o.parquet").exists()
+
+
+def test_a_column_that_is_not_text_is_named_with_its_type(tmp_path):
+    v = bleukit.load_variant("sacrebleu")
+    _write(tmp_path / "ints.parquet", {"hyp": ["a b", "c"], "ref": [0, 7]})
+    with pytest.raises(InputError, match="ints.parquet: column 'ref' holds int64, not text$"):
+        arrow.corpus_score(v, str(tmp_path / "ints.parquet"), "hyp", ["ref"])
+    # dictionary-encoded text is text
+    import pyarrow as pa
+
+    codes = pa.array(["a b", "c"]).dictionary_encode()
+    _write(tmp_path / "dict.parquet", {"hyp": ["a b", "c"], "ref": codes})
+    got = arrow.corpus_score(v, str(tmp_path / "dict.parquet"), "hyp", ["ref"])
+    assert got.counts == v.corpus_score(["a b", "c"], [["a b", "c"]]).counts
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ({"hyp": ["a b"], "ref": [7]}, "b.parquet: column 'ref' holds int64, not text"),
+        ({"hyp": ["a b"]}, "b.parquet: no column 'ref' (columns: hyp)"),
+    ],
+)
+def test_every_part_is_checked_not_only_the_first(tmp_path, capsys, second, message):
+    # the first part sets the table's schema: Arrow read a later part's 7
+    # as the reference "7", and a part without the column as no references
+    folder = tmp_path / "t"
+    folder.mkdir()
+    _write(folder / "a.parquet", {"hyp": ["a b"], "ref": ["a b"]})
+    _write(folder / "b.parquet", second)
+    assert main(["score", "--parquet", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_corrupt_page_is_an_error_naming_the_table(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "c.parquet"
+    rows = pa.table({"hyp": ["a b c d e f"] * 1000, "ref": ["x y z"] * 1000})
+    pq.write_table(rows, path, compression="snappy", use_dictionary=False)
+    data = bytearray(path.read_bytes())
+    data[100:400] = b"\xff" * 300  # the first data page; the footer stays readable
+    path.write_bytes(bytes(data))
+    assert main(["score", "--parquet", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: cannot be read (" in err and err.count("\n") == 1

@@ -12,7 +12,7 @@ import pytest
 
 from bleukit.compat import sacrebleu
 from bleukit.compat.sacrebleu import BLEU
-from bleukit.errors import BleukitError
+from bleukit.errors import BleukitError, InputError
 
 EPSILON = 1e-8
 
@@ -221,3 +221,44 @@ def test_target_language_picks_the_tokenizer():
     assert math.isclose(
         BLEU(trg_lang="zh").corpus_score(["猫在桌子上睡觉"], [["猫在桌子上睡觉"]]).score, 100.0
     )
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: sacrebleu.sentence_bleu("the cat sat", "the cat sat"),
+        lambda: BLEU().sentence_score("the cat sat", "the cat sat"),
+        lambda: BLEU(effective_order=True).sentence_score("the cat sat", b"the cat sat"),
+        lambda: sacrebleu.sentence_chrf("the cat sat", "the cat sat"),
+        lambda: sacrebleu.CHRF().sentence_score("the cat sat", "the cat sat"),
+    ],
+)
+def test_a_string_as_a_sentences_references_is_a_type_error(call):
+    # iterated, the string was one-character references: 0.0 or 38.46, silently
+    with pytest.raises(TypeError, match="references must be a list of strings, not (str|bytes)"):
+        call()
+    with pytest.raises(InputError):
+        call()
+
+
+@pytest.mark.parametrize(("hyp", "kind"), [(None, "NoneType"), (b"a b", "bytes"), (1, "int")])
+def test_a_hypothesis_that_is_not_a_string_is_named(hyp, kind):
+    # the tokenized-period warning read .endswith of it first (AttributeError)
+    with pytest.raises(TypeError, match=f"hypothesis 2 is {kind}, not a string"):
+        BLEU().corpus_score(["the cat", hyp], [["the cat", "a b"]])
+
+
+@pytest.mark.parametrize("method", ["exp", "none"])
+def test_a_smoothing_value_for_a_method_without_one_is_ignored_as_sacrebleu_does(method):
+    hyps, refs = ["the cat sat on a mat", "a dog"], [["the cat sat on the mat", "a dog ran"]]
+    plain = BLEU(smooth_method=method)
+    valued = BLEU(smooth_method=method, smooth_value=0.1)
+    assert valued.corpus_score(hyps, refs).score == plain.corpus_score(hyps, refs).score
+    assert str(valued.get_signature()) == str(plain.get_signature())
+    assert valued.smooth_value == 0.1  # kept, as sacrebleu keeps it
+    args = ([3, 1, 0, 0], [5, 4, 3, 2], 5, 6, method, 0.1)
+    assert BLEU.compute_bleu(*args).score == BLEU.compute_bleu(*args[:5]).score
+    # methods that take a value still use it
+    hyps, refs = ["a b c d"], [["a b c e"]]  # no 4-gram matches: the floor counts
+    floor = sacrebleu.corpus_bleu(hyps, refs, smooth_method="floor", smooth_value=0.5)
+    assert floor.score != sacrebleu.corpus_bleu(hyps, refs, smooth_method="floor").score

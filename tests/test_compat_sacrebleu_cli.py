@@ -107,3 +107,12 @@ def test_version_says_it_is_bleukit(capsys):
         main(["--version"])
     assert exc.value.code == 0
     assert "(emulating sacrebleu 2.6.0)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("method", [[], ["-s", "exp"], ["-s", "none"]])
+def test_a_smoothing_value_is_accepted_and_ignored_where_sacrebleu_ignores_it(method, capsys):
+    # scripts that always pass -sv ran under sacrebleu and exited 2 here
+    assert main([REF, "-i", HYP, *method]) == 0
+    plain = capsys.readouterr().out
+    assert main([REF, "-i", HYP, *method, "-sv", "0.1"]) == 0
+    assert capsys.readouterr().out == plain

@@ -80,10 +80,13 @@ class Local:
         pieces = self.frames(table, parts, keep)
         return v.score(sum(executor.partition_partial(v, f, "hyp", refs, a) for f, a in pieces))
 
-    def sentences(self, table, parts, refs, variant):
+    def sentences(self, table, parts, refs, variant, column="score"):
         v = executor.as_variant(variant)
-        frames = [f for f, _ in self.frames(table, parts)]
-        return [s for f in frames for s in executor.partition_sentence_scores(v, f, "hyp", refs)]
+        pieces = self.frames(table, parts)
+        executor.check_new_column(table, column, "the table")
+        return [
+            s for f, a in pieces for s in executor.partition_sentence_scores(v, f, "hyp", refs, a)
+        ]
 
 
 class Dask:
@@ -107,11 +110,11 @@ class Dask:
         ddf = self.frame(table, parts, keep)
         return bleukit.dask.corpus_score(ddf, "hyp", refs, variant, by=by)
 
-    def sentences(self, table, parts, refs, variant):
+    def sentences(self, table, parts, refs, variant, column="score"):
         import bleukit.dask
 
-        out = bleukit.dask.sentence_scores(self.frame(table, parts), "hyp", refs, variant)
-        return out["score"].compute().tolist()
+        out = bleukit.dask.sentence_scores(self.frame(table, parts), "hyp", refs, variant, column)
+        return out[column].compute().tolist()
 
 
 class Ray:
@@ -133,12 +136,12 @@ class Ray:
         order = None if by is not None else "pos"
         return bleukit.ray.corpus_score(ds, "hyp", refs, variant, by=by, order=order)
 
-    def sentences(self, table, parts, refs, variant):
+    def sentences(self, table, parts, refs, variant, column="score"):
         import bleukit.ray
 
-        scorer = bleukit.ray.SentenceScorer(variant, hyp="hyp", refs=refs)
+        scorer = bleukit.ray.SentenceScorer(variant, hyp="hyp", refs=refs, column=column)
         out = self.dataset(table, parts).map_batches(scorer, batch_format="pandas").to_pandas()
-        return out.sort_values("pos")["score"].tolist()
+        return out.sort_values("pos")[column].tolist()
 
 
 class Spark:
@@ -164,11 +167,12 @@ class Spark:
         order = None if by is not None else "pos"
         return bleukit.spark.corpus_score(df, "hyp", refs, variant, by=by, order=order)
 
-    def sentences(self, table, parts, refs, variant):
+    def sentences(self, table, parts, refs, variant, column="score"):
         import bleukit.spark
 
-        out = bleukit.spark.sentence_scores(self.frame(table, parts), "hyp", refs, variant)
-        return [row["score"] for row in out.orderBy("pos").select("score").collect()]
+        df = self.frame(table, parts)
+        out = bleukit.spark.sentence_scores(df, "hyp", refs, variant, column)
+        return [row[column] for row in out.orderBy("pos").select(column).collect()]
 
 
 def _available(modules: tuple[str, ...], require: str) -> bool:
@@ -311,6 +315,15 @@ def test_errors_are_clear(ex):
         ex.corpus(bad, 2, ["a", "c"], "sacrebleu")
 
 
+@pytest.mark.parametrize("column", ["hyp", "a"])
+def test_sentence_scores_never_overwrite_a_column(ex, column):
+    # column="hyp" replaced the hypotheses with their scores, silently;
+    # Ray raises the error in a worker and wraps it in its own exception
+    expected = BleukitError if ex.name != "ray" else Exception
+    with pytest.raises(expected, match=f"already has a column '{column}'"):
+        ex.sentences(TABLE, 2, ["a"], "sacrebleu", column=column)
+
+
 @pytest.mark.skipif(not _dask_available(), reason="Dask not installed (tox -e dask)")
 def test_the_documented_dask_example_runs():
     import subprocess
@@ -344,12 +357,16 @@ def test_the_documented_spark_example_runs():
 
 
 def test_columns_read_missing_values_and_refuse_other_types():
-    frame = {"h": ["a", "b"], "r": [float("nan"), "b"], "n": [1, 2]}
+    frame = {"h": ["a", "b"], "r": [float("nan"), "b"], "n": ["x", 2]}
     assert executor.columns(frame, "h", ["r"]) == (["a", "b"], [[None, "b"]])
-    with pytest.raises(InputError, match="holds int 1"):
+    # the column and the row are named: in the table where the partition's
+    # first row is known, else in the partition
+    with pytest.raises(InputError, match="^column 'n', row 1 of its partition: int 2, not a str"):
         executor.columns(frame, "h", ["n"])
-    with pytest.raises(InputError, match="missing hypothesis"):
-        executor.columns({"h": ["a", None], "r": ["a", "b"]}, "h", ["r"])
+    with pytest.raises(InputError, match="^column 'n', row 41: int 2, not a string$"):
+        executor.columns(frame, "h", ["n"], first_row=40)
+    with pytest.raises(InputError, match="^column 'h', row 8: the hypothesis is missing$"):
+        executor.columns({"h": ["a", None], "r": ["a", "b"]}, "h", ["r"], first_row=7)
     with pytest.raises(InputError, match="at least one reference column"):
         executor.ref_columns([])
 

@@ -87,8 +87,12 @@ def test_plain_errors():
         frames.sentence_scores(3, ["a"])
     with pytest.raises(InputError, match="reference column 0 has 1 rows for 2 hypotheses"):
         frames.sentence_scores(["a", "b"], ["a"])
-    with pytest.raises(InputError, match="holds int 5"):
+    with pytest.raises(InputError, match="^reference column 0, row 0: int 5, not a string$"):
         frames.sentence_scores(["a"], [5])
+    with pytest.raises(InputError, match="^reference column 1, row 1, item 1: int 5, not a str"):
+        frames.sentence_scores(["a", "b"], (["a", "b"], [["a"], ["b", 5]]))
+    with pytest.raises(InputError, match="^hypotheses, row 2: bytes b'c', not a string$"):
+        frames.sentence_scores(["a", "b", b"c"], ["a", "b", "c"])
     assert frames.sentence_scores([], []) == []
 
 

@@ -135,3 +135,113 @@ def test_threads_limit_the_engine(monkeypatch):
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ConfigError, match="positive integer"), threads.limited(bad):
             pass
+
+
+def _tampered(partial, **changes):
+    """The partial with fields replaced as a worker or a corrupt pickle
+    could (object.__setattr__ bypasses the frozen dataclass)."""
+    import copy
+
+    out = copy.copy(partial)
+    for key, value in changes.items():
+        object.__setattr__(out, key, value)
+    return out
+
+
+BLEU_PARTIAL = bleukit.load_variant("sacrebleu").partial(
+    ["the cat sat", "a dog"], [["the cat", "a dog"]]
+)
+CHRF_PARTIAL = bleukit.load_metric("chrF").partial(["the cat sat", "a dog"], [["the cat", "a dog"]])
+
+
+@pytest.mark.parametrize(
+    ("stats_changes", "message"),
+    [
+        ({"sys_len": -1}, "sys_len is -1"),
+        ({"sys_len": float("nan")}, "sys_len is nan"),
+        ({"ref_len": -3}, "ref_len is -3"),
+        ({"counts": (5.0, 1, 0, 0)}, "counts is"),
+        ({"counts": (-1, 1, 0, 0)}, "counts is"),
+        ({"counts": (99, 1, 0, 0)}, "99 matched 1-grams of 5"),
+        ({"totals": (5, 3, 1)}, "4 counts and 3 totals"),
+        ({"segments": -2}, "2 segments, but statistics of -2"),
+    ],
+)
+def test_a_tampered_bleu_partial_is_one_clear_error(stats_changes, message):
+    v = bleukit.load_variant("sacrebleu")
+    assert v.score(BLEU_PARTIAL).score >= 0  # the untampered one scores
+    bad = _tampered(BLEU_PARTIAL, stats=BLEU_PARTIAL.stats._replace(**stats_changes))
+    with pytest.raises(InputError, match="invalid partial statistics: .*" + message):
+        v.score(bad)
+    # the same statistics cannot be built, nor unpickled
+    with pytest.raises(InputError, match="invalid partial statistics"):
+        pickle.loads(pickle.dumps(bad))
+
+
+@pytest.mark.parametrize("order", [1, 3, 5])
+def test_statistics_of_another_order_are_refused(order):
+    # a valid partial in itself, but not of this variant's shape: refused
+    # when scored (the wrong number of orders was an IndexError)
+    stats = BLEU_PARTIAL.stats._replace(counts=(1,) * order, totals=(2,) * order)
+    bad = _tampered(BLEU_PARTIAL, stats=stats)
+    with pytest.raises(InputError, match=f"counts 4 n-gram orders, these statistics have {order}"):
+        bleukit.load_variant("sacrebleu").score(pickle.loads(pickle.dumps(bad)))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"segments": -1}, "segments is -1"),
+        ({"segments": 1.5}, "segments is 1.5"),
+        ({"nrefs": frozenset({0})}, "nrefs is"),
+        ({"nrefs": frozenset()}, "2 segments with reference counts"),
+        ({"start": 0}, "give both or neither"),
+        ({"start": 1, "end": 2}, "cannot hold 2 segments"),
+        ({"fingerprint": None}, "fingerprint is NoneType"),
+        ({"ordered": "no"}, "ordered is 'no'"),
+    ],
+)
+def test_a_tampered_partial_of_either_metric_is_refused(changes, message):
+    for partial, name in ((BLEU_PARTIAL, "sacrebleu"), (CHRF_PARTIAL, "chrF")):
+        bad = _tampered(partial, **changes)
+        with pytest.raises(InputError, match=message):
+            bleukit.load_metric(name).score(bad)
+        with pytest.raises(InputError, match=message):
+            pickle.loads(pickle.dumps(bad))
+
+
+@pytest.mark.parametrize(
+    ("stats", "message"),
+    [
+        ((1, 2, 3) * 6, "order 1: 3 matches of 1 hypothesis and 2 reference n-grams"),
+        ((-1, 2, 0) * 6, "not BLEU's Stats or chrF's triples"),
+        ((1.0, 2, 0) * 6, "not BLEU's Stats or chrF's triples"),
+        ((1, 2), "not BLEU's Stats or chrF's triples"),
+        ((1, 2, 0) * 5, "counts 6 n-gram orders .a triple each., these statistics have 5"),
+    ],
+)
+def test_a_tampered_chrf_partial_is_refused(stats, message):
+    v = bleukit.load_metric("chrF")
+    with pytest.raises(InputError, match="invalid partial statistics: .*" + message):
+        v.score(_tampered(CHRF_PARTIAL, stats=stats))
+
+
+def test_bleu_statistics_do_not_score_as_chrf_nor_the_reverse():
+    with pytest.raises(InputError, match="invalid partial statistics"):
+        bleukit.load_metric("chrF").score(
+            _tampered(BLEU_PARTIAL, fingerprint=CHRF_PARTIAL.fingerprint)
+        )
+    with pytest.raises(InputError, match="invalid partial statistics"):
+        bleukit.load_variant("sacrebleu").score(
+            _tampered(CHRF_PARTIAL, fingerprint=BLEU_PARTIAL.fingerprint)
+        )
+
+
+def test_a_pickle_that_is_not_a_partials_state_is_refused():
+    import dataclasses
+
+    state = {f.name: getattr(BLEU_PARTIAL, f.name) for f in dataclasses.fields(BLEU_PARTIAL)}
+    del state["ordered"]
+    blank = object.__new__(type(BLEU_PARTIAL))
+    with pytest.raises(InputError, match="not a Partial's"):
+        blank.__setstate__(state)

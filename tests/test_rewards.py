@@ -145,3 +145,22 @@ def test_called_as_trl_grpo_trainer_calls_reward_functions():
     ids = SentenceReward(token_ids=True)(prompts=["p"], completions=["x"], completion_ids=[[3, 4]],
                                          reference=[[3, 4]], trainer_state=None)  # fmt: skip
     assert ids == [pytest.approx(1.0)]
+
+
+@pytest.mark.parametrize("column", ["te", b"te", 7])
+def test_a_reference_column_that_is_not_one_value_per_completion_is_refused(column):
+    # a string column gave every completion one character of it as reference
+    with pytest.raises(InputError, match="'reference' is .*: expected one value per completion"):
+        SentenceReward()(["t", "e"], reference=column)
+
+
+@pytest.mark.parametrize("scale", [float("nan"), float("inf"), -float("inf")])
+def test_a_scale_that_is_not_finite_is_refused(scale):
+    with pytest.raises(InputError, match="scale must be a finite number"):
+        SentenceReward(scale=scale)
+
+
+@pytest.mark.parametrize("scale", ["0.01", None, True])
+def test_a_scale_that_is_not_a_number_is_refused(scale):
+    with pytest.raises(InputError, match="scale must be a number"):
+        SentenceReward(scale=scale)

@@ -106,3 +106,15 @@ def test_streams_from_rows_pad_missing_references_with_none():
     rows = [["a", "b"], ["c"], ["d", None, "e"]]
     assert streams_from_rows(rows) == [["a", "c", "d"], ["b", None, None], [None, None, "e"]]
     assert streams_from_rows([]) == []
+
+
+@pytest.mark.parametrize("name", ["BLEUw4", "BLEUc18", "chrF", "chrF++"])
+def test_a_string_as_a_sentences_references_is_refused(name):
+    # iterated, "the cat" would be seven one-character references
+    v = bleukit.load_metric(name)
+    with pytest.raises(InputError, match="references must be a list of strings, not str"):
+        v.sentence_score("the cat", "the cat")
+    with pytest.raises(TypeError):  # also what Python code expects for a wrong type
+        v.sentence_score("the cat", "the cat")
+    hyp, ref = "the cat sat on the mat", "the cat sat on a mat"
+    assert v.sentence_score(hyp, [ref]).score == v.corpus_score([hyp], [[ref]]).score

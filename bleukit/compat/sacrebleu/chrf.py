@@ -21,6 +21,7 @@ from ...chrf_variant import ChrfReferences, ChrfVariant
 from ...config import CHRF_METRIC
 from ...sacrebleu_resampling import bootstrap_draws, bootstrap_scores
 from ...schema import validate_chrf
+from ...variant import sentence_references
 from .metrics import Metric, Score, Signature, sacrebleu_seed
 
 
@@ -142,7 +143,7 @@ class CHRF(Metric[ChrfReferences]):
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> CHRFScore:
         """chrF of one hypothesis against its references."""
-        return self.corpus_score([hypothesis], [[r] for r in references])
+        return self.corpus_score([hypothesis], sentence_references(references))
 
     def get_signature(self) -> CHRFSignature:
         """sacrebleu's signature (known once references were given)."""

@@ -38,7 +38,13 @@ from ...signature import Signature as BleukitSignature
 from ...spec import SignificanceSpec
 from ...stats import Stats, corpus_sum
 from ...tokenizers import TOKENIZERS
-from ...variant import PreparedReferences, Variant, load_variant
+from ...variant import (
+    PreparedReferences,
+    Variant,
+    check_hypothesis_types,
+    load_variant,
+    sentence_references,
+)
 
 logger = logging.getLogger("bleukit.compat.sacrebleu")
 
@@ -240,6 +246,16 @@ def to_score(result: BleuResult, method: str, k: float | None) -> BLEUScore:
     )
 
 
+def _smoothing_value(method: str, value: float | None) -> float | None:
+    """The value bleukit's smoothing takes. Compatibility quirk: sacrebleu
+    ignores a value given to the methods that take none (``exp``, ``none``:
+    ``BLEU(smooth_value=0.1)``, ``-s none -sv 0.1``) and its signature does
+    not mention it; scripts that always pass ``-sv`` rely on that."""
+    if value is None or BLEU.SMOOTH_DEFAULTS.get(method) is None:
+        return None
+    return float(value)
+
+
 @functools.lru_cache(maxsize=64)
 def _scorer(order: int, method: str, value: float | None, effective_order: bool) -> Variant:
     return load_variant(
@@ -329,7 +345,7 @@ class BLEU(Metric[PreparedReferences]):
             tokenizer=bleukit_tokenizer(tokenize),
             lowercase=lowercase,
             smoothing=f"{smooth_method}.v1",
-            smoothing_value=None if smooth_value is None else float(smooth_value),
+            smoothing_value=_smoothing_value(smooth_method, smooth_value),
             max_order=max_ngram_order,
             effective_order=effective_order,
         )
@@ -341,6 +357,8 @@ class BLEU(Metric[PreparedReferences]):
         return self.variant.prepare_references(references)
 
     def _warn_tokenized(self, hypotheses: Sequence[str]) -> None:
+        # checked first: the warning reads every hypothesis as a string
+        check_hypothesis_types(hypotheses)
         if not self._force and sum(1 for h in hypotheses if h.endswith(" .")) >= 100:
             logger.warning(
                 "That's 100 lines that end in a tokenized period ('.'); it looks like "
@@ -377,7 +395,7 @@ class BLEU(Metric[PreparedReferences]):
         """BLEU of one hypothesis against its references."""
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        return self.corpus_score([hypothesis], [[r] for r in references])
+        return self.corpus_score([hypothesis], sentence_references(references))
 
     def _from_stats(self, stats: Stats) -> BLEUScore:
         result = self.variant.score_stats(stats, self.num_refs or 1)
@@ -417,7 +435,7 @@ class BLEU(Metric[PreparedReferences]):
         counts = tuple(int(c) for c in correct[:max_ngram_order])
         totals = tuple(int(t) for t in total[:max_ngram_order])
         stats = Stats(sys_len, ref_len, counts, totals, 1)
-        value = None if smooth_value is None else float(smooth_value)
+        value = _smoothing_value(smooth_method, smooth_value)
         variant = _scorer(max_ngram_order, smooth_method, value, effective_order)
         return to_score(
             variant.score_stats(stats, 1), smooth_method, variant.config.smoothing_value
