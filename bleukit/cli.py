@@ -541,11 +541,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     spec = _test_spec(args, paired=False) if args.confidence else None
     if spec is not None and args.sentence:
         raise InputError("--confidence applies to corpus scores, not to --sentence")
-    hyp_paths = _flatten(args.input)
-    if not hyp_paths:
-        if sys.stdin is None or sys.stdin.isatty():
-            raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
-        hyp_paths = ["-"]
+    hyp_paths = _hypothesis_paths(args)
     ref_paths = _flatten(args.ref)
     if args.sentence:
         _stream_sentence_scores(args, variant, ref_paths, hyp_paths, out)
@@ -624,6 +620,19 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
     _write_blocks(out, [_corpus_block(args, variant.name, args.parquet, result)], args.format)
 
 
+def _hypothesis_paths(args: argparse.Namespace) -> list[str]:
+    """``bleukit score``'s hypothesis files: -i, else standard input where
+    something is piped there (a terminal would wait for typing)."""
+    from .errors import InputError
+
+    paths = _flatten(args.input)
+    if paths:
+        return paths
+    if sys.stdin is None or sys.stdin.isatty():
+        raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
+    return ["-"]
+
+
 def _score_references(args: argparse.Namespace) -> list[list[str]]:
     """The reference files: -r, or a test set's default references."""
     from .errors import InputError
@@ -653,7 +662,7 @@ def _score_chrf(args: argparse.Namespace, variant: ChrfVariant, out: TextIO) -> 
             f"--confidence/--compat: not available for chrF variants ({variant.name}) "
             "in bleukit score yet; bleukit sacrebleu -m chrf -ci gives sacrebleu's interval"
         )
-    hyp_paths = _flatten(args.input) or ["-"]
+    hyp_paths = _hypothesis_paths(args)
     if args.sentence:
         _stream_sentence_scores(args, variant, _flatten(args.ref), hyp_paths, out)
         return

@@ -137,9 +137,15 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
+def _stdin() -> BinaryIO:
+    if sys.stdin is None:  # closed (<&-), not empty: the user meant to give something
+        raise InputError("<stdin>: standard input is closed; give the file with -i/-r instead")
+    return sys.stdin.buffer
+
+
 def _open(path: str) -> BinaryIO:
     if path == "-":
-        return sys.stdin.buffer
+        return _stdin()
     if os.path.splitext(path)[1] == ".gz":
         import gzip  # here: a plain file's start-up never needs it
 
@@ -152,7 +158,7 @@ def read_lines(path: str) -> list[str]:
     name = display_name(path)
     with _readable(path):
         if path == "-":
-            data = sys.stdin.buffer.read()
+            data = _stdin().read()
         else:
             with _open(path) as fh:
                 data = fh.read()

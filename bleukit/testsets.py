@@ -77,7 +77,8 @@ class TestSet:
 
 
 def _fetch_hint(name: str, langpair: str) -> str:
-    return f"fetch it with: bleukit sacrebleu -t {name} -l {langpair} --download"
+    # sacrebleu's --download takes the test set's name as its value
+    return f"fetch it with: bleukit sacrebleu --download {name} -l {langpair}"
 
 
 def locate(name: str, langpair: str, download: bool = False) -> TestSet:

@@ -546,3 +546,35 @@ def test_sentence_scores_of_several_files_stream_as_whole_files_print(
         for lines in systems.values()
     )
     assert (code, err) == (0, "") and out == text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", "-r", "REF"], "no hypotheses: give -i FILE or pipe them"),
+        (["score", "-v", "chrF", "-r", "REF"], "no hypotheses: give -i FILE or pipe them"),
+        (["score", "-r", "REF", "-i", "-"], "<stdin>: standard input is closed"),
+        (["score", "-r", "REF", "-i", "-", "--sentence"], "<stdin>: standard input is closed"),
+        (["score", "-r", "-", "-i", "HYP"], "<stdin>: standard input is closed"),
+        (["compare", "-r", "REF", "-i", "HYP", "-"], "<stdin>: standard input is closed"),
+        (["sacrebleu", "REF"], "no hypotheses: give -i FILE or pipe them"),
+    ],
+)
+def test_a_closed_standard_input_is_one_line(corpus, capsys, monkeypatch, argv, message):
+    # sys.stdin is None when the process starts with descriptor 0 closed (<&-)
+    ref, _, hyp = corpus
+    monkeypatch.setattr(sys, "stdin", None)
+    code, out, err = run([{"REF": ref, "HYP": hyp}.get(a, a) for a in argv], capsys)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_a_closed_standard_input_in_a_real_process(corpus):
+    ref, _, _ = corpus
+    for command in ("score -r", "sacrebleu"):
+        out = subprocess.run(
+            ["bash", "-c", f'"$0" -m bleukit {command} "$1" <&-', sys.executable, ref],
+            capture_output=True,
+            text=True,
+        )
+        assert out.returncode == 2 and "Traceback" not in out.stderr
+        assert "no hypotheses: give -i FILE" in out.stderr

@@ -113,3 +113,46 @@ def test_test_set_errors_are_one_line(cache, args, message):
     result = _bleukit(*args, env={**os.environ, "SACREBLEU": str(cache.parents[1])})
     assert result.returncode == 2 and result.stdout == ""
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+class _FakeDataset:
+    """What bleukit reads of a sacrebleu dataset, with nothing cached; a
+    download records itself."""
+
+    def __init__(self, raw: Path, fetched: list) -> None:
+        self.langpairs = ["en-de"]
+        self.data = ["https://example.invalid/wmt99.tgz"]
+        self.description = "a test set that is never fetched"
+        self._rawdir = str(raw)
+        self.fetched = fetched
+
+    @staticmethod
+    def _get_tarball_filename(url: str) -> str:
+        return url.rsplit("/", 1)[1]
+
+    def get_files(self, langpair: str) -> list[str]:
+        self.fetched.append(langpair)
+        return []
+
+
+def test_every_command_a_test_set_error_suggests_runs(tmp_path, monkeypatch, capsys):
+    # the hint said "bleukit sacrebleu -t wmt21 -l en-de --download", which
+    # failed: --download takes the test set's name
+    import re
+    import shlex
+
+    from bleukit.cli import main
+
+    fetched: list = []
+    table = {"wmt99": _FakeDataset(tmp_path, fetched)}
+    monkeypatch.setattr(testsets, "datasets", lambda: table)
+    suggested = []
+    for call in (lambda: testsets.locate("wmt99", "en-de"), lambda: testsets.locate("x", "en-de")):
+        with pytest.raises(InputError) as info:
+            call()
+        suggested += re.findall(r"bleukit sacrebleu [^;)]*", str(info.value))
+    assert len(suggested) == 2
+    for command in suggested:
+        assert main(shlex.split(command)[1:]) == 0, command
+    assert fetched == ["en-de"]  # the download asked for the set and the pair named
+    assert "wmt99" in capsys.readouterr().out  # --list lists it

@@ -204,6 +204,8 @@ def _systems(args: argparse.Namespace, paired: bool) -> tuple[list[str], list[li
     names: list[str] = []
     systems: list[list[str]] = []
     if args.input is None:
+        if sys.stdin is None:  # closed (<&-): there is nothing to read
+            raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
         stdin = io.TextIOWrapper(sys.stdin.buffer, encoding=args.encoding)
         try:
             first = stdin.readline().rstrip().split("\t")
