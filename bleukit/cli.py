@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 EXIT_USER_ERROR = 2
+#: where options are added: a parser or one of its groups
+_Group = argparse._ActionsContainer
 
 
 def _terminal_columns() -> int:
@@ -43,12 +45,15 @@ def _terminal_columns() -> int:
         return 80
 
 
-class _Formatter(argparse.HelpFormatter):
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help with the descriptions and examples as written (they are
+    wrapped by hand), at the terminal's width."""
+
     def __init__(
         self,
         prog: str,
         indent_increment: int = 2,
-        max_help_position: int = 24,
+        max_help_position: int = 30,
         width: int | None = None,
     ) -> None:
         # argparse makes a formatter for every option it adds, and its own
@@ -61,6 +66,9 @@ class _Formatter(argparse.HelpFormatter):
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
+        # no abbreviations: --hyp FILE was taken as --hyp-col FILE, and the
+        # hypotheses were then read from standard input
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:  # one line instead of usage + error
@@ -84,6 +92,7 @@ def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="bleukit",
         description="Reproducible, comparable, fast BLEU with complete signatures.",
+        epilog="bleukit COMMAND --help describes a command, with examples.",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -91,243 +100,508 @@ def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
     # every command is listed
     names = [command] if command in _SUBCOMMANDS else list(_SUBCOMMANDS)
     for name in names:
-        help, options = _SUBCOMMANDS[name]
+        spec = _SUBCOMMANDS[name]
         # sacrebleu's -h is its own: its parser sees every argument after it
-        command_parser = sub.add_parser(name, help=help, add_help=name != "sacrebleu")
-        if options is not None and command in (None, name):
-            options(command_parser)
+        command_parser = sub.add_parser(
+            name,
+            help=spec.help,
+            description=spec.description,
+            epilog=_examples(spec.examples),
+            add_help=name != "sacrebleu",
+        )
+        if spec.options is not None and command in (None, name):
+            spec.options(command_parser)
     return parser
 
 
-def _score_options(score: argparse.ArgumentParser) -> None:
-    score.add_argument(
-        "--variant",
-        "-v",
-        help="built-in variant name or YAML file (default BLEUw4, or chosen by --lang)",
+def _examples(examples: tuple[str, ...]) -> str | None:
+    return "examples:\n" + "".join(f"  {e}\n" for e in examples) if examples else None
+
+
+#: what completion offers for an option's value (``_completion`` reads it)
+_COMPLETE = "bleukit_complete"
+
+
+def _completes(action: argparse.Action, kind: str) -> argparse.Action:
+    """Mark what an option's value is, for shell completion: ``files``,
+    ``variants`` (names and YAML files), ``set`` (KEY=VALUE overrides)."""
+    setattr(action, _COMPLETE, kind)
+    return action
+
+
+def _add_variants(group: _Group, default: str, several: bool) -> None:
+    """The variant option, spelled the same in every command: ``-v X -v Y``,
+    ``--variant X``, ``--variants X,Y`` (one list: ``_requested``)."""
+    what = "repeat it, or separate names with commas, for several" if several else "one variant"
+    _completes(
+        group.add_argument(
+            "-v",
+            "--variant",
+            "--variants",
+            dest="variant",
+            action="append",
+            metavar="VARIANT",
+            help=f"built-in variant name or YAML file ({what}; default {default})",
+        ),
+        "variants",
     )
-    _add_lang(score)
-    _add_refs(score, required=False)
-    score.add_argument(
+
+
+def _requested(args: argparse.Namespace) -> list[str] | None:
+    """The variants given (-v/--variant/--variants, repeated or
+    comma-separated), or None."""
+    from .config import split_variant_list
+
+    if not args.variant:
+        return None
+    # a blank value stays one name: the loader's error says it is empty
+    # (what an unset shell variable gives: -v "$VARIANT")
+    return [
+        n
+        for value in args.variant
+        for n in (split_variant_list(value) if value.strip() else [value])
+    ]
+
+
+def _add_quiet(group: _Group) -> None:
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no warnings or notes on standard error (errors are still printed)",
+    )
+
+
+def _add_format(group: _Group, choices: tuple[str, ...], width: bool = True) -> None:
+    group.add_argument(
+        "--format",
+        "-f",
+        choices=choices,
+        default=choices[0],
+        help=f"output format: {', '.join(choices)} (default {choices[0]})",
+    )
+    if width:
+        group.add_argument(
+            "--width",
+            "-w",
+            type=int,
+            default=2,
+            metavar="N",
+            help="decimals of the scores in text, Markdown and LaTeX output, 0-16 (default 2)",
+        )
+
+
+def _score_options(score: argparse.ArgumentParser) -> None:
+    inputs = score.add_argument_group("input")
+    _add_refs(inputs, required=False)
+    _add_inputs(inputs, "hypothesis file(s), each scored separately (default: standard input)")
+    inputs.add_argument(
         "--testset", "-t", help="a sacrebleu test set from its cache ($SACREBLEU), in place of -r"
     )
-    score.add_argument("--langpair", help="the test set's language pair (SRC-TRG)")
-    score.add_argument(
-        "--parquet", metavar="PATH", help="a Parquet file or directory of parts, in place of -r/-i"
+    inputs.add_argument("--langpair", help="the test set's language pair (SRC-TRG)")
+    _completes(
+        inputs.add_argument(
+            "--parquet",
+            metavar="PATH",
+            help="a Parquet file or directory of parts, in place of -r/-i",
+        ),
+        "files",
     )
-    score.add_argument("--hyp-col", default="hyp", help="--parquet: the hypothesis column (hyp)")
-    score.add_argument(
+    inputs.add_argument("--hyp-col", default="hyp", help="--parquet: the hypothesis column (hyp)")
+    inputs.add_argument(
         "--ref-col", action="append", metavar="COL", help="--parquet: a reference column (ref)"
     )
-    score.add_argument("--out", metavar="OUT.parquet", help="--parquet --sentence: write here")
-    _add_inputs(score, "hypothesis file(s), each scored separately (default: standard input)")
-    _add_set(score)
-    score.add_argument("--format", "-f", choices=("text", "json"), default="text")
-    score.add_argument("--sentence", action="store_true", help="score every segment separately")
-    score.add_argument("--width", "-w", type=int, default=2, help="decimals in text output")
-    score.add_argument(
-        "--confidence", "-ci", action="store_true", help="bootstrap confidence interval"
+    variant = score.add_argument_group("variant")
+    _add_variants(variant, "BLEUw4, or chosen by --lang", several=False)
+    _add_lang(variant)
+    _add_set(variant)
+    output = score.add_argument_group("output")
+    _add_format(output, ("text", "json"))
+    output.add_argument("--sentence", action="store_true", help="score every segment separately")
+    _completes(
+        output.add_argument(
+            "--out", metavar="OUT.parquet", help="--parquet --sentence: write the scores here"
+        ),
+        "files",
     )
-    _add_resampling_args(score, tests=False)
-    _add_executor(score)
+    _add_quiet(output)
+    interval = score.add_argument_group("confidence interval")
+    interval.add_argument(
+        "--confidence", "-ci", action="store_true", help="add a bootstrap confidence interval"
+    )
+    _add_resampling_args(interval, tests=False)
+    _add_executor(score.add_argument_group("execution"))
+
+
+def _system_options(
+    parser: argparse.ArgumentParser,
+    hyp_help: str,
+    default: str | None,
+    formats: tuple[str, ...] = (),
+    width: bool = True,
+) -> _Group:
+    """What every command of several systems takes: references, systems
+    and their names; the variants (``default``; None: the command names its
+    own); the output's format and --quiet. The output group, for more."""
+    inputs = parser.add_argument_group("input")
+    _add_refs(inputs)
+    _add_inputs(inputs, hyp_help, required=True)
+    _add_names(inputs)
+    if default is not None:
+        variants = parser.add_argument_group("variants")
+        _add_variants(variants, default, several=True)
+        _add_lang(variants)
+        _add_set(variants)
+    output = parser.add_argument_group("output")
+    if formats:
+        _add_format(output, formats, width)
+    _add_quiet(output)
+    return output
 
 
 def _compare_options(compare: argparse.ArgumentParser) -> None:
-    compare.add_argument(
-        "--variant",
-        "-v",
-        action="append",
-        metavar="VARIANT",
-        help="variant name or YAML file; repeat for one column per variant (default BLEUw4)",
-    )
-    _add_refs(compare)
-    _add_inputs(compare, "hypothesis files; the first is the baseline", required=True)
-    _add_lang(compare)
-    _add_names(compare)
-    _add_executor(compare)
-    _add_set(compare)
-    compare.add_argument(
-        "--format", "-f", choices=("text", "json", "markdown", "latex", "csv"), default="text"
-    )
-    compare.add_argument("--width", "-w", type=int, default=2)
-    _add_resampling_args(compare, tests=True)
+    formats = ("text", "json", "markdown", "latex", "csv")
+    baseline = "hypothesis files; the first is the baseline"
+    _system_options(compare, baseline, "BLEUw4, or chosen by --lang", formats)
+    _add_resampling_args(compare.add_argument_group("significance"), tests=True)
+    _add_executor(compare.add_argument_group("execution"))
 
 
 def _agree_options(agree: argparse.ArgumentParser) -> None:
-    agree.add_argument("variant_a", metavar="VARIANT_A", help="e.g. BLEUw4 (the word variant)")
-    agree.add_argument("variant_b", metavar="VARIANT_B", help="e.g. BLEUc18")
-    _add_refs(agree)
-    _add_inputs(agree, "hypothesis files, one per system", required=True)
-    _add_names(agree)
-    _add_executor(agree)
-    _add_set(agree)
-    agree.add_argument(
+    _completes(
+        agree.add_argument("variant_a", metavar="VARIANT_A", help="e.g. BLEUw4 (the word variant)"),
+        "variants",
+    )
+    _completes(
+        agree.add_argument("variant_b", metavar="VARIANT_B", help="e.g. BLEUc18"), "variants"
+    )
+    _system_options(agree, "hypothesis files, one per system", None, ("text", "json"), False)
+    study = agree.add_argument_group("study")
+    _add_set(study)
+    study.add_argument(
         "--search-order",
         metavar="FIRST..LAST",
         help="try VARIANT_B at every max order in the range and report the best for each criterion",
     )
-    agree.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    _add_executor(agree.add_argument_group("execution"))
+
+
+#: the default variants of matrix and report
+_PAIR = "BLEUw4,BLEUc18; with --lang, the variant it picks"
 
 
 def _matrix_options(matrix: argparse.ArgumentParser) -> None:
-    _add_refs(matrix)
-    _add_inputs(matrix, "hypothesis files, one per system", required=True)
-    matrix.add_argument(
-        "--variants",
-        default="BLEUw4,BLEUc18",
-        help="comma-separated variant names or YAML files (default BLEUw4,BLEUc18)",
-    )
-    _add_names(matrix)
-    _add_executor(matrix)
-    _add_set(matrix)
-    matrix.add_argument(
-        "--format", "-f", choices=("text", "json", "markdown", "latex"), default="text"
-    )
-    matrix.add_argument("--width", "-w", type=int, default=2)
+    formats = ("text", "json", "markdown", "latex")
+    _system_options(matrix, "hypothesis files, one per system", _PAIR, formats)
+    _add_executor(matrix.add_argument_group("execution"))
 
 
 def _report_options(report: argparse.ArgumentParser) -> None:
-    _add_refs(report)
-    _add_inputs(report, "hypothesis files; the first is the baseline", required=True)
-    report.add_argument(
-        "--variants", default="BLEUw4,BLEUc18", help="comma-separated variants (BLEUw4,BLEUc18)"
+    output = _system_options(report, "hypothesis files; the first is the baseline", _PAIR)
+    _completes(
+        output.add_argument("-o", "--output", required=True, help="the HTML file to write"),
+        "files",
     )
-    _add_names(report)
-    _add_executor(report)
-    _add_set(report)
-    report.add_argument("--samples", type=int, default=1000, help="bootstrap resamples (1000)")
-    report.add_argument("--seed", type=int, default=12345)
-    report.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    significance = report.add_argument_group("significance")
+    significance.add_argument(
+        "--samples", type=int, default=1000, help="bootstrap resamples (default 1000)"
+    )
+    significance.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    _add_executor(report.add_argument_group("execution"))
 
 
 def _verify_options(verify: argparse.ArgumentParser) -> None:
-    verify.add_argument("--signature", "-s", required=True)
+    verify.add_argument(
+        "--signature", "-s", required=True, help="the signature published with the score"
+    )
     _add_refs(verify)
-    verify.add_argument("-i", "--input", required=True, metavar="HYP")
+    _completes(
+        verify.add_argument("-i", "--input", required=True, metavar="HYP", help="the hypotheses"),
+        "files",
+    )
     verify.add_argument("--expect", required=True, help="the published score, e.g. 31.2")
 
 
+def _variants_options(variants: argparse.ArgumentParser) -> None:
+    variants.add_argument("--names", action="store_true", help="the names alone, one per line")
+
+
 def _show_options(show: argparse.ArgumentParser) -> None:
-    show.add_argument("variant")
+    _completes(show.add_argument("variant", help="built-in variant name or YAML file"), "variants")
     _add_set(show)
-    show.add_argument("--nrefs", default="1", help="number of references for the signature")
+    show.add_argument(
+        "--nrefs", default="1", help="number of references for the signature (default 1, or var)"
+    )
 
 
 def _signature_options(sig: argparse.ArgumentParser) -> None:
     sig.set_defaults(usage=sig)
-    sig_sub = sig.add_subparsers(dest="sig_command", metavar="ACTION", parser_class=_Parser)
-    parse = sig_sub.add_parser("parse", help="rebuild the variant a signature describes")
-    parse.add_argument("signature")
-    parse.add_argument("--format", "-f", choices=("yaml", "json"), default="yaml")
+    sig_sub = sig.add_subparsers(
+        dest="sig_command", metavar="ACTION", parser_class=_Parser, help="parse"
+    )
+    parse = sig_sub.add_parser(
+        "parse",
+        help="rebuild the variant a signature describes",
+        description="Print the variant a signature describes, as YAML that loads back as it.",
+    )
+    parse.add_argument("signature", help="a long or short signature (BLEU or chrF)")
+    _add_format(parse, ("yaml", "json"), width=False)
+
+
+def _components_options(components: argparse.ArgumentParser) -> None:
+    components.add_argument(
+        "--names",
+        metavar="KIND",
+        choices=("tokenizer", "splitter", "reflen", "smoothing", "engine"),
+        help="the names of one kind of component alone, one per line "
+        "(tokenizer, splitter, reflen, smoothing, engine)",
+    )
 
 
 def _sample_options(sample: argparse.ArgumentParser) -> None:
-    sample.add_argument(
-        "--variant", "-v", action="append", help="variant(s) (default BLEUw4, BLEUc18)"
-    )
+    _add_variants(sample, "BLEUw4,BLEUc18", several=True)
     sample.add_argument("--paths", action="store_true", help="print the sample files' paths")
+
+
+def _completion_options(completion: argparse.ArgumentParser) -> None:
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"), help="bash, zsh or fish")
 
 
 _Options = Callable[[argparse.ArgumentParser], None]
 
-#: every command: its help line, and what adds its options
-_SUBCOMMANDS: dict[str, tuple[str, _Options | None]] = {
-    "score": ("score hypothesis files against references", _score_options),
-    "compare": (
+
+class _Command(NamedTuple):
+    """A command: its line in ``bleukit --help``, what adds its options,
+    the paragraph of its own --help, and examples."""
+
+    help: str
+    options: _Options | None
+    description: str | None = None
+    examples: tuple[str, ...] = ()
+
+
+#: every command
+_SUBCOMMANDS: dict[str, _Command] = {
+    "score": _Command(
+        "score hypothesis files against references",
+        _score_options,
+        """\
+Score hypothesis files against references under one variant: each file's
+corpus score with its signature, or with --sentence every segment's score.
+References come from -r files, a sacrebleu test set (--testset) or a
+Parquet table (--parquet). Files are streamed; files of different lengths
+are an error, never truncated.""",
+        (
+            "bleukit score -r ref.txt -i hyp.txt",
+            "bleukit score -v chrF++ -r ref.A.txt ref.B.txt -i sys1.txt sys2.txt -f json",
+            "bleukit score -v sacrebleu-sentence -r ref.txt -i hyp.txt --sentence",
+            "bleukit score --lang ja -r ref.txt -i hyp.txt --confidence",
+        ),
+    ),
+    "compare": _Command(
         "scores, intervals and paired significance tests against a baseline",
         _compare_options,
+        """\
+Score several systems under one or more variants and test each against the
+first (the baseline): paired bootstrap resampling (default) or approximate
+randomization. Prints scores, intervals and p-values as text, JSON,
+Markdown, LaTeX or CSV, with each variant's signature.""",
+        (
+            "bleukit compare -r ref.txt -i base.txt sysA.txt sysB.txt",
+            "bleukit compare -v BLEUw4,BLEUc18 -r ref.txt -i base.txt sysA.txt -f latex",
+            "bleukit compare --paired-ar -r ref.txt -i base.txt sysA.txt",
+        ),
     ),
-    "agree": (
+    "agree": _Command(
         "how far two variants agree (Denoual & Lepage 2005): r, kappa, ranks",
         _agree_options,
+        """\
+Measure how far two variants agree on a set of systems (Denoual & Lepage
+2005): the correlation of their scores, the agreement of their pairwise
+decisions and of their rankings. --search-order tries VARIANT_B at every
+n-gram order in a range.""",
+        (
+            "bleukit agree BLEUw4 BLEUc18 -r ref.txt -i sys1.txt sys2.txt sys3.txt",
+            "bleukit agree BLEUw4 BLEUc18 -r ref.txt -i sys*.txt --search-order 1..30",
+        ),
     ),
-    "matrix": (
+    "matrix": _Command(
         "every system under every variant: scores, ranks, Kendall tau, rank flips",
         _matrix_options,
+        """\
+Score every system under every variant (BLEU and chrF), sharing
+tokenization and statistics between variants: the scores, each variant's
+ranking, Kendall's tau between the rankings and the pairs of systems that
+change order.""",
+        (
+            "bleukit matrix -r ref.txt -i sysA.txt sysB.txt sysC.txt",
+            "bleukit matrix -v BLEUw4,sacrebleu,chrF -r ref.txt -i sys*.txt -f markdown",
+            "bleukit matrix --lang zh -r ref.txt -i sys*.txt",
+        ),
     ),
-    "report": ("a self-contained HTML report of several systems", _report_options),
-    "verify": ("rescore with a published signature, check a claim", _verify_options),
-    "variants": ("list built-in variants", None),
-    "show": ("print a variant's complete YAML and signature", _show_options),
-    "signature": ("work with signatures", _signature_options),
-    "components": ("list registered components, plugins included", None),
-    "sacrebleu": (
-        "sacrebleu 2.6.0's command line and output (BLEU): bleukit sacrebleu ARGS...",
+    "report": _Command(
+        "a self-contained HTML report of several systems",
+        _report_options,
+        """\
+Write one self-contained HTML file comparing several systems (the first is
+the baseline): scores with intervals and paired tests under each variant,
+and the segments side by side with their matched n-grams.""",
+        (
+            "bleukit report -r ref.txt -i base.txt sysA.txt -o report.html",
+            "bleukit report -v BLEUw4,BLEUc18 -r ref.txt -i base.txt sysA.txt sysB.txt -o r.html",
+        ),
+    ),
+    "verify": _Command(
+        "rescore with a published signature, check a claim",
+        _verify_options,
+        """\
+Rescore a hypothesis file with the variant a published signature describes
+and check the claimed score at the precision it was printed with: exit 0
+when it is reproduced, 1 when it is not.""",
+        ("bleukit verify -s 'bk|t:13a.v1|...' -r ref.txt -i hyp.txt --expect 31.2",),
+    ),
+    "variants": _Command(
+        "list built-in variants",
+        _variants_options,
+        """\
+List the built-in variants, one line each: the name and what it computes.
+The families BLEUwN, BLEUcM and BLEUcM-space exist for any order, and any
+field can be overridden (--set KEY=VALUE, or NAME[key=value]).""",
+        ("bleukit variants", "bleukit variants --names"),
+    ),
+    "show": _Command(
+        "print a variant's complete YAML and signature",
+        _show_options,
+        """\
+Print a variant's complete YAML (everything it extends resolved, every
+override applied) and its signature; the YAML loads back as the same
+variant.""",
+        ("bleukit show BLEUc18", "bleukit show sacrebleu --set tokenizer=intl --nrefs 2"),
+    ),
+    "signature": _Command(
+        "work with signatures",
+        _signature_options,
+        "Work with signatures: parse rebuilds the variant a signature describes.",
+        ("bleukit signature parse 'bk|t:char.v1|sp:unicode.v1|c:m|n:18|w:u|r:closest.v1|...'",),
+    ),
+    "components": _Command(
+        "list registered components, plugins included",
+        _components_options,
+        """\
+List every registered component (tokenizers, splitters, reference-length
+policies, smoothing methods, engines), plugins included; a broken plugin is
+listed with its distribution and its error, the rest stay usable.""",
+        ("bleukit components", "bleukit components --names tokenizer"),
+    ),
+    "sacrebleu": _Command(
+        "sacrebleu 2.6.0's command line and output (BLEU, chrF): bleukit sacrebleu ARGS...",
         None,
     ),
-    "sample": ("score the bundled WMT21 en-de sample", _sample_options),
+    "sample": _Command(
+        "score the bundled WMT21 en-de sample",
+        _sample_options,
+        "Score the bundled WMT21 en-de sample (200 segments, two systems, two references).",
+        ("bleukit sample", "bleukit sample -v chrF,sacrebleu", "bleukit sample --paths"),
+    ),
+    "completion": _Command(
+        "print a shell completion script (bash, zsh, fish)",
+        _completion_options,
+        """\
+Print a completion script for bash, zsh or fish: commands, options, their
+choices, files, and variant and component names (asked of bleukit as you
+type, so plugins and YAML files are included).""",
+        (
+            'eval "$(bleukit completion bash)"      # in ~/.bashrc',
+            'eval "$(bleukit completion zsh)"       # in ~/.zshrc',
+            "bleukit completion fish > ~/.config/fish/completions/bleukit.fish",
+        ),
+    ),
 }
 
 
-def _add_refs(parser: argparse.ArgumentParser, required: bool = True) -> None:
-    parser.add_argument(
-        "-r",
-        "--ref",
-        action="append",
-        nargs="+",
-        required=required,
-        metavar="REF",
-        help="reference file(s), each aligned line by line with the hypotheses",
+def _add_refs(group: _Group, required: bool = True) -> None:
+    _completes(
+        group.add_argument(
+            "-r",
+            "--ref",
+            action="append",
+            nargs="+",
+            required=required,
+            metavar="REF",
+            help="reference file(s), each aligned line by line with the hypotheses",
+        ),
+        "files",
     )
 
 
-def _add_inputs(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:
-    parser.add_argument(
-        "-i", "--input", action="append", nargs="+", required=required, metavar="HYP", help=help
+def _add_inputs(group: _Group, help: str, required: bool = False) -> None:
+    _completes(
+        group.add_argument(
+            "-i", "--input", action="append", nargs="+", required=required, metavar="HYP", help=help
+        ),
+        "files",
     )
 
 
-def _add_set(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a variant field, e.g. --set max_order=2 --set lowercase=true",
+def _add_set(group: _Group) -> None:
+    _completes(
+        group.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="override a variant field, e.g. --set max_order=2 --set lowercase=true",
+        ),
+        "set",
     )
 
 
-def _add_lang(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+def _add_lang(group: _Group) -> None:
+    group.add_argument(
         "--lang", "-l", help="target language: picks the variant when --variant is not given"
     )
 
 
-def _add_executor(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+def _add_executor(group: _Group) -> None:
+    group.add_argument(
         "--executor",
         choices=("local", "dask"),
         default="local",
         help="where the files' chunks are counted: this process (local, default) or the "
         "workers of a running Dask cluster (dask, with --scheduler; pip install 'bleukit[dask]')",
     )
-    parser.add_argument("--scheduler", metavar="ADDR", help="--executor dask: tcp://host:8786")
+    group.add_argument("--scheduler", metavar="ADDR", help="--executor dask: tcp://host:8786")
 
 
-def _add_names(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--names", help="comma-separated system names (default: file names)")
+def _add_names(group: _Group) -> None:
+    group.add_argument(
+        "--names", help="comma-separated system names (default: the files' names without extension)"
+    )
 
 
-def _add_resampling_args(parser: argparse.ArgumentParser, tests: bool) -> None:
+def _add_resampling_args(group: _Group, tests: bool) -> None:
     if tests:
-        which = parser.add_mutually_exclusive_group()
+        which = group.add_mutually_exclusive_group()
         which.add_argument("--paired-bs", action="store_true", help="paired bootstrap (default)")
         which.add_argument("--paired-ar", action="store_true", help="approximate randomization")
-        parser.add_argument(
+        group.add_argument(
             "--confidence-samples",
             type=int,
             default=1000,
             help="bootstrap resamples for the intervals with --paired-ar "
             "(default 1000; 0: no intervals)",
         )
-    parser.add_argument(
+    group.add_argument(
         "--samples",
         type=int,
         default=None,
-        help="resamples or trials (default 1000 for bootstrap, 10000 for --paired-ar)",
+        help="resamples or trials (default 1000 for bootstrap, 10000 for --paired-ar)"
+        if tests
+        else "bootstrap resamples (default 1000)",
     )
-    parser.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
-    parser.add_argument("--level", type=float, default=0.95, help="interval level (0.95)")
-    parser.add_argument(
+    group.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    group.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
+    group.add_argument(
         "--compat",
         choices=("none", "sacrebleu"),
         default="none",
@@ -367,26 +641,52 @@ def _read_inputs(
     return [lines for _, lines in refs], hyps
 
 
-def _variant_names(requested: list[str] | None, lang: str | None) -> list[str]:
-    """The variants asked for, or the one --lang picks (said on stderr)."""
+def _variant_names(
+    args: argparse.Namespace, default: Sequence[str] = ("BLEUw4",), beside: Sequence[str] = ()
+) -> list[str]:
+    """The variants asked for (-v), else the one --lang picks (said on
+    stderr) with ``beside`` it, else ``default``."""
     from .languages import variant_for_language
 
+    requested = _requested(args)
     if requested:
         return requested
-    if lang:
-        name, why = variant_for_language(lang)
-        sys.stderr.write(f"bleukit: --lang {lang}: using variant {name} ({why})\n")
-        return [name]
-    return ["BLEUw4"]
+    if args.lang:
+        name, why = variant_for_language(args.lang)
+        _note(args, f"--lang {args.lang}: using variant {name} ({why})")
+        return [name, *(b for b in beside if b != name)]
+    return list(default)
 
 
-def _warn_language(lang: str | None, variants: Sequence[Variant]) -> None:
+def _one_variant(args: argparse.Namespace) -> Variant | ChrfVariant:
+    """``bleukit score``'s variant: exactly one."""
+    from .errors import InputError
+
+    names = _variant_names(args)
+    if len(names) > 1:
+        raise InputError(
+            f"score takes one variant, not {len(names)} ({', '.join(names)}); "
+            "bleukit matrix scores every system under several"
+        )
+    return _any_variant(names[0], args.set)
+
+
+def _note(args: argparse.Namespace, text: str) -> None:
+    """A line on standard error (``bleukit: ...``), unless --quiet."""
+    if not getattr(args, "quiet", False):
+        sys.stderr.write(f"bleukit: {text}\n")
+
+
+def _warn_language(args: argparse.Namespace, variants: Sequence[Variant | ChrfVariant]) -> None:
     from .languages import tokenizer_warning
+    from .variant import Variant
 
-    for variant in variants if lang else ():
-        warning = tokenizer_warning(lang, variant.config.tokenizer)  # type: ignore[arg-type]
+    for variant in variants if args.lang else ():
+        if not isinstance(variant, Variant):
+            continue
+        warning = tokenizer_warning(args.lang, variant.config.tokenizer)
         if warning:
-            sys.stderr.write(f"bleukit: warning: {variant.name}: {warning}\n")
+            _note(args, f"warning: {variant.name}: {warning}")
 
 
 def _variants(names: Sequence[str], pairs: list[str]) -> list[Variant]:
@@ -439,9 +739,14 @@ def _system_names(args: argparse.Namespace, paths: list[str]) -> list[str]:
         if twice:
             raise InputError(f"--names: each system needs its own name; {', '.join(twice)} repeats")
         return names
-    # the file's name (as pathlib's Path.name, without importing pathlib)
-    short = [os.path.basename(os.path.normpath(p)) for p in paths]
-    return short if len(set(short)) == len(short) else paths
+    # the file's name without its extension (.txt, .txt.gz), else its name,
+    # else the path: the shortest that tells the systems apart
+    names = [os.path.basename(os.path.normpath(p)) for p in paths]
+    stems = [os.path.splitext(n[:-3] if n.endswith(".gz") else n)[0] or n for n in names]
+    for candidate in (stems, names):
+        if len(set(candidate)) == len(candidate):
+            return candidate
+    return paths
 
 
 def _system_files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
@@ -526,18 +831,17 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     if args.out is not None:
         raise InputError("--out goes with --parquet --sentence")
     args.ref = _score_references(args)
-    (name,) = _variant_names(None if args.variant is None else [args.variant], args.lang)
-    variant = _any_variant(name, args.set)
+    variant = _one_variant(args)
     _check_width(args.width)
     if args.executor != "local" and (args.sentence or args.confidence):
         raise InputError(
             "--executor: only corpus scores are computed on an executor; "
             "--sentence and --confidence run here (drop --executor)"
         )
+    _warn_language(args, [variant])
     if not isinstance(variant, Variant):
         _score_chrf(args, variant, out)
         return
-    _warn_language(args.lang, [variant])
     spec = _test_spec(args, paired=False) if args.confidence else None
     if spec is not None and args.sentence:
         raise InputError("--confidence applies to corpus scores, not to --sentence")
@@ -593,8 +897,7 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
     if args.executor != "local" or args.scheduler:
         raise InputError("--parquet runs here: drop --executor/--scheduler")
     _check_width(args.width)
-    (name,) = _variant_names(None if args.variant is None else [args.variant], args.lang)
-    variant = _any_variant(name, args.set)
+    variant = _one_variant(args)
     refs = args.ref_col or ["ref"]
     if args.confidence:
         if args.sentence or not isinstance(variant, Variant):
@@ -773,8 +1076,8 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
 
     _check_width(args.width)
     spec = _test_spec(args, paired=True)
-    variants = _variants(_variant_names(args.variant, args.lang), args.set)
-    _warn_language(args.lang, variants)
+    variants = _variants(_variant_names(args), args.set)
+    _warn_language(args, variants)
     stats = _collect(args, variants)
     columns = []
     for variant in variants:
@@ -786,21 +1089,24 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
 
 def _cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
     from . import matrix
-    from .config import split_variant_list
 
     _check_width(args.width)
-    variants = _any_variants(split_variant_list(args.variants), args.set)
+    # a matrix needs two variants: with --lang, its variant and chrF, which
+    # needs no word segmentation in any language
+    names = _variant_names(args, default=("BLEUw4", "BLEUc18"), beside=("chrF",))
+    variants = _any_variants(names, args.set)
+    _warn_language(args, variants)
     stats = _collect(args, variants)
     out.write(matrix.FORMATS[args.format](matrix.from_stats(variants, stats), args.width))
 
 
 def _cmd_report(args: argparse.Namespace, out: TextIO) -> None:
-    from .config import split_variant_list
     from .files import Spool, write_text_file
     from .html_report import side_by_side, write_report
     from .spec import SignificanceSpec
 
-    variants = _variants(split_variant_list(args.variants), args.set)
+    variants = _variants(_variant_names(args, default=("BLEUw4", "BLEUc18")), args.set)
+    _warn_language(args, variants)
     spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
     # the side-by-side view's segments wait in a spool, one JSON line each,
     # until the scores are known: past 16M characters in a file, so a large
@@ -875,6 +1181,9 @@ def _cmd_variants(args: argparse.Namespace, out: TextIO) -> None:
     from .config import FAMILY_HELP, builtin_names
     from .loading import load_any_config
 
+    if args.names:
+        out.write("".join(f"{name}\n" for name in builtin_names()))
+        return
     for name in builtin_names():
         config = load_any_config(name)
         out.write(f"{name:<14} {config.description}\n")
@@ -942,11 +1251,19 @@ def _cmd_signature(args: argparse.Namespace, out: TextIO) -> None:
 def _cmd_components(args: argparse.Namespace, out: TextIO) -> None:
     from .engines import ENGINES, describe
     from .reflen import REF_LENGTHS
+    from .registry import Registry
     from .smoothing import SMOOTHINGS
     from .tokenizers import SPLITTERS, TOKENIZERS
 
+    registries: dict[str, Registry[Any]] = {
+        "tokenizer": TOKENIZERS, "splitter": SPLITTERS, "reflen": REF_LENGTHS,
+        "smoothing": SMOOTHINGS, "engine": ENGINES,
+    }  # fmt: skip
+    if args.names:
+        out.write("".join(f"{name}\n" for name in registries[args.names].names()))
+        return
     engine = describe()  # a bad BLEUKIT_ENGINE stops before any output
-    for registry in (TOKENIZERS, SPLITTERS, REF_LENGTHS, SMOOTHINGS, ENGINES):
+    for registry in registries.values():
         out.write(f"{registry.kind}s (entry-point group {registry.group}):\n")
         for entry in registry.entries():
             origin = "" if entry.origin == "builtin" else f"  [{entry.origin}]"
@@ -972,7 +1289,7 @@ def _cmd_sample(args: argparse.Namespace, out: TextIO) -> None:
         return
     streams = [read_lines(str(p)) for p in refs]
     # every variant loads (and may fail) before anything is written
-    variants = _variants(args.variant or ["BLEUw4", "BLEUc18"], [])
+    variants = _variants(_requested(args) or ["BLEUw4", "BLEUc18"], [])
     lines = [f"WMT21 news en-de, first 200 segments, references A and C ({root})"]
     for variant in variants:
         for system, path in systems.items():
@@ -980,6 +1297,13 @@ def _cmd_sample(args: argparse.Namespace, out: TextIO) -> None:
             lines.append(f"{variant.name:<10} {system:<12} {result}")
         lines.append(f"{'':<10} signature: {variant.signature(len(streams)).long}")
     out.write("\n".join(lines) + "\n")
+
+
+def _cmd_completion(args: argparse.Namespace, out: TextIO) -> None:
+    from .completion import script
+
+    parser = _build_parser(None)
+    out.write(script(args.shell, parser, _COMPLETE))
 
 
 #: subcommand -> function(args, out) returning the exit status (None: 0)
@@ -995,6 +1319,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int | None]] = {
     "signature": _cmd_signature,
     "components": _cmd_components,
     "sample": _cmd_sample,
+    "completion": _cmd_completion,
 }
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import ConfigError
+from .errors import ConfigError, did_you_mean
 from .reflen import REF_LENGTHS
 from .registry import Registry
 from .smoothing import SMOOTHINGS
@@ -320,7 +320,8 @@ def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
         if family is not None:
             return family, ""
         raise ConfigError(
-            f"unknown variant {shorten(name)!r}; built-in variants: {', '.join(builtin_names())}, "
+            f"unknown variant {shorten(name)!r}; {did_you_mean(name, builtin_names())}"
+            f"built-in variants: {', '.join(builtin_names())}, "
             f"and {FAMILY_HELP} (or give the path of a .yaml file)"
         )
     from importlib import resources

@@ -5,6 +5,8 @@ subclass of :class:`BleukitError`. The CLI prints its message on one line and
 exits with status 2; anything else is a bug and keeps its traceback.
 """
 
+from collections.abc import Iterable, Mapping
+
 
 class BleukitError(Exception):
     """An error caused by user input, reported as one line without a traceback."""
@@ -37,3 +39,22 @@ class PluginError(BleukitError):
     """A plugin (an entry point of another distribution) is broken: misnamed,
     failing to import, or not the kind of component its group holds. The
     message names the plugin, its entry point and its distribution."""
+
+
+def did_you_mean(name: str, choices: Iterable[str] | Mapping[str, str]) -> str:
+    """``"did you mean X? "`` for the choices closest to a mistyped name
+    (case first: ``chrf`` is ``chrF``), or ``""`` when none is close.
+    ``choices`` may map the form compared (``13a``) to the form named
+    (``13a.v1``), so that a shared suffix does not make names look alike."""
+    import difflib  # here: only a mistake pays for it
+
+    named = choices if isinstance(choices, Mapping) else {c: c for c in choices}
+    by_folded: dict[str, str] = {}
+    for compared, shown in named.items():
+        by_folded.setdefault(compared.casefold(), shown)
+    asked = name.casefold()
+    if asked in by_folded:
+        close = [by_folded[asked]]
+    else:
+        close = [by_folded[c] for c in difflib.get_close_matches(asked, by_folded, 3, 0.6)]
+    return f"did you mean {' or '.join(close)}? " if close else ""

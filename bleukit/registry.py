@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from .errors import PluginError, UnknownComponentError
+from .errors import PluginError, UnknownComponentError, did_you_mean
 
 if TYPE_CHECKING:
     from importlib import metadata
@@ -215,8 +215,22 @@ class Registry(Generic[T]):
             f" (broken plugins: {', '.join(self._broken_plugins)})" if self._broken_plugins else ""
         )
         raise UnknownComponentError(
-            f"unknown {self.kind} {name!r}; available: {', '.join(self.names())}{broken}"
+            f"unknown {self.kind} {name!r}; {self._closest(name)}"
+            f"available: {', '.join(self.names())}{broken}"
         )
+
+    def _closest(self, name: str) -> str:
+        """The names a mistyped one may mean, compared without versions
+        (a version that does not exist: every version of the name)."""
+
+        def bare(text: str) -> str:
+            return re.sub(r"\.v[0-9]+$", "", text).casefold()
+
+        names = self.names()
+        versions = [n for n in names if bare(n) == bare(name)]
+        if versions:
+            return f"did you mean {' or '.join(versions)}? "
+        return did_you_mean(bare(name), {bare(n): n for n in reversed(names)})
 
     def get(self, name: str) -> T:
         component = self.entry(name).component

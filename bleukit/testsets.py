@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, MissingDependencyError
+from .errors import InputError, MissingDependencyError, did_you_mean
 
 
 def cache_dir() -> Path:
@@ -89,7 +89,10 @@ def locate(name: str, langpair: str, download: bool = False) -> TestSet:
         return _from_cache(name, langpair)
     dataset = table.get(name)
     if dataset is None:
-        raise InputError(f"unknown test set {name!r} (bleukit sacrebleu --list lists them)")
+        raise InputError(
+            f"unknown test set {name!r}; {did_you_mean(name, table)}"
+            "(bleukit sacrebleu --list lists them)"
+        )
     if langpair not in dataset.langpairs:
         raise InputError(
             f"test set {name} has no language pair {langpair!r}; it has: "
@@ -141,7 +144,10 @@ def download(name: str, langpair: str | None) -> None:
     """Fetch a test set into the cache with sacrebleu's own dataset code."""
     table = require_datasets("--download")
     if name not in table:
-        raise InputError(f"unknown test set {name!r} (bleukit sacrebleu --list lists them)")
+        raise InputError(
+            f"unknown test set {name!r}; {did_you_mean(name, table)}"
+            "(bleukit sacrebleu --list lists them)"
+        )
     try:
         table[name].get_files(langpair)  # what sacrebleu's download_test_set does
     except (Exception, SystemExit) as exc:  # third-party code: one line, whatever it raises

@@ -332,7 +332,7 @@ def test_compare_formats(three_systems, capsys, fmt):
         assert field in out
     if fmt == "json":
         rows = json.loads(out)
-        assert [r["system"] for r in rows[:3]] == ["base.txt", "good.txt", "bad.txt"]
+        assert [r["system"] for r in rows[:3]] == ["base", "good", "bad"]
         assert rows[0]["p_value"] is None and rows[1]["p_value"] > 0
         assert {r["variant"] for r in rows} == {"BLEUw4", "BLEUc18"}
 
@@ -429,7 +429,7 @@ def test_agree(three_systems, capsys):
     data = json.loads(out)
     assert [row["order"] for row in data["search"]] == [2, 3, 4, 5, 6]
     assert set(data["best_order"]) == {"pearson", "kappa", "between", "kendall_tau"}
-    assert data["systems"][0]["system"] == "base.txt"
+    assert data["systems"][0]["system"] == "base"
     code, _, err = run([*argv, "--search-order", "5..2"], capsys)
     assert code == 2 and "--search-order" in err
 
@@ -467,7 +467,7 @@ def test_matrix_command(three_systems, capsys):
     code, out, _ = run(argv, capsys)
     assert code == 0 and "Kendall tau-b" in out and "BLEUw4[lowercase=True,max_order=2]" in out
     code, out, _ = run([*argv, "-f", "json"], capsys)
-    assert [s["system"] for s in json.loads(out)["systems"]] == ["base.txt", "good.txt", "bad.txt"]
+    assert [s["system"] for s in json.loads(out)["systems"]] == ["base", "good", "bad"]
     code, _, err = run(["matrix", "-r", ref, "-i", base, "--variants", "Nope"], capsys)
     assert code == 2 and "unknown variant 'Nope'" in err
 
@@ -578,3 +578,189 @@ def test_a_closed_standard_input_in_a_real_process(corpus):
         )
         assert out.returncode == 2 and "Traceback" not in out.stderr
         assert "no hypotheses: give -i FILE" in out.stderr
+
+
+def _matrix_variants(out):
+    return [v["variant"] for v in json.loads(out)["variants"]]
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        ["-v", "BLEUw4", "-v", "BLEUc18"],
+        ["--variant", "BLEUw4", "--variant", "BLEUc18"],
+        ["--variants", "BLEUw4,BLEUc18"],
+        ["-v", "BLEUw4,BLEUc18"],
+        ["--variants", "BLEUw4", "-v", "BLEUc18"],
+    ],
+)
+@pytest.mark.parametrize("command", ["compare", "matrix", "report"])
+def test_one_spelling_of_variants_in_every_command(three_systems, tmp_path, capsys, command,
+                                                    spelling):  # fmt: skip
+    # compare took only -v X -v Y, matrix and report only --variants X,Y
+    ref, base, good, _ = three_systems
+    extra = {"report": ["-o", str(tmp_path / "r.html"), "--samples", "20"],
+             "compare": ["--samples", "20", "-f", "json"], "matrix": ["-f", "json"]}  # fmt: skip
+    code, out, err = run([command, "-r", ref, "-i", base, good, *spelling, *extra[command]], capsys)
+    assert code == 0, err
+    if command == "matrix":
+        assert _matrix_variants(out) == ["BLEUw4", "BLEUc18"]
+    elif command == "compare":
+        assert list(dict.fromkeys(r["variant"] for r in json.loads(out))) == ["BLEUw4", "BLEUc18"]
+    else:
+        assert "BLEUc18" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_score_takes_one_variant_in_any_spelling(corpus, capsys):
+    ref, _, hyp = corpus
+    for spelling in (["--variants", "chrF"], ["--variant", "chrF"], ["-v", "chrF"]):
+        code, out, _ = run(["score", "-r", ref, "-i", hyp, *spelling], capsys)
+        assert code == 0 and " chrF " in out
+    code, out, err = run(["score", "-r", ref, "-i", hyp, "-v", "chrF,BLEUw4"], capsys)
+    assert code == 2 and out == "" and "score takes one variant, not 2" in err
+    assert "bleukit matrix" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", "-v", "chrf"], "unknown variant 'chrf'; did you mean chrF?"),
+        (["score", "-v", "bleuw4"], "did you mean BLEUw4?"),
+        (["score", "-v", "sacreBLEU"], "did you mean sacrebleu?"),
+        (["score", "--set", "tokenizer=13A"], "unknown tokenizer '13A'; did you mean 13a.v1?"),
+        (["score", "--set", "tokenizer=zh.v9"], "did you mean zh.v1 or zh.v2?"),
+        (["score", "--set", "smoothing=Exp"], "did you mean exp.v1?"),
+        (["matrix", "--variants", "BLEUw4,chrf++"], "did you mean chrF++?"),
+    ],
+)
+def test_a_mistyped_name_gets_the_closest_names(corpus, capsys, argv, message):
+    ref, _, hyp = corpus
+    code, out, err = run([*argv, "-r", ref, "-i", hyp], capsys)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_no_name_is_suggested_when_none_is_close(corpus, capsys):
+    ref, _, hyp = corpus
+    code, _, err = run(["score", "-v", "qqqqqq", "-r", ref, "-i", hyp], capsys)
+    assert code == 2 and "did you mean" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "-r", "REF", "--hyp", "HYP"],  # was --hyp-col HYP, then stdin was read
+        ["score", "-r", "REF", "-i", "HYP", "--sent"],
+        ["compare", "-r", "REF", "-i", "HYP", "HYP", "--paired"],
+        ["matrix", "-r", "REF", "-i", "HYP", "--var", "BLEUw4"],
+    ],
+)
+def test_options_are_never_abbreviated(corpus, capsys, argv, monkeypatch):
+    ref, _, hyp = corpus
+    monkeypatch.setattr(sys, "stdin", None)
+    with pytest.raises(SystemExit) as info:
+        main([{"REF": ref, "HYP": hyp}.get(a, a) for a in argv])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "unrecognized arguments" in err and err.count("\n") == 1
+
+
+COMMANDS = ["score", "compare", "agree", "matrix", "report", "verify", "variants", "show",
+            "signature", "components", "sample", "completion"]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_a_description_and_examples(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    assert info.value.code == 0
+    rest = text.partition("\n\n")[2]
+    description = rest.split("\n\n")[0]
+    assert len(description.split()) >= 8, description
+    examples = text.split("examples:\n")[1].strip().splitlines()
+    assert examples and all(e.strip().startswith(("bleukit ", "eval ")) for e in examples)
+    # every option and argument says what it is for (--format, --width had no help)
+    import argparse
+
+    from bleukit.cli import _build_parser
+
+    parser = _build_parser(command)
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for action in sub.choices[command]._actions:
+        assert action.help, f"{command}: {action.option_strings or action.dest} has no help"
+
+
+def test_the_examples_in_help_run(three_systems, files, tmp_path, capsys):
+    """Each example of score, compare, matrix, agree and report, run on real
+    files (the names in them replaced by the test's)."""
+    ref, base, good, bad = three_systems
+    other = files("other.txt", "the cat sat\nhello world\nit rains today\n" * 4)
+    names = {"ref.txt": ref, "ref.A.txt": ref, "ref.B.txt": ref, "hyp.txt": base, "base.txt": base,
+             "sysA.txt": good, "sysB.txt": bad, "sysC.txt": other, "sys1.txt": base,
+             "sys2.txt": good, "sys3.txt": bad, "sys*.txt": f"{good} {bad} {base}",
+             "report.html": str(tmp_path / "r.html"),
+             "r.html": str(tmp_path / "r.html")}  # fmt: skip
+    ran = 0
+    for command in ("score", "compare", "matrix", "agree", "report"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        examples = capsys.readouterr().out.split("examples:\n")[1].strip().splitlines()
+        for example in examples:
+            words = [w for word in example.split()[1:] for w in names.get(word, word).split()]
+            if "--lang" in words and "ja" in words:
+                continue  # needs a Japanese reference to mean anything
+            code, _, err = run([*words, *(["--samples", "20"] if command in
+                                           ("compare", "report") else [])], capsys)  # fmt: skip
+            assert code == 0, (example, err)
+            ran += 1
+    assert ran >= 10
+
+
+def test_score_help_does_not_offer_a_test_it_lacks(capsys):
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert "--paired-ar" not in capsys.readouterr().out
+
+
+def test_matrix_takes_lang(three_systems, capsys):
+    ref, base, good, _ = three_systems
+    code, out, err = run(["matrix", "--lang", "zh", "-r", ref, "-i", base, good, "-f", "json"],
+                         capsys)  # fmt: skip
+    assert code == 0 and _matrix_variants(out) == ["BLEUc18", "chrF"]
+    assert "--lang zh: using variant BLEUc18" in err
+    code, out, err = run(["matrix", "--lang", "de", "-r", ref, "-i", base, good, "-f", "json"],
+                         capsys)  # fmt: skip
+    assert _matrix_variants(out) == ["BLEUw4", "chrF"]
+    # with -v, --lang checks the variants' tokenizers against the language
+    code, out, err = run(["matrix", "--lang", "ja", "-r", ref, "-i", base, good, "-v",
+                          "BLEUw4,chrF", "-f", "json"], capsys)  # fmt: skip
+    assert code == 0 and "warning: BLEUw4: Japanese is written without spaces" in err
+    assert "using variant" not in err
+    code, out, err = run(["matrix", "-q", "--lang", "ja", "-r", ref, "-i", base, good, "-f",
+                          "json"], capsys)  # fmt: skip
+    assert code == 0 and err == ""
+
+
+def test_systems_are_named_by_their_files_without_extension(files, capsys):
+    ref = files("ref.txt", "a b c\n")
+    a = files("sysA.txt", "a b c\n")
+    b = files("sysB.txt.gz", b"")
+    import gzip
+    from pathlib import Path
+
+    Path(b).write_bytes(gzip.compress(b"a b d\n"))
+    code, out, _ = run(["matrix", "-r", ref, "-i", a, b, "-f", "json"], capsys)
+    assert code == 0 and [s["system"] for s in json.loads(out)["systems"]] == ["sysA", "sysB"]
+    # stems that collide fall back to the files' names, then to the paths
+    c = files("sysA.tsv", "a b c\n")
+    out = run(["matrix", "-r", ref, "-i", a, c, "-f", "json"], capsys)[1]
+    assert [s["system"] for s in json.loads(out)["systems"]] == ["sysA.txt", "sysA.tsv"]
+
+
+def test_names_alone_for_scripts_and_completion(capsys):
+    code, out, _ = run(["variants", "--names"], capsys)
+    assert code == 0 and "BLEUw4" in out.split() and "chrF++" in out.split()
+    assert all(" " not in line for line in out.splitlines())
+    code, out, _ = run(["components", "--names", "tokenizer"], capsys)
+    assert code == 0 and "13a.v1" in out.split() and "exp.v1" not in out.split()
+    code, out, _ = run(["components", "--names", "smoothing"], capsys)
+    assert "exp.v1" in out.split()
