@@ -62,6 +62,9 @@ class ChrfVariant:
     """A complete, validated chrF variant ready to score text (``engine``:
     None for ``BLEUKIT_ENGINE``, "auto", or an engine's name)."""
 
+    #: an F-score over character n-grams is rarely 0 for a sentence
+    zero_without_match = False
+
     def __init__(
         self, config: ChrfConfig, engine: str | None = None, threads: int | None = None
     ) -> None:

@@ -678,13 +678,23 @@ def _note(args: argparse.Namespace, text: str) -> None:
 
 
 def _warn_language(args: argparse.Namespace, variants: Sequence[Variant | ChrfVariant]) -> None:
-    from .languages import tokenizer_warning
+    """A warning for each word variant whose tokenizer cannot split the
+    target language (--lang) or, without --lang, the script the first
+    hypothesis file is mostly in (standard input is not looked at: it
+    cannot be read twice)."""
+    from .files import sample_text
+    from .languages import script_warning, tokenizer_warning
     from .variant import Variant
 
-    for variant in variants if args.lang else ():
-        if not isinstance(variant, Variant):
-            continue
-        warning = tokenizer_warning(args.lang, variant.config.tokenizer)
+    words = [v for v in variants if isinstance(v, Variant)]
+    paths = _flatten(args.input)
+    sample = sample_text(paths[0]) if words and paths and not args.quiet else None
+    for variant in words:
+        tokenizer = variant.config.tokenizer
+        lang = getattr(args, "lang", None)  # agree has no --lang
+        warning = lang and tokenizer_warning(lang, tokenizer)
+        if not warning and sample:
+            warning = script_warning(sample, tokenizer)
         if warning:
             _note(args, f"warning: {variant.name}: {warning}")
 
@@ -1039,11 +1049,14 @@ def _stream_sentence_scores(
     if args.format == "json":
         as_json = report.SentenceJson(variant.signature(len(ref_paths)))
     spools = [Spool() for _ in hyp_paths]
+    zeros = segments = 0
     try:
         nrefs: set[int | str] = set()
         for batch in streaming.systems_sentence_scores(variant, ref_paths, hyp_paths, True):
             nrefs.add(batch.nrefs)
             for spool, results in zip(spools, batch.results):
+                segments += len(results)
+                zeros += sum(r.score < 1e-9 for r in results) if variant.zero_without_match else 0
                 if as_json is None:
                     spool.write("".join(r.format(args.width) + "\n" for r in results))
                 else:
@@ -1051,6 +1064,14 @@ def _stream_sentence_scores(
                         (as_json.SEPARATOR if spool.size else "") + as_json.segments(results)
                     )
         sig = variant.signature(nrefs.pop() if len(nrefs) == 1 else "var")
+        # a quarter of zeros already moves an average of sentence scores
+        if zeros and 4 * zeros >= segments:
+            _note(
+                args,
+                f"warning: {variant.name}: {zeros:,} of {segments:,} sentence scores are 0: "
+                "without smoothing, a sentence with no matching n-gram of one order scores 0; "
+                "for sentence BLEU use -v sacrebleu-sentence or --set smoothing=exp",
+            )
         if as_json is None:
             comments = "".join(f"# {line}\n" for line in report.signature_lines(sig))
             for spool in spools:
@@ -1147,6 +1168,7 @@ def _cmd_agree(args: argparse.Namespace, out: TextIO) -> None:
     from .report import agreement_text, dumps, search_text
 
     a, b = _variants([args.variant_a, args.variant_b], args.set)
+    _warn_language(args, [a, b])
     orders = _order_range(args.search_order) if args.search_order else None
     study = agree_stats(a, b, _collect(args, study_variants(a, b, orders)), orders)
     if args.format == "json":

@@ -153,6 +153,21 @@ def _open(path: str) -> BinaryIO:
     return open(path, "rb")
 
 
+def sample_text(path: str, size: int = 1 << 16) -> str | None:
+    """The start of a file as text, for heuristics (which script it is
+    in): None for anything but a regular file (standard input, a pipe such
+    as ``<(cmd)``: they cannot be read twice) and for a file that cannot be
+    read; bytes that do not decode are dropped (reading the file for real
+    reports them, as it reports a corrupt .gz)."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    try:
+        with _open(path) as fh:
+            return fh.read(size).decode("utf-8", errors="ignore")
+    except (OSError, EOFError, zlib.error):
+        return None
+
+
 def read_lines(path: str) -> list[str]:
     """The segments of a file, or of standard input for ``-``."""
     name = display_name(path)

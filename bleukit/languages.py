@@ -22,7 +22,8 @@ UNSPACED_LANGUAGES = {
     "yue": "Cantonese",
     "wuu": "Wu Chinese",
 }
-# tokenizers that find the words of these languages
+# tokenizers that find the words of these languages (SentencePiece models
+# cut any text into pieces)
 SEGMENTING_TOKENIZERS = {
     "char.v1",
     "char-space.v1",
@@ -31,7 +32,72 @@ SEGMENTING_TOKENIZERS = {
     "zh.v2",
     "ja-mecab.v1",
     "th.v1",
+    "spm.v1",
+    "flores101.v1",
+    "flores200.v1",
+    "spbleu-1k.v1",
 }
+
+#: scripts written without spaces: (first, last code point, the language
+#: they suggest) by Unicode block
+_UNSPACED_BLOCKS = (
+    (0x0E00, 0x0E7F, "th"),  # Thai
+    (0x0E80, 0x0EFF, "lo"),  # Lao
+    (0x0F00, 0x0FFF, "bo"),  # Tibetan
+    (0x1000, 0x109F, "my"),  # Myanmar
+    (0x1780, 0x17FF, "km"),  # Khmer
+    (0x3040, 0x30FF, "ja"),  # Hiragana, Katakana
+    (0x3400, 0x4DBF, "zh"),  # CJK Extension A
+    (0x4E00, 0x9FFF, "zh"),  # CJK Unified Ideographs
+    (0xF900, 0xFAFF, "zh"),  # CJK Compatibility Ideographs
+    (0x20000, 0x3134F, "zh"),  # CJK Extensions B-G
+)
+#: what to use instead of a word tokenizer, by language
+_SEGMENTERS = {
+    "zh": "--lang zh (BLEUc18) or --set tokenizer=zh",
+    "ja": "--lang ja (BLEUc18) or --set tokenizer=ja-mecab (pip install 'bleukit[ja]')",
+    "th": "--lang th (BLEUc18) or --set tokenizer=th (pip install 'bleukit[th]')",
+}
+
+
+def unspaced_language(text: str) -> str | None:
+    """The language a text's script suggests when most of its characters
+    (whitespace aside) are of a script written without spaces: ``ja`` where
+    kana appear among Han characters, else the commonest such script's."""
+    counts: dict[str, int] = {}
+    total = 0
+    for ch in text:
+        if ch.isspace():
+            continue
+        total += 1
+        point = ord(ch)
+        if point < 0x0E00:
+            continue
+        for first, last, lang in _UNSPACED_BLOCKS:
+            if first <= point <= last:
+                counts[lang] = counts.get(lang, 0) + 1
+                break
+    if 2 * sum(counts.values()) <= total:
+        return None
+    if counts.get("ja", 0) * 20 > counts.get("zh", 0) + counts.get("ja", 0):
+        return "ja"  # kana are more than 5% of the CJK characters
+    return max(counts, key=counts.__getitem__)
+
+
+def script_warning(sample: str, tokenizer: str) -> str | None:
+    """A warning when hypotheses (``sample``: the start of a file) are
+    mostly in a script without spaces and ``tokenizer`` cannot split it."""
+    if tokenizer in SEGMENTING_TOKENIZERS:
+        return None
+    lang = unspaced_language(sample)
+    if lang is None:
+        return None
+    name = UNSPACED_LANGUAGES[lang]
+    advice = _SEGMENTERS.get(lang, f"--lang {lang} (BLEUc18) or --set tokenizer=script")
+    return (
+        f"the hypotheses look {name} (written without spaces), which tokenizer {tokenizer} "
+        f"does not split: whole phrases count as words; use {advice}"
+    )
 
 
 def primary_subtag(lang: str) -> str:

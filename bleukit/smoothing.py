@@ -95,6 +95,9 @@ class Smoothing(ABC):
     reads_last_segment: bool = False
     #: sacrebleu's name for the method (None: sacrebleu has no such method)
     sacrebleu: str | None = None
+    #: whether an order without a match makes the score 0 (no smoothing):
+    #: then most sentence scores are 0, and the command line says so
+    zero_without_match: bool = False
 
     def many(
         self,
@@ -135,6 +138,7 @@ class SacrebleuSmoothing(Smoothing):
     ) -> None:
         self.method = method
         self.sacrebleu = method
+        self.zero_without_match = method == "none"
         self.default_value = default_value
         self.value_name = value_name
         self.value_range = value_range
@@ -237,6 +241,7 @@ class NltkSmoothing(Smoothing):
         value_range: tuple[float, float] = (0.0, 1e6),
     ) -> None:
         self.method = method
+        self.zero_without_match = method == 0  # float_info.min: a score of 0 to print
         self.default_value = default_value
         self.value_name = value_name
         self.value_range = value_range

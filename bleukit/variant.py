@@ -173,6 +173,12 @@ class Variant:
         methods 5-7): then the order of segments can change a score."""
         return self._smoothing.reads_last_segment
 
+    @property
+    def zero_without_match(self) -> bool:
+        """Whether a segment with an order unmatched scores 0 (no
+        smoothing): most sentence scores are then 0."""
+        return self._smoothing.zero_without_match
+
     def with_overrides(self, **overrides: Any) -> Variant:
         """A new variant with some fields changed (validated again)."""
         from .schema import validate

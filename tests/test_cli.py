@@ -530,7 +530,7 @@ def test_sentence_scores_of_several_files_stream_as_whole_files_print(
     v = bleukit.load_metric(name)
     sig = v.signature(1)
     paths = [str(tmp_path / f) for f in systems]
-    argv = ["score", "--sentence", "-v", name, "-r", str(tmp_path / "r.txt"), "-i", *paths]
+    argv = ["score", "--sentence", "-q", "-v", name, "-r", str(tmp_path / "r.txt"), "-i", *paths]
 
     code, out, err = run([*argv, "-f", "json"], capsys)
     blocks = [
@@ -764,3 +764,70 @@ def test_names_alone_for_scripts_and_completion(capsys):
     assert code == 0 and "13a.v1" in out.split() and "exp.v1" not in out.split()
     code, out, _ = run(["components", "--names", "smoothing"], capsys)
     assert "exp.v1" in out.split()
+
+
+WMT = __import__("pathlib").Path(__file__).parent / "data" / "wmt"
+EN_ZH = [
+    str(WMT / f"newstest2021.en-zh.{name}.txt")
+    for name in ("ref.A", "hyp.NiuTrans", "hyp.windfall")
+]
+EN_DE = [str(WMT / "newstest2021.en-de.ref.A.txt"), str(WMT / "newstest2021.en-de.hyp.UF.txt")]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "-r", EN_ZH[0], "-i", EN_ZH[1]],
+        ["score", "-r", EN_ZH[0], "-i", EN_ZH[1], "--sentence", "-v", "sacrebleu-sentence"],
+        ["compare", "-r", EN_ZH[0], "-i", *EN_ZH[1:], "-v", "BLEUc18,sacrebleu", "--samples", "9"],
+        ["matrix", "-r", EN_ZH[0], "-i", *EN_ZH[1:]],
+        ["agree", "sacrebleu", "BLEUc18", "-r", EN_ZH[0], "-i", *EN_ZH[1:], EN_ZH[0]],
+    ],
+)
+def test_chinese_hypotheses_under_a_word_tokenizer_are_warned_about(capsys, argv):
+    code, out, err = run(argv, capsys)
+    assert code == 0 and out
+    warnings = [line for line in err.splitlines() if "warning" in line]
+    assert len(warnings) == 1, err
+    assert "look Chinese" in warnings[0] and "tokenizer 13a.v1 does not split" in warnings[0]
+    # never on standard output, never with -q
+    assert "warning" not in out
+    code, quiet_out, err = run([*argv, "-q"], capsys)
+    assert code == 0 and err == "" and quiet_out.splitlines()[-1] == out.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    "fix", [["-v", "BLEUc18"], ["--set", "tokenizer=zh"], ["--lang", "zh"], ["-v", "chrF"]]
+)
+def test_no_script_warning_where_the_tokenizer_fits(capsys, fix):
+    code, _, err = run(["score", "-r", EN_ZH[0], "-i", EN_ZH[1], *fix], capsys)
+    assert code == 0 and "warning" not in err
+
+
+def test_no_script_warning_for_a_language_with_spaces(capsys):
+    code, _, err = run(["score", "-r", EN_DE[0], "-i", EN_DE[1]], capsys)
+    assert code == 0 and err == ""
+
+
+def test_unsmoothed_sentence_scores_that_are_often_zero_are_warned_about(capsys):
+    argv = ["score", "-r", EN_DE[0], "-i", EN_DE[1], "--sentence", "-f", "json"]
+    code, out, err = run(argv, capsys)
+    zeros = sum(s["score"] == 0 for s in json.loads(out)[0]["segments"])
+    assert code == 0 and zeros == 274
+    assert err == (
+        "bleukit: warning: BLEUw4: 274 of 1,002 sentence scores are 0: without smoothing, a "
+        "sentence with no matching n-gram of one order scores 0; for sentence BLEU use -v "
+        "sacrebleu-sentence or --set smoothing=exp\n"
+    )
+    assert run([*argv, "-q"], capsys)[2] == ""
+    for smoothed in (["-v", "sacrebleu-sentence"], ["--set", "smoothing=exp"], ["-v", "chrF"]):
+        code, _, err = run([*argv, *smoothed], capsys)
+        assert code == 0 and err == "", smoothed
+    code, _, err = run([*argv, "-v", "nltk"], capsys)  # NLTK's method0: no smoothing either
+    assert "sentence scores are 0" in err
+
+
+def test_mostly_matched_sentences_are_not_warned_about(corpus, capsys):
+    ref, _, _ = corpus
+    code, _, err = run(["score", "-r", ref, "-i", ref, "--sentence"], capsys)
+    assert code == 0 and err == ""

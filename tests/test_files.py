@@ -118,3 +118,30 @@ def test_a_spool_gives_back_everything_written_in_memory_or_on_disk(limit):
         spool.copy_to(out)
         assert list(spool.lines()) == [p[:-1] for p in parts]
     assert out.getvalue() == "".join(parts)
+
+
+def test_a_sample_is_taken_of_regular_files_only(tmp_path):
+    """The script heuristic reads the start of a file: never of a pipe or
+    standard input, which would then be short when read for real."""
+    import gzip
+    import os
+
+    from bleukit.files import sample_text
+
+    plain = tmp_path / "a.txt"
+    plain.write_text("東京\n" * 10, encoding="utf-8")
+    packed = tmp_path / "a.txt.gz"
+    packed.write_bytes(gzip.compress("北京\n".encode()))
+    assert sample_text(str(plain)) == "東京\n" * 10
+    assert sample_text(str(plain), size=4) == "東"  # a cut character is dropped
+    assert sample_text(str(packed)) == "北京\n"
+    assert sample_text("-") is None
+    assert sample_text(str(tmp_path / "missing.txt")) is None
+    (tmp_path / "bad.gz").write_bytes(b"\x1f\x8b\x08\x00" + b"\xff" * 40)
+    assert sample_text(str(tmp_path / "bad.gz")) is None
+    read, write = os.pipe()
+    try:
+        assert sample_text(f"/dev/fd/{read}") is None
+    finally:
+        os.close(read)
+        os.close(write)

@@ -1,6 +1,12 @@
 import pytest
 
-from bleukit.languages import primary_subtag, tokenizer_warning, variant_for_language
+from bleukit.languages import (
+    primary_subtag,
+    script_warning,
+    tokenizer_warning,
+    unspaced_language,
+    variant_for_language,
+)
 
 
 @pytest.mark.parametrize(
@@ -29,3 +35,40 @@ def test_tokenizer_warning_only_for_word_tokenizers_on_unspaced_languages():
     assert tokenizer_warning("ja", "ja-mecab.v1") is None
     assert tokenizer_warning("ja", "char.v1") is None
     assert tokenizer_warning("de", "13a.v1") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("これは日本語の文です。東京に行きます。", "ja"),
+        ("这是一个中文句子。我们去北京。", "zh"),
+        ("ภาษาไทยไม่มีการเว้นวรรคระหว่างคำ", "th"),
+        ("ພາສາລາວ", "lo"),
+        ("ភាសាខ្មែរ", "km"),
+        ("Das ist ein deutscher Satz.", None),
+        ("한국어는 띄어쓰기를 합니다", None),  # Hangul is written with spaces
+        ("GPU 和 CPU 的 benchmark results for the model", None),  # mostly Latin
+        ("", None),
+    ],
+)
+def test_the_script_of_a_text(text, lang):
+    assert unspaced_language(text) == lang
+
+
+def test_kanji_alone_read_as_chinese_kana_make_it_japanese():
+    assert unspaced_language("日本国" * 20) == "zh"
+    assert unspaced_language("日本国です" * 20) == "ja"
+
+
+@pytest.mark.parametrize(
+    ("tokenizer", "warned"),
+    [("13a.v1", True), ("intl.v1", True), ("none.v1", True), ("zh.v1", False),
+     ("char.v1", False), ("script.v1", False), ("flores200.v1", False)],
+)  # fmt: skip
+def test_script_warning_names_the_fix(tokenizer, warned):
+    warning = script_warning("我们去北京。" * 10, tokenizer)
+    assert (warning is not None) == warned
+    if warned:
+        assert f"tokenizer {tokenizer} does not split" in warning and "--lang zh" in warning
+    ja = script_warning("東京に行きます。" * 10, "13a.v1")
+    assert "ja-mecab" in ja and "bleukit[ja]" in ja
