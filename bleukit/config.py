@@ -220,25 +220,58 @@ def shorten(text: str) -> str:
     return text if len(text) <= _MAX_PROBLEM else text[:_MAX_PROBLEM] + "..."
 
 
-def _duplicate_key(node: yaml.Node) -> yaml.Node | None:
-    """The first mapping key given twice in a composed document (safe_load
-    would keep the last value silently); walked without recursion."""
+#: the most values a YAML document may expand to, aliases followed: a
+#: variant has a few dozen; "billion laughs" aliases expand to billions
+MAX_YAML_VALUES = 10_000
+
+
+def _check_document(node: yaml.Node, source: str) -> None:
+    """A composed document checked before it is built: no mapping key given
+    twice (safe_load would keep the last value silently), no alias that
+    contains itself, and at most MAX_YAML_VALUES values once aliases are
+    expanded. Each distinct node is visited once (aliases share nodes), so
+    the check is linear in the text whatever the aliases expand to."""
     import yaml
 
-    stack = [node]
+    def children(n: yaml.Node) -> list[yaml.Node]:
+        if isinstance(n, yaml.MappingNode):
+            return [part for pair in n.value for part in pair]
+        return list(n.value) if isinstance(n, yaml.SequenceNode) else []
+
+    size: dict[int, int] = {}  # values under a node, aliases expanded (capped)
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
     while stack:
-        current = stack.pop()
+        current, finished = stack.pop()
+        key = id(current)
+        if finished:
+            on_path.discard(key)
+            total = 1 + sum(size[id(c)] for c in children(current))
+            if total > MAX_YAML_VALUES:
+                raise ConfigError(
+                    f"{source}: the YAML holds more than {MAX_YAML_VALUES:,} values (an alias "
+                    "counts its anchor's values again); a variant has a few dozen"
+                )
+            size[key] = total
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            line = current.start_mark.line + 1
+            raise ConfigError(f"{source}: line {line}: a YAML alias refers to itself")
         if isinstance(current, yaml.MappingNode):
             seen = set()
-            for key, value in current.value:
-                if isinstance(key, yaml.ScalarNode):
-                    if key.value in seen:
-                        return key
-                    seen.add(key.value)
-                stack.extend((key, value))
-        elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
-    return None
+            for name, _ in current.value:
+                if isinstance(name, yaml.ScalarNode):
+                    if name.value in seen:
+                        line = name.start_mark.line + 1
+                        raise ConfigError(
+                            f"{source}: line {line}: key {shorten(name.value)!r} is given twice"
+                        )
+                    seen.add(name.value)
+        on_path.add(key)
+        stack.append((current, True))
+        stack.extend((c, False) for c in children(current) if id(c) not in size)
 
 
 def safe_yaml(text: str, source: str) -> Any:
@@ -263,18 +296,17 @@ def safe_yaml(text: str, source: str) -> Any:
 
 
 def _load_checked(text: str, source: str) -> Any:
-    """One parse: the composed document is checked for a key given twice,
+    """One parse: the composed document is checked (``_check_document``),
     then constructed (yaml.safe_load's two steps, with the check between)."""
     import yaml
 
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
-        twice = _duplicate_key(node) if node is not None else None
-        if twice is not None:
-            line = twice.start_mark.line + 1
-            raise ConfigError(f"{source}: line {line}: key {shorten(twice.value)!r} is given twice")
-        return None if node is None else loader.construct_document(node)
+        if node is None:
+            return None
+        _check_document(node, source)
+        return loader.construct_document(node)
     finally:
         loader.dispose()
 
@@ -330,8 +362,19 @@ def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
     return _read_yaml(ref.read_text(encoding="utf-8"), f"built-in variant {name}"), ""
 
 
+#: the largest variant file read: a variant is a few hundred bytes, and a
+#: large file given by mistake (a corpus, a foreign YAML) should fail fast
+MAX_VARIANT_BYTES = 1 << 20
+
+
 def _raw_file(path: Path) -> dict[str, Any]:
     try:
+        size = path.stat().st_size
+        if size > MAX_VARIANT_BYTES:
+            raise ConfigError(
+                f"{path}: {size:,} bytes is no variant file (a variant is a few hundred; "
+                f"at most {MAX_VARIANT_BYTES:,} are read)"
+            )
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: variant file not found") from None

@@ -154,25 +154,51 @@ def _checked(
         raise ConfigError(f"{source}: {exc}") from None
 
 
+#: the most problems, and names of keys, an error line lists
+MAX_LISTED = 6
+
+
+def _keys(names: list[str]) -> str:
+    shown = ", ".join(repr(shorten(n)) for n in names[:MAX_LISTED])
+    more = len(names) - MAX_LISTED
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
 def format_validation_error(exc: ValidationError, allowed: list[str]) -> str:
     """One line, grouped by top-level key; the alternatives of a union
-    (``lowercase: bool | "ascii"``) are joined with "or"."""
+    (``lowercase: bool | "ascii"``) are joined with "or". Unknown keys are
+    listed together, as are missing ones, and no more than MAX_LISTED of
+    anything: a large foreign YAML file gives one readable line, not a
+    megabyte of it."""
     by_key: dict[str, list[str]] = {}
+    unknown: list[str] = []
+    missing: list[str] = []
     for err in exc.errors():
         key = str(err["loc"][0]) if err["loc"] else ""
-        msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            msg = f"unknown key (allowed: {', '.join(allowed)})"
-        elif err["type"] == "missing":
-            msg = "missing (set it or use 'extends')"
+            unknown.append(key)
+            continue
+        if err["type"] == "missing":
+            missing.append(key)
+            continue
+        msg = err["msg"].removeprefix("Value error, ")
         messages = by_key.setdefault(key, [])
         if msg not in messages:
             messages.append(msg)
     # a key is quoted as Python quotes it: a newline in it stays on the line
-    return "; ".join(
+    problems = [
         f"key {shorten(key)!r}: {' or '.join(msgs)}" if key else " or ".join(msgs)
         for key, msgs in by_key.items()
-    )
+    ]
+    if len(problems) > MAX_LISTED:
+        problems[MAX_LISTED:] = [f"and {len(problems) - MAX_LISTED} more problems"]
+    if unknown:
+        what = "key" if len(unknown) == 1 else "keys"
+        problems.append(f"{what} {_keys(unknown)}: unknown {what} (allowed: {', '.join(allowed)})")
+    if missing:
+        what, them = ("key", "it") if len(missing) == 1 else ("keys", "them")
+        problems.append(f"{what} {_keys(missing)}: missing (set {them} or use 'extends')")
+    return "; ".join(problems)
 
 
 def validated_builtins() -> dict[str, dict[str, Any]]:

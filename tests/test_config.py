@@ -64,7 +64,7 @@ def test_changing_smoothing_drops_the_old_value():
         ("extends: BLEUw4\ntokenizer: moses\n", "unknown tokenizer 'moses'; available: .*13a.v1"),
         ("extends: BLEUw4\nsmoothing: exp\nsmoothing_value: 0.3\n", "exp.v1 takes no value"),
         ("extends: BLEUw4\nlowercase: maybe\n", "key 'lowercase'"),
-        ("tokenizer: 13a\n", "key 'split': missing"),
+        ("tokenizer: 13a\n", "keys 'split', 'lowercase'.* and 3 more: missing"),
         ("extends: NoSuch\n", "unknown variant 'NoSuch'; built-in variants: BLEUc18"),
         ("extends: [1]\n", "key 'extends'"),
         ("- a\n- b\n", "YAML mapping"),
@@ -182,3 +182,77 @@ def test_every_field_that_can_change_a_score_has_a_signature_key():
     shared = {k for k in longs if longs.count(k) > 1}
     assert shared == {"smooth", "tok"} and len(set(shorts)) == len(set(longs))
     assert [signature_key(f).bracketed for f in SCORING_FIELDS].count(True) == 2
+
+
+def _laughs(levels: int) -> str:
+    """A "billion laughs" document: each level an alias list of the last,
+    nine times: 9 ** levels values from a few hundred bytes."""
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, levels)]
+    return "extends: BLEUw4\n" + "\n".join(lines) + f"\nweights: *l{levels - 1}\n"
+
+
+def test_yaml_aliases_cannot_expand_without_bound(tmp_path):
+    """Ten levels (3.5 billion values) ran for minutes; now one line, after
+    reading each distinct node once. Run in a process with a time limit, so
+    that a regression fails instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    path = write(tmp_path, "laughs.yaml", _laughs(10))
+    out = subprocess.run(
+        [sys.executable, "-m", "bleukit", "show", path], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == (
+        f"bleukit: error: {path}: the YAML holds more than 10,000 values (an alias counts "
+        "its anchor's values again); a variant has a few dozen\n"
+    )
+    with pytest.raises(ConfigError, match="more than 10,000 values"):
+        parse_override(
+            "weights=" + "[&a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], " + ", ".join(["*a"] * 1500) + "]"
+        )
+
+
+def test_aliases_within_bounds_still_load(tmp_path):
+    text = "extends: BLEUw4\nname: &n two-orders\ndescription: *n\nmax_order: &k 2\n"
+    config = load_config(write(tmp_path, "ok.yaml", text))
+    assert (config.name, config.description, config.max_order) == ("two-orders", "two-orders", 2)
+    shared = "extends: BLEUw4\nmax_order: 2\nweights: &w [0.5, 0.5]\ndescription: fine\n"
+    assert load_config(write(tmp_path, "w.yaml", shared)).weights == (0.5, 0.5)
+
+
+def test_an_alias_inside_itself_is_an_error(tmp_path):
+    path = write(tmp_path, "self.yaml", "extends: BLEUw4\nweights: &w [0.5, *w]\n")
+    with pytest.raises(ConfigError, match="line 2: a YAML alias refers to itself"):
+        load_config(path)
+
+
+def test_a_foreign_yaml_file_gives_one_short_line(tmp_path):
+    """Every unknown key was listed (a megabyte of error for a large file)."""
+    services = "".join(f"service{i}:\n  image: app{i}\n  ports: [80]\n" for i in range(1000))
+    path = write(tmp_path, "compose.yaml", services)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert len(message) < 1000 and "\n" not in message
+    assert "keys 'service0', 'service1'" in message and "and 994 more: unknown keys" in message
+    assert (
+        "keys 'tokenizer', 'split'" in message and "missing (set them or use 'extends')" in message
+    )
+
+
+def test_many_invalid_values_are_counted_not_all_listed(tmp_path):
+    # (the model checks each key's value; ten bad ones make six lines and a count)
+    keys = ["lowercase", "max_order", "effective_order", "smoothing_value", "tokenizer",
+            "split", "ref_length", "smoothing", "totals", "weights"]  # fmt: skip
+    text = "extends: BLEUw4\n" + "".join(f"{k}: [[[]]]\n" for k in keys)
+    with pytest.raises(ConfigError, match=r"; and \d+ more problems"):
+        load_config(write(tmp_path, "bad.yaml", text))
+
+
+def test_a_large_file_is_refused_before_it_is_parsed(tmp_path):
+    path = tmp_path / "corpus.yaml"
+    path.write_text("extends: BLEUw4\n" + "# a comment\n" * 100_000, encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"corpus.yaml: 1,200,016 bytes is no variant file"):
+        load_config(str(path))
