@@ -7,7 +7,8 @@
 * A ``\\r`` before ``\\n`` (CRLF files) is removed.
 * A UTF-8 byte-order mark at the start of the file is removed; it is an
   encoding marker, not text (sacrebleu keeps it as part of the first token).
-* Invalid UTF-8 is an error naming the file, line and column.
+* Invalid UTF-8 is an error naming the file, line and column; a UTF-16 or
+  UTF-32 byte-order mark, or a NUL byte, is an error saying what the file is.
 * Files ending in ``.gz`` are decompressed.
 """
 
@@ -24,11 +25,47 @@ from typing import BinaryIO, TextIO
 from .errors import InputError
 
 BOM = b"\xef\xbb\xbf"
+#: byte-order marks of the encodings a text file is often saved in by
+#: mistake (Windows' "Unicode" is UTF-16 LE); UTF-32's before UTF-16's,
+#: whose marks begin them
+WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+    (b"\xff\xfe", "UTF-16 (little-endian)"),
+    (b"\xfe\xff", "UTF-16 (big-endian)"),
+)
+
+
+def wide_encoding(head: bytes) -> str | None:
+    """The UTF-16 or UTF-32 encoding whose byte-order mark ``head`` starts
+    with, or None."""
+    return next((encoding for mark, encoding in WIDE_BOMS if head.startswith(mark)), None)
+
+
+def check_text(data: bytes, name: str, first_line: int = 1) -> None:
+    """Bytes that are no UTF-8 text, found before they are counted or
+    decoded: a UTF-16 or UTF-32 file (its byte-order mark at the start: it
+    would be reported as a line-count mismatch or scored as garbage), or a
+    NUL byte (binary data, or UTF-16/32 without a mark)."""
+    encoding = wide_encoding(data) if first_line == 1 else None
+    if encoding is not None:
+        raise InputError(
+            f"{name} is {encoding} text (it starts with that byte-order mark); bleukit reads "
+            f"UTF-8: convert it, e.g. iconv -f {encoding.split()[0]} -t UTF-8"
+        )
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + first_line
+        raise InputError(
+            f"{name}: line {line} holds a NUL byte: binary data, or UTF-16/UTF-32 text "
+            "without a byte-order mark; bleukit reads UTF-8 text"
+        )
 
 
 def decode_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
     """Split raw bytes into segments, as described in the module docstring
-    (``first_line``: the number of the first line, for error messages)."""
+    (``first_line``: the number of the first line, for error messages);
+    ``check_text`` first, where it was not done already."""
     if first_line == 1 and data.startswith(BOM):
         data = data[len(BOM) :]
     try:
@@ -177,6 +214,7 @@ def read_lines(path: str) -> list[str]:
         else:
             with _open(path) as fh:
                 data = fh.read()
+    check_text(data, name)
     return decode_lines(data, name)
 
 
@@ -186,6 +224,7 @@ def count_lines(path: str) -> int:
     count, last = 0, b"\n"
     with _readable(path), _open(path) as fh:
         while block := fh.read(1 << 20):
+            check_text(block, display_name(path), count + 1)
             count += block.count(b"\n")
             last = block[-1:]
     return count + (last != b"\n")
@@ -208,6 +247,10 @@ def read_chunks(paths: Sequence[str], size: int) -> Iterator[list[list[str]]]:
             for path, fh in zip(paths, handles):
                 with _readable(path):
                     raw.append(list(itertools.islice(fh, size)))
+            data = [b"".join(r) for r in raw]
+            for chunk, name in zip(data, names):
+                # before the counts are compared: a UTF-16 stream has other line ends
+                check_text(chunk, name, done + 1)
             counts = {len(r) for r in raw}
             if len(counts) > 1:
                 short = min(range(len(raw)), key=lambda i: len(raw[i]))
@@ -219,7 +262,7 @@ def read_chunks(paths: Sequence[str], size: int) -> Iterator[list[list[str]]]:
                 )
             if not raw or not raw[0]:
                 return
-            yield [decode_lines(b"".join(r), n, done + 1) for r, n in zip(raw, names)]
+            yield [decode_lines(chunk, n, done + 1) for chunk, n in zip(data, names)]
             done += len(raw[0])
 
 

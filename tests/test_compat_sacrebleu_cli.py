@@ -116,3 +116,45 @@ def test_a_smoothing_value_is_accepted_and_ignored_where_sacrebleu_ignores_it(me
     plain = capsys.readouterr().out
     assert main([REF, "-i", HYP, *method, "-sv", "0.1"]) == 0
     assert capsys.readouterr().out == plain
+
+
+@pytest.mark.parametrize(
+    ("codec", "message"),
+    [
+        ("utf-16", "not utf-8 text (invalid start byte at byte 0); it is UTF-16 (little-endian) "
+                   "text: -e utf-16"),
+        ("utf-32", "it is UTF-32 (little-endian) text: -e utf-32"),
+        ("utf-16-le", "line 1 holds a NUL byte: binary data, or UTF-16/UTF-32 text without"),
+    ],
+)  # fmt: skip
+def test_wide_encodings_say_which_encoding_reads_them(tmp_path, capsys, monkeypatch, codec,
+                                                       message):  # fmt: skip
+    import io
+
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c d e\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_bytes("a b c d e\n".encode(codec))
+    assert main([str(ref), "-i", str(hyp)]) == 2
+    err = capsys.readouterr().err
+    assert f"hyp.txt: {message}" in err or message in err
+    assert err.count("\n") == 1
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(hyp.read_bytes())))
+    assert main([str(ref)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bleukit sacrebleu: error: <stdin>: ") and err.count("\n") == 1
+
+
+def test_an_encoding_that_does_not_fit_the_file_is_one_line(tmp_path, capsys):
+    # -e utf-16 on a file without the mark raised UnicodeError (a traceback)
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c d e\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_bytes("a b c d e\n".encode("utf-16"))
+    assert main([str(ref), "-i", str(hyp), "-e", "utf-16"]) == 2
+    assert "ref.txt: not utf-16 text (UTF-16 stream does not start with BOM)" in (
+        capsys.readouterr().err
+    )
+    ref.write_bytes("a b c d e\n".encode("utf-16"))
+    assert main([str(ref), "-i", str(hyp), "-e", "utf-16", "-b"]) == 0
+    assert capsys.readouterr().out == "100.0\n"

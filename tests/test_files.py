@@ -145,3 +145,50 @@ def test_a_sample_is_taken_of_regular_files_only(tmp_path):
     finally:
         os.close(read)
         os.close(write)
+
+
+UTF8 = "the cat sat\non the mat\n"
+
+
+@pytest.mark.parametrize(
+    ("codec", "message"),
+    [
+        ("utf-16", r"is UTF-16 \(little-endian\) text .* iconv -f UTF-16 -t UTF-8"),
+        ("utf-16-be", None),  # no mark: NULs
+        ("utf-32", r"is UTF-32 \(little-endian\) text .* iconv -f UTF-32 -t UTF-8"),
+    ],
+)
+def test_utf16_and_utf32_are_named_not_miscounted(tmp_path, codec, message):
+    """A UTF-16 file was reported as a line-count mismatch: its line ends
+    are two bytes."""
+    from bleukit.files import check_line_counts, read_chunks
+
+    ref = tmp_path / "ref.txt"
+    ref.write_text(UTF8, encoding="utf-8")
+    wide = tmp_path / "hyp.txt"
+    wide.write_bytes(UTF8.encode(codec))  # utf-16, utf-32: with their mark
+    expected = message or r"hyp.txt: line 1 holds a NUL byte: .* UTF-16/UTF-32 text without"
+    for call in (
+        lambda: check_line_counts([str(ref), str(wide)]),
+        lambda: list(read_chunks([str(ref), str(wide)], 1)),
+        lambda: read_lines(str(wide)),
+    ):
+        with pytest.raises(InputError, match=expected):
+            call()
+
+
+def test_a_big_endian_mark_is_named_too():
+    from bleukit.files import check_text
+
+    with pytest.raises(InputError, match=r"f is UTF-16 \(big-endian\) text"):
+        check_text("ab".encode("utf-16-be").join([b"\xfe\xff", b""]), "f")
+    with pytest.raises(InputError, match=r"f is UTF-32 \(big-endian\) text"):
+        check_text(b"\x00\x00\xfe\xff" + "ab".encode("utf-32-be"), "f")
+    check_text(b"\xef\xbb\xbfplain UTF-8 with its mark", "f")  # removed later, not refused
+
+
+def test_a_nul_byte_is_named_by_its_line():
+    from bleukit.files import check_text
+
+    with pytest.raises(InputError, match="f: line 12 holds a NUL byte"):
+        check_text(b"a\nb\nc\x00\n", "f", first_line=10)

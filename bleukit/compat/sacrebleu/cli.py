@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import itertools
 import json
 import os
 import sys
@@ -35,6 +36,7 @@ from typing import IO, Any, NoReturn
 from ... import testsets
 from ..._version import __version__
 from ...errors import BleukitError, ConfigError, InputError
+from ...files import wide_encoding
 from ...results import Interval
 from ...spec import TestName
 from .chrf import CHRF, CHRFScore
@@ -144,19 +146,42 @@ def _lines(path: str, encoding: str) -> list[str]:
     deliberate compatibility quirk)."""
     try:
         with _open(path, encoding) as fh:
-            return [line.rstrip() for line in fh]
+            lines = [line.rstrip() for line in fh]
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory, not a text file") from None
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"{path}: not {encoding} text ({exc.reason} at byte {exc.start})"
+            f"{path}: not {encoding} text ({exc.reason} at byte {exc.start}){_hint(exc.object)}"
         ) from None
+    except UnicodeError as exc:  # e.g. -e utf-16 on a file without its byte-order mark
+        raise InputError(f"{path}: not {encoding} text ({exc})") from None
     except LookupError:
         raise InputError(f"-e {encoding}: unknown encoding") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc}") from None
+    _check_nul(lines, path)
+    return lines
+
+
+def _check_nul(lines: list[str], where: str) -> None:
+    """NUL is valid UTF-8, so UTF-16 text without a byte-order mark decodes
+    into lines of NULs that would be scored (checked in C: a map over the
+    lines)."""
+    if any(map(str.__contains__, lines, itertools.repeat("\x00"))):
+        line = next(i for i, text in enumerate(lines, 1) if "\x00" in text)
+        raise InputError(
+            f"{where}: line {line} holds a NUL byte: binary data, or UTF-16/UTF-32 text "
+            "without a byte-order mark (-e utf-16-le reads the latter)"
+        )
+
+
+def _hint(data: bytes) -> str:
+    """Where undecodable text starts with a UTF-16/32 byte-order mark: the
+    -e that reads it."""
+    encoding = wide_encoding(bytes(data[:4]))
+    return f"; it is {encoding} text: -e {encoding.split()[0].lower()}" if encoding else ""
 
 
 def _reference_files(args: argparse.Namespace) -> list[list[str]]:
@@ -220,7 +245,13 @@ def _systems(args: argparse.Namespace, paired: bool) -> tuple[list[str], list[li
                 for system, sent in zip(systems, fields):
                     system.append(sent.rstrip())
         except UnicodeDecodeError as exc:
-            raise InputError(f"<stdin>: not {args.encoding} text ({exc.reason})") from None
+            raise InputError(
+                f"<stdin>: not {args.encoding} text ({exc.reason}){_hint(exc.object)}"
+            ) from None
+        except UnicodeError as exc:
+            raise InputError(f"<stdin>: not {args.encoding} text ({exc})") from None
+        for system in systems:
+            _check_nul(system, "<stdin>")
         names = [f"System {i + 1}" for i in range(len(systems))]
         if paired:
             names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
