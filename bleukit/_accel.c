@@ -952,78 +952,137 @@ static int twister_load(PyObject *state, Twister *t) {
     return 0;
 }
 
-/* bootstrap_sums(state, rows, nfields, samples[, systems[, first, last]]):
- * resamples first .. last-1 of `samples` (all by default), drawn in order
- * from the state, so that threads can each sum a range of the same draws */
+/* Every system's rows as buffers of n x nfields uint32 (one per system, as
+ * Columns hold them: no joined copy); -1 with a Python error set. */
+static int system_rows(PyObject *seq, Py_buffer **views, Py_ssize_t *systems,
+                       Py_ssize_t nfields, Py_ssize_t *n, const char *who) {
+    PyObject *fast = PySequence_Fast(seq, "rows must be a sequence of buffers");
+    if (!fast) return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    *views = PyMem_Calloc(count ? count : 1, sizeof(Py_buffer));
+    if (!*views) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    *systems = 0;
+    for (Py_ssize_t y = 0; y < count; y++) {
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(fast, y), &(*views)[y],
+                               PyBUF_C_CONTIGUOUS) < 0)
+            break;
+        *systems = y + 1;
+        Py_ssize_t rows = nfields > 0 ? (*views)[y].len / (Py_ssize_t)sizeof(uint32_t) / nfields
+                                      : 0;
+        if (y == 0) *n = rows;
+        if (nfields < 1 || rows < 1 || rows != *n ||
+            (*views)[y].len != rows * nfields * (Py_ssize_t)sizeof(uint32_t)) {
+            PyErr_Format(PyExc_ValueError, "%s: rows must be n x nfields uint32, n the same for all",
+                         who);
+            break;
+        }
+    }
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) return -1;
+    if (count < 1) {
+        PyErr_Format(PyExc_ValueError, "%s: no system's rows", who);
+        return -1;
+    }
+    return 0;
+}
+
+static void release_rows(Py_buffer *views, Py_ssize_t systems) {
+    for (Py_ssize_t y = 0; y < systems; y++) PyBuffer_Release(&views[y]);
+    PyMem_Free(views);
+}
+
+/* bootstrap_sums(state, rows, nfields, samples[, first, last[, gather]]): per
+ * system (a buffer of n x nfields uint32 each), the column sums of resamples
+ * first .. last-1 of `samples` (all by default), drawn in order from the
+ * state, so that threads can each sum a range of the same draws. gather
+ * (default): sum from a segment-major int64 copy of every system's rows;
+ * else from the rows themselves, with no copy (for rows too large to copy). */
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state;
-    Py_buffer rows;
-    Py_ssize_t nfields, samples, systems = 1, first = 0, last = -1;
-    if (!PyArg_ParseTuple(args, "Oy*nn|nnn", &state, &rows, &nfields, &samples, &systems,
-                          &first, &last))
+    PyObject *state, *seq;
+    Py_ssize_t nfields, samples, first = 0, last = -1, systems = 0, n = 0;
+    int gather = 1;
+    if (!PyArg_ParseTuple(args, "OOnn|nnp", &state, &seq, &nfields, &samples, &first, &last,
+                          &gather))
         return NULL;
+    Py_buffer *views = NULL;
     PyObject *result = NULL;
+    int64_t *by_segment = NULL, *sum = NULL;
+    Py_ssize_t *idx = NULL;
     Twister t;
+    if (system_rows(seq, &views, &systems, nfields, &n, "bootstrap_sums") < 0) goto done;
     if (last < 0) last = samples;
-    Py_ssize_t width = nfields * systems;
-    Py_ssize_t n = width > 0 ? rows.len / (Py_ssize_t)sizeof(int64_t) / width : 0;
-    if (nfields < 1 || systems < 1 || samples < 0 || n < 1 ||
-        rows.len != n * width * (Py_ssize_t)sizeof(int64_t)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "bootstrap_sums: rows must be systems x n x nfields int64");
-        goto done;
-    }
-    if (first < 0 || first > last || last > samples) {
+    if (samples < 0 || first < 0 || first > last || last > samples) {
         PyErr_SetString(PyExc_ValueError, "bootstrap_sums: need 0 <= first <= last <= samples");
         goto done;
     }
     if (twister_load(state, &t) < 0) goto done;
-    Py_ssize_t count = last - first;
-    /* segment-major copy of the rows: a draw then adds one contiguous run
-     * of every system's fields (systems x n x nfields in, n x width here) */
-    int64_t *by_segment = PyMem_RawMalloc(n * width * sizeof(int64_t));
-    int64_t *sum = PyMem_RawMalloc(width * sizeof(int64_t));
-    if (!by_segment || !sum) {
-        PyMem_RawFree(by_segment);
-        PyMem_RawFree(sum);
+    Py_ssize_t count = last - first, width = systems * nfields;
+    if (gather) {
+        by_segment = PyMem_RawMalloc(n * width * sizeof(int64_t));
+        sum = PyMem_RawMalloc(width * sizeof(int64_t));
+    } else {
+        idx = PyMem_RawMalloc(n * sizeof(Py_ssize_t));
+    }
+    if (gather ? !by_segment || !sum : !idx) {
         PyErr_NoMemory();
         goto done;
     }
     result = PyBytes_FromStringAndSize(NULL, systems * count * nfields * sizeof(int64_t));
-    if (!result) {
-        PyMem_RawFree(by_segment);
-        PyMem_RawFree(sum);
-        goto done;
-    }
+    if (!result) goto done;
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-    const int64_t *in = rows.buf;
     Py_BEGIN_ALLOW_THREADS
     double dn = (double)n;
-    for (Py_ssize_t y = 0; y < systems; y++)
-        for (Py_ssize_t j = 0; j < n; j++)
-            memcpy(by_segment + j * width + y * nfields, in + (y * n + j) * nfields,
-                   nfields * sizeof(int64_t));
     /* the draws of the resamples before `first`, passed over */
     for (Py_ssize_t k = 0; k < first * n; k++) twister_random(&t);
-    for (Py_ssize_t s = 0; s < count; s++) {
-        memset(sum, 0, width * sizeof(int64_t));
-        for (Py_ssize_t j = 0; j < n; j++) {
-            /* random.choices: population[floor(random() * n)], one draw for
-             * every system (the resamples are paired) */
-            Py_ssize_t idx = (Py_ssize_t)(twister_random(&t) * dn);
-            const int64_t *row = by_segment + idx * width;
-            for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];
+    if (gather) {
+        /* a segment-major int64 copy: a draw adds one contiguous run of every
+         * system's fields (fastest while the copy is small) */
+        for (Py_ssize_t y = 0; y < systems; y++) {
+            const uint32_t *in = views[y].buf;
+            for (Py_ssize_t j = 0; j < n; j++)
+                for (Py_ssize_t f = 0; f < nfields; f++)
+                    by_segment[j * width + y * nfields + f] = in[j * nfields + f];
         }
-        for (Py_ssize_t y = 0; y < systems; y++)
-            memcpy(out + (y * count + s) * nfields, sum + y * nfields,
-                   nfields * sizeof(int64_t));
+        for (Py_ssize_t s = 0; s < count; s++) {
+            memset(sum, 0, width * sizeof(int64_t));
+            for (Py_ssize_t j = 0; j < n; j++) {
+                /* random.choices: population[floor(random() * n)], one draw
+                 * for every system (the resamples are paired) */
+                const int64_t *row = by_segment + (Py_ssize_t)(twister_random(&t) * dn) * width;
+                for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];
+            }
+            for (Py_ssize_t y = 0; y < systems; y++)
+                memcpy(out + (y * count + s) * nfields, sum + y * nfields,
+                       nfields * sizeof(int64_t));
+        }
+    } else {
+        /* no copy: a resample's row offsets are drawn into a buffer, then
+         * each system's own rows are summed at them */
+        for (Py_ssize_t s = 0; s < count; s++) {
+            for (Py_ssize_t j = 0; j < n; j++)
+                idx[j] = (Py_ssize_t)(twister_random(&t) * dn) * nfields;
+            for (Py_ssize_t y = 0; y < systems; y++) {
+                const uint32_t *in = views[y].buf;
+                int64_t *acc = out + (y * count + s) * nfields;
+                memset(acc, 0, nfields * sizeof(int64_t));
+                for (Py_ssize_t j = 0; j < n; j++) {
+                    const uint32_t *row = in + idx[j];
+                    for (Py_ssize_t f = 0; f < nfields; f++) acc[f] += row[f];
+                }
+            }
+        }
     }
     Py_END_ALLOW_THREADS
+done:
     PyMem_RawFree(by_segment);
     PyMem_RawFree(sum);
-done:
-    PyBuffer_Release(&rows);
+    PyMem_RawFree(idx);
+    if (views) release_rows(views, systems);
     return result;
 }
 
@@ -1037,10 +1096,10 @@ static PyObject *ar_sums(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     uint32_t *words = NULL;
     Twister t;
-    Py_ssize_t n = nfields > 0 ? base.len / (Py_ssize_t)sizeof(int64_t) / nfields : 0;
+    Py_ssize_t n = nfields > 0 ? base.len / (Py_ssize_t)sizeof(uint32_t) / nfields : 0;
     if (nfields < 1 || trials < 0 || n < 1 || base.len != other.len ||
-        base.len != n * nfields * (Py_ssize_t)sizeof(int64_t)) {
-        PyErr_SetString(PyExc_ValueError, "ar_sums: base and other must be n x nfields int64");
+        base.len != n * nfields * (Py_ssize_t)sizeof(uint32_t)) {
+        PyErr_SetString(PyExc_ValueError, "ar_sums: base and other must be n x nfields uint32");
         goto done;
     }
     if (twister_load(state, &t) < 0) goto done;
@@ -1053,7 +1112,7 @@ static PyObject *ar_sums(PyObject *self, PyObject *args) {
         goto done;
     }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-    const int64_t *b = base.buf, *o = other.buf;
+    const uint32_t *b = base.buf, *o = other.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t s = 0; s < trials; s++) {
         /* random.getrandbits(n): 32-bit draws from the least significant
@@ -1069,7 +1128,7 @@ static PyObject *ar_sums(PyObject *self, PyObject *args) {
             /* segment j is bit n-1-j (format(bits, "0nb") reads from the top):
              * set, side A takes the baseline's statistics, else the other's */
             Py_ssize_t bit = n - 1 - j;
-            const int64_t *row = ((words[bit >> 5] >> (bit & 31)) & 1U) ? b : o;
+            const uint32_t *row = ((words[bit >> 5] >> (bit & 31)) & 1U) ? b : o;
             row += j * nfields;
             for (Py_ssize_t f = 0; f < nfields; f++) sum[f] += row[f];
         }
@@ -1096,19 +1155,21 @@ static PyMethodDef methods[] = {
      "lines joined by newlines: each line's tokens joined by one space, the\n"
      "lines by newlines."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS,
-     "bootstrap_sums(state, rows, nfields, samples[, systems[, first, last]]) -> bytes\n\n"
+     "bootstrap_sums(state, rows, nfields, samples[, first, last[, gather]]) -> bytes\n\n"
      "Column sums of `samples` bootstrap resamples of each system's n x nfields\n"
-     "int64 rows (rows: systems x n x nfields), drawn as random.Random with that\n"
-     "state (getstate()[1]) draws them with choices(range(n), k=n) once per\n"
-     "resample, the same for every system: systems x samples x nfields int64.\n"
-     "With first and last, only resamples first .. last-1 (the earlier ones are\n"
-     "drawn and passed over): systems x (last - first) x nfields int64."},
+     "uint32 rows (rows: a sequence of buffers, one per system), drawn as\n"
+     "random.Random with that state (getstate()[1]) draws them with\n"
+     "choices(range(n), k=n) once per resample, the same for every system:\n"
+     "systems x samples x nfields int64. With first and last, only resamples\n"
+     "first .. last-1 (the earlier ones are drawn and passed over): systems x\n"
+     "(last - first) x nfields int64. gather (default true): sum from one\n"
+     "segment-major copy of the rows (faster); false: from the rows, no copy."},
     {"ar_sums", ar_sums, METH_VARARGS,
      "ar_sums(state, base, other, nfields, trials) -> bytes\n\n"
      "Approximate randomization: per trial, the column sums of side A, which takes\n"
      "the baseline's row where random.Random with that state's getrandbits(n)\n"
      "has the segment's bit set (read from the top) and the other system's row\n"
-     "elsewhere: trials x nfields int64."},
+     "elsewhere (base, other: n x nfields uint32): trials x nfields int64."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

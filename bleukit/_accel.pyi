@@ -1,6 +1,8 @@
 # Types of the compiled engine (bleukit/_accel.c); see the docstrings there.
 from collections.abc import Sequence
 
+from typing_extensions import Buffer
+
 def block_stats(
     hyp: str,
     refs: Sequence[str | None],
@@ -13,14 +15,14 @@ def block_stats(
 def block_words(text: str, mode: int, categories: bytes = ..., /) -> str: ...
 def bootstrap_sums(
     state: tuple[int, ...],
-    rows: bytes,
+    rows: Sequence[Buffer],
     nfields: int,
     samples: int,
-    systems: int = ...,
     first: int = ...,
     last: int = ...,
+    gather: bool = ...,
     /,
 ) -> bytes: ...
 def ar_sums(
-    state: tuple[int, ...], base: bytes, other: bytes, nfields: int, trials: int, /
+    state: tuple[int, ...], base: Buffer, other: Buffer, nfields: int, trials: int, /
 ) -> bytes: ...

@@ -243,27 +243,33 @@ def read_chunks(paths: Sequence[str], size: int) -> Iterator[list[list[str]]]:
                 handles.append(stack.enter_context(_open(path)) if path != "-" else _open(path))
         done = 0
         while True:
-            raw = []
-            for path, fh in zip(paths, handles):
+            # each file's lines joined at once: a line's own bytes object
+            # lives only until then (a chunk of many files is held once)
+            data, counts = [], []
+            for path, name, fh in zip(paths, names, handles):
                 with _readable(path):
-                    raw.append(list(itertools.islice(fh, size)))
-            data = [b"".join(r) for r in raw]
-            for chunk, name in zip(data, names):
+                    lines = list(itertools.islice(fh, size))
+                counts.append(len(lines))
+                data.append(b"".join(lines))
+                del lines
                 # before the counts are compared: a UTF-16 stream has other line ends
-                check_text(chunk, name, done + 1)
-            counts = {len(r) for r in raw}
-            if len(counts) > 1:
-                short = min(range(len(raw)), key=lambda i: len(raw[i]))
-                long = max(range(len(raw)), key=lambda i: len(raw[i]))
+                check_text(data[-1], name, done + 1)
+            if len(set(counts)) > 1:
+                short = min(range(len(counts)), key=counts.__getitem__)
+                long = max(range(len(counts)), key=counts.__getitem__)
                 rest = sum(1 for _ in handles[long])
                 raise InputError(
-                    f"{names[short]} has {done + len(raw[short])} lines but {names[long]} has "
-                    f"{done + len(raw[long]) + rest}; files need one segment per line, aligned"
+                    f"{names[short]} has {done + counts[short]} lines but {names[long]} has "
+                    f"{done + counts[long] + rest}; files need one segment per line, aligned"
                 )
-            if not raw or not raw[0]:
+            if not counts or not counts[0]:
                 return
-            yield [decode_lines(chunk, n, done + 1) for chunk, n in zip(data, names)]
-            done += len(raw[0])
+            decoded = []
+            for k, name in enumerate(names):
+                decoded.append(decode_lines(data[k], name, done + 1))
+                data[k] = b""  # the bytes go as their text arrives
+            yield decoded
+            done += counts[0]
 
 
 def rereadable(path: str) -> bool:

@@ -19,7 +19,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain, compress
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from .errors import InputError
@@ -35,38 +35,63 @@ _FIELD_BITS = 64
 _FIELD_MASK = (1 << _FIELD_BITS) - 1
 
 
+#: the row type of packable statistics: uint32, every field in [0, 2**32)
+ROW_TYPE = "I"
+
+
 class Columns:
     """Per-segment statistics as columns, for fast sums over resamples.
 
-    When every statistic is a small non-negative integer (always, except with
-    the ``average`` reference length, whose lengths are fractions) each
-    segment is also packed into one integer, fields ``_FIELD_BITS`` wide: a
-    resample is then summed with one ``sum`` of integers instead of one per
-    column. The result is the same exact integers either way.
+    When every statistic is an integer in [0, 2**32) (always, except with the
+    ``average`` reference length, whose lengths are fractions) the segments
+    are held as one row-major ``array("I")``, 4 bytes a statistic (``rows``,
+    what the compiled resamplers read, uncopied), and the columns are strided
+    views of it; each segment can also be packed into one integer, fields
+    ``_FIELD_BITS`` wide, so that a resample is summed with one ``sum`` of
+    integers instead of one per column. Otherwise the columns are lists.
+    The sums are the same exact integers either way.
     """
 
     def __init__(self, segments: Iterable[Stats], order: int) -> None:
         self.order = order
-        sys_len: list[int] = []
-        ref_len: list[RefLength] = []
-        counts: list[list[int]] = [[] for _ in range(order)]
-        totals: list[list[int]] = [[] for _ in range(order)]
+        self.width = 2 + 2 * order
+        rows: array[int] | None = array(ROW_TYPE) if array(ROW_TYPE).itemsize == 4 else None
+        listed: list[tuple[RefLength, ...]] = []
         last = None
         # one pass, so that ``segments`` may be computed on the fly (a
         # system's tables read a chunk at a time) and never held as Stats
         for last in segments:
-            sys_len.append(last.sys_len)
-            ref_len.append(last.ref_len)
-            for k in range(order):
-                counts[k].append(last.counts[k])
-                totals[k].append(last.totals[k])
+            values = (last.sys_len, last.ref_len, *last.counts[:order], *last.totals[:order])
+            if rows is not None:
+                try:
+                    rows.extend(values)  # type: ignore[arg-type]  # a Fraction: TypeError
+                    continue
+                except (TypeError, OverflowError):  # a Fraction; a value past uint32
+                    del rows[len(rows) - len(rows) % self.width :]  # a row half added
+                    listed = list(zip(*[iter(rows)] * self.width))
+                    rows = None
+            listed.append(values)
         if last is None:
             raise InputError("no segments to resample")
-        self.n = len(sys_len)
-        self.cols: list[list[RefLength]] = [sys_len, ref_len, *counts, *totals]  # type: ignore[list-item]
         self.last = last
-        #: whether every statistic fits a packed field (``packed``)
-        self.packable = self.n < 2**31 and all(map(_fits_field, self.cols))
+        # (past 2**31 segments a packed sum could carry into the next field)
+        if rows is not None and len(rows) >= 2**31 * self.width:
+            listed, rows = list(zip(*[iter(rows)] * self.width)), None
+        #: the segments as uint32 rows, segment by segment (None: not packable)
+        self.rows = rows
+        self.cols: list[Sequence[RefLength]]
+        if rows is not None:
+            self.n = len(rows) // self.width
+            view = memoryview(rows)
+            self.cols = [view[k :: self.width] for k in range(self.width)]
+        else:
+            self.n = len(listed)
+            self.cols = [list(col) for col in zip(*listed)]
+
+    @property
+    def packable(self) -> bool:
+        """Whether the statistics are uint32 ``rows`` (and pack into ``packed``)."""
+        return self.rows is not None
 
     @cached_property
     def packed(self) -> list[int] | None:
@@ -77,10 +102,6 @@ class Columns:
         return [
             sum(v << (_FIELD_BITS * k) for k, v in enumerate(values)) for values in zip(*self.cols)
         ]
-
-    @property
-    def width(self) -> int:
-        return len(self.cols)
 
     def unpack(self, total: int) -> list[int]:
         return [(total >> (_FIELD_BITS * k)) & _FIELD_MASK for k in range(self.width)]
@@ -107,21 +128,6 @@ class Columns:
 
     def total(self) -> list[RefLength]:
         return [sum(col) for col in self.cols]
-
-    def rows(self) -> array[int]:
-        """The statistics as int64, segment by segment (packable columns
-        only): a buffer for the compiled resamplers, not copied to bytes."""
-        return array("q", chain.from_iterable(zip(*self.cols)))
-
-
-def _fits_field(col: Sequence[RefLength]) -> bool:
-    """Whether every value of a column is an int in [0, 2**32): converting
-    to int64 refuses anything but ints (a Fraction, a float) at C speed."""
-    try:
-        values = array("q", col)  # type: ignore[type-var]  # a Fraction is refused here
-    except (TypeError, OverflowError):
-        return False
-    return not values or (min(values) >= 0 and max(values) < 2**32)
 
 
 @dataclass(frozen=True)

@@ -110,16 +110,32 @@ def systems_sentence_scores(
         yield SentenceBatch(results, prepared.nrefs)
 
 
+#: the fewest lines of each file a chunk holds, however many files there are
+MIN_CHUNK_LINES = 1024
+
+
+def lines_per_file(batch_lines: int, files: int) -> int:
+    """How many lines of each of ``files`` files a chunk holds: a chunk of
+    one reference and one hypothesis file holds ``batch_lines`` of each (the
+    engine's batch), and a chunk of more files no more lines in all, so that
+    memory does not grow with the number of systems (ten systems at 32,768
+    lines each held 250 MB of text at once)."""
+    return max(min(batch_lines, MIN_CHUNK_LINES), 2 * batch_lines // max(files, 1))
+
+
 def system_chunks(
     ref_paths: Sequence[str], hyp_paths: Sequence[str], batch_lines: int, progress: bool = False
 ) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
     """Reference files and several systems' hypothesis files read in step:
-    per chunk, the reference streams and each system's lines; an empty file
-    is an error (raised once the files are read)."""
+    per chunk, the reference streams and each system's lines (at most
+    ``batch_lines`` of each, fewer when there are many files:
+    ``lines_per_file``); an empty file is an error (raised once the files
+    are read)."""
     _check_paths(ref_paths, hyp_paths)
     nref_files = len(ref_paths)
     read = 0
-    for chunk in read_in_step([*ref_paths, *hyp_paths], batch_lines, progress):
+    paths = [*ref_paths, *hyp_paths]
+    for chunk in read_in_step(paths, lines_per_file(batch_lines, len(paths)), progress):
         read += len(chunk[0])
         yield chunk[:nref_files], chunk[nref_files:]
     if not read:

@@ -360,15 +360,22 @@ def test_tokenizers_run_in_the_calling_thread(monkeypatch):
 
 
 @needs_accel
-@settings(max_examples=40, deadline=None)
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
-    st.lists(st.lists(st.integers(0, 2**31), min_size=5, max_size=5), min_size=1, max_size=30),
+    st.lists(st.lists(st.integers(0, 2**32 - 1), min_size=5, max_size=5), min_size=1, max_size=30),
     st.integers(0, 2**40) | st.none(),
     st.integers(0, 50),
+    st.sampled_from([0, 1 << 30]),
 )
-def test_compiled_bootstrap_draws_pythons_resamples(rows, seed, samples):
+def test_compiled_bootstrap_draws_pythons_resamples(monkeypatch, rows, seed, samples,
+                                                    gather_bytes):  # fmt: skip
     """bootstrap_sums runs CPython's Mersenne Twister from the seed's state:
-    the resamples are random.Random(seed).choices', summed exactly."""
+    the resamples are random.Random(seed).choices', summed exactly, from
+    the kernel's segment-major copy or from the rows themselves."""
+    # (the same setting for every example: the fixture's scope is harmless)
+    monkeypatch.setattr(compiled, "_GATHER_BYTES", gather_bytes)
 
     def segment(length: int, ref: int, counts: tuple[int, int], total: int) -> Stats:
         # a segment's own last_* fields, which NLTK's methods 5 and 6 read
@@ -384,11 +391,14 @@ def test_compiled_bootstrap_draws_pythons_resamples(rows, seed, samples):
 
 
 @needs_accel
+@pytest.mark.parametrize("gather_bytes", [0, 1 << 30])
 @pytest.mark.parametrize("threads_", [1, 2, 3])
-def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_, monkeypatch):
+def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_, gather_bytes,
+                                                                  monkeypatch):  # fmt: skip
     """With several threads each sums a range of the resamples, passing over
     the draws of the earlier ones: the sums are those of one thread."""
     monkeypatch.setattr(compiled, "_SPLIT_ROW_BYTES", 0)  # split these small rows
+    monkeypatch.setattr(compiled, "_GATHER_BYTES", gather_bytes)
     rows = [Stats(i % 7, i % 5, (i % 3, i % 2), (i % 7, i % 7), 1) for i in range(40)]
     other = [Stats(i % 4, i % 6, (i % 2, 1), (i % 4, i % 4), 1) for i in range(40)]
     systems = [Columns(rows, 2), Columns(other, 2)]
@@ -403,9 +413,45 @@ def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_, monke
 def test_compiled_bootstrap_refuses_a_range_outside_the_resamples(first, last):
     kernel = compiled.accelerator()
     state = Draws.from_seed(2, 5, 1).state
-    rows = bytes(16)  # two segments of one int64 field
+    rows = [bytes(8)]  # one system: two segments of one uint32 field
     with pytest.raises(ValueError, match="first <= last <= samples"):
-        kernel.bootstrap_sums(state, rows, 1, 5, 1, first, last)
+        kernel.bootstrap_sums(state, rows, 1, 5, first, last)
+
+
+@needs_accel
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([], "no system's rows"),
+        ([bytes(8), bytes(12)], "n the same for all"),  # 2 segments, then 3
+        ([bytes(6)], "n x nfields uint32"),  # not whole uint32 rows of 2 fields
+        ([3], "a bytes-like object is required"),
+    ],
+)
+def test_compiled_bootstrap_refuses_rows_of_other_shapes(rows, message):
+    kernel = compiled.accelerator()
+    state = Draws.from_seed(2, 5, 1).state
+    with pytest.raises((ValueError, TypeError), match=message):
+        kernel.bootstrap_sums(state, rows, 2 if len(rows) == 1 else 1, 5)
+
+
+def test_columns_hold_uint32_rows_or_lists_where_a_value_does_not_fit():
+    from fractions import Fraction
+
+    small = [Stats(3, 4, (2, 1), (3, 2), 1), Stats(5, 5, (4, 2), (5, 4), 1)]
+    cols = Columns(small, 2)
+    assert cols.rows is not None and cols.rows.typecode == "I" and cols.rows.itemsize == 4
+    assert cols.rows.tolist() == [3, 4, 2, 1, 3, 2, 5, 5, 4, 2, 5, 4]
+    assert [list(c) for c in cols.cols] == [[3, 5], [4, 5], [2, 4], [1, 2], [3, 5], [2, 4]]
+    # a fraction (the average reference length), a value past uint32: lists,
+    # whichever segment brings it, with every segment before it kept
+    for odd in (Stats(2, Fraction(7, 2), (1, 0), (2, 1), 1), Stats(2**32, 3, (1, 0), (5, 4), 1)):
+        for segments in ([odd, *small], [*small, odd], [small[0], odd, small[1]]):
+            got = Columns(segments, 2)
+            assert got.rows is None and not got.packable and got.n == 3
+            assert got.total() == [sum(c) for c in zip(*(
+                (s.sys_len, s.ref_len, *s.counts, *s.totals) for s in segments
+            ))]  # fmt: skip
 
 
 @needs_accel

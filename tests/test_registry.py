@@ -144,6 +144,8 @@ class _EntryPoint:
         self.dist = _Dist()
 
     def load(self):
+        if isinstance(self._obj, BaseException):  # the plugin's module fails to import
+            raise self._obj
         return self._obj
 
 
@@ -268,3 +270,32 @@ def test_components_lists_everything_and_marks_a_broken_plugin(plugins, capsys):
     # asking for it by name is the one-line error
     assert main(["score", "--set", "tokenizer=broken", "-r", "/dev/null", "-i", "/dev/null"]) == 2
     assert "plugin tokenizer 'broken.v1'" in capsys.readouterr().err
+
+
+def test_components_names_a_plugin_that_fails_to_import_and_one_shadowing_a_builtin(
+    plugins, capsys
+):
+    """Both used to stop the listing or pass unnamed: each is listed with
+    its distribution, version and error, every healthy component still."""
+    from bleukit.cli import main
+
+    plugins(TOKENIZERS, "needs-gpu.v1", ImportError("No module named 'cupy'"))
+    plugins(TOKENIZERS, "13a.v1", _words)
+    plugins(TOKENIZERS, "fine.v1", _words)
+    assert main(["components"]) == 0
+    out = capsys.readouterr().out
+    assert "  13a.v1 " in out and "  fine.v1 " in out and "exp.v1" in out
+    broken = {x.split()[0]: x for x in out.splitlines() if "BROKEN" in x}
+    assert set(broken) == {"needs-gpu.v1", "13a.v1"}
+    for line in broken.values():
+        assert "bleukit-test-plugins 2.3.4" in line
+    assert "failed to load: No module named 'cupy'" in broken["needs-gpu.v1"]
+    assert "would shadow the built-in '13a.v1'" in broken["13a.v1"]
+    # the built-in is what 13a means; the broken plugin is an error where asked for
+    assert bleukit.load_variant("BLEUw4", tokenizer="13a").tokenize("a,b") == ["a", ",", "b"]
+    assert (
+        main(["score", "--set", "tokenizer=needs-gpu", "-r", "/dev/null", "-i", "/dev/null"]) == 2
+    )
+    err = capsys.readouterr().err
+    assert "bleukit-test-plugins 2.3.4" in err and "No module named 'cupy'" in err
+    assert err.count("\n") == 1

@@ -35,11 +35,16 @@ _WORD_MODES = (0, 1, 7, 8, 9, 10)
 CHUNK = 512
 #: blocks read ahead per thread, so that every thread stays busy between reads
 _BLOCKS_PER_READ = 32
-#: bootstrap rows (int64, every system) past which threads split the
-#: resamples: below, the rows stay in cache and one thread sums as fast as
-#: two, which also draw the earlier resamples again (2 vCPUs: 10k segments x
-#: 6 systems, 4 MB, 10% slower on two; 50k, 22 MB, 1.65x faster)
+#: bootstrap rows (every system's) past which threads split the resamples:
+#: below, the rows stay in cache and one thread sums as fast as two, which
+#: also draw the earlier resamples again (2 vCPUs: 10k segments x 6 systems,
+#: 4 MB of int64, 10% slower on two; 50k, 22 MB, 1.65x faster)
 _SPLIT_ROW_BYTES = 16 << 20
+#: the largest segment-major copy of every system's bootstrap rows the
+#: kernel makes (faster: 6 WMT systems 35 vs 41 ms); past it, it sums from
+#: the rows themselves (10 systems x 100k segments: 80 MB not copied, and
+#: 25% faster there, the copy no longer in cache)
+_GATHER_BYTES = 16 << 20
 
 # How the kernel (``block_stats``) turns a block's lines into symbols, by
 # block kind and "the splitter is ascii.v1" (the numbers are the C enum).
@@ -211,15 +216,21 @@ class CompiledEngine(Engine):
         if kernel is None or not all(c.packable for c in systems):
             return super().bootstrap_sums(systems, draws)
         width, count = systems[0].width, draws.count
-        rows = b"".join(c.rows() for c in systems)
+        # each system's rows as they are (no joined copy)
+        rows = [c.rows for c in systems]
+        size = sum(len(r) * r.itemsize for r in rows if r is not None)
         # each thread sums a range of the resamples (drawing, and passing
         # over, the draws of those before it): the sums are the same
-        parts = max(1, min(workers(), count)) if len(rows) > _SPLIT_ROW_BYTES else 1
+        parts = max(1, min(workers(), count)) if size > _SPLIT_ROW_BYTES else 1
         bounds = [count * p // parts for p in range(parts + 1)]
+
+        # the kernel's segment-major int64 copy of the rows is faster, and
+        # costs twice their memory: made only while it is small
+        gather = 2 * size <= _GATHER_BYTES
 
         def part(lo_hi: tuple[int, int]) -> list[int]:
             lo, hi = lo_hi
-            sums = kernel.bootstrap_sums(draws.state, rows, width, count, len(systems), lo, hi)
+            sums = kernel.bootstrap_sums(draws.state, rows, width, count, lo, hi, gather)
             return memoryview(sums).cast("q").tolist()
 
         # per part: systems x (hi - lo) x width, concatenated per system
@@ -234,12 +245,12 @@ class CompiledEngine(Engine):
 
     def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
         kernel = accelerator()
-        if kernel is None or not (base.packable and other.packable):
+        if kernel is None or base.rows is None or other.rows is None:
             yield from super().randomization_sums(base, other, draws)
             return
         both = [a + b for a, b in zip(base.total(), other.total())]
         width = base.width
-        sums = kernel.ar_sums(draws.state, base.rows(), other.rows(), width, draws.count)
+        sums = kernel.ar_sums(draws.state, base.rows, other.rows, width, draws.count)
         flat = memoryview(sums).cast("q").tolist()
         for i in range(0, len(flat), width):
             side_a = flat[i : i + width]
