@@ -769,11 +769,13 @@ def _collect(
     args: argparse.Namespace,
     variants: Sequence[Variant | ChrfVariant],
     on_chunk: Callable[[list[list[str]], list[list[str]]], None] | None = None,
+    per_segment: bool = True,
 ) -> SystemStatistics:
     """The statistics of every system of a multi-system command under
-    ``variants``; ``on_chunk`` sees every chunk."""
+    ``variants``; ``on_chunk`` sees every chunk; ``per_segment``: as
+    ``SystemStatistics`` (False: sums only, for corpus scores)."""
     names, paths = _system_files(args)
-    return _collect_files(args, variants, _flatten(args.ref), paths, names, on_chunk)
+    return _collect_files(args, variants, _flatten(args.ref), paths, names, on_chunk, per_segment)
 
 
 def _collect_files(
@@ -783,6 +785,7 @@ def _collect_files(
     hyp_paths: list[str],
     names: list[str],
     on_chunk: Callable[[list[list[str]], list[list[str]]], None] | None = None,
+    per_segment: bool = True,
 ) -> SystemStatistics:
     """The statistics of hypothesis files (``names``) under ``variants``,
     the files read a chunk at a time (text is not kept), each chunk counted
@@ -802,8 +805,8 @@ def _collect_files(
             raise InputError("--executor dask needs --scheduler ADDR (e.g. tcp://host:8786)")
         from .dask import collect_chunks
 
-        return collect_chunks(args.scheduler, variants, names, chunks)
-    stats = SystemStatistics(variants, names)
+        return collect_chunks(args.scheduler, variants, names, chunks, per_segment)
+    stats = SystemStatistics(variants, names, per_segment)
     for refs, hyps in chunks:
         stats.add(refs, hyps)
     return stats
@@ -993,7 +996,7 @@ def _collected_corpus_blocks(
     a chunk at a time (here, or on the executor --executor names)."""
     from .variant import Variant
 
-    stats, files = _collect_hypothesis_files(args, variant, ref_paths, hyp_paths)
+    stats, files = _collect_hypothesis_files(args, variant, ref_paths, hyp_paths, False)
     blocks = []
     for key, name in files:
         if isinstance(variant, Variant):
@@ -1009,14 +1012,15 @@ def _collect_hypothesis_files(
     variant: Variant | ChrfVariant,
     ref_paths: list[str],
     hyp_paths: list[str],
+    per_segment: bool = True,
 ) -> tuple[SystemStatistics, list[tuple[str, str]]]:
     """``bleukit score``'s files collected under one variant, and per file
     its key in the statistics and its name (keys, not names: the same file
-    may come twice)."""
+    may come twice); ``per_segment``: as ``SystemStatistics``."""
     from .files import display_name
 
     keys = [str(i) for i in range(len(hyp_paths))]
-    stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys)
+    stats = _collect_files(args, [variant], ref_paths, hyp_paths, keys, per_segment=per_segment)
     return stats, list(zip(keys, map(display_name, hyp_paths)))
 
 
@@ -1117,7 +1121,7 @@ def _cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
     names = _variant_names(args, default=("BLEUw4", "BLEUc18"), beside=("chrF",))
     variants = _any_variants(names, args.set)
     _warn_language(args, variants)
-    stats = _collect(args, variants)
+    stats = _collect(args, variants, per_segment=False)
     out.write(matrix.FORMATS[args.format](matrix.from_stats(variants, stats), args.width))
 
 

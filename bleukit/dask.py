@@ -105,12 +105,14 @@ def collect_chunks(
     variants: Sequence[AnyVariant],
     systems: Sequence[str],
     chunks: Iterable[tuple[RefStreams, Sequence[Sequence[str]]]],
+    per_segment: bool = True,
 ) -> SystemStatistics:
     """The statistics of several systems' chunks (``bleukit compare ...
     --executor dask --scheduler ADDR``), each chunk counted by a worker of
     the running Dask cluster at ``scheduler`` and merged here in chunk
-    order. At most two chunks per worker thread are in flight, so the
-    client's memory stays bounded by them and the statistics."""
+    order (``per_segment``: as ``SystemStatistics``). At most two chunks
+    per worker thread are in flight, so the client's memory stays bounded
+    by them and the statistics."""
     _dask()
     from distributed import Client
 
@@ -120,11 +122,13 @@ def collect_chunks(
         raise InputError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
     with client:
         limit = 2 * max(1, sum(client.nthreads().values()))
-        stats = SystemStatistics(variants, systems)
+        stats = SystemStatistics(variants, systems, per_segment)
         pending: deque[Any] = deque()
         for refs, hyps in chunks:
             pending.append(
-                client.submit(chunk_statistics, variants, systems, refs, hyps, pure=False)
+                client.submit(
+                    chunk_statistics, variants, systems, refs, hyps, per_segment, pure=False
+                )
             )
             if len(pending) >= limit:
                 stats.extend(pending.popleft().result())

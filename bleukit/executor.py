@@ -164,14 +164,14 @@ def merge_groups(parts: Iterable[dict[Hashable, Partial]]) -> dict[Hashable, Par
 
 def chunk_statistics(
     variants: Sequence[AnyVariant], systems: Sequence[str], refs: RefStreams,
-    hyps: Sequence[Sequence[str]],
+    hyps: Sequence[Sequence[str]], per_segment: bool = True,
 ) -> SystemStatistics:  # fmt: skip
     """One chunk of several systems' files (``bleukit ... --executor``):
-    its statistics, one engine thread, for the client to ``extend`` its own
-    with in chunk order."""
+    its statistics (``per_segment``: as ``SystemStatistics``), one engine
+    thread, for the client to ``extend`` its own with in chunk order."""
     for variant in variants:
         _warn_python_engine(variant)
-    stats = SystemStatistics(variants, systems)
+    stats = SystemStatistics(variants, systems, per_segment)
     with limited_threads(1):
         stats.add(refs, hyps)
     return stats

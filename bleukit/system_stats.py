@@ -7,7 +7,10 @@ Per chunk, the references are prepared once per tokenization, and each
 system is counted once per tokenization at the highest order among the
 BLEU variants that share it (``Variant.reference_key``); each BLEU variant
 reads its statistics from those tables (``Variant.stats_from_tables``).
-chrF variants keep a running partial sum per system (``Partial``).
+Commands that need only corpus scores (``matrix``, ``score``) ask for no
+per-segment statistics (``per_segment=False``): each BLEU variant then keeps
+a running sum per system, and memory does not grow with the corpus. chrF
+variants always keep a running partial sum per system (``Partial``).
 """
 
 from __future__ import annotations
@@ -28,9 +31,13 @@ AnyVariant = Variant | ChrfVariant
 
 class SystemStatistics:
     """The statistics of ``systems`` (names) under ``variants``, filled by
-    ``add`` one aligned chunk at a time."""
+    ``add`` one aligned chunk at a time; ``per_segment``: keep each
+    segment's statistics (for resampling, sentence scores), else only each
+    system's sums (corpus scores)."""
 
-    def __init__(self, variants: Sequence[AnyVariant], systems: Sequence[str]) -> None:
+    def __init__(
+        self, variants: Sequence[AnyVariant], systems: Sequence[str], per_segment: bool = True
+    ) -> None:
         if len(set(systems)) != len(systems):
             raise InputError(f"system names must differ: {', '.join(systems)}")
         self.systems = list(systems)
@@ -43,9 +50,15 @@ class SystemStatistics:
                 self._orders[key] = max(self._orders.get(key, 0), v.stat_order)
                 self._bleu.setdefault(key, v)
         self._chrf = [v for v in variants if isinstance(v, ChrfVariant)]
+        self.per_segment = per_segment
         self._tables: dict[tuple[object, ...], list[list[SegmentTable]]] = {
             key: [[] for _ in systems] for key in self._orders
         }
+        #: without per-segment statistics, each BLEU variant's running sums
+        self._summed = {} if per_segment else {
+            v.fingerprint: (v, [Stats.zero(v.stat_order) for _ in systems])
+            for v in variants if isinstance(v, Variant)
+        }  # fmt: skip
         self._partials: dict[str, list[Partial]] = {}
         self._nrefs: set[int] = set()
         #: the number of segments added
@@ -62,8 +75,14 @@ class SystemStatistics:
         for key, order in self._orders.items():
             variant = self._bleu[key]
             prepared = variant.prepare_references(ref_streams, order)
-            for tables, lines in zip(self._tables[key], hyps):
-                tables.extend(variant.tables(lines, prepared, order))
+            for i, lines in enumerate(hyps):
+                tables = variant.tables(lines, prepared, order)
+                if self.per_segment:
+                    self._tables[key][i].extend(tables)
+                    continue
+                for v, sums in self._summed.values():
+                    if v.reference_key() == key:
+                        sums[i] = sums[i] + v.sum_from_tables(tables)
         for chrf in self._chrf:
             prepared_chrf = chrf.prepare_references(ref_streams)
             sums = self._partials.setdefault(chrf.fingerprint, [])
@@ -85,13 +104,16 @@ class SystemStatistics:
         """Append the statistics of the chunks that follow these (collected
         elsewhere, e.g. by an executor's worker, for the same variants and
         systems)."""
-        if (later.systems, later._orders, later._chrf_keys()) != (
-            self.systems, self._orders, self._chrf_keys(),
+        if (later.systems, later._orders, later._chrf_keys(), later.per_segment) != (
+            self.systems, self._orders, self._chrf_keys(), self.per_segment,
         ):  # fmt: skip
             raise InputError("these statistics were collected for other variants or systems")
         for key, per_system in later._tables.items():
             for tables, more in zip(self._tables[key], per_system):
                 tables.extend(more)
+        for fingerprint, (_, sums) in self._summed.items():
+            more = later._summed[fingerprint][1]
+            sums[:] = [a + b for a, b in zip(sums, more)]
         for fingerprint, partials in later._partials.items():
             self._add_partials(fingerprint, partials)
         self._nrefs.update(later._nrefs)
@@ -107,6 +129,8 @@ class SystemStatistics:
     def _system_tables(self, variant: Variant, system: str) -> list[SegmentTable]:
         if not self.segments:
             raise InputError("no segments to score (the hypotheses are empty)")
+        if not self.per_segment:
+            raise ValueError("these statistics were collected as sums (per_segment=False)")
         key = variant.reference_key()
         if key not in self._tables or self._orders[key] < variant.stat_order:
             raise InputError(f"variant {variant.name} was not collected")
@@ -130,7 +154,13 @@ class SystemStatistics:
     def total(self, variant: Variant, system: str) -> Stats:
         """The system's summed statistics under a BLEU variant (no Stats
         per segment)."""
-        return variant.sum_from_tables(self._system_tables(variant, system))
+        if self.per_segment:
+            return variant.sum_from_tables(self._system_tables(variant, system))
+        if not self.segments:
+            raise InputError("no segments to score (the hypotheses are empty)")
+        if variant.fingerprint not in self._summed:
+            raise InputError(f"variant {variant.name} was not collected")
+        return self._summed[variant.fingerprint][1][self._index[system]]
 
     def chrf_score(self, variant: ChrfVariant, system: str) -> ChrfResult:
         """The system's corpus score under a chrF variant."""
@@ -186,10 +216,11 @@ def collect_chunks(
     variants: Sequence[AnyVariant],
     systems: Sequence[str],
     chunks: Iterable[tuple[RefStreams, Sequence[Sequence[str]]]],
+    per_segment: bool = True,
 ) -> SystemStatistics:
     """The statistics of systems read a chunk at a time: each chunk gives
     its reference streams and each system's hypotheses."""
-    stats = SystemStatistics(variants, systems)
+    stats = SystemStatistics(variants, systems, per_segment)
     for refs, hyps in chunks:
         stats.add(refs, hyps)
     return stats

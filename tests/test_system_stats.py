@@ -144,3 +144,45 @@ def test_segment_stats_are_a_sequence_read_from_the_tables():
     for bad in (10, -11):
         with pytest.raises(IndexError):
             segments[bad]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora())
+def test_sums_alone_give_the_totals_of_per_segment_statistics(corpus):
+    """matrix and score keep running sums (per_segment=False), not tables:
+    the same totals, the last segment's fields included (NLTK method 7 reads
+    them), whatever the chunk boundaries."""
+    systems, refs, bounds = corpus
+    names = [f"s{i}" for i in range(len(systems))]
+    full = collect_chunks(VARIANTS, names, _chunks(systems, refs, bounds))
+    sums = collect_chunks(VARIANTS, names, _chunks(systems, refs, bounds), per_segment=False)
+    assert (sums.segments, sums.nrefs) == (full.segments, full.nrefs)
+    for variant in BLEU:
+        for name in names:
+            assert sums.total(variant, name) == full.total(variant, name)
+    for variant in CHRF:
+        assert sums.chrf_score(variant, names[0]).score == full.chrf_score(variant, names[0]).score
+
+
+def test_sums_alone_extend_in_order_and_refuse_per_segment_questions():
+    import pickle
+
+    systems = [["the cat sat", "a dog", "it rains", "ok"], ["a cat", "the dog ran", "rain", "ok"]]
+    refs = [["the cat sat on", "a dog ran", "it rains today", "ok"]]
+    names = ["A", "B"]
+    whole = collect(VARIANTS, list(zip(names, systems)), refs)
+    merged = SystemStatistics(VARIANTS, names, per_segment=False)
+    for a, b in ((0, 1), (1, 3), (3, 4)):
+        chunk = SystemStatistics(VARIANTS, names, per_segment=False)
+        chunk.add([refs[0][a:b]], [s[a:b] for s in systems])
+        merged.extend(pickle.loads(pickle.dumps(chunk)))
+    for variant in BLEU:
+        assert merged.total(variant, "B") == whole.total(variant, "B")
+    with pytest.raises(ValueError, match="collected as sums"):
+        merged.segment_stats(BLEU[0], "A")
+    with pytest.raises(ValueError, match="collected as sums"):
+        merged.sentence_values(BLEU[0], "A")
+    with pytest.raises(InputError, match="other variants or systems"):
+        merged.extend(collect(VARIANTS, list(zip(names, systems)), refs))  # per segment
+    with pytest.raises(InputError, match="was not collected"):
+        merged.total(bleukit.load_variant("BLEUw3"), "A")
