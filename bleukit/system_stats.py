@@ -80,16 +80,13 @@ class SystemStatistics:
                 if self.per_segment:
                     self._tables[key][i].extend(tables)
                     continue
-                for v, sums in self._summed.values():
+                for v, running in self._summed.values():
                     if v.reference_key() == key:
-                        sums[i] = sums[i] + v.sum_from_tables(tables)
+                        running[i] = running[i] + v.sum_from_tables(tables)
         for chrf in self._chrf:
             prepared_chrf = chrf.prepare_references(ref_streams)
-            sums = self._partials.setdefault(chrf.fingerprint, [])
             chunk = [chrf.partial(lines, prepared_chrf) for lines in hyps]
-            self._partials[chrf.fingerprint] = (
-                [a + b for a, b in zip(sums, chunk)] if sums else chunk
-            )
+            self._add_partials(chrf.fingerprint, chunk)
         self._nrefs.update(per_segment)
         self.segments += len(per_segment)
 
@@ -111,9 +108,9 @@ class SystemStatistics:
         for key, per_system in later._tables.items():
             for tables, more in zip(self._tables[key], per_system):
                 tables.extend(more)
-        for fingerprint, (_, sums) in self._summed.items():
-            more = later._summed[fingerprint][1]
-            sums[:] = [a + b for a, b in zip(sums, more)]
+        for fingerprint, (_, running) in self._summed.items():
+            after = later._summed[fingerprint][1]
+            running[:] = [a + b for a, b in zip(running, after)]
         for fingerprint, partials in later._partials.items():
             self._add_partials(fingerprint, partials)
         self._nrefs.update(later._nrefs)
