@@ -137,8 +137,8 @@ def _paired(text: str, bleukit: bool) -> list[tuple[str, ...]]:
 def _matrix(text: str, bleukit: bool) -> list[str]:
     """Per system, its BLEU and chrF as printed with two decimals."""
     if bleukit:
-        # "NAME.txt   29.90 (3)  59.47 (5)": a score and its rank per variant
-        rows = re.findall(rf"\.txt\s+{_NUMBER} \(\d+\)\s+{_NUMBER}", text)
+        # "NAME   29.90 (3)  59.47 (5)": a score and its rank per variant
+        rows = re.findall(rf"(?m)^\S+\s+{_NUMBER} \(\d+\)\s+{_NUMBER}", text)
     else:  # sacrebleu's multi-system table: "│ NAME │ 29.90  │  59.47  │"
         rows = re.findall(rf"│\s*{_NUMBER}\s*│\s*{_NUMBER}\s*│", text)
     return [x for row in rows for x in row]
@@ -152,7 +152,7 @@ def agree(w: Workload, ours: str, theirs: str) -> str:
         a = re.findall(rf"BLEU = {_NUMBER}", ours)
         b = re.findall(rf"BLEU\S* = {_NUMBER}", theirs)
     elif w.check == "systems":
-        a = re.findall(rf"\.txt(?: \(baseline\))?\s+{_NUMBER}", ours)
+        a = re.findall(rf"(?m)^\S+(?: \(baseline\))?\s+{_NUMBER}\s", ours)
         b = [s for s, *_ in _paired(theirs, False)]
     elif w.check == "paired":
         a, b = _paired(ours, True), _paired(theirs, False)
