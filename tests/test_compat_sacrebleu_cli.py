@@ -152,9 +152,8 @@ def test_an_encoding_that_does_not_fit_the_file_is_one_line(tmp_path, capsys):
     hyp = tmp_path / "hyp.txt"
     hyp.write_bytes("a b c d e\n".encode("utf-16"))
     assert main([str(ref), "-i", str(hyp), "-e", "utf-16"]) == 2
-    assert "ref.txt: not utf-16 text (UTF-16 stream does not start with BOM)" in (
-        capsys.readouterr().err
-    )
+    err = capsys.readouterr().err  # (the reason's wording is Python's, by version)
+    assert "ref.txt: not utf-16 text (" in err and "BOM" in err and err.count("\n") == 1
     ref.write_bytes("a b c d e\n".encode("utf-16"))
     assert main([str(ref), "-i", str(hyp), "-e", "utf-16", "-b"]) == 0
     assert capsys.readouterr().out == "100.0\n"
