@@ -157,3 +157,9 @@ def test_an_encoding_that_does_not_fit_the_file_is_one_line(tmp_path, capsys):
     ref.write_bytes("a b c d e\n".encode("utf-16"))
     assert main([str(ref), "-i", str(hyp), "-e", "utf-16", "-b"]) == 0
     assert capsys.readouterr().out == "100.0\n"
+
+
+def test_abbreviated_options_are_accepted_as_sacrebleu_accepts_them(capsys):
+    # bleukit's own commands refuse abbreviations; the drop-in keeps sacrebleu's parser
+    assert main([REF, "-i", HYP, "--smooth-m", "exp", "--sc"]) == 0
+    assert capsys.readouterr().out == "29.9\n"

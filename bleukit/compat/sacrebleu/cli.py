@@ -55,7 +55,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """sacrebleu 2.6.0's options, with its names, defaults and choices."""
+    """sacrebleu 2.6.0's options, with its names, defaults and choices.
+    Compatibility quirk: abbreviated options stay accepted (``--smooth-m``),
+    as sacrebleu's parser accepts them and scripts use them; ``bleukit``'s
+    own commands refuse abbreviations."""
     p = _Parser(
         prog=PROG,
         description=f"sacrebleu {EMULATED}'s command line, computed by bleukit "
