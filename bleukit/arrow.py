@@ -54,7 +54,7 @@ def _dataset(path: str, columns: Sequence[str]) -> Any:
     # first one's schema, so numbers would be read as text ("7") and a part
     # without a column as rows without it
     for fragment in dataset.get_fragments():
-        where = fragment.path if fragment.path != path else path
+        where = fragment.path
         try:
             schema = fragment.physical_schema
         except (pa.ArrowInvalid, OSError) as exc:

@@ -683,15 +683,20 @@ def _warn_language(args: argparse.Namespace, variants: Sequence[Variant | ChrfVa
     hypothesis file is mostly in (standard input is not looked at: it
     cannot be read twice)."""
     from .files import sample_text
-    from .languages import script_warning, tokenizer_warning
+    from .languages import SEGMENTING_TOKENIZERS, script_warning, tokenizer_warning
     from .variant import Variant
 
-    words = [v for v in variants if isinstance(v, Variant)]
+    # (a variant whose tokenizer segments any script is never warned about)
+    words = [
+        v
+        for v in variants
+        if isinstance(v, Variant) and v.config.tokenizer not in SEGMENTING_TOKENIZERS
+    ]
     paths = _flatten(args.input)
     sample = sample_text(paths[0]) if words and paths and not args.quiet else None
+    lang = getattr(args, "lang", None)  # agree has no --lang
     for variant in words:
         tokenizer = variant.config.tokenizer
-        lang = getattr(args, "lang", None)  # agree has no --lang
         warning = lang and tokenizer_warning(lang, tokenizer)
         if not warning and sample:
             warning = script_warning(sample, tokenizer)

@@ -8,6 +8,9 @@ gives the same variant everywhere.
 
 from __future__ import annotations
 
+import functools
+import re
+
 # ISO 639-1 codes (and 639-3 where there is none) of languages whose usual
 # script does not put spaces between words
 UNSPACED_LANGUAGES = {
@@ -52,6 +55,8 @@ _UNSPACED_BLOCKS = (
     (0xF900, 0xFAFF, "zh"),  # CJK Compatibility Ideographs
     (0x20000, 0x3134F, "zh"),  # CJK Extensions B-G
 )
+#: the first character of any of those blocks
+_FIRST_UNSPACED = chr(min(first for first, _, _ in _UNSPACED_BLOCKS))
 #: what to use instead of a word tokenizer, by language
 _SEGMENTERS = {
     "zh": "--lang zh (BLEUc18) or --set tokenizer=zh",
@@ -60,25 +65,36 @@ _SEGMENTERS = {
 }
 
 
+@functools.cache
+def _script_patterns() -> tuple[re.Pattern[str], dict[str, re.Pattern[str]]]:
+    """One character class of every block, and one per language (compiled
+    on first use: counting in C, not a Python loop over every character)."""
+    ranges: dict[str, list[str]] = {}
+    for first, last, lang in _UNSPACED_BLOCKS:
+        ranges.setdefault(lang, []).append(f"{re.escape(chr(first))}-{re.escape(chr(last))}")
+    every = re.compile(f"[{''.join(part for parts in ranges.values() for part in parts)}]")
+    return every, {lang: re.compile(f"[{''.join(parts)}]") for lang, parts in ranges.items()}
+
+
 def unspaced_language(text: str) -> str | None:
     """The language a text's script suggests when most of its characters
     (whitespace aside) are of a script written without spaces: ``ja`` where
-    kana appear among Han characters, else the commonest such script's."""
-    counts: dict[str, int] = {}
-    total = 0
-    for ch in text:
-        if ch.isspace():
-            continue
-        total += 1
-        point = ord(ch)
-        if point < 0x0E00:
-            continue
-        for first, last, lang in _UNSPACED_BLOCKS:
-            if first <= point <= last:
-                counts[lang] = counts.get(lang, 0) + 1
-                break
-    if 2 * sum(counts.values()) <= total:
+    kana appear among Han characters, else the commonest such script's (on
+    a tie, the one that appears first)."""
+    # most texts have none of these scripts: one pass or two in C settle it
+    if not text or max(text) < _FIRST_UNSPACED:
         return None
+    every, per_language = _script_patterns()
+    unspaced = len(text) - len(every.sub("", text))
+    total = sum(map(len, text.split())) if unspaced else 0  # the characters not whitespace
+    if 2 * unspaced <= total:
+        return None
+    found = []
+    for lang, pattern in per_language.items():
+        first = pattern.search(text)
+        if first is not None:
+            found.append((first.start(), lang, len(text) - len(pattern.sub("", text))))
+    counts = {lang: count for _, lang, count in sorted(found)}
     if counts.get("ja", 0) * 20 > counts.get("zh", 0) + counts.get("ja", 0):
         return "ja"  # kana are more than 5% of the CJK characters
     return max(counts, key=counts.__getitem__)
