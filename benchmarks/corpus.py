@@ -70,7 +70,7 @@ MATRIX = {
 
 
 def _read(path: str) -> list[str]:
-    from bleukit.files import read_lines
+    from bleukit.io.files import read_lines
 
     return read_lines(path)
 
@@ -219,8 +219,8 @@ def _prepare_matrix(tool: str, systems, streams):
     """Every system under every MATRIX variant; the sum of the scores."""
     if tool == "bleukit":
         import bleukit
-        from bleukit.stats import corpus_sum
-        from bleukit.variant import SharedReferences
+        from bleukit.core.stats import corpus_sum
+        from bleukit.metrics.bleu.variant import SharedReferences
 
         variants = [bleukit.load_variant(name) for name in MATRIX]
 

@@ -35,7 +35,7 @@ def _cpu_seconds() -> float:
 def _parquet(src: Path, parts: int) -> Path:
     import pandas as pd
 
-    from bleukit.files import read_lines
+    from bleukit.io.files import read_lines
 
     out = src / f"table.{parts}.parquet"
     if not out.exists():

@@ -41,7 +41,7 @@ def measure(root: Path) -> list[dict]:
     from sacrebleu.significance import PairedTest
 
     import bleukit
-    from bleukit.significance import SignificanceSpec, paired_test
+    from bleukit.significance.paired import SignificanceSpec, paired_test
 
     refs = [lines(root / "newstest2021.en-de.ref.A.txt")]
     named = [(s, lines(root / f"newstest2021.en-de.hyp.{s}.txt")) for s in SYSTEMS]

@@ -17,9 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
-    from .chrf import ChrfResult, ChrfSignature
-    from .chrf_variant import ChrfVariant, load_chrf, load_metric
-    from .errors import (
+    from .core.errors import (
         BleukitError,
         ConfigError,
         InputError,
@@ -27,27 +25,29 @@ if TYPE_CHECKING:
         PluginError,
         UnknownComponentError,
     )
-    from .results import BleuResult
-    from .signature import Signature, parse_signature
-    from .variant import Variant, load_variant
+    from .core.results import BleuResult
+    from .metrics.bleu.signature import Signature, parse_signature
+    from .metrics.bleu.variant import Variant, load_variant
+    from .metrics.chrf.core import ChrfResult, ChrfSignature
+    from .metrics.chrf.variant import ChrfVariant, load_chrf, load_metric
 
 _EXPORTS = {
-    "BleuResult": "results",
-    "ChrfResult": "chrf",
-    "ChrfSignature": "chrf",
-    "ChrfVariant": "chrf_variant",
-    "load_chrf": "chrf_variant",
-    "load_metric": "chrf_variant",
-    "BleukitError": "errors",
-    "ConfigError": "errors",
-    "InputError": "errors",
-    "MissingDependencyError": "errors",
-    "PluginError": "errors",
-    "Signature": "signature",
-    "UnknownComponentError": "errors",
-    "Variant": "variant",
-    "load_variant": "variant",
-    "parse_signature": "signature",
+    "BleuResult": "core.results",
+    "ChrfResult": "metrics.chrf.core",
+    "ChrfSignature": "metrics.chrf.core",
+    "ChrfVariant": "metrics.chrf.variant",
+    "load_chrf": "metrics.chrf.variant",
+    "load_metric": "metrics.chrf.variant",
+    "BleukitError": "core.errors",
+    "ConfigError": "core.errors",
+    "InputError": "core.errors",
+    "MissingDependencyError": "core.errors",
+    "PluginError": "core.errors",
+    "Signature": "metrics.bleu.signature",
+    "UnknownComponentError": "core.errors",
+    "Variant": "metrics.bleu.variant",
+    "load_variant": "metrics.bleu.variant",
+    "parse_signature": "metrics.bleu.signature",
 }
 
 __all__ = [

@@ -1,5 +1,5 @@
 """BLEU and chrF on Dask DataFrames (``pip install 'bleukit[dask]'``): corpus
-scores as a map-reduce of partial statistics (``bleukit.partial``), sentence
+scores as a map-reduce of partial statistics (``bleukit.core.partial``), sentence
 scores as a map. Each partition is scored where it lives, with one engine
 thread unless the variant sets ``threads``; only partials (a few integers)
 travel. Scores equal the single-process ones exactly.
@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-from .errors import InputError, MissingDependencyError
-from .executor import (
+from .core.errors import InputError, MissingDependencyError
+from .corpus.partitions import (
     AnyResult,
     AnyVariant,
     as_variant,
@@ -27,8 +27,8 @@ from .executor import (
     reads_last_segment,
     ref_columns,
 )
-from .system_stats import SystemStatistics
-from .variant import RefStreams
+from .corpus.systems import SystemStatistics
+from .metrics.bleu.variant import RefStreams
 
 
 def _dask() -> Any:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .chrf_variant import ChrfVariant, load_metric
-from .errors import InputError
-from .executor import AnyResult, text_values
-from .variant import Variant, streams_from_rows
+from .core.errors import InputError
+from .corpus.partitions import AnyResult, text_values
+from .metrics.bleu.variant import Variant, streams_from_rows
+from .metrics.chrf.variant import ChrfVariant, load_metric
 
 AnyVariant = Variant | ChrfVariant
 

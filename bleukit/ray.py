@@ -1,6 +1,6 @@
 """BLEU and chrF on Ray Datasets (``pip install 'bleukit[ray]'``): a
 ``map_batches`` callable that adds sentence scores, and corpus scores as a
-map-reduce of partial statistics (``bleukit.partial``): each batch maps to a
+map-reduce of partial statistics (``bleukit.core.partial``): each batch maps to a
 pickled partial where it lives, and only those travel to the caller. Scores
 equal the single-process ones exactly.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from .executor import (
+from .corpus.partitions import (
     AnyResult,
     AnyVariant,
     PartialMapper,

@@ -33,10 +33,10 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from .chrf_variant import ChrfVariant, load_metric
+from .core.errors import InputError, InputTypeError
 from .engines import limited_threads
-from .errors import InputError, InputTypeError
-from .variant import Variant, streams_from_rows
+from .metrics.bleu.variant import Variant, streams_from_rows
+from .metrics.chrf.variant import ChrfVariant, load_metric
 
 AnyVariant = Variant | ChrfVariant
 

@@ -1,6 +1,6 @@
 """BLEU and chrF on Spark DataFrames (``pip install 'bleukit[spark]'``, and a
 Java runtime for Spark): sentence scores as a pandas UDF, corpus scores as a
-map-reduce of partial statistics (``bleukit.partial``): ``mapInArrow`` maps
+map-reduce of partial statistics (``bleukit.core.partial``): ``mapInArrow`` maps
 each partition to one pickled partial where it lives, and only those travel
 to the driver, which sums them. Scores equal the single-process ones
 exactly.
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
-from .errors import InputError, MissingDependencyError
-from .executor import (
+from .core.errors import InputError, MissingDependencyError
+from .corpus.partitions import (
     AnyResult,
     AnyVariant,
     PartialMapper,

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from .results import BleuResult
-    from .variant import Variant
+    from .core.results import BleuResult
+    from .metrics.bleu.variant import Variant
 
 DEFAULT_VARIANT = "BLEUw4"
 ENV_VAR = "BLEUKIT_VARIANT"
@@ -93,8 +93,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture
 def bleu_variant(request: pytest.FixtureRequest) -> Variant:
     """The loaded variant (from the marker, --bleu-variant or $BLEUKIT_VARIANT)."""
-    from .errors import BleukitError
-    from .variant import load_variant
+    from .core.errors import BleukitError
+    from .metrics.bleu.variant import load_variant
 
     name = getattr(request, "param", None) or variant_name(
         request.config.getoption("--bleu-variant")

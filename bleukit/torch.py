@@ -24,9 +24,9 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
+from .core.errors import InputError, MissingDependencyError
 from .engines import SegmentTable
-from .errors import InputError, MissingDependencyError
-from .variant import Variant, load_variant
+from .metrics.bleu.variant import Variant, load_variant
 
 #: sacrebleu.sentence_bleu's defaults, for token ids (as SentenceReward
 #: scores them: every id one token; no text is tokenized here)

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from .errors import InputError, MissingDependencyError
-from .results import BleuResult
-from .stats import Stats
-from .variant import Variant, load_variant, streams_from_rows
+from .core.errors import InputError, MissingDependencyError
+from .core.results import BleuResult
+from .core.stats import Stats
+from .metrics.bleu.variant import Variant, load_variant, streams_from_rows
 
 #: the reference count state's start for the min-reduction (no update yet)
 _NO_REFERENCES = 2**62

@@ -1,4 +1,4 @@
-"""Write bleukit/variants/table.py: the built-in variants as bleukit.schema
+"""Write bleukit/variants/table.py: the built-in variants as bleukit.config.schema
 validates them, so that loading one by name needs neither PyYAML nor
 pydantic. Run it after changing a built-in YAML file (tests/test_loading.py
 fails until the table matches).
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pprint
 from pathlib import Path
 
-from bleukit.schema import validated_builtins
+from bleukit.config.schema import validated_builtins
 
 TABLE = Path(__file__).resolve().parents[1] / "bleukit" / "variants" / "table.py"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bleukit.files import read_lines
+from bleukit.io.files import read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 WMT_DIR = REPO / "tests" / "data" / "wmt"

@@ -3,7 +3,7 @@ NumPy computed once: numpy.corrcoef(x, y)[0, 1] for the vectors below)."""
 
 import pytest
 
-from bleukit.agreement import (
+from bleukit.analysis.agreement import (
     agreement,
     cohen_kappa,
     grade,
@@ -94,7 +94,7 @@ SYSTEMS = [
 
 def test_agree_computes_the_statistics_from_each_variant_scores():
     import bleukit
-    from bleukit.agreement import agree
+    from bleukit.analysis.agreement import agree
 
     a, b = bleukit.load_variant("sacrebleu"), bleukit.load_variant("BLEUc18", smoothing="exp")
     study = agree(a, b, REFS, SYSTEMS)
@@ -117,7 +117,7 @@ def test_agree_computes_the_statistics_from_each_variant_scores():
 
 def test_agree_searches_orders_from_one_set_of_statistics():
     import bleukit
-    from bleukit.agreement import agree
+    from bleukit.analysis.agreement import agree
 
     a, b = bleukit.load_variant("sacrebleu"), bleukit.load_variant("BLEUc18", smoothing="exp")
     study = agree(a, b, REFS, SYSTEMS, orders=range(2, 6))
@@ -131,8 +131,8 @@ def test_agree_searches_orders_from_one_set_of_statistics():
 
 def test_agree_needs_two_segments():
     import bleukit
-    from bleukit.agreement import agree
-    from bleukit.errors import InputError
+    from bleukit.analysis.agreement import agree
+    from bleukit.core.errors import InputError
 
     a = bleukit.load_variant("BLEUw4")
     with pytest.raises(InputError, match="at least two segments"):

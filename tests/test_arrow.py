@@ -1,4 +1,4 @@
-"""bleukit.arrow and bleukit score --parquet: a table read in record
+"""bleukit.corpus.parquet and bleukit score --parquet: a table read in record
 batches gives the scores of the same text read whole (tox -e dask installs
 pyarrow and sets BLEUKIT_REQUIRE_ARROW=1, which makes its absence a
 failure)."""
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import bleukit
-from bleukit import arrow
-from bleukit.cli import main
-from bleukit.errors import InputError
+from bleukit.cli.commands import main
+from bleukit.core.errors import InputError
+from bleukit.corpus import parquet as arrow
 
 if not os.environ.get("BLEUKIT_REQUIRE_ARROW"):
     pytest.importorskip("pyarrow", reason="pyarrow not installed (tox -e dask)")

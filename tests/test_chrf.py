@@ -1,4 +1,4 @@
-"""bleukit.chrf, the chrF stage: configuration, words, triples, the
+"""bleukit.metrics.chrf.core, the chrF stage: configuration, words, triples, the
 F-score, the best reference, signatures (their forms, parser, and that every
 scoring field moves them)."""
 
@@ -11,7 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleukit.chrf import (
+from bleukit.config.model import CHRF_SCORING_FIELDS, ChrfConfig
+from bleukit.config.schema import validate_chrf
+from bleukit.core.errors import ConfigError
+from bleukit.metrics.chrf.core import (
     ChrfSignature,
     StreamCounts,
     best_triples,
@@ -21,9 +24,6 @@ from bleukit.chrf import (
     sum_triples,
     words,
 )
-from bleukit.config import CHRF_SCORING_FIELDS, ChrfConfig
-from bleukit.errors import ConfigError
-from bleukit.schema import validate_chrf
 
 BASE = {
     "metric": "chrf.v1",

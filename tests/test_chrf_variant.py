@@ -1,4 +1,4 @@
-"""bleukit.chrf_variant: chrF and chrF++ on the engines. Golden values from
+"""bleukit.metrics.chrf.variant: chrF and chrF++ on the engines. Golden values from
 sacrebleu 2.6.0 (tests/golden/chrf_sacrebleu.json, make_chrf_golden.py),
 an independent by-the-paper implementation on random text, the compiled
 engine against the reference engine, and the properties of additive
@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.chrf import ChrfConfig, sum_triples, words
-from bleukit.chrf_variant import ChrfVariant, load_chrf, load_metric
+from bleukit.core.errors import ConfigError, InputError
 from bleukit.engines import compiled
-from bleukit.errors import ConfigError, InputError
+from bleukit.metrics.chrf.core import ChrfConfig, sum_triples, words
+from bleukit.metrics.chrf.variant import ChrfVariant, load_chrf, load_metric
 
 HERE = Path(__file__).parent
 DATA = HERE / "data" / "wmt"
@@ -99,11 +99,11 @@ def naive_chrf(hyps, refs, c: ChrfConfig) -> float:
             stats = []
             for hc, rc in zip(h, grams(stream[i])):
                 stats += [sum(hc.values()) if rc else 0, sum(rc.values()), sum((hc & rc).values())]
-            f = bleukit.chrf.f_score(stats, c.order, c.beta, c.eps_smoothing)
+            f = bleukit.metrics.chrf.core.f_score(stats, c.order, c.beta, c.eps_smoothing)
             if f > best_f:
                 best, best_f = stats, f
         total = [a + b for a, b in zip(total, best)]
-    return bleukit.chrf.f_score(total, c.order, c.beta, c.eps_smoothing)
+    return bleukit.metrics.chrf.core.f_score(total, c.order, c.beta, c.eps_smoothing)
 
 
 @st.composite

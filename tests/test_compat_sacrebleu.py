@@ -12,7 +12,7 @@ import pytest
 
 from bleukit.compat import sacrebleu
 from bleukit.compat.sacrebleu import BLEU
-from bleukit.errors import BleukitError, InputError
+from bleukit.core.errors import BleukitError, InputError
 
 EPSILON = 1e-8
 

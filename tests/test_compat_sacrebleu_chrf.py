@@ -10,7 +10,7 @@ import pytest
 
 from bleukit.compat import sacrebleu
 from bleukit.compat.sacrebleu import CHRF
-from bleukit.errors import BleukitError
+from bleukit.core.errors import BleukitError
 
 EPSILON = 1e-4
 

@@ -4,9 +4,9 @@ import dataclasses
 
 import pytest
 
-from bleukit.config import builtin_names, parse_override
-from bleukit.errors import ConfigError
-from bleukit.loading import load_config
+from bleukit.config.loading import load_config
+from bleukit.config.model import builtin_names, parse_override
+from bleukit.core.errors import ConfigError
 
 
 def write(tmp_path, name, text):
@@ -168,7 +168,12 @@ def test_every_field_that_can_change_a_score_has_a_signature_key():
     """sacrebleu #251 is a score-changing option its signature omits: here a
     field is either descriptive or declares its key, and the signature's
     forms and parser derive from those declarations."""
-    from bleukit.config import DESCRIPTIVE_FIELDS, SCORING_FIELDS, VariantConfig, signature_key
+    from bleukit.config.model import (
+        DESCRIPTIVE_FIELDS,
+        SCORING_FIELDS,
+        VariantConfig,
+        signature_key,
+    )
 
     names = {f.name for f in dataclasses.fields(VariantConfig)}
     assert names == set(SCORING_FIELDS) | set(DESCRIPTIVE_FIELDS)

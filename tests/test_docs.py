@@ -90,7 +90,7 @@ def test_shell_examples_run(page, command, tmp_path):
     import shutil
     import subprocess
 
-    from bleukit.files import read_lines
+    from bleukit.io.files import read_lines
 
     if "ja-mecab" in command and importlib.util.find_spec("MeCab") is None:
         pytest.skip("needs bleukit[ja]")

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleukit
+from bleukit.core.errors import ConfigError, MissingDependencyError
+from bleukit.core.resampling import Columns, Draws, bootstrap_sums, randomization_sums
+from bleukit.core.stats import Stats
 from bleukit.engines import ENGINES, Engine, compiled, threads
 from bleukit.engines.python import PythonEngine
-from bleukit.errors import ConfigError, MissingDependencyError
-from bleukit.resampling import Columns, Draws, bootstrap_sums, randomization_sums
-from bleukit.stats import Stats
 from bleukit.tokenizers import TOKENIZERS, make_tokenization
 
 ACCEL = compiled.accelerator()
@@ -217,7 +217,7 @@ def test_engine_selection(monkeypatch):
 
 
 def test_plugin_splitters_use_the_python_engine(monkeypatch):
-    from bleukit.registry import Entry
+    from bleukit.core.registry import Entry
     from bleukit.tokenizers import SPLITTERS
 
     plugin = Entry("commas.v1", lambda text: text.split(","), "plugin", "test splitter")
@@ -323,7 +323,7 @@ def test_segments_holding_a_newline(tokenizer):
 
 
 def test_overrides_keep_the_engine_asked_for(monkeypatch):
-    from bleukit.registry import Entry
+    from bleukit.core.registry import Entry
     from bleukit.tokenizers import SPLITTERS
 
     plugin = Entry("commas.v1", lambda text: text.split(","), "plugin", "test splitter")
@@ -340,7 +340,7 @@ def test_tokenizers_run_in_the_calling_thread(monkeypatch):
     MeCab's) need not be thread-safe."""
     import threading
 
-    from bleukit.registry import Entry
+    from bleukit.core.registry import Entry
 
     seen = set()
 
@@ -479,7 +479,7 @@ class _CountingEngine(PythonEngine):
 
 
 def test_a_plugin_engine_registers_and_is_chosen_by_name(monkeypatch):
-    from bleukit import registry
+    from bleukit.core import registry
 
     class EntryPoint:  # what an installed plugin's entry point gives the registry
         name, group, value, dist = "counting", "bleukit.engines", "tests:_CountingEngine", None

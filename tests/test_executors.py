@@ -1,7 +1,7 @@
 """The executor conformance suite: every executor gives the single-process
 score, exactly, for many variants, partition counts from 1 to 200, empty
 partitions, missing references and group-wise scores. It runs on a plain
-in-process map-reduce over bleukit.executor (every environment) and on Dask
+in-process map-reduce over bleukit.corpus.partitions (every environment) and on Dask
 (a local scheduler and a LocalCluster of 2 worker processes; tox -e dask
 installs Dask and sets BLEUKIT_REQUIRE_DASK=1, which makes its absence a
 failure), on Ray (a local Ray with 2 CPUs; tox -e ray, opt-in, sets
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import bleukit
-from bleukit import executor
-from bleukit.errors import BleukitError, InputError
+from bleukit.core.errors import BleukitError, InputError
+from bleukit.corpus import partitions as executor
 
 DATA = Path(__file__).parent / "data" / "wmt"
 N = 300
@@ -409,7 +409,7 @@ def scheduler():
 def test_commands_on_a_dask_cluster_print_what_they_print_locally(
     scheduler, tmp_path, monkeypatch, capsys
 ):
-    from bleukit.cli import main
+    from bleukit.cli.commands import main
     from bleukit.engines.compiled import CompiledEngine
     from bleukit.engines.python import PythonEngine
 
@@ -440,7 +440,7 @@ def test_commands_on_a_dask_cluster_print_what_they_print_locally(
 
 @pytest.mark.skipif(not _dask_available(), reason="Dask not installed (tox -e dask)")
 def test_executor_errors_are_one_line(scheduler, tmp_path, capsys):
-    from bleukit.cli import main
+    from bleukit.cli.commands import main
 
     f = _wmt_files(tmp_path, n=20)
     base = ["score", "-r", f["ref.A"], "-i", f["hyp.UF"]]
@@ -462,7 +462,7 @@ def test_executor_errors_are_one_line(scheduler, tmp_path, capsys):
 
 @pytest.mark.skipif(_dask_available(), reason="Dask is installed here")
 def test_executor_dask_without_dask_names_the_extra(tmp_path, capsys):
-    from bleukit.cli import main
+    from bleukit.cli.commands import main
 
     f = _wmt_files(tmp_path, n=5)
     argv = ["matrix", "-r", f["ref.A"], "-i", f["hyp.UF"], "--executor", "dask"]

@@ -9,14 +9,14 @@ import importlib.util
 
 import pytest
 
-from bleukit.errors import MissingDependencyError
+from bleukit.core.errors import MissingDependencyError
 
 CASES = [
     ("dask", "bleukit.dask", lambda m: m.corpus_score(None, "hyp", "ref"), "bleukit[dask]"),
     ("pyspark", "bleukit.spark", lambda m: m.corpus_score(None, "hyp", "ref"), "bleukit[spark]"),
     ("torch", "bleukit.torch", lambda m: m.sentence_bleu(None, None), "bleukit[torch]"),
     ("torchmetrics", "bleukit.torchmetrics", lambda m: m.BLEU(), "bleukit[torchmetrics]"),
-    ("pyarrow", "bleukit.arrow", lambda m: m.corpus_score(None, "x", "hyp", ["ref"]),
+    ("pyarrow", "bleukit.corpus.parquet", lambda m: m.corpus_score(None, "x", "hyp", ["ref"]),
      "bleukit[arrow]"),
 ]  # fmt: skip
 

@@ -4,8 +4,8 @@ import gzip
 
 import pytest
 
-from bleukit.errors import InputError
-from bleukit.files import (
+from bleukit.core.errors import InputError
+from bleukit.io.files import (
     check_line_counts,
     check_same_length,
     count_lines,
@@ -106,7 +106,7 @@ def test_line_count_mismatch_names_both_files_and_counts():
 def test_a_spool_gives_back_everything_written_in_memory_or_on_disk(limit):
     import io
 
-    from bleukit.files import Spool
+    from bleukit.io.files import Spool
 
     parts = [f"line {i} ü\n" for i in range(50)]
     out = io.StringIO()
@@ -126,7 +126,7 @@ def test_a_sample_is_taken_of_regular_files_only(tmp_path):
     import gzip
     import os
 
-    from bleukit.files import sample_text
+    from bleukit.io.files import sample_text
 
     plain = tmp_path / "a.txt"
     plain.write_text("東京\n" * 10, encoding="utf-8")
@@ -161,7 +161,7 @@ UTF8 = "the cat sat\non the mat\n"
 def test_utf16_and_utf32_are_named_not_miscounted(tmp_path, codec, message):
     """A UTF-16 file was reported as a line-count mismatch: its line ends
     are two bytes."""
-    from bleukit.files import check_line_counts, read_chunks
+    from bleukit.io.files import check_line_counts, read_chunks
 
     ref = tmp_path / "ref.txt"
     ref.write_text(UTF8, encoding="utf-8")
@@ -178,7 +178,7 @@ def test_utf16_and_utf32_are_named_not_miscounted(tmp_path, codec, message):
 
 
 def test_a_big_endian_mark_is_named_too():
-    from bleukit.files import check_text
+    from bleukit.io.files import check_text
 
     with pytest.raises(InputError, match=r"f is UTF-16 \(big-endian\) text"):
         check_text("ab".encode("utf-16-be").join([b"\xfe\xff", b""]), "f")
@@ -188,7 +188,7 @@ def test_a_big_endian_mark_is_named_too():
 
 
 def test_a_nul_byte_is_named_by_its_line():
-    from bleukit.files import check_text
+    from bleukit.io.files import check_text
 
     with pytest.raises(InputError, match="f: line 12 holds a NUL byte"):
         check_text(b"a\nb\nc\x00\n", "f", first_line=10)

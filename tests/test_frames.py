@@ -13,7 +13,7 @@ import pytest
 
 import bleukit
 from bleukit import frames
-from bleukit.errors import InputError
+from bleukit.core.errors import InputError
 
 HYPS = ["the cat sat on the mat", "a dog ran", "it rains today"]
 REF_A = ["the cat sat on a mat", "a dog ran away", "it rained today"]

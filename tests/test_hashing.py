@@ -1,4 +1,4 @@
-"""bleukit.hashing: the same SHA-256 as hashlib, in one piece or in blocks."""
+"""bleukit.core.hashing: the same SHA-256 as hashlib, in one piece or in blocks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleukit.hashing import sha256
+from bleukit.core.hashing import sha256
 
 
 @given(st.lists(st.binary(max_size=300), max_size=5))

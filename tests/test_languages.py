@@ -1,6 +1,6 @@
 import pytest
 
-from bleukit.languages import (
+from bleukit.tokenizers.languages import (
     primary_subtag,
     script_warning,
     tokenizer_warning,

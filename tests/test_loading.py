@@ -1,4 +1,4 @@
-"""bleukit.loading: built-in names come from the generated table, equal to
+"""bleukit.config.loading: built-in names come from the generated table, equal to
 validating their YAML; every other name goes through the schema; and a
 built-in variant loads without PyYAML or pydantic."""
 
@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from bleukit.config import ChrfConfig, VariantConfig, builtin_names
-from bleukit.errors import ConfigError
-from bleukit.loading import builtin_config, load_any_config, load_config
-from bleukit.schema import validated_builtins
+from bleukit.config.loading import builtin_config, load_any_config, load_config
+from bleukit.config.model import ChrfConfig, VariantConfig, builtin_names
+from bleukit.config.schema import validated_builtins
+from bleukit.core.errors import ConfigError
 
 
 def test_the_table_of_built_ins_is_what_validating_their_yaml_gives():
@@ -60,7 +60,7 @@ def test_a_built_in_variant_scores_without_the_heavy_imports(tmp_path, sentence)
     # what bleukit imports, not the interpreter's start (an editable
     # install's import hook brings pathlib, say)
     code = (
-        "import io, sys; before = set(sys.modules); import bleukit.cli as cli; "
+        "import io, sys; before = set(sys.modules); import bleukit.cli.commands as cli; "
         "sys.stdout = io.StringIO(); "
         f"code = cli.main(['score', *{sentence!r}, '-v', 'sacrebleu', '-r', {str(ref)!r}, "
         f"'-i', {str(hyp)!r}]); "

@@ -8,10 +8,10 @@ import re
 import pytest
 
 import bleukit
-from bleukit import matrix
-from bleukit.config import split_variant_list
+from bleukit.analysis import matrix
+from bleukit.config.model import split_variant_list
 from bleukit.engines.compiled import accelerator
-from bleukit.variant import Variant
+from bleukit.metrics.bleu.variant import Variant
 
 REFS = [["the cat sat on the mat", "a dog barked at the moon", "it rains today"] * 3]
 SYSTEMS = [

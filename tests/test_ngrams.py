@@ -1,6 +1,6 @@
 from collections import Counter
 
-from bleukit.ngrams import count_ngrams, max_counts
+from bleukit.core.ngrams import count_ngrams, max_counts
 
 
 def test_counts_every_order_up_to_max():

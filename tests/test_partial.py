@@ -1,4 +1,4 @@
-"""bleukit.partial: partial statistics merge exactly, in any grouping and
+"""bleukit.core.partial: partial statistics merge exactly, in any grouping and
 order (for variants that do not read the last segment), empty partitions
 are neutral, and variants and partials pickle; threads= limits the engine."""
 
@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleukit
+from bleukit.core.errors import BleukitError, ConfigError, InputError
 from bleukit.engines import threads
-from bleukit.errors import BleukitError, ConfigError, InputError
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", ".", "猫", "dog", "ran"])
 LINE = st.lists(WORDS, max_size=8).map(" ".join)

@@ -2,7 +2,7 @@
 
 import io
 
-from bleukit import progress
+from bleukit.io import progress
 
 
 class Terminal(io.StringIO):

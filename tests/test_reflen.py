@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import pytest
 
-from bleukit.reflen import REF_LENGTHS, average, closest, shortest
+from bleukit.core.reflen import REF_LENGTHS, average, closest, shortest
 
 
 @pytest.mark.parametrize(

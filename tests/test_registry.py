@@ -8,12 +8,12 @@ from importlib.metadata import EntryPoint
 import pytest
 
 import bleukit
-from bleukit import registry as registry_module
+from bleukit.core import registry as registry_module
+from bleukit.core.errors import PluginError, UnknownComponentError
+from bleukit.core.reflen import REF_LENGTHS
+from bleukit.core.registry import Registry
+from bleukit.core.smoothing import SMOOTHINGS
 from bleukit.engines import ENGINES
-from bleukit.errors import PluginError, UnknownComponentError
-from bleukit.reflen import REF_LENGTHS
-from bleukit.registry import Registry
-from bleukit.smoothing import SMOOTHINGS
 from bleukit.tokenizers import SPLITTERS, TOKENIZERS
 
 REGISTRIES = (TOKENIZERS, SPLITTERS, REF_LENGTHS, SMOOTHINGS, ENGINES)
@@ -215,7 +215,7 @@ def test_every_builtin_keeps_its_registry_contract():
 
 def test_a_smoothing_plugin_written_as_the_docs_say_scores(plugins):
     """docs/plugins.md: a subclass of Smoothing (instantiated by bleukit)."""
-    from bleukit.smoothing import SacrebleuSmoothing
+    from bleukit.core.smoothing import SacrebleuSmoothing
 
     class HalfExp(SacrebleuSmoothing):
         """exp smoothing, under another name"""
@@ -255,7 +255,7 @@ def test_a_reference_length_plugin_returning_nan_later_is_an_error_naming_it(plu
 
 
 def test_components_lists_everything_and_marks_a_broken_plugin(plugins, capsys):
-    from bleukit.cli import main
+    from bleukit.cli.commands import main
 
     def fails(line):
         raise RuntimeError("no model file")
@@ -277,7 +277,7 @@ def test_components_names_a_plugin_that_fails_to_import_and_one_shadowing_a_buil
 ):
     """Both used to stop the listing or pass unnamed: each is listed with
     its distribution, version and error, every healthy component still."""
-    from bleukit.cli import main
+    from bleukit.cli.commands import main
 
     plugins(TOKENIZERS, "needs-gpu.v1", ImportError("No module named 'cupy'"))
     plugins(TOKENIZERS, "13a.v1", _words)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleukit.cli import main
+from bleukit.cli.commands import main
 
 LINES = ["the cat sat on the mat", "a dog ran away", "it rains today"] * 4
 
@@ -350,7 +350,7 @@ _DOCUMENTS = st.one_of(
 
 
 def _is_one_line_config_error(exc: BaseException) -> bool:
-    from bleukit.errors import ConfigError, PluginError
+    from bleukit.core.errors import ConfigError, PluginError
 
     return isinstance(exc, (ConfigError, PluginError)) and "\n" not in str(exc)
 
@@ -362,7 +362,7 @@ def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, d
     one ConfigError line: never another exception."""
     import yaml
 
-    from bleukit.loading import load_any_config
+    from bleukit.config.loading import load_any_config
 
     path = tmp_path_factory.mktemp("fuzz") / "v.yaml"
     path.write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
@@ -373,9 +373,9 @@ def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, d
     else:
         # what loads is complete: its signature parses back to it (or, where
         # a check needs a file, a SentencePiece model, one ConfigError line)
-        from bleukit.chrf import ChrfSignature, parse_chrf_signature
-        from bleukit.config import ChrfConfig
-        from bleukit.signature import Signature, parse_signature
+        from bleukit.config.model import ChrfConfig
+        from bleukit.metrics.bleu.signature import Signature, parse_signature
+        from bleukit.metrics.chrf.core import ChrfSignature, parse_chrf_signature
 
         if isinstance(config, ChrfConfig):
             again = parse_chrf_signature(ChrfSignature(config, 1).long).config
@@ -395,7 +395,7 @@ def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, d
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300))
 def test_fuzz_any_yaml_text_loads_or_is_one_config_error(tmp_path_factory, text):
-    from bleukit.loading import load_any_config
+    from bleukit.config.loading import load_any_config
 
     path = tmp_path_factory.mktemp("fuzz") / "v.yaml"
     path.write_text(text, encoding="utf-8")
@@ -464,8 +464,8 @@ _SIGNATURES = st.builds(
 def test_fuzz_signature_parse_rebuilds_a_variant_or_is_one_config_error(text):
     """signature parse: a signature gives its variant, which signs the same
     way again; anything else is one ConfigError line."""
-    from bleukit.chrf import is_chrf_signature, parse_chrf_signature
-    from bleukit.signature import Signature, parse_signature
+    from bleukit.metrics.bleu.signature import Signature, parse_signature
+    from bleukit.metrics.chrf.core import is_chrf_signature, parse_chrf_signature
 
     try:
         if is_chrf_signature(text):

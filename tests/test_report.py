@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.html_report import _matched_levels, _reference_ngrams, build_report
-from bleukit.significance import SignificanceSpec
+from bleukit.report.html import _matched_levels, _reference_ngrams, build_report
+from bleukit.significance.paired import SignificanceSpec
 
 # the third reference would end or change the page's script if the data
 # were not escaped for a script element (HTML's script data states)
@@ -119,7 +119,7 @@ def test_matched_levels_are_the_longest_reference_ngram_covering_each_token(hyp,
 def test_script_json_escapes_exactly_the_script_breaking_characters(text):
     import json
 
-    from bleukit.html_report import _script_json
+    from bleukit.report.html import _script_json
 
     out = _script_json({"t": text})
     assert not any(c in out for c in "<>&\u2028\u2029")

@@ -9,8 +9,7 @@ import random
 import pytest
 
 import bleukit
-from bleukit.engines import ENGINES
-from bleukit.resampling import (
+from bleukit.core.resampling import (
     Columns,
     Draws,
     bootstrap_indices,
@@ -18,7 +17,8 @@ from bleukit.resampling import (
     randomization_selections,
     randomization_sums,
 )
-from bleukit.stats import Stats, corpus_sum
+from bleukit.core.stats import Stats, corpus_sum
+from bleukit.engines import ENGINES
 
 
 def _stats(variant, refs, *systems):

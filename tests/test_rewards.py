@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.errors import InputError
+from bleukit.core.errors import InputError
 from bleukit.rewards import DEFAULT_VARIANT, SentenceReward
 
 HYPS = ["the cat sat on the mat", "a dog ran", "it rains today", ""]

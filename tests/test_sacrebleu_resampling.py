@@ -1,4 +1,4 @@
-"""bleukit.sacrebleu_resampling: the float32 resample sums equal sacrebleu's
+"""bleukit.significance.sacrebleu_compat: the float32 resample sums equal sacrebleu's
 own computation (a gather, then a float32 sum) bit for bit, on the exact
 path and on the large sums that take sacrebleu's computation itself."""
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy", reason="--compat sacrebleu needs NumPy (tox -e oracle)")
 
-from bleukit.sacrebleu_resampling import bootstrap_draws, float32_sums  # noqa: E402
+from bleukit.significance.sacrebleu_compat import bootstrap_draws, float32_sums  # noqa: E402
 
 
 def sacrebleu_sums(rows, idxs):

@@ -1,4 +1,4 @@
-"""bleukit.schema: the pydantic models validate into the value objects,
+"""bleukit.config.schema: the pydantic models validate into the value objects,
 field for field, and their errors are one line naming the source and key."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import dataclasses
 
 import pytest
 
-from bleukit.config import ChrfConfig, VariantConfig, builtin_names, raw_config
-from bleukit.errors import ConfigError
-from bleukit.schema import ChrfModel, VariantModel, validate, validate_chrf
+from bleukit.config.model import ChrfConfig, VariantConfig, builtin_names, raw_config
+from bleukit.config.schema import ChrfModel, VariantModel, validate, validate_chrf
+from bleukit.core.errors import ConfigError
 
 
 @pytest.mark.parametrize(
@@ -69,6 +69,6 @@ def test_chrf_validation_gives_the_chrf_value_object():
 
 
 def test_validated_builtins_cover_every_yaml_file():
-    from bleukit.schema import validated_builtins
+    from bleukit.config.schema import validated_builtins
 
     assert list(validated_builtins()) == builtin_names()

@@ -3,7 +3,7 @@ import math
 import pytest
 
 import bleukit
-from bleukit.score import brevity_penalty
+from bleukit.metrics.bleu.score import brevity_penalty
 
 REF = "The NASA Opportunity rover is battling a massive dust storm on planet Mars."
 

@@ -1,9 +1,9 @@
 import pytest
 
 import bleukit
-from bleukit.errors import ConfigError
-from bleukit.loading import load_config
-from bleukit.signature import Signature, parse_signature
+from bleukit.config.loading import load_config
+from bleukit.core.errors import ConfigError
+from bleukit.metrics.bleu.signature import Signature, parse_signature
 
 
 def sig(name="BLEUw4", nrefs=1, **over):

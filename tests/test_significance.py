@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleukit
+from bleukit.core.errors import BleukitError
+from bleukit.core.resampling import Columns
 from bleukit.engines.compiled import accelerator
-from bleukit.errors import BleukitError
-from bleukit.resampling import Columns
-from bleukit.significance import SignificanceSpec, confidence, paired_test
+from bleukit.significance.paired import SignificanceSpec, confidence, paired_test
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "dog", ".", ",", "barked"])
 SEGMENT = st.lists(WORDS, min_size=1, max_size=10).map(" ".join)
@@ -177,7 +177,7 @@ def test_paired_results_do_not_depend_on_the_engine(test, name):
 
 
 def test_interval_mean_of_equal_scores_is_that_score():
-    from bleukit.significance import _percentile_interval
+    from bleukit.significance.paired import _percentile_interval
 
     # fsum of 11 copies of x is 11x rounded, and that divided by 11 rounds
     # to an ulp above x (found by Hypothesis): the mean stays within range

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import bleukit
-from bleukit.significance import SignificanceSpec, confidence, paired_test
+from bleukit.significance.paired import SignificanceSpec, confidence, paired_test
 
 if os.environ.get("BLEUKIT_REQUIRE_NUMPY") == "1":
     import numpy  # noqa: F401

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleukit.errors import BleukitError
-from bleukit.smoothing import LOG_ZERO, SMOOTHINGS, Smoothed
-from bleukit.stats import Stats
+from bleukit.core.errors import BleukitError
+from bleukit.core.smoothing import LOG_ZERO, SMOOTHINGS, Smoothed
+from bleukit.core.stats import Stats
 
 
 def stats(counts, totals, sys_len=10, last=None):

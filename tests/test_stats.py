@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleukit.reflen import closest
-from bleukit.stats import Stats, corpus_sum, prepare_references, segment_stats
+from bleukit.core.reflen import closest
+from bleukit.core.stats import Stats, corpus_sum, prepare_references, segment_stats
 
 
 def seg(hyp, refs, order=4, totals="exact"):

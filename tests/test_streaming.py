@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import bleukit
-from bleukit.errors import InputError
-from bleukit.streaming import corpus_scores, read_in_step, sentence_scores, system_chunks
+from bleukit.core.errors import InputError
+from bleukit.corpus.streaming import corpus_scores, read_in_step, sentence_scores, system_chunks
 
 HYPS = [f"the cat {i} sat on the mat" for i in range(23)]
 REFS = [[f"the cat {i % 5} sat on a mat" for i in range(23)], [f"a cat {i}" for i in range(23)]]

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.errors import InputError
-from bleukit.system_stats import SystemStatistics, collect, collect_chunks
+from bleukit.core.errors import InputError
+from bleukit.corpus.systems import SystemStatistics, collect, collect_chunks
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", ".", "猫", "dog", "ran"])
 LINE = st.lists(WORDS, max_size=8).map(" ".join)

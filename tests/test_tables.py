@@ -14,8 +14,8 @@ import subprocess
 import pytest
 
 import bleukit
-from bleukit.significance import SignificanceSpec, paired_test
-from bleukit.tables import FORMATS, Column, latex_escape
+from bleukit.report.tables import FORMATS, Column, latex_escape
+from bleukit.significance.paired import SignificanceSpec, paired_test
 
 REFS = ["the cat sat on the mat", "a dog barked at 100% of cats & mice", "the mat_1 {x}"] * 4
 SYSTEMS = {

@@ -1,4 +1,4 @@
-"""bleukit.testsets without sacrebleu: the cache layout alone (tox -e oracle
+"""bleukit.io.testsets without sacrebleu: the cache layout alone (tox -e oracle
 checks the paths through sacrebleu's dataset table, byte for byte against
 sacrebleu's command line, in tests_oracle/test_sacrebleu_cli.py)."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bleukit import testsets
-from bleukit.errors import InputError, MissingDependencyError
+from bleukit.core.errors import InputError, MissingDependencyError
+from bleukit.io import testsets
 
 DATA = Path(__file__).parent / "data" / "wmt"
 REF = DATA / "newstest2021.en-de.ref.A.txt"
@@ -64,7 +64,7 @@ def test_a_missing_set_names_the_cache_and_the_fix(cache):
 
 def _bleukit(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     code = (
-        "import sys; from bleukit import testsets; testsets.datasets = lambda: None; "
+        "import sys; from bleukit.io import testsets; testsets.datasets = lambda: None; "
         "from bleukit.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     return subprocess.run(
@@ -141,7 +141,7 @@ def test_every_command_a_test_set_error_suggests_runs(tmp_path, monkeypatch, cap
     import re
     import shlex
 
-    from bleukit.cli import main
+    from bleukit.cli.commands import main
 
     fetched: list = []
     table = {"wmt99": _FakeDataset(tmp_path, fetched)}

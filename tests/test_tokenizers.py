@@ -2,7 +2,7 @@
 
 import pytest
 
-from bleukit.errors import UnknownComponentError
+from bleukit.core.errors import UnknownComponentError
 from bleukit.tokenizers import (
     SPLITTERS,
     TOKENIZERS,

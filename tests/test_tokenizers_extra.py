@@ -14,8 +14,8 @@ import sys
 import pytest
 
 import bleukit
-from bleukit.errors import MissingDependencyError
-from bleukit.registry import Lazy
+from bleukit.core.errors import MissingDependencyError
+from bleukit.core.registry import Lazy
 from bleukit.tokenizers import TOKENIZERS
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import bleukit
-from bleukit.errors import BleukitError
-from bleukit.signature import parse_signature
+from bleukit.core.errors import BleukitError
+from bleukit.metrics.bleu.signature import parse_signature
 
 DATA = Path(__file__).parent / "data" / "wmt"
 REF = DATA / "newstest2021.en-de.ref.A.txt"

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.errors import InputError
+from bleukit.core.errors import InputError
 
 if not os.environ.get("BLEUKIT_REQUIRE_TORCH"):
     pytest.importorskip("torch", reason="PyTorch not installed (tox -e torch)")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import bleukit
-from bleukit.errors import InputError
+from bleukit.core.errors import InputError
 
 if not os.environ.get("BLEUKIT_REQUIRE_TORCH"):
     pytest.importorskip("torchmetrics", reason="torchmetrics not installed (tox -e torch)")

@@ -3,7 +3,7 @@
 import pytest
 
 import bleukit
-from bleukit.errors import InputError
+from bleukit.core.errors import InputError
 
 HYPS = ["the cat sat on the mat", "a dog barked loudly"]
 REFS = [["the cat sat on a mat", "the dog barked loudly"], ["a cat sat on the mat", None]]
@@ -101,7 +101,7 @@ def test_very_long_lines_score():
 
 
 def test_streams_from_rows_pad_missing_references_with_none():
-    from bleukit.variant import streams_from_rows
+    from bleukit.metrics.bleu.variant import streams_from_rows
 
     rows = [["a", "b"], ["c"], ["d", None, "e"]]
     assert streams_from_rows(rows) == [["a", "c", "d"], ["b", None, None], [None, None, "e"]]

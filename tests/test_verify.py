@@ -3,8 +3,8 @@
 import pytest
 
 import bleukit
-from bleukit.errors import ConfigError, InputError
-from bleukit.verify import verify
+from bleukit.analysis.verify import verify
+from bleukit.core.errors import ConfigError, InputError
 
 REFS = [["the cat sat on the mat", "a dog barked"], ["the cat is on the mat", "the dog barks"]]
 HYPS = ["the cat sat on a mat", "a dog barks"]

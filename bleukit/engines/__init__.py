@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 
-from ..errors import ConfigError, MissingDependencyError
-from ..registry import Registry
+from ..core.errors import ConfigError, MissingDependencyError
+from ..core.registry import Registry
 from ..tokenizers import Tokenization
 from .base import Engine, check_engine
 from .compiled import CompiledEngine

@@ -15,9 +15,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from ..reflen import Policy
-from ..resampling import Columns, Draws, Sides, bootstrap_sums, randomization_sums
-from ..stats import Stats
+from ..core.reflen import Policy
+from ..core.resampling import Columns, Draws, Sides, bootstrap_sums, randomization_sums
+from ..core.stats import Stats
 from ..tokenizers import Tokenization
 from .tables import SegmentTable, table_stats, table_sum
 

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from ..resampling import Columns, Draws, Sides
-from ..stats import Stats
+from ..core.resampling import Columns, Draws, Sides
+from ..core.stats import Stats
 from ..tokenizers import BlockForm, Tokenization
 from .base import Engine
 from .python import count_segments, prepare_segments

@@ -7,8 +7,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 
-from ..reflen import closest, shortest
-from ..stats import References, prepare_references, segment_stats
+from ..core.reflen import closest, shortest
+from ..core.stats import References, prepare_references, segment_stats
 from ..tokenizers import Tokenization, Tokens
 from .base import Engine
 from .tables import SegmentTable

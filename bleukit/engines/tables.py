@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Union
 
-from ..reflen import Policy, RefLength, closest, shortest
-from ..stats import Stats, ngram_totals
+from ..core.reflen import Policy, RefLength, closest, shortest
+from ..core.stats import Stats, ngram_totals
 
 #: a flat sequence of int64: a kernel's buffer cast to "q", or an array("q")
 IntArray = Union[memoryview, "array[int]"]

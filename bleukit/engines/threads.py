@@ -10,7 +10,7 @@ from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 
 T = TypeVar("T")
 R = TypeVar("R")

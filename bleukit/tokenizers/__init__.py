@@ -16,7 +16,7 @@ family.
 
 from __future__ import annotations
 
-from ..registry import Lazy
+from ..core.registry import Lazy
 from . import mecab, thai
 from .base import (
     ASCII_WHITESPACE,

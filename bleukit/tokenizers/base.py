@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable
 from typing import Literal, Protocol, runtime_checkable
 
-from ..errors import MissingDependencyError
-from ..registry import Registry
+from ..core.errors import MissingDependencyError
+from ..core.registry import Registry
 
 
 @runtime_checkable

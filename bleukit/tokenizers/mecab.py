@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..errors import MissingDependencyError
+from ..core.errors import MissingDependencyError
 from .base import missing_extra
 
 

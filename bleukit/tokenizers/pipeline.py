@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..errors import BleukitError
+from ..core.errors import BleukitError
 from .base import ASCII_WHITESPACE, BUILTIN_SPLITTERS, REWRITING_MODES, SPLITTERS, TOKENIZERS
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

@@ -23,8 +23,8 @@ import functools
 import os
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError, MissingDependencyError
-from ..hashing import sha256
+from ..core.errors import ConfigError, MissingDependencyError
+from ..core.hashing import sha256
 from .base import missing_extra
 
 if TYPE_CHECKING:

@@ -10,10 +10,9 @@ from importlib import resources
 from typing_extensions import assert_type
 
 import bleukit
+from bleukit.core.stats import Stats
 from bleukit.engines import Engine
-from bleukit.results import Interval, SystemResult
-from bleukit.significance import SignificanceSpec, confidence, paired_test
-from bleukit.stats import Stats
+from bleukit.significance import Interval, SignificanceSpec, SystemResult, confidence, paired_test
 from bleukit.streaming import corpus_scores
 from bleukit.verify import Verification, verify
 

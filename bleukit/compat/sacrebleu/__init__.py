@@ -11,7 +11,7 @@ BLEU = 45.07 70.6/42.9/36.4/37.5 (BP = 1.000 ratio = 1.000 hyp_len = 17 ref_len 
 100.0
 
 Not here: TER (out of scope), the test-set functions of the Python API
-(the command line reads test sets: ``bleukit.testsets``).
+(the command line reads test sets: ``bleukit.io.testsets``).
 """
 
 from __future__ import annotations

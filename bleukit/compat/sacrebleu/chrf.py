@@ -1,6 +1,6 @@
 """sacrebleu 2.6.0's chrF API (``sacrebleu.metrics.CHRF``, its score and
 signature classes, ``corpus_chrf``, ``sentence_chrf``), computed by a bleukit
-chrF variant (``bleukit.chrf``; equal to sacrebleu's to the last bit on the
+chrF variant (``bleukit.metrics.chrf.core``; equal to sacrebleu's to the last bit on the
 WMT golden data).
 
 >>> from bleukit.compat.sacrebleu import CHRF
@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ...chrf import sum_triples
-from ...chrf_variant import ChrfReferences, ChrfVariant
-from ...config import CHRF_METRIC
-from ...sacrebleu_resampling import bootstrap_draws, bootstrap_scores
-from ...schema import validate_chrf
-from ...variant import sentence_references
+from ...config.model import CHRF_METRIC
+from ...config.schema import validate_chrf
+from ...metrics.bleu.variant import sentence_references
+from ...metrics.chrf.core import sum_triples
+from ...metrics.chrf.variant import ChrfReferences, ChrfVariant
+from ...significance.sacrebleu_compat import bootstrap_draws, bootstrap_scores
 from .metrics import Metric, Score, Signature, sacrebleu_seed
 
 

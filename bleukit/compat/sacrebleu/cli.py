@@ -13,7 +13,7 @@ newlines), so the numbers are sacrebleu's. ``-m chrf`` (and ``-m bleu
 chrf``) computes chrF and chrF++ with the ``--chrf-*`` flags, in every mode
 above; ``-tok flores101/flores200/spm/spBLEU-1K`` read sacrebleu's cached
 models; ``-t``, ``--echo``, ``--list``, ``-ol``, ``--subset``, ``-d`` read
-sacrebleu's cached test sets (``bleukit.testsets``). What it will not do
+sacrebleu's cached test sets (``bleukit.io.testsets``). What it will not do
 (TER, an unseeded ``SACREBLEU_SEED``) is an error naming the flag, with
 status 2;
 nothing silently differs. Differences by design: no terminal colours, no
@@ -33,12 +33,12 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from ... import testsets
 from ..._version import __version__
-from ...errors import BleukitError, ConfigError, InputError
-from ...files import wide_encoding
-from ...results import Interval
-from ...spec import TestName
+from ...core.errors import BleukitError, ConfigError, InputError
+from ...core.results import Interval
+from ...core.spec import TestName
+from ...io import testsets
+from ...io.files import wide_encoding
 from .chrf import CHRF, CHRFScore
 from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed, to_score
 from .tables import render
@@ -568,8 +568,8 @@ def _paired(args: argparse.Namespace, metrics: dict[str, Metric], names: list[st
 
 def _paired_bleu(metric: BLEU, names: list[str], systems: list[list[str]], test: TestName,
                  samples: int, seed: int) -> list[dict[str, Any]]:  # fmt: skip
-    from ...significance import paired_test
-    from ...spec import SignificanceSpec
+    from ...core.spec import SignificanceSpec
+    from ...significance.paired import paired_test
 
     spec = SignificanceSpec(test, samples=samples, seed=seed, compat="sacrebleu",
                             confidence_samples=samples if test == "bs" else 0)  # fmt: skip
@@ -582,7 +582,7 @@ def _paired_bleu(metric: BLEU, names: list[str], systems: list[list[str]], test:
 
 def _paired_chrf(metric: CHRF, systems: list[list[str]], test: TestName, samples: int,
                  conf_n: int, seed: int) -> tuple[str, list[dict[str, Any]]]:  # fmt: skip
-    from ...sacrebleu_resampling import paired
+    from ...significance.sacrebleu_compat import paired
 
     rows = [metric.segment_rows(s, None) for s in systems]
     scores = [metric.score_rows(r) for r in rows]

@@ -30,21 +30,21 @@ import statistics
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from ...chrf_variant import ChrfReferences
-from ...errors import ConfigError, InputError
-from ...results import BleuResult
-from ...signature import SACREBLEU_VERSION
-from ...signature import Signature as BleukitSignature
-from ...spec import SignificanceSpec
-from ...stats import Stats, corpus_sum
-from ...tokenizers import TOKENIZERS
-from ...variant import (
+from ...core.errors import ConfigError, InputError
+from ...core.results import BleuResult
+from ...core.spec import SignificanceSpec
+from ...core.stats import Stats, corpus_sum
+from ...metrics.bleu.signature import SACREBLEU_VERSION
+from ...metrics.bleu.signature import Signature as BleukitSignature
+from ...metrics.bleu.variant import (
     PreparedReferences,
     Variant,
     check_hypothesis_types,
     load_variant,
     sentence_references,
 )
+from ...metrics.chrf.variant import ChrfReferences
+from ...tokenizers import TOKENIZERS
 
 logger = logging.getLogger("bleukit.compat.sacrebleu")
 
@@ -381,7 +381,7 @@ class BLEU(Metric[PreparedReferences]):
             return self._from_stats(self.variant.corpus_stats(hypotheses, prepared)[0])
         segments, nrefs = self.variant.segment_stats(hypotheses, prepared)
         score = self._from_stats(corpus_sum(segments, self.variant.stat_order))
-        from ...significance import confidence
+        from ...significance.paired import confidence
 
         seed = sacrebleu_seed()
         spec = SignificanceSpec(None, samples=n_bootstrap, seed=seed, compat="sacrebleu")

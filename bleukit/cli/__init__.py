@@ -1,0 +1,5 @@
+"""The ``bleukit`` command line."""
+
+from .commands import main
+
+__all__ = ["main"]

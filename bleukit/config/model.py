@@ -1,0 +1,517 @@
+"""Variant configuration: the validated value objects (``VariantConfig``,
+``ChrfConfig``) and the raw fields behind them, read from YAML with
+``extends``.
+
+A variant fixes every choice that can move a BLEU score. Built-in variants
+are YAML files shipped in ``bleukit/variants``; a user file may ``extends:``
+a built-in name or another YAML file (a path relative to the extending file)
+and override any field. The pydantic models that validate the raw fields
+live in ``schema`` (imported only when something needs validating), and
+``loading`` puts the two together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..core.errors import ConfigError, did_you_mean
+from ..core.reflen import REF_LENGTHS
+from ..core.registry import Registry
+from ..core.smoothing import SMOOTHINGS
+from ..tokenizers import SPLITTERS, TOKENIZERS
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import yaml
+
+MAX_ORDER_LIMIT = 100
+
+
+class _Any:
+    """Marks a SignatureKey without a sacrebleu requirement."""
+
+    def __repr__(self) -> str:
+        return "any value"
+
+
+ANY = _Any()
+
+
+@dataclass(frozen=True)
+class SignatureKey:
+    """How a scoring field is written in signatures (docs/signatures.md).
+    Every field that can change a score declares one: the signature's forms
+    and its parser are derived from these declarations (``signature.py``).
+
+    * ``long``, ``short``: the key in the long and short forms;
+    * ``spelling``: how each value is written (long, short); None: the value
+      as text (a component name, a number);
+    * ``bracketed``: the field is written in brackets after the value of the
+      field declared before it with the same key (``floor.v1[0.1]``);
+    * ``sacrebleu``: the key of sacrebleu's signature that states this field
+      (its value: ``sacrebleu_spelling``, or for a component the
+      component's ``sacrebleu`` name; a value without one is not
+      computable by sacrebleu);
+    * ``sacrebleu_requires``: the one value sacrebleu can compute;
+    * ``sacrebleu_states``: the one value sacrebleu's signature can state
+      (sacrebleu computes others, but its signature would not say so).
+    """
+
+    long: str
+    short: str
+    spelling: Mapping[object, tuple[str, str]] | None = None
+    bracketed: bool = False
+    sacrebleu: str | None = None
+    sacrebleu_spelling: Mapping[object, str] | None = None
+    sacrebleu_requires: object = ANY
+    sacrebleu_states: object = ANY
+
+
+_CASE: Mapping[object, tuple[str, str]] = {
+    False: ("mixed", "m"),
+    True: ("lc", "lc"),
+    "ascii": ("lc-ascii", "lca"),
+}
+_BOOL: Mapping[object, tuple[str, str]] = {True: ("yes", "y"), False: ("no", "n")}
+
+
+#: fields naming a registered component, and their registries
+COMPONENT_FIELDS: dict[str, Registry[Any]] = {
+    "tokenizer": TOKENIZERS,
+    "split": SPLITTERS,
+    "ref_length": REF_LENGTHS,
+    "smoothing": SMOOTHINGS,
+}
+
+
+def _declares(key: SignatureKey) -> Any:
+    """A scoring field of VariantConfig, with the signature key it declares."""
+    return field(metadata={"signature": key})
+
+
+class _Fields:
+    """What both value objects below give: their fields as a dict."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field, descriptive ones included."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, kw_only=True)
+class VariantConfig(_Fields):
+    """A complete, validated BLEU variant (a value object). It is made by
+    ``schema.validate`` (the pydantic model, which checks every field) or,
+    for a built-in name, from ``variants/table.py`` (the same validation, run
+    when the table was generated). Each scoring field declares its signature
+    key (``SignatureKey``); the field order is the signature's order."""
+
+    name: str | None = None
+    description: str = ""
+    tokenizer: str = _declares(SignatureKey("tok", "t", sacrebleu="tok"))
+    # the model of a SentencePiece tokenizer: a path (None: the tokenizer's
+    # default, sacrebleu's cached model); signatures write its SHA-256
+    tokenizer_model: str | None = field(
+        default=None,
+        metadata={"signature": SignatureKey("tok", "t", bracketed=True, sacrebleu_requires=None)},
+    )
+    split: str = _declares(SignatureKey("split", "sp", sacrebleu_requires="unicode.v1"))
+    lowercase: bool | Literal["ascii"] = _declares(
+        SignatureKey(
+            "case", "c", _CASE, sacrebleu="case", sacrebleu_spelling={False: "mixed", True: "lc"}
+        )
+    )
+    max_order: int = _declares(SignatureKey("order", "n", sacrebleu_states=4))
+    weights: Literal["uniform"] | tuple[float, ...] = _declares(
+        SignatureKey("weights", "w", sacrebleu_requires="uniform")
+    )
+    ref_length: str = _declares(SignatureKey("reflen", "r", sacrebleu_requires="closest.v1"))
+    smoothing: str = _declares(SignatureKey("smooth", "s", sacrebleu="smooth"))
+    smoothing_value: float | None = _declares(
+        SignatureKey("smooth", "s", bracketed=True, sacrebleu="smooth")
+    )
+    effective_order: bool = _declares(
+        SignatureKey(
+            "eff", "e", _BOOL, sacrebleu="eff", sacrebleu_spelling={True: "yes", False: "no"}
+        )
+    )
+    totals: Literal["exact", "at-least-one"] = _declares(
+        SignatureKey("totals", "tt", sacrebleu_requires="exact")
+    )
+
+    def scoring_dict(self) -> dict[str, Any]:
+        """The fields that determine the score."""
+        return {k: getattr(self, k) for k in SCORING_FIELDS}
+
+
+_SIGNATURE_KEYS: dict[str, SignatureKey | None] = {
+    f.name: f.metadata.get("signature") for f in fields(VariantConfig)
+}
+
+
+def signature_key(name: str) -> SignatureKey | None:
+    """The signature key a field of VariantConfig declares (None: the field
+    does not change a score: ``name``, ``description``)."""
+    return _SIGNATURE_KEYS[name]
+
+
+#: fields that can change a score, in signature order
+SCORING_FIELDS = tuple(name for name, key in _SIGNATURE_KEYS.items() if key is not None)
+#: fields that only describe a variant: every other field declares a
+#: signature key (tests/test_config.py checks it)
+DESCRIPTIVE_FIELDS = ("name", "description")
+
+
+#: the chrF metric's versioned name: a changed computation gets a new one
+CHRF_METRIC = "chrf.v1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChrfConfig(_Fields):
+    """A complete, validated chrF variant (YAML: ``metric: chrf.v1``), made
+    by ``schema.validate_chrf`` or from the built-in table."""
+
+    name: str | None = None
+    description: str = ""
+    metric: Literal["chrf.v1"]
+    char_order: int
+    word_order: int
+    beta: int
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
+
+    @property
+    def order(self) -> int:
+        return self.char_order + self.word_order
+
+    @property
+    def score_name(self) -> str:
+        """sacrebleu's name of the score: chrF2, chrF2++ (one + per word order)."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+
+#: fields that can change a chrF score, and the order signatures write them in
+CHRF_SCORING_FIELDS = (
+    "metric", "char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing",
+)  # fmt: skip
+
+
+# ------------------------------------------------------------------ loading
+
+_BUILTIN_PACKAGE = "bleukit.variants"
+
+
+def builtin_names() -> list[str]:
+    from importlib import resources
+
+    files = resources.files(_BUILTIN_PACKAGE).iterdir()
+    return sorted(f.name[:-5] for f in files if f.name.endswith(".yaml"))
+
+
+#: the longest piece of a YAML error message repeated in ours
+_MAX_PROBLEM = 200
+
+
+def shorten(text: str) -> str:
+    return text if len(text) <= _MAX_PROBLEM else text[:_MAX_PROBLEM] + "..."
+
+
+#: the most values a YAML document may expand to, aliases followed: a
+#: variant has a few dozen; "billion laughs" aliases expand to billions
+MAX_YAML_VALUES = 10_000
+
+
+def _check_document(node: yaml.Node, source: str) -> None:
+    """A composed document checked before it is built: no mapping key given
+    twice (safe_load would keep the last value silently), no alias that
+    contains itself, and at most MAX_YAML_VALUES values once aliases are
+    expanded. Each distinct node is visited once (aliases share nodes), so
+    the check is linear in the text whatever the aliases expand to."""
+    import yaml
+
+    def children(n: yaml.Node) -> list[yaml.Node]:
+        if isinstance(n, yaml.MappingNode):
+            return [part for pair in n.value for part in pair]
+        return list(n.value) if isinstance(n, yaml.SequenceNode) else []
+
+    size: dict[int, int] = {}  # values under a node, aliases expanded (capped)
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        current, finished = stack.pop()
+        key = id(current)
+        if finished:
+            on_path.discard(key)
+            total = 1 + sum(size[id(c)] for c in children(current))
+            if total > MAX_YAML_VALUES:
+                raise ConfigError(
+                    f"{source}: the YAML holds more than {MAX_YAML_VALUES:,} values (an alias "
+                    "counts its anchor's values again); a variant has a few dozen"
+                )
+            size[key] = total
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            line = current.start_mark.line + 1
+            raise ConfigError(f"{source}: line {line}: a YAML alias refers to itself")
+        if isinstance(current, yaml.MappingNode):
+            seen = set()
+            for name, _ in current.value:
+                if isinstance(name, yaml.ScalarNode):
+                    if name.value in seen:
+                        line = name.start_mark.line + 1
+                        raise ConfigError(
+                            f"{source}: line {line}: key {shorten(name.value)!r} is given twice"
+                        )
+                    seen.add(name.value)
+        on_path.add(key)
+        stack.append((current, True))
+        stack.extend((c, False) for c in children(current) if id(c) not in size)
+
+
+def safe_yaml(text: str, source: str) -> Any:
+    """``yaml.safe_load`` of ``text``, with every failure one ConfigError
+    naming ``source``: invalid YAML (its line), a key given twice, nesting
+    too deep to read, a number too long to convert. PyYAML is imported here:
+    a built-in variant by name never reads YAML (``variants/table.py``)."""
+    import yaml
+
+    try:
+        return _load_checked(text, source)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{source}:{where} invalid YAML: {shorten(problem)}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: invalid YAML: nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        problem = "a number too long to read" if "digits" in str(exc) else shorten(str(exc))
+        raise ConfigError(f"{source}: invalid YAML: {problem}") from None
+
+
+def _load_checked(text: str, source: str) -> Any:
+    """One parse: the composed document is checked (``_check_document``),
+    then constructed (yaml.safe_load's two steps, with the check between)."""
+    import yaml
+
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_document(node, source)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _read_yaml(text: str, source: str) -> dict[str, Any]:
+    data = safe_yaml(text, source)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: a variant must be a YAML mapping of keys to values")
+    return data
+
+
+# BLEUwN, BLEUcM and BLEUcM-space for any order: the built-in of that family
+# with max_order set (BLEUw4, BLEUc18 and BLEUc18-space are files)
+# (at most 6 digits: a longer order is no family name, not an int() failure)
+_FAMILY = re.compile(r"^BLEU(?P<kind>[wc])(?P<order>[1-9][0-9]{0,5})(?P<space>-space)?$")
+FAMILY_HELP = "BLEUwN, BLEUcM, BLEUcM-space for any order N, M from 1 to 100"
+
+
+def _family(name: str) -> dict[str, Any] | None:
+    m = _FAMILY.match(name)
+    if m is None or (m["kind"] == "w" and m["space"]):
+        return None
+    order = int(m["order"])
+    base = {"w": "BLEUw4", "c": "BLEUc18"}[m["kind"]] + (m["space"] or "")
+    what = "word" if m["kind"] == "w" else "character"
+    space = ", the space a character" if m["space"] else ""
+    return {
+        "extends": base,
+        "name": name,
+        "description": f"{what} {order}-gram BLEU{space}: {base} with max_order {order}",
+        "max_order": order,
+    }
+
+
+def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
+    if not name.strip():
+        # what an unset shell variable gives (-v "$VARIANT"): never the default
+        raise ConfigError("empty variant name: give a variant's name or a .yaml path")
+    if name not in builtin_names():
+        family = _family(name)
+        if family is not None:
+            return family, ""
+        raise ConfigError(
+            f"unknown variant {shorten(name)!r}; {did_you_mean(name, builtin_names())}"
+            f"built-in variants: {', '.join(builtin_names())}, "
+            f"and {FAMILY_HELP} (or give the path of a .yaml file)"
+        )
+    from importlib import resources
+
+    ref = resources.files(_BUILTIN_PACKAGE).joinpath(f"{name}.yaml")
+    return _read_yaml(ref.read_text(encoding="utf-8"), f"built-in variant {name}"), ""
+
+
+#: the largest variant file read: a variant is a few hundred bytes, and a
+#: large file given by mistake (a corpus, a foreign YAML) should fail fast
+MAX_VARIANT_BYTES = 1 << 20
+
+
+def _raw_file(path: Path) -> dict[str, Any]:
+    try:
+        size = path.stat().st_size
+        if size > MAX_VARIANT_BYTES:
+            raise ConfigError(
+                f"{path}: {size:,} bytes is no variant file (a variant is a few hundred; "
+                f"at most {MAX_VARIANT_BYTES:,} are read)"
+            )
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: variant file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read variant file: {exc}") from None
+    return _read_yaml(text, str(path))
+
+
+def looks_like_path(ref: str) -> bool:
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+
+
+def resolve_raw(
+    ref: str, base: Path | None = None, seen: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], str]:
+    """Merge a variant with everything it extends. Returns (fields, source)."""
+    if "\0" in ref:  # no file system takes it: os calls would raise ValueError
+        raise ConfigError(f"variant {shorten(ref)!r}: a name or path cannot contain a NUL byte")
+    if looks_like_path(ref):
+        from pathlib import Path  # a file's variant: not the start-up of a built-in
+
+        path = Path(ref)
+        if base is not None and not path.is_absolute():
+            path = base / path
+        key, source = str(path.resolve()), str(path)
+        data, parent_base = _raw_file(path), path.parent
+    else:
+        key, source = f"builtin:{ref}", f"built-in variant {ref}"
+        data, _ = _raw_builtin(ref)
+        parent_base = None
+    if key in seen:
+        raise ConfigError(f"{source}: 'extends' forms a cycle")
+    parent = data.pop("extends", None)
+    if looks_like_path(ref):
+        # a file without a name is called after the file
+        data.setdefault("name", path.stem)
+    if parent is None:
+        return data, source
+    if not isinstance(parent, str):
+        raise ConfigError(f"{source}: key 'extends' must be a variant name or a file path")
+    merged, _ = resolve_raw(parent, parent_base, (*seen, key))
+    # the extending file's name and description replace the parent's
+    merged.pop("description", None)
+    merged.pop("name", None)
+    return merge(merged, data), source
+
+
+def merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``base`` updated with ``changes``. Changing the smoothing method without
+    giving a value drops the old method's value, so the new method's default
+    applies instead of a value meant for another method."""
+    out = dict(base)
+    if "smoothing" in changes and "smoothing_value" not in changes:
+        out["smoothing_value"] = None
+    out.update({k: tuple(v) if isinstance(v, list) else v for k, v in changes.items()})
+    return out
+
+
+def with_overrides(data: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """Apply overrides; a modified variant is renamed ``NAME[key=value,...]``
+    so that it never passes for the original in a report."""
+    out = merge(data, overrides)
+    if data.get("name") and "name" not in overrides:
+        base, earlier = split_name(data["name"])
+        changed = {**earlier, **overrides}
+        out["name"] = f"{base}[{','.join(f'{k}={changed[k]}' for k in sorted(changed))}]"
+    return out
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``key=value`` from the command line; the value is read as YAML."""
+    if "=" not in text:
+        raise ConfigError(f"--set {text!r}: expected key=value")
+    key, raw = text.split("=", 1)
+    key = key.strip()
+    value = safe_yaml(raw, f"--set {key}") if raw.strip() else None
+    if isinstance(value, list):
+        value = tuple(value)
+    return key, value
+
+
+_WITH_OVERRIDES = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<overrides>[^\[\]]*)\]$")
+
+
+def split_name(ref: str) -> tuple[str, dict[str, Any]]:
+    """``BLEUw4[max_order=2,lowercase=true]`` -> ("BLEUw4", overrides): the
+    name a modified variant carries in reports loads back as that variant.
+    Values are YAML scalars, or tuples in parentheses (``weights=(0.5, 0.5)``)."""
+    m = _WITH_OVERRIDES.match(ref)
+    if m is None:
+        return ref, {}
+    # a tuple value (weights=(0.5, 0.5), as a modified name writes it) is one piece
+    pairs = [p for p in _split_top_level(m["overrides"], "(", ")") if p.strip()]
+    return m["base"], dict(parse_override(_tuple_as_yaml(p)) for p in pairs)
+
+
+def _split_top_level(text: str, opening: str, closing: str) -> list[str]:
+    """Split at the commas outside ``opening``...``closing`` pairs."""
+    pieces, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == opening) - (ch == closing)
+        if ch == "," and depth == 0:
+            pieces.append(current)
+            current = ""
+        else:
+            current += ch
+    return [*pieces, current]
+
+
+def _tuple_as_yaml(pair: str) -> str:
+    """``key=(a, b)`` -> ``key=[a, b]``, the YAML flow list parse_override reads
+    (the name cannot hold brackets: they delimit the overrides)."""
+    key, sep, value = pair.partition("=")
+    value = value.strip()
+    if sep and value.startswith("(") and value.endswith(")"):
+        return f"{key}=[{value[1:-1]}]"
+    return pair
+
+
+def split_variant_list(text: str) -> list[str]:
+    """``BLEUw4,BLEUw4[max_order=2,lowercase=true],BLEUc18`` -> three names:
+    commas inside brackets belong to the name."""
+    names = [n.strip() for n in _split_top_level(text, "[", "]") if n.strip()]
+    if not names:
+        raise ConfigError("no variant given")
+    return names
+
+
+def raw_config(ref: str, overrides: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+    """The fields of a variant by name or path, with everything it extends
+    and the overrides applied (not yet validated), and its source."""
+    ref, in_name = split_name(ref)
+    overrides = {**in_name, **(overrides or {})}
+    data, source = resolve_raw(ref)
+    if overrides:
+        data = with_overrides(data, overrides)
+        source = f"{source} (with overrides {', '.join(sorted(overrides))})"
+    if isinstance(data.get("weights"), list):
+        data["weights"] = tuple(data["weights"])
+    return data, source

@@ -1,0 +1,214 @@
+"""Validation of variant configurations: the pydantic models
+(``extra="forbid"``, strict) behind ``config.VariantConfig`` and
+``config.ChrfConfig``.
+
+Every configuration that is not a built-in name passes through here: a YAML
+file, overrides, a family name, a parsed signature. pydantic is imported by
+this module alone, and this module only when something needs validating, so
+that scoring with a built-in variant starts without it (pydantic builds its
+models at import: about a hundred milliseconds, more than the scoring of a
+WMT test set). ``variants/table.py`` holds the built-ins as this module
+validated them (``scripts/build_variant_table.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from ..core.errors import ConfigError, UnknownComponentError
+from ..core.smoothing import SMOOTHINGS
+from .model import (
+    CHRF_SCORING_FIELDS,
+    COMPONENT_FIELDS,
+    DESCRIPTIVE_FIELDS,
+    MAX_ORDER_LIMIT,
+    SCORING_FIELDS,
+    ChrfConfig,
+    VariantConfig,
+    shorten,
+)
+
+
+class VariantModel(BaseModel):
+    """The checks a BLEU variant passes; its fields are VariantConfig's, in
+    the same order (tests/test_schema.py)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: str | None = None
+    description: str = ""
+    tokenizer: str
+    tokenizer_model: str | None = None
+    split: str
+    lowercase: bool | Literal["ascii"]
+    max_order: Annotated[int, Field(ge=1, le=MAX_ORDER_LIMIT)]
+    weights: Literal["uniform"] | tuple[float, ...]
+    ref_length: str
+    smoothing: str
+    smoothing_value: float | None
+    effective_order: bool
+    totals: Literal["exact", "at-least-one"]
+
+    @field_validator(*COMPONENT_FIELDS)
+    @classmethod
+    def _component(cls, v: str, info: ValidationInfo) -> str:
+        """A registered name, made canonical (``13a`` -> ``13a.v1``)."""
+        try:
+            return COMPONENT_FIELDS[str(info.field_name)].entry(v).name
+        except UnknownComponentError as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("weights")
+    @classmethod
+    def _weights(
+        cls, v: Literal["uniform"] | tuple[float, ...]
+    ) -> Literal["uniform"] | tuple[float, ...]:
+        if v == "uniform":
+            return v
+        if any(not math.isfinite(w) or w < 0 for w in v):
+            raise ValueError("weights must be finite and non-negative")
+        if abs(math.fsum(v) - 1.0) > 1e-9:
+            raise ValueError(f"weights must sum to 1 (they sum to {math.fsum(v)!r})")
+        return tuple(float(w) for w in v)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> VariantModel:
+        if self.weights != "uniform" and len(self.weights) != self.max_order:
+            raise ValueError(
+                f"key 'weights' has {len(self.weights)} values but key 'max_order' "
+                f"is {self.max_order}"
+            )
+        method = SMOOTHINGS.get(self.smoothing)
+        if method.default_value is None:
+            if self.smoothing_value is not None:
+                raise ValueError(
+                    f"key 'smoothing_value': smoothing {self.smoothing} takes no value"
+                )
+            return self
+        value = self.smoothing_value
+        if value is None:
+            value = method.default_value
+        low, high = method.value_range
+        if not (math.isfinite(value) and low <= value <= high):
+            raise ValueError(
+                f"key 'smoothing_value': {self.smoothing} takes a value from {low:g} to {high:g}"
+            )
+        # the filled-in default is part of the variant, and of its signature
+        object.__setattr__(self, "smoothing_value", float(value))
+        return self
+
+
+class ChrfModel(BaseModel):
+    """The checks a chrF variant passes; its fields are ChrfConfig's."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: str | None = None
+    description: str = ""
+    metric: Literal["chrf.v1"]
+    char_order: Annotated[int, Field(ge=0, le=100)]
+    word_order: Annotated[int, Field(ge=0, le=100)]
+    beta: Annotated[int, Field(ge=0, le=100)]
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
+
+    @model_validator(mode="after")
+    def _orders(self) -> ChrfModel:
+        if self.char_order + self.word_order == 0:
+            raise ValueError("char_order and word_order are both 0: nothing to count")
+        return self
+
+
+def validate(data: dict[str, Any], source: str) -> VariantConfig:
+    """A validated BLEU variant from its fields; an error is one
+    ConfigError naming ``source`` and the keys."""
+    return VariantConfig(**_checked(VariantModel, SCORING_FIELDS, data, source))
+
+
+def validate_chrf(data: dict[str, Any], source: str) -> ChrfConfig:
+    """A validated chrF variant; an error names ``source`` and the key."""
+    return ChrfConfig(**_checked(ChrfModel, CHRF_SCORING_FIELDS, data, source))
+
+
+def _checked(
+    model: type[BaseModel], scoring: tuple[str, ...], data: dict[str, Any], source: str
+) -> dict[str, Any]:
+    try:
+        return dict(model(**data))
+    except ValidationError as exc:
+        allowed = [*DESCRIPTIVE_FIELDS, "extends", *scoring]
+        raise ConfigError(f"{source}: {format_validation_error(exc, allowed)}") from None
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+
+
+#: the most problems, and names of keys, an error line lists
+MAX_LISTED = 6
+
+
+def _keys(names: list[str]) -> str:
+    shown = ", ".join(repr(shorten(n)) for n in names[:MAX_LISTED])
+    more = len(names) - MAX_LISTED
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+def format_validation_error(exc: ValidationError, allowed: list[str]) -> str:
+    """One line, grouped by top-level key; the alternatives of a union
+    (``lowercase: bool | "ascii"``) are joined with "or". Unknown keys are
+    listed together, as are missing ones, and no more than MAX_LISTED of
+    anything: a large foreign YAML file gives one readable line, not a
+    megabyte of it."""
+    by_key: dict[str, list[str]] = {}
+    unknown: list[str] = []
+    missing: list[str] = []
+    for err in exc.errors():
+        key = str(err["loc"][0]) if err["loc"] else ""
+        if err["type"] == "extra_forbidden":
+            unknown.append(key)
+            continue
+        if err["type"] == "missing":
+            missing.append(key)
+            continue
+        msg = err["msg"].removeprefix("Value error, ")
+        messages = by_key.setdefault(key, [])
+        if msg not in messages:
+            messages.append(msg)
+    # a key is quoted as Python quotes it: a newline in it stays on the line
+    problems = [
+        f"key {shorten(key)!r}: {' or '.join(msgs)}" if key else " or ".join(msgs)
+        for key, msgs in by_key.items()
+    ]
+    if len(problems) > MAX_LISTED:
+        problems[MAX_LISTED:] = [f"and {len(problems) - MAX_LISTED} more problems"]
+    if unknown:
+        what = "key" if len(unknown) == 1 else "keys"
+        problems.append(f"{what} {_keys(unknown)}: unknown {what} (allowed: {', '.join(allowed)})")
+    if missing:
+        what, them = ("key", "it") if len(missing) == 1 else ("keys", "them")
+        problems.append(f"{what} {_keys(missing)}: missing (set {them} or use 'extends')")
+    return "; ".join(problems)
+
+
+def validated_builtins() -> dict[str, dict[str, Any]]:
+    """Every built-in variant's fields, read from its YAML file and
+    validated: what ``variants/table.py`` must hold."""
+    from .model import builtin_names, raw_config
+
+    out: dict[str, dict[str, Any]] = {}
+    for name in builtin_names():
+        data, source = raw_config(name, None)
+        config = validate_chrf(data, source) if "metric" in data else validate(data, source)
+        out[name] = config.as_dict()
+    return out

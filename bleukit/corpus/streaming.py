@@ -1,0 +1,142 @@
+"""Scoring files as streams: memory bounded by a batch of lines, not by the
+corpus.
+
+Reference and hypothesis files are read in step, a batch at a time (as many
+lines as the variant's engine asks for), after their line counts are
+compared, so a mismatch stops a run before any work. Corpus scores keep
+running sums only; sentence scores come batch by batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..core.errors import InputError
+from ..core.results import BleuResult
+from ..core.stats import Stats
+from ..io.files import check_line_counts, display_name, read_chunks
+from ..io.progress import Progress
+from ..metrics.bleu.variant import Variant
+
+if TYPE_CHECKING:
+    from ..metrics.chrf.core import ChrfResult
+    from ..metrics.chrf.variant import ChrfVariant
+
+    AnyResult = BleuResult | ChrfResult
+
+
+def read_in_step(
+    paths: Sequence[str], batch_lines: int, progress: bool = False
+) -> Iterator[list[list[str]]]:
+    """The files' lines in step, ``batch_lines`` of each at a time, after
+    their line counts are compared; with ``progress`` a progress line
+    appears on standard error when it is a terminal and the run lasts."""
+    if batch_lines < 1:
+        raise InputError(f"batch_lines must be at least 1, not {batch_lines}")
+    total = check_line_counts(paths)  # a mismatch stops the run before any work
+    meter = Progress("scoring", total) if progress else None
+    try:
+        for chunk in read_chunks(paths, batch_lines):
+            yield chunk
+            if meter is not None:
+                meter.advance(len(chunk[0]))
+    finally:
+        if meter is not None:
+            meter.close()
+
+
+def _empty(path: str) -> InputError:
+    return InputError(f"{display_name(path)} is empty: nothing to score")
+
+
+def _check_paths(ref_paths: Sequence[str], hyp_paths: Sequence[str]) -> None:
+    if not ref_paths:
+        raise InputError("no reference file given")
+    if not hyp_paths:
+        raise InputError("no hypothesis file given")
+
+
+def corpus_scores(
+    variant: Variant, ref_paths: Sequence[str], hyp_paths: Sequence[str], progress: bool = False
+) -> list[tuple[str, BleuResult]]:
+    """The corpus score of every hypothesis file (``-``: standard input)
+    against the reference files, keeping running sums only."""
+    totals = [Stats.zero(variant.stat_order) for _ in hyp_paths]
+    nrefs: set[int | str] = set()
+    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.engine.batch_lines(), progress):
+        prepared = variant.prepare_references(refs)
+        nrefs.add(prepared.nrefs)
+        for i, lines in enumerate(hyps):
+            totals[i] = totals[i] + variant.corpus_stats(lines, prepared)[0]
+    n: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
+    return [(display_name(p), variant.score_stats(t, n)) for p, t in zip(hyp_paths, totals)]
+
+
+def sentence_scores(
+    variant: Variant, ref_paths: Sequence[str], hyp_path: str, progress: bool = False
+) -> Iterator[Sequence[BleuResult]]:
+    """The sentence scores of one hypothesis file, a batch at a time; an
+    empty file is an error (raised once the files are read)."""
+    for batch in systems_sentence_scores(variant, ref_paths, [hyp_path], progress):
+        yield batch.results[0]  # type: ignore[misc]  # a BLEU variant's: BleuResults
+
+
+class SentenceBatch(NamedTuple):
+    """One batch of ``systems_sentence_scores``: per hypothesis file its
+    sentence scores, and the references' ``nrefs`` in this batch."""
+
+    results: list[Sequence[AnyResult]]
+    nrefs: int | str
+
+
+def systems_sentence_scores(
+    variant: Variant | ChrfVariant,
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    progress: bool = False,
+) -> Iterator[SentenceBatch]:
+    """The sentence scores of several hypothesis files (BLEU or chrF), read
+    in step with the references (every file once: pipes included) a batch
+    at a time; an empty file is an error (raised once the files are read)."""
+    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.engine.batch_lines(), progress):
+        prepared = variant.prepare_references(refs)
+        # (mypy sees the union of both metrics' references: each variant
+        # takes the ones it prepared)
+        results: list[Sequence[AnyResult]] = [
+            variant.sentence_scores(lines, prepared)  # type: ignore[arg-type]
+            for lines in hyps
+        ]
+        yield SentenceBatch(results, prepared.nrefs)
+
+
+#: the fewest lines of each file a chunk holds, however many files there are
+MIN_CHUNK_LINES = 1024
+
+
+def lines_per_file(batch_lines: int, files: int) -> int:
+    """How many lines of each of ``files`` files a chunk holds: a chunk of
+    one reference and one hypothesis file holds ``batch_lines`` of each (the
+    engine's batch), and a chunk of more files no more lines in all, so that
+    memory does not grow with the number of systems (ten systems at 32,768
+    lines each held 250 MB of text at once)."""
+    return max(min(batch_lines, MIN_CHUNK_LINES), 2 * batch_lines // max(files, 1))
+
+
+def system_chunks(
+    ref_paths: Sequence[str], hyp_paths: Sequence[str], batch_lines: int, progress: bool = False
+) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    """Reference files and several systems' hypothesis files read in step:
+    per chunk, the reference streams and each system's lines (at most
+    ``batch_lines`` of each, fewer when there are many files:
+    ``lines_per_file``); an empty file is an error (raised once the files
+    are read)."""
+    _check_paths(ref_paths, hyp_paths)
+    nref_files = len(ref_paths)
+    read = 0
+    paths = [*ref_paths, *hyp_paths]
+    for chunk in read_in_step(paths, lines_per_file(batch_lines, len(paths)), progress):
+        read += len(chunk[0])
+        yield chunk[:nref_files], chunk[nref_files:]
+    if not read:
+        raise _empty(hyp_paths[0])

@@ -1,0 +1,243 @@
+"""Comparison tables: systems as rows, variants as columns, in text, JSON,
+Markdown, LaTeX (booktabs) and CSV. Every table names the signature of each
+variant column, including how intervals and p-values were computed."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.results import ALPHA, SystemResult
+from ..metrics.bleu.signature import Signature
+
+
+@dataclass(frozen=True)
+class Column:
+    """One variant's results for every system, in row order."""
+
+    variant: str
+    signature: Signature
+    rows: Sequence[SystemResult]
+
+
+def _interval(row: SystemResult, width: int, compat: bool) -> str:
+    iv = row.interval
+    if iv is None:
+        return ""
+    if compat:  # sacrebleu reports mean ± half-width
+        return f"μ = {iv.mean:.{width}f} ± {iv.half_width:.{width}f}"
+    return f"[{iv.low:.{width}f}, {iv.high:.{width}f}]"
+
+
+def _p(row: SystemResult) -> str:
+    if row.p_value is None:
+        return ""
+    return f"{row.p_value:.4f}" + ("*" if row.significant else "")
+
+
+def _compat(col: Column) -> bool:
+    return col.signature.test is not None and col.signature.test.compat == "sacrebleu"
+
+
+def _footnote(columns: Sequence[Column]) -> list[str]:
+    lines = [f"{c.variant}: {c.signature.long}" for c in columns]
+    if any(r.p_value is not None for c in columns for r in c.rows):
+        lines.append(f"* p < {ALPHA} against the baseline (first row)")
+    return lines
+
+
+def _cells(columns: Sequence[Column], width: int) -> tuple[list[str], list[list[str]]]:
+    header = ["System"]
+    tested = [any(r.p_value is not None for r in c.rows) for c in columns]
+    with_ci = [any(r.interval is not None for r in c.rows) for c in columns]
+    for col, has_p, has_ci in zip(columns, tested, with_ci):
+        header.append(col.variant)
+        if has_ci:
+            level = next(r.interval.level for r in col.rows if r.interval)
+            header.append(f"{level:.0%} CI")
+        if has_p:
+            header.append("p-value")
+    body = []
+    for i, first in enumerate(columns[0].rows):
+        name = first.system + (" (baseline)" if first.baseline else "")
+        cells = [name]
+        for col, has_p, has_ci in zip(columns, tested, with_ci):
+            row = col.rows[i]
+            cells.append(f"{row.result.score:.{width}f}")
+            if has_ci:
+                cells.append(_interval(row, width, _compat(col)))
+            if has_p:
+                cells.append(_p(row))
+        body.append(cells)
+    return header, body
+
+
+# ------------------------------------------------- renderers of a grid + notes
+# (header, body rows of cells, notes below the table); tables.py and
+# matrix.py build the cells, these draw them
+
+
+def render_text(header: list[str], body: list[list[str]], notes: list[str]) -> str:
+    widths = [max(len(r[k]) for r in [header, *body]) for k in range(len(header))]
+    fmt = [
+        "  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths)))
+        for row in [header, *body]
+    ]
+    rule = "-" * len(fmt[0])
+    return "\n".join([fmt[0], rule, *fmt[1:], rule, *notes]) + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(header: list[str], body: list[list[str]], notes: list[str]) -> str:
+    lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |"]
+    lines.append("|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|")
+    lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in body]
+    lines.append("")
+    lines += [f"{_md_escape(line)}  " for line in notes]
+    return "\n".join(lines) + "\n"
+
+
+def text_table(columns: Sequence[Column], width: int = 2) -> str:
+    return render_text(*_cells(columns, width), _footnote(columns))
+
+
+def markdown_table(columns: Sequence[Column], width: int = 2) -> str:
+    return render_markdown(*_cells(columns, width), _footnote(columns))
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "|": r"\textbar{}",
+    "μ": r"$\mu$",
+    "±": r"$\pm$",
+    "*": r"$^{*}$",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def render_latex(header: list[str], body: list[list[str]], notes: list[str]) -> str:
+    """A booktabs tabular with the notes as a footnote below it (needs
+    ``\\usepackage{booktabs}``); in a note "NAME: bleukit|..." the signature
+    is set in typewriter and may break after any "|"."""
+    lines = [
+        "% bleukit table; needs \\usepackage{booktabs}",
+        "\\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+        "\\toprule",
+        " & ".join(latex_escape(h) for h in header) + " \\\\",
+        "\\midrule",
+        *(" & ".join(latex_escape(c) for c in row) + " \\\\" for row in body),
+        "\\bottomrule",
+        "\\end{tabular}",
+        "",
+        "{\\footnotesize\\noindent",
+    ]
+    for line in notes:
+        name, sep, sig = line.partition(": bleukit|")
+        if sep:
+            sig = latex_escape("bleukit|" + sig).replace(r"\textbar{}", r"\textbar{}\allowbreak{}")
+            lines.append(latex_escape(name) + ": \\texttt{" + sig + "}\\\\")
+        else:
+            lines.append(latex_escape(line) + "\\\\")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def latex_table(columns: Sequence[Column], width: int = 2) -> str:
+    return render_latex(*_cells(columns, width), _footnote(columns))
+
+
+def json_rows(columns: Sequence[Column]) -> list[dict[str, Any]]:
+    out = []
+    for col in columns:
+        for row in col.rows:
+            iv = row.interval
+            out.append(
+                {
+                    "system": row.system,
+                    "variant": col.variant,
+                    "baseline": row.baseline,
+                    "score": row.result.score,
+                    "ci": [iv.low, iv.high] if iv else None,
+                    "ci_level": iv.level if iv else None,
+                    "ci_mean": iv.mean if iv else None,
+                    "ci_half_width": iv.half_width if iv else None,
+                    "p_value": row.p_value,
+                    "significant": row.significant if row.p_value is not None else None,
+                    **{k: v for k, v in row.result.to_dict().items() if k != "score"},
+                    **col.signature.to_dict(),
+                }
+            )
+    return out
+
+
+def json_table(columns: Sequence[Column], width: int = 2) -> str:
+    """Every value at full precision (``width`` is for the text formats)."""
+    import json  # here: only the JSON format needs it
+
+    return json.dumps(json_rows(columns), ensure_ascii=False, indent=1) + "\n"
+
+
+def csv_table(columns: Sequence[Column], width: int = 2) -> str:
+    """Every value at full precision (``width`` is for the text formats)."""
+    buf = io.StringIO()
+    fields = [
+        "system",
+        "variant",
+        "baseline",
+        "score",
+        "ci_low",
+        "ci_high",
+        "ci_level",
+        "p_value",
+        "significant",
+        "signature",
+    ]
+    import csv  # here: only the CSV format needs it
+
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for row in json_rows(columns):
+        ci = row["ci"] or [None, None]
+        writer.writerow(
+            {
+                "system": row["system"],
+                "variant": row["variant"],
+                "baseline": row["baseline"],
+                "score": row["score"],
+                "ci_low": ci[0],
+                "ci_high": ci[1],
+                "ci_level": row["ci_level"],
+                "p_value": row["p_value"],
+                "significant": row["significant"],
+                "signature": row["signature"],
+            }
+        )
+    return buf.getvalue()
+
+
+FORMATS: dict[str, Callable[[Sequence[Column], int], str]] = {
+    "text": text_table,
+    "markdown": markdown_table,
+    "latex": latex_table,
+    "json": json_table,
+    "csv": csv_table,
+}
