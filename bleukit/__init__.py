@@ -1,11 +1,11 @@
 """bleukit: reproducible, comparable, fast BLEU.
 
-Pipeline, one module per stage: text (``files``) -> ``tokenizers`` ->
-``ngrams`` -> per-segment ``stats`` (the ``reflen`` policy picks a reference
-length) -> additive corpus statistics -> ``smoothing`` and weights ->
-``score`` -> ``signature`` -> ``report``. Variants (``config``) assemble the
-components from YAML; ``variant.Variant`` is the Python API. chrF and chrF++
-(``chrf``, ``chrf_variant.ChrfVariant``) share the tokenizers and engines.
+Pipeline, one package per stage: text (``io``) -> ``tokenizers`` -> n-gram
+counts and per-segment statistics (``core``, counted by ``engines``) ->
+additive corpus statistics -> a score and its signature (``metrics``: BLEU,
+chrF, behind one ``Metric`` interface) -> ``significance`` -> ``report``.
+Variants (``config``) assemble the components from YAML; ``load_variant``
+and ``load_metric`` give the Python API.
 
 The names below are imported on first use, so that ``import bleukit`` (and
 ``bleukit --help``) stay fast; type checkers see them as the real types.
@@ -14,6 +14,7 @@ The names below are imported on first use, so that ``import bleukit`` (and
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from . import metrics
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -25,50 +26,30 @@ if TYPE_CHECKING:
         PluginError,
         UnknownComponentError,
     )
-    from .core.results import BleuResult
-    from .metrics.bleu.signature import Signature, parse_signature
-    from .metrics.bleu.variant import Variant, load_variant
-    from .metrics.chrf.core import ChrfResult, ChrfSignature
-    from .metrics.chrf.variant import ChrfVariant, load_chrf, load_metric
+    from .metrics import *  # noqa: F403
 
+#: public name -> the module it lives in (the metrics' names: ``metrics.PUBLIC``)
 _EXPORTS = {
-    "BleuResult": "core.results",
-    "ChrfResult": "metrics.chrf.core",
-    "ChrfSignature": "metrics.chrf.core",
-    "ChrfVariant": "metrics.chrf.variant",
-    "load_chrf": "metrics.chrf.variant",
-    "load_metric": "metrics.chrf.variant",
+    **{name: f"metrics.{module}" for name, module in metrics.PUBLIC.items()},
+    "load_metric": "metrics",
     "BleukitError": "core.errors",
     "ConfigError": "core.errors",
     "InputError": "core.errors",
     "MissingDependencyError": "core.errors",
     "PluginError": "core.errors",
-    "Signature": "metrics.bleu.signature",
     "UnknownComponentError": "core.errors",
-    "Variant": "metrics.bleu.variant",
-    "load_variant": "metrics.bleu.variant",
-    "parse_signature": "metrics.bleu.signature",
 }
 
 __all__ = [
-    "BleuResult",
     "BleukitError",
-    "ChrfResult",
-    "ChrfSignature",
-    "ChrfVariant",
     "ConfigError",
     "InputError",
     "MissingDependencyError",
     "PluginError",
-    "Signature",
     "UnknownComponentError",
-    "Variant",
     "__version__",
-    "load_chrf",
-    "load_metric",
-    "load_variant",
-    "parse_signature",
 ]
+__all__ += metrics.__all__
 
 
 def __getattr__(name: str) -> Any:

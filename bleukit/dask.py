@@ -15,8 +15,6 @@ from typing import Any
 
 from .core.errors import InputError, MissingDependencyError
 from .corpus.partitions import (
-    AnyResult,
-    AnyVariant,
     as_variant,
     check_new_column,
     chunk_statistics,
@@ -28,7 +26,8 @@ from .corpus.partitions import (
     ref_columns,
 )
 from .corpus.systems import SystemStatistics
-from .metrics.bleu.variant import RefStreams
+from .metrics.base import AnyMetric, MetricResult
+from .metrics.inputs import RefStreams
 
 
 def _dask() -> Any:
@@ -45,9 +44,9 @@ def corpus_score(
     ddf: Any,
     hyp: str,
     refs: str | Sequence[str],
-    variant: str | AnyVariant = "sacrebleu",
+    variant: str | AnyMetric = "sacrebleu",
     by: str | None = None,
-) -> AnyResult | dict[Hashable, AnyResult]:
+) -> MetricResult | dict[Hashable, MetricResult]:
     """The corpus score of the column ``hyp`` against the column(s) ``refs``
     (a missing value: no reference in that column for that row); with
     ``by``, a score per value of that column."""
@@ -83,7 +82,7 @@ def sentence_scores(
     ddf: Any,
     hyp: str,
     refs: str | Sequence[str],
-    variant: str | AnyVariant = "sacrebleu",
+    variant: str | AnyMetric = "sacrebleu",
     column: str = "score",
 ) -> Any:
     """The DataFrame with a column of sentence scores (float64), computed
@@ -102,7 +101,7 @@ def sentence_scores(
 
 def collect_chunks(
     scheduler: str,
-    variants: Sequence[AnyVariant],
+    variants: Sequence[AnyMetric],
     systems: Sequence[str],
     chunks: Iterable[tuple[RefStreams, Sequence[Sequence[str]]]],
     per_segment: bool = True,

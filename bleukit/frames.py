@@ -18,11 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from .core.errors import InputError
-from .corpus.partitions import AnyResult, text_values
-from .metrics.bleu.variant import Variant, streams_from_rows
-from .metrics.chrf.variant import ChrfVariant, load_metric
-
-AnyVariant = Variant | ChrfVariant
+from .corpus.partitions import text_values
+from .metrics import as_metric
+from .metrics.base import AnyMetric, MetricResult
+from .metrics.inputs import streams_from_rows
 
 #: what one row's sentence score is by default: sacrebleu.sentence_bleu's
 DEFAULT_SENTENCE_VARIANT = "sacrebleu[effective_order=true]"
@@ -81,12 +80,8 @@ def reference_streams(refs: Any, size: int) -> list[list[str | None]]:
     return streams_from_rows(per_row)
 
 
-def _variant(variant: str | AnyVariant) -> AnyVariant:
-    return load_metric(variant) if isinstance(variant, str) else variant
-
-
 def sentence_scores(
-    hyps: Any, refs: Any, variant: str | AnyVariant = DEFAULT_SENTENCE_VARIANT
+    hyps: Any, refs: Any, variant: str | AnyMetric = DEFAULT_SENTENCE_VARIANT
 ) -> list[float]:
     """Every row's sentence score (default: what sacrebleu.sentence_bleu
     computes), in one call."""
@@ -94,11 +89,11 @@ def sentence_scores(
     streams = reference_streams(refs, len(texts))
     if not texts:
         return []
-    return [r.score for r in _variant(variant).sentence_scores(texts, streams)]
+    return [r.score for r in as_metric(variant).sentence_scores(texts, streams)]
 
 
-def corpus_score(hyps: Any, refs: Any, variant: str | AnyVariant = "sacrebleu") -> AnyResult:
+def corpus_score(hyps: Any, refs: Any, variant: str | AnyMetric = "sacrebleu") -> MetricResult:
     """The corpus score of a hypothesis column against its reference
     column(s)."""
     texts = hypotheses(hyps)
-    return _variant(variant).corpus_score(texts, reference_streams(refs, len(texts)))
+    return as_metric(variant).corpus_score(texts, reference_streams(refs, len(texts)))

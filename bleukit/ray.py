@@ -15,8 +15,6 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from .corpus.partitions import (
-    AnyResult,
-    AnyVariant,
     PartialMapper,
     as_variant,
     check_new_column,
@@ -26,6 +24,7 @@ from .corpus.partitions import (
     pickled,
     ref_columns,
 )
+from .metrics.base import AnyMetric, MetricResult
 
 
 class SentenceScorer:
@@ -34,7 +33,7 @@ class SentenceScorer:
 
     def __init__(
         self,
-        variant: str | AnyVariant = "sacrebleu",
+        variant: str | AnyMetric = "sacrebleu",
         hyp: str = "hyp",
         refs: str | Sequence[str] = "ref",
         column: str = "score",
@@ -64,10 +63,10 @@ def corpus_score(
     ds: Any,
     hyp: str,
     refs: str | Sequence[str],
-    variant: str | AnyVariant = "sacrebleu",
+    variant: str | AnyMetric = "sacrebleu",
     by: str | None = None,
     order: str | None = None,
-) -> AnyResult | dict[Hashable, AnyResult]:
+) -> MetricResult | dict[Hashable, MetricResult]:
     """The corpus score of the column ``hyp`` against the column(s) ``refs``
     (a missing value: no reference there); with ``by``, a score per value of
     that column. ``order``: a column of row positions, needed by variants

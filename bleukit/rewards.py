@@ -35,10 +35,9 @@ from typing import Any
 
 from .core.errors import InputError, InputTypeError
 from .engines import limited_threads
-from .metrics.bleu.variant import Variant, streams_from_rows
-from .metrics.chrf.variant import ChrfVariant, load_metric
-
-AnyVariant = Variant | ChrfVariant
+from .metrics import as_metric
+from .metrics.base import AnyMetric
+from .metrics.inputs import streams_from_rows
 
 #: sacrebleu.sentence_bleu's defaults: exponential smoothing, effective order
 DEFAULT_VARIANT = "sacrebleu[effective_order=true]"
@@ -64,8 +63,6 @@ def _text(completion: Any, index: int) -> str:
 ID_OFFSET = 0x10000
 #: the most ids a vocabulary may have (the code points of planes 1-16)
 MAX_IDS = 0x110000 - ID_OFFSET
-#: what scores ids: every character (so every id) a token, no case folding
-TOKEN_ID_FIELDS = {"tokenizer": "char.v1", "lowercase": False}
 
 
 def _ids(value: Any, what: str) -> str:
@@ -95,17 +92,15 @@ class SentenceReward:
 
     def __init__(
         self,
-        variant: str | AnyVariant = DEFAULT_VARIANT,
+        variant: str | AnyMetric = DEFAULT_VARIANT,
         refs: str | Sequence[str] = "reference",
         scale: float = 0.01,
         token_ids: bool = False,
         threads: int | None = 1,
     ) -> None:
-        v = load_metric(variant) if isinstance(variant, str) else variant
+        v = as_metric(variant)
         if token_ids:
-            if not isinstance(v, Variant):
-                raise InputError("token_ids=True needs a BLEU variant (chrF counts characters)")
-            v = v.with_overrides(**TOKEN_ID_FIELDS)
+            v = v.for_token_ids()
         self.variant = v
         self.refs = [refs] if isinstance(refs, str) else list(refs)
         if not self.refs:

@@ -17,8 +17,6 @@ from typing import Any
 
 from .core.errors import InputError, MissingDependencyError
 from .corpus.partitions import (
-    AnyResult,
-    AnyVariant,
     PartialMapper,
     as_variant,
     check_new_column,
@@ -28,6 +26,7 @@ from .corpus.partitions import (
     pickled,
     ref_columns,
 )
+from .metrics.base import AnyMetric, MetricResult
 
 _COLUMN = "bleukit_partial"
 
@@ -42,7 +41,7 @@ def _spark() -> Any:
     return functions
 
 
-def sentence_udf(variant: str | AnyVariant = "sacrebleu") -> Any:
+def sentence_udf(variant: str | AnyMetric = "sacrebleu") -> Any:
     """A pandas UDF of two columns, the hypothesis and a struct of the
     reference columns (``F.struct("ref_a", "ref_b")``), giving the sentence
     score: ``df.withColumn("bleu", sentence_udf()("hyp", F.struct("ref")))``."""
@@ -66,7 +65,7 @@ def sentence_scores(
     df: Any,
     hyp: str,
     refs: str | Sequence[str],
-    variant: str | AnyVariant = "sacrebleu",
+    variant: str | AnyMetric = "sacrebleu",
     column: str = "score",
 ) -> Any:
     """``df`` with a column of sentence scores (``sentence_udf`` on the
@@ -99,10 +98,10 @@ def corpus_score(
     df: Any,
     hyp: str,
     refs: str | Sequence[str],
-    variant: str | AnyVariant = "sacrebleu",
+    variant: str | AnyMetric = "sacrebleu",
     by: str | None = None,
     order: str | None = None,
-) -> AnyResult | dict[Hashable, AnyResult]:
+) -> MetricResult | dict[Hashable, MetricResult]:
     """The corpus score of the column ``hyp`` against the column(s) ``refs``
     (a null: no reference there); with ``by``, a score per value of that
     column. ``order``: a column of row positions, needed by variants that

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from .core.results import BleuResult
+    from .metrics.bleu.result import BleuResult
     from .metrics.bleu.variant import Variant
 
 DEFAULT_VARIANT = "BLEUw4"

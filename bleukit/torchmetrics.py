@@ -18,9 +18,10 @@ from functools import cache
 from typing import Any
 
 from .core.errors import InputError, MissingDependencyError
-from .core.results import BleuResult
 from .core.stats import Stats
-from .metrics.bleu.variant import Variant, load_variant, streams_from_rows
+from .metrics.bleu.result import BleuResult
+from .metrics.bleu.variant import Variant, load_variant
+from .metrics.inputs import streams_from_rows
 
 #: the reference count state's start for the min-reduction (no update yet)
 _NO_REFERENCES = 2**62

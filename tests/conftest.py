@@ -35,7 +35,7 @@ class WmtData:
         return [self.lines(set_name, f"ref.{r}") for r in refs]
 
     def prepared(self, variant, set_name: str, refs: list[str]):
-        key = (set_name, tuple(refs), variant.reference_key(), variant.stat_order)
+        key = (set_name, tuple(refs), variant.reference_key(), getattr(variant, "stat_order", 0))
         if key not in self._prepared:
             self._prepared[key] = variant.prepare_references(self.refs(set_name, refs))
         return self._prepared[key]

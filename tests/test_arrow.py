@@ -95,7 +95,6 @@ def test_confidence_equals_the_interval_of_the_text(table, tmp_path, capsys):
         (["--sentence"], "give --out"),
         (["-r", "x.txt"], "no -r, -i, -t"),
         (["--out", "x.parquet"], "--out goes with --sentence"),
-        (["--confidence", "-v", "chrF"], "--confidence: corpus BLEU only"),
         (["--executor", "dask", "--scheduler", "tcp://x:1"], "--parquet runs here"),
     ],
 )

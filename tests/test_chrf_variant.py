@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 import bleukit
 from bleukit.core.errors import ConfigError, InputError
 from bleukit.engines import compiled
+from bleukit.metrics import load_metric
 from bleukit.metrics.chrf.core import ChrfConfig, sum_triples, words
-from bleukit.metrics.chrf.variant import ChrfVariant, load_chrf, load_metric
+from bleukit.metrics.chrf.variant import ChrfVariant, load_chrf
 
 HERE = Path(__file__).parent
 DATA = HERE / "data" / "wmt"

@@ -155,10 +155,38 @@ def test_user_errors_exit_2_with_one_line(corpus, files, capsys, argv, message):
     )
 
 
-def test_commands_for_bleu_only_name_the_ones_that_take_chrf(corpus, capsys):
+def test_every_multi_system_command_takes_chrf(corpus, tmp_path, capsys):
+    """compare, score --confidence, agree and report take chrF variants as
+    they take BLEU ones (one metric interface)."""
+    import json
+
+    from bleukit.files import read_lines
+    from bleukit.significance import SignificanceSpec, paired_test
+
     ref, ref2, hyp = corpus
-    code, out, err = run(["compare", "-v", "chrF", "-r", ref, "-i", ref2, hyp], capsys)
-    assert code == 2 and out == "" and "matrix, verify" in err and err.count("\n") == 1
+    code, out, err = run(
+        ["compare", "-v", "chrF++", "-r", ref, "-i", ref2, hyp, "-f", "json"], capsys
+    )
+    assert code == 0, err
+    rows = json.loads(out)
+    chrf = bleukit.load_chrf("chrF++")
+    streams = [read_lines(ref)]
+    segs = [(p, chrf.segment_stats(read_lines(p), streams)[0]) for p in (ref2, hyp)]
+    expected = paired_test(chrf, segs, 1, SignificanceSpec("bs"))
+    assert [r["p_value"] for r in rows] == [e.p_value for e in expected]
+    assert [r["score"] for r in rows] == [e.result.score for e in expected]
+    assert rows[0]["signature"].startswith("bleukit|metric:chrf.v1|")
+    assert "|test:bs|samples:1000|" in rows[0]["signature"]
+    code, out, err = run(["score", "-v", "chrF", "-r", ref, "-i", hyp, "--confidence"], capsys)
+    assert code == 0 and "chrF2 = " in out and "95% CI [" in out, err
+    code, out, err = run(["agree", "chrF", "BLEUc18", "-r", ref, "-i", ref2, hyp], capsys)
+    assert code == 0 and "chrF" in out, err
+    page = tmp_path / "r.html"
+    code, out, err = run(
+        ["report", "-v", "chrF", "-r", ref, "-i", ref2, hyp, "-o", str(page)], capsys
+    )
+    assert code == 0, err
+    assert '"metric": "chrF2"' in page.read_text("utf-8")
 
 
 def test_argument_errors_are_one_line_and_exit_2(capsys):

@@ -21,6 +21,9 @@ from bleukit.engines import ENGINES, Engine, compiled, threads
 from bleukit.engines.python import PythonEngine
 from bleukit.tokenizers import TOKENIZERS, make_tokenization
 
+#: a codec for Columns of 2-order statistics (what resampling sums, Metric.row)
+BLEU2 = bleukit.load_variant("BLEUw4", max_order=2)
+
 ACCEL = compiled.accelerator()
 needs_accel = pytest.mark.skipif(
     ACCEL is None and not os.environ.get("BLEUKIT_REQUIRE_ACCEL"),
@@ -381,11 +384,11 @@ def test_compiled_bootstrap_draws_pythons_resamples(monkeypatch, rows, seed, sam
         # a segment's own last_* fields, which NLTK's methods 5 and 6 read
         return Stats(length, ref, counts, (total, total), 1, length, counts, (total, total))
 
-    cols = Columns([segment(r[0], r[1], (r[2], r[3]), r[4]) for r in rows], 2)
+    cols = Columns([segment(r[0], r[1], (r[2], r[3]), r[4]) for r in rows], BLEU2)
     draws = Draws.from_seed(len(rows), samples, seed)  # seed None: the same draws for both
     # two systems, whose last segments differ: one draw serves both (paired
     # resamples), each keeps its own last segment
-    other = Columns([segment(r[1], r[0], (r[3], r[2]), r[4]) for r in rows], 2)
+    other = Columns([segment(r[1], r[0], (r[3], r[2]), r[4]) for r in rows], BLEU2)
     c_sums = [list(it) for it in ENGINES.get("c").bootstrap_sums([cols, other], draws)]
     assert c_sums == [list(it) for it in bootstrap_sums([cols, other], draws)]
 
@@ -401,7 +404,7 @@ def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_, gathe
     monkeypatch.setattr(compiled, "_GATHER_BYTES", gather_bytes)
     rows = [Stats(i % 7, i % 5, (i % 3, i % 2), (i % 7, i % 7), 1) for i in range(40)]
     other = [Stats(i % 4, i % 6, (i % 2, 1), (i % 4, i % 4), 1) for i in range(40)]
-    systems = [Columns(rows, 2), Columns(other, 2)]
+    systems = [Columns(rows, BLEU2), Columns(other, BLEU2)]
     draws = Draws.from_seed(40, 350, 7)
     with threads.call_limited(threads_):
         c_sums = [list(it) for it in ENGINES.get("c").bootstrap_sums(systems, draws)]
@@ -439,7 +442,7 @@ def test_columns_hold_uint32_rows_or_lists_where_a_value_does_not_fit():
     from fractions import Fraction
 
     small = [Stats(3, 4, (2, 1), (3, 2), 1), Stats(5, 5, (4, 2), (5, 4), 1)]
-    cols = Columns(small, 2)
+    cols = Columns(small, BLEU2)
     assert cols.rows is not None and cols.rows.typecode == "I" and cols.rows.itemsize == 4
     assert cols.rows.tolist() == [3, 4, 2, 1, 3, 2, 5, 5, 4, 2, 5, 4]
     assert [list(c) for c in cols.cols] == [[3, 5], [4, 5], [2, 4], [1, 2], [3, 5], [2, 4]]
@@ -447,7 +450,7 @@ def test_columns_hold_uint32_rows_or_lists_where_a_value_does_not_fit():
     # whichever segment brings it, with every segment before it kept
     for odd in (Stats(2, Fraction(7, 2), (1, 0), (2, 1), 1), Stats(2**32, 3, (1, 0), (5, 4), 1)):
         for segments in ([odd, *small], [*small, odd], [small[0], odd, small[1]]):
-            got = Columns(segments, 2)
+            got = Columns(segments, BLEU2)
             assert got.rows is None and not got.packable and got.n == 3
             assert got.total() == [sum(c) for c in zip(*(
                 (s.sys_len, s.ref_len, *s.counts, *s.totals) for s in segments
@@ -460,8 +463,8 @@ def test_columns_hold_uint32_rows_or_lists_where_a_value_does_not_fit():
 def test_compiled_randomization_draws_pythons_trials(n, seed, trials):
     """ar_sums reads getrandbits(n) as format(bits, "0nb") does, for n below,
     at and above one 32-bit word."""
-    base = Columns([Stats(i, i + 1, (i % 3, 1), (5, 4), 1) for i in range(n)], 2)
-    other = Columns([Stats(2 * i, 3, (1, i % 2), (6, 5), 1) for i in range(n)], 2)
+    base = Columns([Stats(i, i + 1, (i % 3, 1), (5, 4), 1) for i in range(n)], BLEU2)
+    other = Columns([Stats(2 * i, 3, (1, i % 2), (6, 5), 1) for i in range(n)], BLEU2)
     draws = Draws.from_seed(n, trials, seed)
     compiled = ENGINES.get("c").randomization_sums(base, other, draws)
     assert list(compiled) == list(randomization_sums(base, other, draws))

@@ -12,6 +12,7 @@ from bleukit.analysis import matrix
 from bleukit.config.model import split_variant_list
 from bleukit.engines.compiled import accelerator
 from bleukit.metrics.bleu.variant import Variant
+from bleukit.report import matrix as matrix_formats
 
 REFS = [["the cat sat on the mat", "a dog barked at the moon", "it rains today"] * 3]
 SYSTEMS = [
@@ -81,7 +82,7 @@ def test_ranks_tau_and_flips(variants):
 @pytest.mark.parametrize("fmt", ["text", "json", "markdown", "latex"])
 def test_formats_carry_scores_and_signatures(variants, fmt):
     m = matrix.build(variants, SYSTEMS, REFS)
-    out = matrix.FORMATS[fmt](m, 2)
+    out = matrix_formats.FORMATS[fmt](m, 2)
     if fmt == "json":
         data = json.loads(out)
         assert data["systems"][0]["ranks"] == {"BLEUw4": 1, "sacrebleu": 1, "BLEUc18": 1}

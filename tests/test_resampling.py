@@ -20,6 +20,9 @@ from bleukit.core.resampling import (
 from bleukit.core.stats import Stats, corpus_sum
 from bleukit.engines import ENGINES
 
+#: a codec for Columns of 2-order statistics (what resampling sums, Metric.row)
+BLEU2 = bleukit.load_variant("BLEUw4", max_order=2)
+
 
 def _stats(variant, refs, *systems):
     prepared = variant.prepare_references([refs])
@@ -32,12 +35,12 @@ def test_packed_and_column_sums_agree():
     b = ["cat sat", "dog", "the mat .", "a cat on"]
     v = bleukit.load_variant("sacrebleu", max_order=2, engine="python")
     sa, sb = _stats(v, refs, a, b)
-    packed, plain = Columns(sa, 2), Columns(sa, 2)
+    packed, plain = Columns(sa, BLEU2), Columns(sa, BLEU2)
     plain.packed = None
     assert packed.packed is not None
     for idx in ([0, 0, 3, 1], [2, 2, 2, 2], [3, 1, 0, 2]):
         assert packed.resample(idx) == plain.resample(idx)
-    other_packed, other_plain = Columns(sb, 2), Columns(sb, 2)
+    other_packed, other_plain = Columns(sb, BLEU2), Columns(sb, BLEU2)
     other_plain.packed = None
     # the ways to sum the trials of approximate randomization agree: packed
     # integers, columns (the reference), and every engine's
@@ -69,7 +72,7 @@ def test_randomization_bits_are_getrandbits_of_the_seed():
 
 def test_bootstrap_sums_are_sums_over_the_resamples():
     segs = [Stats(i, i + 1, (i % 3, 1), (5, 4), 1, i, (i % 3, 1), (5, 4)) for i in range(6)]
-    cols = Columns(segs, 2)
+    cols = Columns(segs, BLEU2)
     draws = Draws.from_seed(6, 4, 3)
     sums = list(bootstrap_sums([cols], draws)[0])
     for idx, total in zip(bootstrap_indices(draws), sums):
@@ -80,7 +83,7 @@ def test_bootstrap_sums_are_sums_over_the_resamples():
 
 def test_columns_total_and_to_stats_round_trip():
     segs = [Stats(3, 4, (2, 1), (3, 2), 1, 3, (2, 1), (3, 2)), Stats(5, 5, (4, 2), (5, 4), 1)]
-    cols = Columns(segs, 2)
+    cols = Columns(segs, BLEU2)
     assert cols.to_stats(cols.total())[:5] == corpus_sum(segs, 2)[:5]
     assert cols.width == 6
 
@@ -88,4 +91,4 @@ def test_columns_total_and_to_stats_round_trip():
 @pytest.mark.parametrize("value", [-1, 2**32])
 def test_values_outside_32_bits_are_not_packed(value):
     segs = [Stats(3, value, (2, 1), (3, 2), 1)]
-    assert Columns(segs, 2).packed is None
+    assert Columns(segs, BLEU2).packed is None

@@ -6,7 +6,8 @@ from fractions import Fraction
 import pytest
 
 import bleukit
-from bleukit.core.results import ALPHA, BleuResult, Interval, SystemResult
+from bleukit.core.results import ALPHA, Interval, SystemResult
+from bleukit.metrics.bleu.result import BleuResult
 
 
 def test_format_reads_like_sacrebleu():
@@ -43,7 +44,7 @@ def test_interval_and_significance():
 def test_make_is_the_same_result_as_the_constructor():
     import dataclasses
 
-    from bleukit.core.results import BleuResult
+    from bleukit.metrics.bleu.result import BleuResult
 
     args = (12.5, (50.0, 25.0), 0.9, 10, 11, (5, 2), (10, 8), None)
     made, built = BleuResult.make(*args), BleuResult(*args)

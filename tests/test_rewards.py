@@ -121,7 +121,7 @@ def test_token_id_errors():
         reward(["a"], completion_ids=[[1, 1048576]], reference=[[1]])
     with pytest.raises(InputError, match="must be between 0"):
         reward(["a"], completion_ids=[[1]], reference=[[-1]])
-    with pytest.raises(InputError, match="needs a BLEU variant"):
+    with pytest.raises(InputError, match="chrF cannot count ids"):
         SentenceReward("chrF", token_ids=True)
     with pytest.raises(InputError, match="at least one reference column"):
         SentenceReward(refs=[])

@@ -14,6 +14,9 @@ from bleukit.core.resampling import Columns
 from bleukit.engines.compiled import accelerator
 from bleukit.significance.paired import SignificanceSpec, confidence, paired_test
 
+#: a codec for Columns of 2-order statistics (what resampling sums, Metric.row)
+BLEU2 = bleukit.load_variant("BLEUw4", max_order=2)
+
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "dog", ".", ",", "barked"])
 SEGMENT = st.lists(WORDS, min_size=1, max_size=10).map(" ".join)
 
@@ -87,7 +90,7 @@ def test_fractional_reference_lengths_use_exact_column_sums():
     v = bleukit.load_variant("sacrebleu", ref_length="average", max_order=2)
     prepared = v.prepare_references([["the cat sat", "a dog"], ["the cat", "a dog barked"]])
     segs, _ = v.segment_stats(["the cat sat", "dog"], prepared)
-    assert Columns(segs, 2).packed is None
+    assert Columns(segs, BLEU2).packed is None
     assert confidence(v, segs, 2, SignificanceSpec(None, samples=20)).interval is not None
 
 

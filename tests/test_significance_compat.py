@@ -27,7 +27,9 @@ TOL = 1e-9
 
 
 def _variant(case):
-    return bleukit.load_variant("sacrebleu", **case["overrides"])
+    # sacrebleu's BLEU (and its char form, by override), chrF, chrF++
+    name = "sacrebleu" if case["variant"].startswith("sacrebleu") else case["variant"]
+    return bleukit.load_metric(name, **case["overrides"])
 
 
 def _segments(wmt, variant, system):
@@ -79,3 +81,51 @@ def test_sacrebleu_compat_keeps_the_strict_p_value_quirk(wmt):
     assert paired_test(variant, [("a", seg), ("b", seg)], 1, spec)[1].p_value == 1 / 1001
     spec = SignificanceSpec("bs", samples=1000)
     assert paired_test(variant, [("a", seg), ("b", seg)], 1, spec)[1].p_value == 1.0
+
+
+def _golden(variant, test):
+    (case,) = [c for c in PAIRED if c["variant"] == variant and c["test"] == test]
+    return case
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("test", ["bs", "ar"])
+@pytest.mark.parametrize("variant", ["chrF", "chrF++"])
+def test_compare_prints_sacrebleus_chrf_p_values_and_intervals(variant, test, capsys):
+    """``bleukit compare -v chrF++ --compat sacrebleu`` prints what
+    ``sacrebleu -m chrf -cw 2 --paired-bs/--paired-ar`` computes."""
+    from bleukit.cli import main
+
+    data = Path(__file__).parent / "data" / "wmt"
+    hyps = [str(data / f"newstest2021.en-de.hyp.{s}.txt") for s in SYSTEMS]
+    ref = str(data / "newstest2021.en-de.ref.A.txt")
+    argv = ["compare", "-v", variant, "-r", ref, "-i", *hyps, "--names", ",".join(SYSTEMS),
+            "--compat", "sacrebleu", "-f", "json"]  # fmt: skip
+    assert main([*argv, *(["--paired-ar"] if test == "ar" else [])]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    case = _golden(variant, test)
+    assert [r["system"] for r in rows] == SYSTEMS
+    for row, expected in zip(rows, case["results"]):
+        assert row["score"] == pytest.approx(expected["score"], abs=TOL, rel=0)
+        assert row["p_value"] == expected["p_value"]  # exactly
+        if test == "bs":
+            assert row["ci_mean"] == pytest.approx(expected["mean"], abs=TOL, rel=0)
+            assert row["ci_half_width"] == pytest.approx(expected["ci"], abs=TOL, rel=0)
+
+
+@pytest.mark.golden
+def test_score_confidence_prints_sacrebleus_chrf_interval(capsys):
+    """``bleukit score -v chrF --confidence --compat sacrebleu`` is
+    ``sacrebleu -m chrf -ci``."""
+    from bleukit.cli import main
+
+    data = Path(__file__).parent / "data" / "wmt"
+    (case,) = [c for c in CONF if c["variant"] == "chrF" and c["system"] == "UF"]
+    argv = ["score", "-v", "chrF", "-r", str(data / "newstest2021.en-de.ref.A.txt"),
+            "-i", str(data / "newstest2021.en-de.hyp.UF.txt"), "--confidence",
+            "--compat", "sacrebleu", "-f", "json"]  # fmt: skip
+    assert main(argv) == 0
+    (block,) = json.loads(capsys.readouterr().out)
+    assert block["score"] == pytest.approx(case["score"], abs=TOL, rel=0)
+    assert block["ci_mean"] == pytest.approx(case["mean"], abs=TOL, rel=0)
+    assert block["ci_half_width"] == pytest.approx(case["ci"], abs=TOL, rel=0)

@@ -53,7 +53,7 @@ def test_chunk_boundaries_never_change_a_statistic(corpus):
             assert stats.sentence_values(variant, name) == sentences
     for variant in CHRF:
         for name, hyps in zip(names, systems):
-            result = stats.chrf_score(variant, name)
+            result = stats.score(variant, name)
             whole = variant.corpus_score(hyps, refs)
             assert result.score == whole.score
             assert result.signature.long == whole.signature.long
@@ -93,7 +93,7 @@ def test_only_collected_variants_are_read_and_empty_is_an_error():
     with pytest.raises(InputError, match="variant BLEUc18 was not collected"):
         stats.segment_stats(c18, "A")
     with pytest.raises(InputError, match="variant chrF was not collected"):
-        stats.chrf_score(chrf, "A")
+        stats.score(chrf, "A")
     # a lower order of a collected tokenization reads the same tables
     w2 = w4.with_overrides(max_order=2)
     assert (
@@ -122,7 +122,7 @@ def test_statistics_pickle_and_extend_in_chunk_order():
                 whole.segment_stats(variant, name)
             )
     for variant in CHRF:
-        assert merged.chrf_score(variant, "B").score == whole.chrf_score(variant, "B").score
+        assert merged.score(variant, "B").score == whole.score(variant, "B").score
     with pytest.raises(InputError, match="collected for other variants or systems"):
         merged.extend(collect(BLEU, [("A", ["x"]), ("B", ["y"])], [["x"]]))
     with pytest.raises(InputError, match="collected for other variants or systems"):
@@ -161,7 +161,7 @@ def test_sums_alone_give_the_totals_of_per_segment_statistics(corpus):
         for name in names:
             assert sums.total(variant, name) == full.total(variant, name)
     for variant in CHRF:
-        assert sums.chrf_score(variant, names[0]).score == full.chrf_score(variant, names[0]).score
+        assert sums.score(variant, names[0]).score == full.score(variant, names[0]).score
 
 
 def test_sums_alone_extend_in_order_and_refuse_per_segment_questions():

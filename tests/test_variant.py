@@ -101,7 +101,7 @@ def test_very_long_lines_score():
 
 
 def test_streams_from_rows_pad_missing_references_with_none():
-    from bleukit.metrics.bleu.variant import streams_from_rows
+    from bleukit.metrics.inputs import streams_from_rows
 
     rows = [["a", "b"], ["c"], ["d", None, "e"]]
     assert streams_from_rows(rows) == [["a", "c", "d"], ["b", None, None], [None, None, "e"]]

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from ..core.errors import InputError
 from ..corpus.systems import SystemStatistics, collect
-from ..metrics.bleu.variant import RefStreams, Variant
+from ..metrics.base import AnyMetric
+from ..metrics.inputs import RefStreams
 
 
 def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
@@ -185,9 +186,9 @@ class AgreementStudy:
     analogical share, and with a search the statistics of B at each order
     and the best order per criterion."""
 
-    variant_a: Variant
-    variant_b: Variant
-    lower_a: Variant | None
+    variant_a: AnyMetric
+    variant_b: AnyMetric
+    lower_a: AnyMetric | None
     nrefs: int | str
     result: Agreement
     search: dict[int, Agreement] | None = None
@@ -221,20 +222,19 @@ class AgreementStudy:
 
 
 def study_variants(
-    variant_a: Variant, variant_b: Variant, orders: Sequence[int] | None = None
-) -> list[Variant]:
-    """The variants whose statistics ``agree`` reads: A, and B at the
-    highest order searched (one set of statistics serves every order)."""
-    b = variant_b
-    return [
-        variant_a,
-        b.with_overrides(max_order=max(*orders, b.config.max_order)) if orders else b,
-    ]
+    variant_a: AnyMetric, variant_b: AnyMetric, orders: Sequence[int] | None = None
+) -> list[AnyMetric]:
+    """The variants whose statistics ``agree`` reads: A, A one order lower,
+    B, and B at each order searched (variants that share a counting pass,
+    as BLEU variants of one tokenization do, share one set of statistics)."""
+    lower = [variant_a.with_order(variant_a.order - 1)] if variant_a.order > 1 else []
+    searched = [variant_b.with_order(m) for m in orders or ()]
+    return [variant_a, *lower, variant_b, *searched]
 
 
 def agree(
-    variant_a: Variant,
-    variant_b: Variant,
+    variant_a: AnyMetric,
+    variant_b: AnyMetric,
     streams: RefStreams,
     systems: Sequence[tuple[str, Sequence[str]]],
     orders: Sequence[int] | None = None,
@@ -247,8 +247,8 @@ def agree(
 
 
 def agree_stats(
-    variant_a: Variant,
-    variant_b: Variant,
+    variant_a: AnyMetric,
+    variant_b: AnyMetric,
     stats: SystemStatistics,
     orders: Sequence[int] | None = None,
 ) -> AgreementStudy:
@@ -256,22 +256,22 @@ def agree_stats(
     ``study_variants(variant_a, variant_b, orders)``; Denoual & Lepage
     2005); with ``orders``, also B at each of those max orders."""
     a, b = variant_a, variant_b
-    a_lower = a.with_overrides(max_order=a.config.max_order - 1) if a.config.max_order > 1 else None
+    a_lower = a.with_order(a.order - 1) if a.order > 1 else None
     if stats.segments * len(stats.systems) < 2:
         raise InputError("agree needs at least two segments")
     names = list(stats.systems)
 
-    def sentences(variant: Variant) -> list[float]:
+    def sentences(variant: AnyMetric) -> list[float]:
         return [x for name in names for x in stats.sentence_values(variant, name)]
 
-    def corpus(variant: Variant) -> list[float]:
+    def corpus(variant: AnyMetric) -> list[float]:
         return [variant.score_value(stats.total(variant, name)) for name in names]
 
     sent_a, corp_a = sentences(a), corpus(a)
     lower = sentences(a_lower) if a_lower else None
 
-    def agree_with(variant: Variant) -> Agreement:
+    def agree_with(variant: AnyMetric) -> Agreement:
         return agreement(sent_a, sentences(variant), lower, names, corp_a, corpus(variant))
 
-    search = {m: agree_with(b.with_overrides(max_order=m)) for m in orders} if orders else None
+    search = {m: agree_with(b.with_order(m)) for m in orders} if orders else None
     return AgreementStudy(a, b, a_lower, stats.nrefs, agree_with(b), search)

@@ -16,11 +16,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from ..core.errors import InputError
-from ..core.results import BleuResult
-from ..metrics.bleu.signature import Signature, parse_signature
-from ..metrics.bleu.variant import Variant
-from ..metrics.chrf.core import ChrfResult, ChrfSignature, is_chrf_signature, parse_chrf_signature
-from ..metrics.chrf.variant import ChrfVariant
+from ..metrics import metric_for, parse_any_signature
+from ..metrics.base import MetricResult, MetricSignature
 
 #: a float64 score has about 15 significant decimals; a claim with more is
 #: no printed score (and would print a score with as many)
@@ -32,8 +29,8 @@ class Verification:
     """The rescored result of a claim: ``printed`` is the score written with
     as many decimals as the claim, ``reproduced`` whether it equals it."""
 
-    signature: Signature | ChrfSignature
-    result: BleuResult | ChrfResult
+    signature: MetricSignature
+    result: MetricResult
     claimed: str
     decimals: int
     printed: str
@@ -53,11 +50,7 @@ def verify(
     """Rescore ``hyps`` against the reference ``streams`` under the variant
     ``signature`` describes, and compare with the claimed score ``expect``
     (a number as printed, e.g. "31.2")."""
-    sig: Signature | ChrfSignature = (
-        parse_chrf_signature(signature)
-        if is_chrf_signature(signature)
-        else parse_signature(signature)
-    )
+    sig = parse_any_signature(signature)
     try:
         claimed = Decimal(expect)
     except InvalidOperation:
@@ -75,6 +68,5 @@ def verify(
         raise InputError(
             f"the signature says nrefs:{sig.nrefs} but {len(streams)} reference file(s) were given"
         )
-    scorer = ChrfVariant(sig.config) if isinstance(sig, ChrfSignature) else Variant(sig.config)
-    result = scorer.corpus_score(hyps, streams)
+    result = metric_for(sig.config).corpus_score(hyps, streams)
     return Verification(sig, result, expect, decimals, f"{result.score:.{decimals}f}")

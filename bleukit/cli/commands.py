@@ -20,9 +20,7 @@ if TYPE_CHECKING:
 
     from ..core.spec import SignificanceSpec, TestName
     from ..corpus.systems import SystemStatistics
-    from ..metrics.bleu.variant import Variant
-    from ..metrics.chrf.variant import ChrfVariant
-    from ..report.text import AnyResult
+    from ..metrics.base import AnyMetric
 
 EXIT_USER_ERROR = 2
 #: where options are added: a parser or one of its groups
@@ -658,7 +656,7 @@ def _variant_names(
     return list(default)
 
 
-def _one_variant(args: argparse.Namespace) -> Variant | ChrfVariant:
+def _one_variant(args: argparse.Namespace) -> AnyMetric:
     """``bleukit score``'s variant: exactly one."""
     from ..core.errors import InputError
 
@@ -677,26 +675,24 @@ def _note(args: argparse.Namespace, text: str) -> None:
         sys.stderr.write(f"bleukit: {text}\n")
 
 
-def _warn_language(args: argparse.Namespace, variants: Sequence[Variant | ChrfVariant]) -> None:
+def _warn_language(args: argparse.Namespace, variants: Sequence[AnyMetric]) -> None:
     """A warning for each word variant whose tokenizer cannot split the
     target language (--lang) or, without --lang, the script the first
     hypothesis file is mostly in (standard input is not looked at: it
     cannot be read twice)."""
     from ..io.files import sample_text
-    from ..metrics.bleu.variant import Variant
     from ..tokenizers.languages import SEGMENTING_TOKENIZERS, script_warning, tokenizer_warning
 
     # (a variant whose tokenizer segments any script is never warned about)
     words = [
-        v
+        (v, v.language_tokenizer)
         for v in variants
-        if isinstance(v, Variant) and v.config.tokenizer not in SEGMENTING_TOKENIZERS
+        if v.language_tokenizer is not None and v.language_tokenizer not in SEGMENTING_TOKENIZERS
     ]
     paths = _flatten(args.input)
     sample = sample_text(paths[0]) if words and paths and not args.quiet else None
     lang = getattr(args, "lang", None)  # agree has no --lang
-    for variant in words:
-        tokenizer = variant.config.tokenizer
+    for variant, tokenizer in words:
         warning = lang and tokenizer_warning(lang, tokenizer)
         if not warning and sample:
             warning = script_warning(sample, tokenizer)
@@ -704,32 +700,16 @@ def _warn_language(args: argparse.Namespace, variants: Sequence[Variant | ChrfVa
             _note(args, f"warning: {variant.name}: {warning}")
 
 
-def _variants(names: Sequence[str], pairs: list[str]) -> list[Variant]:
-    """The named BLEU variants with the --set overrides, all loaded (and
-    checked) before any work."""
-    from ..core.errors import ConfigError
-    from ..metrics.bleu.variant import Variant
-
-    out = []
-    for variant in _any_variants(names, pairs):
-        if not isinstance(variant, Variant):
-            raise ConfigError(
-                f"variant {variant.name}: chrF variants are scored by bleukit score, matrix, "
-                "verify and sacrebleu -m chrf; this command takes BLEU variants only"
-            )
-        out.append(variant)
-    return out
-
-
-def _any_variants(names: Sequence[str], pairs: list[str]) -> list[Variant | ChrfVariant]:
-    """The named variants of any metric with the --set overrides."""
+def _variants(names: Sequence[str], pairs: list[str]) -> list[AnyMetric]:
+    """The named variants of any metric with the --set overrides, all
+    loaded (and checked) before any work."""
     return [_any_variant(name, pairs) for name in names]
 
 
-def _any_variant(name: str, pairs: list[str]) -> Variant | ChrfVariant:
-    """A variant of any metric (BLEU or chrF) with the --set overrides."""
+def _any_variant(name: str, pairs: list[str]) -> AnyMetric:
+    """A variant of any metric (BLEU, chrF...) with the --set overrides."""
     from ..config.model import parse_override
-    from ..metrics.chrf.variant import load_metric
+    from ..metrics import load_metric
 
     return load_metric(name, **dict(parse_override(p) for p in pairs))
 
@@ -772,7 +752,7 @@ def _system_files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 def _collect(
     args: argparse.Namespace,
-    variants: Sequence[Variant | ChrfVariant],
+    variants: Sequence[AnyMetric],
     on_chunk: Callable[[list[list[str]], list[list[str]]], None] | None = None,
     per_segment: bool = True,
 ) -> SystemStatistics:
@@ -785,7 +765,7 @@ def _collect(
 
 def _collect_files(
     args: argparse.Namespace,
-    variants: Sequence[Variant | ChrfVariant],
+    variants: Sequence[AnyMetric],
     ref_paths: list[str],
     hyp_paths: list[str],
     names: list[str],
@@ -841,7 +821,6 @@ def _write_blocks(out: TextIO, blocks: list[object], fmt: str) -> None:
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
     from ..core.errors import InputError
     from ..corpus import streaming
-    from ..metrics.bleu.variant import Variant
 
     if args.parquet is not None:
         _score_parquet(args, out)
@@ -857,9 +836,6 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
             "--sentence and --confidence run here (drop --executor)"
         )
     _warn_language(args, [variant])
-    if not isinstance(variant, Variant):
-        _score_chrf(args, variant, out)
-        return
     spec = _test_spec(args, paired=False) if args.confidence else None
     if spec is not None and args.sentence:
         raise InputError("--confidence applies to corpus scores, not to --sentence")
@@ -883,7 +859,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> None:
 
 def _confidence_blocks(
     args: argparse.Namespace,
-    variant: Variant,
+    variant: AnyMetric,
     spec: SignificanceSpec,
     stats: SystemStatistics,
     systems: list[tuple[str, str]],
@@ -908,7 +884,6 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
     """``bleukit score --parquet``: a table read in record batches."""
     from ..core.errors import InputError
     from ..corpus import parquet as arrow
-    from ..metrics.bleu.variant import Variant
 
     if args.ref or args.input or args.testset:
         raise InputError("--parquet reads hypotheses and references from the table: no -r, -i, -t")
@@ -918,8 +893,8 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
     variant = _one_variant(args)
     refs = args.ref_col or ["ref"]
     if args.confidence:
-        if args.sentence or not isinstance(variant, Variant):
-            raise InputError("--confidence: corpus BLEU only (no --sentence, no chrF)")
+        if args.sentence:
+            raise InputError("--confidence applies to corpus scores, not to --sentence")
         from ..corpus.systems import collect_chunks
 
         stats = collect_chunks([variant], ["0"], arrow.chunks(args.parquet, args.hyp_col, refs))
@@ -973,48 +948,23 @@ def _score_references(args: argparse.Namespace) -> list[list[str]]:
     return [[str(p) for p in locate(args.testset, args.langpair).references]]
 
 
-def _score_chrf(args: argparse.Namespace, variant: ChrfVariant, out: TextIO) -> None:
-    """``bleukit score`` with a chrF variant: corpus scores of every
-    hypothesis file, or sentence scores, every file streamed."""
-    from ..core.errors import InputError
-
-    if args.confidence or args.compat != "none":
-        raise InputError(
-            f"--confidence/--compat: not available for chrF variants ({variant.name}) "
-            "in bleukit score yet; bleukit sacrebleu -m chrf -ci gives sacrebleu's interval"
-        )
-    hyp_paths = _hypothesis_paths(args)
-    if args.sentence:
-        _stream_sentence_scores(args, variant, _flatten(args.ref), hyp_paths, out)
-        return
-    blocks = _collected_corpus_blocks(args, variant, _flatten(args.ref), hyp_paths)
-    _write_blocks(out, blocks, args.format)
-
-
 def _collected_corpus_blocks(
     args: argparse.Namespace,
-    variant: Variant | ChrfVariant,
+    variant: AnyMetric,
     ref_paths: list[str],
     hyp_paths: list[str],
 ) -> list[object]:
     """The corpus score of every hypothesis file, from statistics collected
     a chunk at a time (here, or on the executor --executor names)."""
-    from ..metrics.bleu.variant import Variant
-
     stats, files = _collect_hypothesis_files(args, variant, ref_paths, hyp_paths, False)
-    blocks = []
-    for key, name in files:
-        if isinstance(variant, Variant):
-            result: AnyResult = variant.score_stats(stats.total(variant, key), stats.nrefs)
-        else:
-            result = stats.chrf_score(variant, key)
-        blocks.append(_corpus_block(args, variant.name, name, result))
-    return blocks
+    return [
+        _corpus_block(args, variant.name, name, stats.score(variant, key)) for key, name in files
+    ]
 
 
 def _collect_hypothesis_files(
     args: argparse.Namespace,
-    variant: Variant | ChrfVariant,
+    variant: AnyMetric,
     ref_paths: list[str],
     hyp_paths: list[str],
     per_segment: bool = True,
@@ -1029,7 +979,7 @@ def _collect_hypothesis_files(
     return stats, list(zip(keys, map(display_name, hyp_paths)))
 
 
-def _corpus_block(args: argparse.Namespace, variant: str, hyp: str, result: AnyResult) -> object:
+def _corpus_block(args: argparse.Namespace, variant: str, hyp: str, result: Any) -> object:
     from ..report import text as report
 
     if args.format == "json":
@@ -1039,7 +989,7 @@ def _corpus_block(args: argparse.Namespace, variant: str, hyp: str, result: AnyR
 
 def _stream_sentence_scores(
     args: argparse.Namespace,
-    variant: Variant | ChrfVariant,
+    variant: AnyMetric,
     ref_paths: list[str],
     hyp_paths: list[str],
     out: TextIO,
@@ -1120,15 +1070,16 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
 
 def _cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
     from ..analysis import matrix
+    from ..report import matrix as matrix_formats
 
     _check_width(args.width)
     # a matrix needs two variants: with --lang, its variant and chrF, which
     # needs no word segmentation in any language
     names = _variant_names(args, default=("BLEUw4", "BLEUc18"), beside=("chrF",))
-    variants = _any_variants(names, args.set)
+    variants = _variants(names, args.set)
     _warn_language(args, variants)
     stats = _collect(args, variants, per_segment=False)
-    out.write(matrix.FORMATS[args.format](matrix.from_stats(variants, stats), args.width))
+    out.write(matrix_formats.FORMATS[args.format](matrix.from_stats(variants, stats), args.width))
 
 
 def _cmd_report(args: argparse.Namespace, out: TextIO) -> None:

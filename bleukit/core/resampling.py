@@ -20,10 +20,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import InputError
-from .stats import RefLength, Stats
+from .stats import RefLength
 
 if TYPE_CHECKING:
     import random
@@ -39,6 +39,14 @@ _FIELD_MASK = (1 << _FIELD_BITS) - 1
 ROW_TYPE = "I"
 
 
+class RowCodec(Protocol):
+    """Statistics as flat rows of non-negative numbers and back (a metric:
+    ``Metric.row``, ``Metric.from_row``)."""
+
+    def row(self, stats: Any) -> Sequence[RefLength]: ...
+    def from_row(self, sums: Sequence[Any], segments: int, last: Any) -> Any: ...
+
+
 class Columns:
     """Per-segment statistics as columns, for fast sums over resamples.
 
@@ -52,25 +60,27 @@ class Columns:
     The sums are the same exact integers either way.
     """
 
-    def __init__(self, segments: Iterable[Stats], order: int) -> None:
-        self.order = order
-        self.width = 2 + 2 * order
+    def __init__(self, segments: Iterable[Any], codec: RowCodec) -> None:
+        self.codec = codec
         rows: array[int] | None = array(ROW_TYPE) if array(ROW_TYPE).itemsize == 4 else None
-        listed: list[tuple[RefLength, ...]] = []
+        listed: list[Sequence[RefLength]] = []
         last = None
+        width = 0
         # one pass, so that ``segments`` may be computed on the fly (a
-        # system's tables read a chunk at a time) and never held as Stats
+        # system's tables read a chunk at a time) and never held at once
         for last in segments:
-            values = (last.sys_len, last.ref_len, *last.counts[:order], *last.totals[:order])
+            values = codec.row(last)
+            width = len(values)
             if rows is not None:
                 try:
                     rows.extend(values)  # type: ignore[arg-type]  # a Fraction: TypeError
                     continue
                 except (TypeError, OverflowError):  # a Fraction; a value past uint32
-                    del rows[len(rows) - len(rows) % self.width :]  # a row half added
-                    listed = list(zip(*[iter(rows)] * self.width))
+                    del rows[len(rows) - len(rows) % width :]  # a row half added
+                    listed = list(zip(*[iter(rows)] * width))
                     rows = None
             listed.append(values)
+        self.width = width
         if last is None:
             raise InputError("no segments to resample")
         self.last = last
@@ -106,22 +116,11 @@ class Columns:
     def unpack(self, total: int) -> list[int]:
         return [(total >> (_FIELD_BITS * k)) & _FIELD_MASK for k in range(self.width)]
 
-    def to_stats(self, sums: Sequence[RefLength]) -> Stats:
-        o = self.order
-        last = self.last
-        # every column but the reference lengths holds ints (a hot path: no conversion)
-        return Stats(
-            sums[0],  # type: ignore[arg-type]
-            sums[1],
-            tuple(sums[2 : 2 + o]),  # type: ignore[arg-type]
-            tuple(sums[2 + o :]),  # type: ignore[arg-type]
-            self.n,
-            last.last_len,
-            last.last_counts,
-            last.last_totals,
-        )
+    def to_stats(self, sums: Sequence[Any]) -> Any:
+        """The statistics of a summed row (the segments' last one kept)."""
+        return self.codec.from_row(sums, self.n, self.last)
 
-    def resample(self, idx: Sequence[int]) -> Stats:
+    def resample(self, idx: Sequence[int]) -> Any:
         if self.packed is not None:
             return self.to_stats(self.unpack(sum(map(self.packed.__getitem__, idx))))
         return self.to_stats([sum(map(col.__getitem__, idx)) for col in self.cols])
@@ -174,7 +173,7 @@ def randomization_selections(draws: Draws) -> Iterator[tuple[bytes, bytes]]:
         yield bits.translate(_SELECTED), bits.translate(_REST)
 
 
-def bootstrap_sums(systems: Sequence[Columns], draws: Draws) -> list[Iterator[Stats]]:
+def bootstrap_sums(systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
     """Per system, its statistics summed over each bootstrap resample (the
     reference: the same resamples for every system)."""
     indices = bootstrap_indices(draws)

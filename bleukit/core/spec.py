@@ -5,10 +5,11 @@ state (``test/pt``, ``samples/ns``... see docs/signatures.md) and that
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import BleukitError
+from .errors import BleukitError, ConfigError
 
 TestName = Literal["bs", "ar"]
 Compat = Literal["none", "sacrebleu"]
@@ -58,3 +59,59 @@ class SignificanceSpec:
     def bootstrap_samples(self) -> int:
         """Resamples behind the intervals (0: no intervals, randomization only)."""
         return self.samples if self.test in ("bs", None) else self.confidence_samples
+
+
+# optional, after nrefs: how intervals and p-values were computed
+# (long, short, the SignificanceSpec attribute written)
+TEST_KEYS = (
+    ("test", "pt", "test"),
+    ("samples", "ns", "samples"),
+    ("cisamples", "cs", "bootstrap_samples"),
+    ("seed", "rs", "seed"),
+    ("level", "cl", "level"),
+    ("compat", "cm", "compat"),
+)
+
+
+def test_keys(short: bool) -> dict[str, tuple[str, str, str]]:
+    """The test fields by their signature key (short or long form)."""
+    return {(k[1] if short else k[0]): k for k in TEST_KEYS}
+
+
+def test_pairs(test: SignificanceSpec | None, short: bool) -> list[str]:
+    """A signature's test fields (``key:value``), empty without a test."""
+    if test is None:
+        return []
+    pairs = []
+    for long, abbr, attribute in TEST_KEYS:
+        value = getattr(test, attribute)
+        pairs.append(f"{abbr if short else long}:{'ci' if value is None else value}")
+    return pairs
+
+
+def parse_test(
+    found: Mapping[str, str], tests: Mapping[str, tuple[str, str, str]]
+) -> SignificanceSpec | None:
+    """The test a signature's fields state (None: none), from the keys
+    ``test_keys`` gives."""
+    present = [k for k in tests if k in found]
+    if not present:
+        return None
+    if len(present) != len(tests):
+        missing = [k for k in tests if k not in found]
+        raise ConfigError(f"signature: test fields incomplete, missing {', '.join(missing)}")
+    raw = {tests[k][0]: found[k] for k in present}
+    try:
+        spec = SignificanceSpec(
+            test=None if raw["test"] == "ci" else raw["test"],  # type: ignore[arg-type]
+            samples=int(raw["samples"]),
+            confidence_samples=int(raw["cisamples"]),
+            seed=int(raw["seed"]),
+            level=float(raw["level"]),
+            compat=raw["compat"],  # type: ignore[arg-type]
+        )
+    except ValueError:
+        raise ConfigError("signature: cannot read the test fields") from None
+    if spec.test not in ("bs", "ar", None) or spec.compat not in ("none", "sacrebleu"):
+        raise ConfigError("signature: unknown test or compat value")
+    return spec

@@ -13,9 +13,8 @@ from typing import Any
 
 from ..core.errors import InputError, MissingDependencyError
 from ..io.files import replacing
+from ..metrics.base import AnyMetric, MetricResult
 from .partitions import (
-    AnyResult,
-    AnyVariant,
     check_new_column,
     columns,
     partition_partial,
@@ -120,8 +119,8 @@ def chunks(
 
 
 def corpus_score(
-    variant: AnyVariant, path: str, hyp: str, refs: Sequence[str], batch_rows: int = BATCH_ROWS
-) -> AnyResult:
+    variant: AnyMetric, path: str, hyp: str, refs: Sequence[str], batch_rows: int = BATCH_ROWS
+) -> MetricResult:
     """The corpus score of a Parquet table, summed batch by batch."""
     total = None
     start = 0
@@ -135,7 +134,7 @@ def corpus_score(
 
 
 def write_sentence_scores(
-    variant: AnyVariant,
+    variant: AnyMetric,
     path: str,
     hyp: str,
     refs: Sequence[str],

@@ -17,28 +17,25 @@ from typing import Any
 
 from ..core.errors import BleukitError, InputError
 from ..core.partial import Partial
-from ..core.results import BleuResult
 from ..engines import limited_threads
-from ..metrics.bleu.variant import RefStreams, Variant
-from ..metrics.chrf.core import ChrfResult
-from ..metrics.chrf.variant import ChrfVariant, load_metric
+from ..metrics import as_metric
+from ..metrics.base import AnyMetric, MetricResult
+from ..metrics.inputs import RefStreams
 from .systems import SystemStatistics
 
 logger = logging.getLogger("bleukit")
-AnyVariant = Variant | ChrfVariant
-AnyResult = BleuResult | ChrfResult
 _warned = False
 
 
-def as_variant(variant: str | AnyVariant) -> AnyVariant:
+def as_variant(variant: str | AnyMetric) -> AnyMetric:
     """A variant object from a name, a YAML path or a variant."""
-    return load_metric(variant) if isinstance(variant, str) else variant
+    return as_metric(variant)
 
 
-def reads_last_segment(variant: AnyVariant) -> bool:
-    """Whether the variant's smoothing reads the corpus's last segment (NLTK
-    methods 5-7), so that partitions must merge in corpus order."""
-    return isinstance(variant, Variant) and variant.reads_last_segment
+def reads_last_segment(variant: AnyMetric) -> bool:
+    """Whether the variant's score reads the corpus's last segment (BLEU
+    with NLTK's methods 5-7), so that partitions must merge in corpus order."""
+    return variant.reads_last_segment
 
 
 def ref_columns(refs: str | Sequence[str]) -> list[str]:
@@ -114,7 +111,7 @@ def columns(
     return hyps, streams  # type: ignore[return-value]  # no None hypothesis left
 
 
-def _warn_python_engine(variant: AnyVariant) -> None:
+def _warn_python_engine(variant: AnyMetric) -> None:
     global _warned
     if variant.engine.name == "python" and not _warned:
         _warned = True
@@ -125,7 +122,7 @@ def _warn_python_engine(variant: AnyVariant) -> None:
 
 
 def partition_partial(
-    variant: AnyVariant, frame: Any, hyp: str, refs: Sequence[str], start: int | None = None
+    variant: AnyMetric, frame: Any, hyp: str, refs: Sequence[str], start: int | None = None
 ) -> Partial:
     """One partition's partial statistics (one engine thread unless the
     variant sets its own)."""
@@ -136,7 +133,7 @@ def partition_partial(
 
 
 def partition_groups(
-    variant: AnyVariant, frame: Any, hyp: str, refs: Sequence[str], by: str
+    variant: AnyMetric, frame: Any, hyp: str, refs: Sequence[str], by: str
 ) -> dict[Hashable, Partial]:
     """One partition's partial statistics per value of the column ``by``."""
     if by not in frame:
@@ -163,7 +160,7 @@ def merge_groups(parts: Iterable[dict[Hashable, Partial]]) -> dict[Hashable, Par
 
 
 def chunk_statistics(
-    variants: Sequence[AnyVariant], systems: Sequence[str], refs: RefStreams,
+    variants: Sequence[AnyMetric], systems: Sequence[str], refs: RefStreams,
     hyps: Sequence[Sequence[str]], per_segment: bool = True,
 ) -> SystemStatistics:  # fmt: skip
     """One chunk of several systems' files (``bleukit ... --executor``):
@@ -178,7 +175,7 @@ def chunk_statistics(
 
 
 def partition_sentence_scores(
-    variant: AnyVariant, frame: Any, hyp: str, refs: Sequence[str], first_row: int | None = None
+    variant: AnyMetric, frame: Any, hyp: str, refs: Sequence[str], first_row: int | None = None
 ) -> list[float]:
     """The sentence score of every row of one partition (``first_row``: its
     place in the table, where known)."""
@@ -190,7 +187,7 @@ def partition_sentence_scores(
         return [r.score for r in variant.sentence_scores(hyps, streams)]
 
 
-def check_order(variant: AnyVariant, order: str | None, by: str | None) -> None:
+def check_order(variant: AnyMetric, order: str | None, by: str | None) -> None:
     """Executors that do not know where a partition lies need ``order=`` (a
     column of row positions) for variants that read the last segment."""
     if reads_last_segment(variant) and (order is None or by is not None):
@@ -210,7 +207,7 @@ class PartialMapper:
     #: what the executor calls a batch, for error messages
     unit = "batch"
 
-    def __init__(self, variant: AnyVariant, hyp: str, refs: list[str], by: str | None,
+    def __init__(self, variant: AnyMetric, hyp: str, refs: list[str], by: str | None,
                  order: str | None) -> None:  # fmt: skip
         self.variant, self.hyp, self.refs, self.by, self.order = variant, hyp, refs, by, order
 
@@ -249,8 +246,8 @@ def pickled(compute: Callable[[], object]) -> bytes:
 
 
 def finish(
-    variant: AnyVariant, parts: Iterable[bytes], by: str | None, what: str
-) -> AnyResult | dict[Hashable, AnyResult]:
+    variant: AnyMetric, parts: Iterable[bytes], by: str | None, what: str
+) -> MetricResult | dict[Hashable, MetricResult]:
     """The scores of the pickled partials that this job's own workers sent
     back (``pickled``): one corpus score, or with ``by`` one per group."""
     loaded = [pickle.loads(p) for p in parts]  # from this job's own workers

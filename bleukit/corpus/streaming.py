@@ -10,20 +10,15 @@ running sums only; sentence scores come batch by batch.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from ..core.errors import InputError
-from ..core.results import BleuResult
-from ..core.stats import Stats
 from ..io.files import check_line_counts, display_name, read_chunks
 from ..io.progress import Progress
-from ..metrics.bleu.variant import Variant
+from ..metrics.base import Metric, MetricResult
 
-if TYPE_CHECKING:
-    from ..metrics.chrf.core import ChrfResult
-    from ..metrics.chrf.variant import ChrfVariant
-
-    AnyResult = BleuResult | ChrfResult
+S = TypeVar("S")
+R = TypeVar("R", bound=MetricResult)
 
 
 def read_in_step(
@@ -58,55 +53,51 @@ def _check_paths(ref_paths: Sequence[str], hyp_paths: Sequence[str]) -> None:
 
 
 def corpus_scores(
-    variant: Variant, ref_paths: Sequence[str], hyp_paths: Sequence[str], progress: bool = False
-) -> list[tuple[str, BleuResult]]:
+    variant: Metric[S, R], ref_paths: Sequence[str], hyp_paths: Sequence[str],
+    progress: bool = False,
+) -> list[tuple[str, R]]:  # fmt: skip
     """The corpus score of every hypothesis file (``-``: standard input)
     against the reference files, keeping running sums only."""
-    totals = [Stats.zero(variant.stat_order) for _ in hyp_paths]
+    totals = [variant.zero_stats() for _ in hyp_paths]
     nrefs: set[int | str] = set()
     for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.engine.batch_lines(), progress):
         prepared = variant.prepare_references(refs)
         nrefs.add(prepared.nrefs)
         for i, lines in enumerate(hyps):
-            totals[i] = totals[i] + variant.corpus_stats(lines, prepared)[0]
+            totals[i] = variant.add_stats(totals[i], variant.corpus_stats(lines, prepared)[0])
     n: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
     return [(display_name(p), variant.score_stats(t, n)) for p, t in zip(hyp_paths, totals)]
 
 
 def sentence_scores(
-    variant: Variant, ref_paths: Sequence[str], hyp_path: str, progress: bool = False
-) -> Iterator[Sequence[BleuResult]]:
+    variant: Metric[S, R], ref_paths: Sequence[str], hyp_path: str, progress: bool = False
+) -> Iterator[Sequence[R]]:
     """The sentence scores of one hypothesis file, a batch at a time; an
     empty file is an error (raised once the files are read)."""
     for batch in systems_sentence_scores(variant, ref_paths, [hyp_path], progress):
-        yield batch.results[0]  # type: ignore[misc]  # a BLEU variant's: BleuResults
+        yield batch.results[0]
 
 
-class SentenceBatch(NamedTuple):
+class SentenceBatch(NamedTuple, Generic[R]):
     """One batch of ``systems_sentence_scores``: per hypothesis file its
     sentence scores, and the references' ``nrefs`` in this batch."""
 
-    results: list[Sequence[AnyResult]]
+    results: list[Sequence[R]]
     nrefs: int | str
 
 
 def systems_sentence_scores(
-    variant: Variant | ChrfVariant,
+    variant: Metric[Any, R],
     ref_paths: Sequence[str],
     hyp_paths: Sequence[str],
     progress: bool = False,
-) -> Iterator[SentenceBatch]:
+) -> Iterator[SentenceBatch[R]]:
     """The sentence scores of several hypothesis files (BLEU or chrF), read
     in step with the references (every file once: pipes included) a batch
     at a time; an empty file is an error (raised once the files are read)."""
     for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.engine.batch_lines(), progress):
         prepared = variant.prepare_references(refs)
-        # (mypy sees the union of both metrics' references: each variant
-        # takes the ones it prepared)
-        results: list[Sequence[AnyResult]] = [
-            variant.sentence_scores(lines, prepared)  # type: ignore[arg-type]
-            for lines in hyps
-        ]
+        results: list[Sequence[R]] = [variant.sentence_scores(lines, prepared) for lines in hyps]
         yield SentenceBatch(results, prepared.nrefs)
 
 

@@ -1,32 +1,25 @@
-"""Several systems under several variants, collected a chunk of segments at
-a time (``compare``, ``matrix``, ``agree``, ``report``): what is kept is
-statistics, never text, so memory grows with the statistics (a few int64
-per segment, system and tokenization), not with the corpus's text.
+"""Several systems under several variants of any metrics, collected a chunk
+of segments at a time (``compare``, ``matrix``, ``agree``, ``report``):
+what is kept is statistics, never text, so memory grows with the
+statistics (a few integers per segment, system and counting pass), not
+with the corpus's text.
 
-Per chunk, the references are prepared once per tokenization, and each
-system is counted once per tokenization at the highest order among the
-BLEU variants that share it (``Variant.reference_key``); each BLEU variant
-reads its statistics from those tables (``Variant.stats_from_tables``).
-Commands that need only corpus scores (``matrix``, ``score``) ask for no
-per-segment statistics (``per_segment=False``): each BLEU variant then keeps
-a running sum per system, and memory does not grow with the corpus. chrF
-variants always keep a running partial sum per system (``Partial``).
+Variants whose statistics come from one counting pass share a store
+(``Metric.store_key``: BLEU variants of one tokenization read one table per
+system and chunk, at the highest order among them); each store keeps every
+segment's statistics (for resampling, sentence scores) or, with
+``per_segment=False``, only each system's sums (corpus scores), so that
+memory does not grow with the corpus.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import overload
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..core.errors import InputError
-from ..core.partial import Partial
-from ..core.stats import Stats
-from ..engines import SegmentTable
-from ..metrics.bleu.variant import RefStreams, Variant, check_hypotheses, check_ref_streams
-from ..metrics.chrf.core import ChrfResult
-from ..metrics.chrf.variant import ChrfVariant
-
-AnyVariant = Variant | ChrfVariant
+from ..metrics.base import Metric, StatisticsStore
+from ..metrics.inputs import RefStreams, check_hypotheses, check_ref_streams
 
 
 class SystemStatistics:
@@ -36,30 +29,26 @@ class SystemStatistics:
     system's sums (corpus scores)."""
 
     def __init__(
-        self, variants: Sequence[AnyVariant], systems: Sequence[str], per_segment: bool = True
+        self,
+        variants: Sequence[Metric[Any, Any]],
+        systems: Sequence[str],
+        per_segment: bool = True,
     ) -> None:
         if len(set(systems)) != len(systems):
             raise InputError(f"system names must differ: {', '.join(systems)}")
         self.systems = list(systems)
         self._index = {name: i for i, name in enumerate(systems)}
-        self._orders: dict[tuple[object, ...], int] = {}
-        self._bleu: dict[tuple[object, ...], Variant] = {}
+        groups: dict[tuple[object, ...], list[Metric[Any, Any]]] = {}
         for v in variants:
-            if isinstance(v, Variant):
-                key = v.reference_key()
-                self._orders[key] = max(self._orders.get(key, 0), v.stat_order)
-                self._bleu.setdefault(key, v)
-        self._chrf = [v for v in variants if isinstance(v, ChrfVariant)]
+            groups.setdefault(v.store_key(), []).append(v)
         self.per_segment = per_segment
-        self._tables: dict[tuple[object, ...], list[list[SegmentTable]]] = {
-            key: [[] for _ in systems] for key in self._orders
+        #: one store per counting pass, by store key
+        self._stores: dict[tuple[object, ...], StatisticsStore[Any]] = {
+            key: group[0].new_store(group, len(systems), per_segment)
+            for key, group in groups.items()
         }
-        #: without per-segment statistics, each BLEU variant's running sums
-        self._summed = {} if per_segment else {
-            v.fingerprint: (v, [Stats.zero(v.stat_order) for _ in systems])
-            for v in variants if isinstance(v, Variant)
-        }  # fmt: skip
-        self._partials: dict[str, list[Partial]] = {}
+        #: what each store was made for: the variants' fingerprints
+        self._collected = {key: sorted(v.fingerprint for v in g) for key, g in groups.items()}
         self._nrefs: set[int] = set()
         #: the number of segments added
         self.segments = 0
@@ -72,47 +61,21 @@ class SystemStatistics:
         per_segment, _ = check_ref_streams(ref_streams)
         for lines in hyps:
             check_hypotheses(lines, len(per_segment))
-        for key, order in self._orders.items():
-            variant = self._bleu[key]
-            prepared = variant.prepare_references(ref_streams, order)
-            for i, lines in enumerate(hyps):
-                tables = variant.tables(lines, prepared, order)
-                if self.per_segment:
-                    self._tables[key][i].extend(tables)
-                    continue
-                for v, running in self._summed.values():
-                    if v.reference_key() == key:
-                        running[i] = running[i] + v.sum_from_tables(tables)
-        for chrf in self._chrf:
-            prepared_chrf = chrf.prepare_references(ref_streams)
-            chunk = [chrf.partial(lines, prepared_chrf) for lines in hyps]
-            self._add_partials(chrf.fingerprint, chunk)
+        for store in self._stores.values():
+            store.add(ref_streams, hyps)
         self._nrefs.update(per_segment)
         self.segments += len(per_segment)
-
-    def _add_partials(self, fingerprint: str, partials: list[Partial]) -> None:
-        sums = self._partials.get(fingerprint)
-        self._partials[fingerprint] = [a + b for a, b in zip(sums, partials)] if sums else partials
-
-    def _chrf_keys(self) -> list[str]:
-        return [v.fingerprint for v in self._chrf]
 
     def extend(self, later: SystemStatistics) -> None:
         """Append the statistics of the chunks that follow these (collected
         elsewhere, e.g. by an executor's worker, for the same variants and
         systems)."""
-        if (later.systems, later._orders, later._chrf_keys(), later.per_segment) != (
-            self.systems, self._orders, self._chrf_keys(), self.per_segment,
+        if (later.systems, later._collected, later.per_segment) != (
+            self.systems, self._collected, self.per_segment,
         ):  # fmt: skip
             raise InputError("these statistics were collected for other variants or systems")
-        for key, per_system in later._tables.items():
-            for tables, more in zip(self._tables[key], per_system):
-                tables.extend(more)
-        for fingerprint, (_, running) in self._summed.items():
-            after = later._summed[fingerprint][1]
-            running[:] = [a + b for a, b in zip(running, after)]
-        for fingerprint, partials in later._partials.items():
-            self._add_partials(fingerprint, partials)
+        for key, store in self._stores.items():
+            store.extend(later._stores[key])
         self._nrefs.update(later._nrefs)
         self.segments += later.segments
 
@@ -123,83 +86,37 @@ class SystemStatistics:
             raise InputError("no segments to score (the hypotheses are empty)")
         return next(iter(self._nrefs)) if len(self._nrefs) == 1 else "var"
 
-    def _system_tables(self, variant: Variant, system: str) -> list[SegmentTable]:
+    def _store(self, variant: Metric[Any, Any], system: str) -> tuple[StatisticsStore[Any], int]:
         if not self.segments:
             raise InputError("no segments to score (the hypotheses are empty)")
-        if not self.per_segment:
-            raise ValueError("these statistics were collected as sums (per_segment=False)")
-        key = variant.reference_key()
-        if key not in self._tables or self._orders[key] < variant.stat_order:
+        store = self._stores.get(variant.store_key())
+        if store is None:
             raise InputError(f"variant {variant.name} was not collected")
-        return self._tables[key][self._index[system]]
+        return store, self._index[system]
 
-    def segment_stats(self, variant: Variant, system: str) -> TableSegments:
-        """The system's per-segment statistics under a BLEU variant as a
-        sequence computed from the tables as it is read (one pass costs one
-        table's Stats at a time)."""
-        return TableSegments(variant, self._system_tables(variant, system))
+    def segment_stats(self, variant: Metric[Any, Any], system: str) -> Sequence[Any]:
+        """The system's per-segment statistics under a variant (computed as
+        they are read where the store allows it)."""
+        store, i = self._store(variant, system)
+        return store.segments(variant, i)
 
-    def sentence_values(self, variant: Variant, system: str) -> list[float]:
-        """The system's sentence scores under a BLEU variant, computed a
-        table at a time (no Stats per segment held)."""
-        return [
-            score
-            for table in self._system_tables(variant, system)
-            for score in variant.score_values(variant.stats_from_tables([table]))
-        ]
+    def sentence_values(self, variant: Metric[Any, Any], system: str) -> list[float]:
+        """The system's sentence scores under a variant."""
+        store, i = self._store(variant, system)
+        return store.sentence_values(variant, i)
 
-    def total(self, variant: Variant, system: str) -> Stats:
-        """The system's summed statistics under a BLEU variant (no Stats
-        per segment)."""
-        if self.per_segment:
-            return variant.sum_from_tables(self._system_tables(variant, system))
-        if not self.segments:
-            raise InputError("no segments to score (the hypotheses are empty)")
-        if variant.fingerprint not in self._summed:
-            raise InputError(f"variant {variant.name} was not collected")
-        return self._summed[variant.fingerprint][1][self._index[system]]
+    def total(self, variant: Metric[Any, Any], system: str) -> Any:
+        """The system's summed statistics under a variant."""
+        store, i = self._store(variant, system)
+        return store.total(variant, i)
 
-    def chrf_score(self, variant: ChrfVariant, system: str) -> ChrfResult:
-        """The system's corpus score under a chrF variant."""
-        if variant.fingerprint not in self._partials:
-            raise InputError(f"variant {variant.name} was not collected")
-        return variant.score(self._partials[variant.fingerprint][self._index[system]])
-
-
-class TableSegments(Sequence[Stats]):
-    """A variant's per-segment ``Stats`` of a system, read from its tables
-    when asked for: iterating holds one table's Stats at a time."""
-
-    def __init__(self, variant: Variant, tables: list[SegmentTable]) -> None:
-        self._variant = variant
-        self._tables = tables
-        self._size = sum(len(t.hyp_len) for t in tables)
-
-    def __len__(self) -> int:
-        return self._size
-
-    def __iter__(self) -> Iterator[Stats]:
-        for table in self._tables:
-            yield from self._variant.stats_from_tables([table])
-
-    @overload
-    def __getitem__(self, index: int) -> Stats: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Stats]: ...
-
-    def __getitem__(self, index: int | slice) -> Stats | Sequence[Stats]:
-        if isinstance(index, slice):
-            return list(self)[index]
-        i = range(self._size)[index]  # IndexError past either end
-        for table in self._tables:
-            if i < len(table.hyp_len):
-                break
-            i -= len(table.hyp_len)
-        return self._variant.stats_from_tables([table])[i]
+    def score(self, variant: Metric[Any, Any], system: str) -> Any:
+        """The system's corpus result under a variant."""
+        return variant.score_stats(self.total(variant, system), self.nrefs)
 
 
 def collect(
-    variants: Sequence[AnyVariant],
+    variants: Sequence[Metric[Any, Any]],
     named_hyps: Sequence[tuple[str, Sequence[str]]],
     streams: RefStreams,
 ) -> SystemStatistics:
@@ -210,7 +127,7 @@ def collect(
 
 
 def collect_chunks(
-    variants: Sequence[AnyVariant],
+    variants: Sequence[Metric[Any, Any]],
     systems: Sequence[str],
     chunks: Iterable[tuple[RefStreams, Sequence[Sequence[str]]]],
     per_segment: bool = True,

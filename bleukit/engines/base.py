@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..core.reflen import Policy
 from ..core.resampling import Columns, Draws, Sides, bootstrap_sums, randomization_sums
@@ -89,7 +89,7 @@ class Engine(ABC):
             total = total + table_sum(table, ref_length, at_least_one, order)
         return total
 
-    def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Stats]]:
+    def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
         """Per system, its statistics summed over each bootstrap resample
         (``resampling.bootstrap_indices``)."""
         return bootstrap_sums(systems, draws)

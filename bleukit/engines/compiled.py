@@ -17,9 +17,9 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from ..core.resampling import Columns, Draws, Sides
-from ..core.stats import Stats
 from ..tokenizers import BlockForm, Tokenization
 from .base import Engine
 from .python import count_segments, prepare_segments
@@ -122,8 +122,8 @@ def ref_blocks(
     return tuple(chunks)
 
 
-def _resample_stats(cols: Columns, flat: list[int]) -> Iterator[Stats]:
-    """One system's resample sums (``cols.width`` values each) as Stats."""
+def _resample_stats(cols: Columns, flat: list[int]) -> Iterator[Any]:
+    """One system's resample sums (``cols.width`` values each) as statistics."""
     width = cols.width
     return (cols.to_stats(flat[i : i + width]) for i in range(0, len(flat), width))
 
@@ -211,7 +211,7 @@ class CompiledEngine(Engine):
         words = kernel.block_words(text, mode, *extra)
         return [line.split(" ") if line else [] for line in words.split("\n")]
 
-    def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Stats]]:
+    def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
         kernel = accelerator()
         if kernel is None or not all(c.packable for c in systems):
             return super().bootstrap_sums(systems, draws)

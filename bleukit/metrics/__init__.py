@@ -1,0 +1,90 @@
+"""The metrics: one interface (``base.Metric``), one implementation per
+metric (``bleu``, ``chrf``). This is the one place that maps a validated
+configuration to its metric class; nothing outside ``metrics`` names one."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .base import AnyMetric
+    from .bleu.result import BleuResult
+    from .bleu.signature import Signature, parse_signature
+    from .bleu.variant import Variant, load_variant
+    from .chrf.core import ChrfResult, ChrfSignature
+    from .chrf.variant import ChrfVariant, load_chrf
+
+#: the metrics' public names (re-exported by ``bleukit``), imported on first
+#: use: name -> its module under ``metrics``
+PUBLIC = {
+    "BleuResult": "bleu.result",
+    "Signature": "bleu.signature",
+    "parse_signature": "bleu.signature",
+    "Variant": "bleu.variant",
+    "load_variant": "bleu.variant",
+    "ChrfResult": "chrf.core",
+    "ChrfSignature": "chrf.core",
+    "ChrfVariant": "chrf.variant",
+    "load_chrf": "chrf.variant",
+}
+
+__all__ = [
+    "BleuResult",
+    "ChrfResult",
+    "ChrfSignature",
+    "ChrfVariant",
+    "Signature",
+    "Variant",
+    "load_chrf",
+    "load_metric",
+    "load_variant",
+    "parse_signature",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bleukit.metrics' has no attribute {name!r}")
+    return getattr(import_module(f".{module}", __name__), name)
+
+
+def metric_for(config: Any, engine: str | None = None, threads: int | None = None) -> AnyMetric:
+    """The variant of whichever metric ``config`` configures."""
+    from ..config.model import ChrfConfig
+
+    if isinstance(config, ChrfConfig):
+        from .chrf.variant import ChrfVariant
+
+        return ChrfVariant(config, engine, threads)
+    from .bleu.variant import Variant
+
+    return Variant(config, engine, threads)
+
+
+def load_metric(
+    name_or_path: str, engine: str | None = None, threads: int | None = None, **overrides: Any
+) -> AnyMetric:
+    """A variant of any metric (BLEU or chrF), by name or YAML file, with
+    keyword overrides."""
+    from ..config.loading import load_any_config
+
+    return metric_for(load_any_config(name_or_path, overrides), engine, threads)
+
+
+def as_metric(variant: str | AnyMetric) -> AnyMetric:
+    """A variant object from a name, a YAML path or a variant."""
+    return load_metric(variant) if isinstance(variant, str) else variant
+
+
+def parse_any_signature(text: str) -> Any:
+    """The signature (``Signature``, ``ChrfSignature``) a text states, in its
+    long or short form: the configuration (``.config``) and ``.nrefs``."""
+    from .chrf.core import is_chrf_signature, parse_chrf_signature
+
+    if is_chrf_signature(text):
+        return parse_chrf_signature(text)
+    from .bleu.signature import parse_signature
+
+    return parse_signature(text)

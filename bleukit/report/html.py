@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from ..core.spec import SignificanceSpec
 from ..corpus.systems import SystemStatistics, collect
-from ..metrics.bleu.variant import Variant
+from ..metrics.base import AnyMetric
 from ..significance.paired import paired_test
 
 
@@ -64,15 +64,15 @@ _SCRIPT_ESCAPES = [(c, f"\\u{ord(c):04x}") for c in "<>&\u2028\u2029"]
 
 
 def side_by_side(
-    variant: Variant, streams: Sequence[Sequence[str | None]], hyps: Sequence[Sequence[str]]
+    variant: AnyMetric, streams: Sequence[Sequence[str | None]], hyps: Sequence[Sequence[str]]
 ) -> Iterator[str]:
     """Per segment of a chunk, the side-by-side view's data as script-safe
     JSON: the references, and each system's tokens under ``variant`` with
     their match levels."""
-    order = variant.config.max_order
-    # the chunk's lines tokenized a stream at a time, on the variant's engine
-    ref_tokens = [variant.tokenize_lines([r or "" for r in stream]) for stream in streams]
-    hyp_tokens = [variant.tokenize_lines(lines) for lines in hyps]
+    order = variant.display_order
+    # the chunk's lines tokenized a stream at a time (BLEU: on its engine)
+    ref_tokens = [variant.display_tokens([r or "" for r in stream]) for stream in streams]
+    hyp_tokens = [variant.display_tokens(lines) for lines in hyps]
     for i in range(len(streams[0])):
         present = [k for k, stream in enumerate(streams) if stream[i] is not None]
         # the references' n-grams once per segment, for every system
@@ -86,7 +86,7 @@ def side_by_side(
 
 def write_report(
     out: TextIO,
-    variants: Sequence[Variant],
+    variants: Sequence[AnyMetric],
     stats: SystemStatistics,
     spec: SignificanceSpec,
     segments: Iterable[str],
@@ -103,16 +103,15 @@ def write_report(
             {
                 "name": variant.name,
                 "signature": variant.signature(stats.nrefs).with_test(spec).long,
-                "order": variant.config.max_order,
+                "metric": variant.score_name,
+                "bars_label": variant.details(rows[0].result)["bars_label"],
                 "rows": [
                     {
                         "system": r.system,
                         "score": r.result.score,
                         "ci": [r.interval.low, r.interval.high] if r.interval else None,
                         "p": r.p_value,
-                        "bp": r.result.bp,
-                        "ratio": r.result.ratio,
-                        "precisions": list(r.result.precisions),
+                        **{k: variant.details(r.result)[k] for k in ("columns", "bars")},
                     }
                     for r in rows
                 ],
@@ -131,7 +130,7 @@ def write_report(
 
 
 def build_report(
-    variants: Sequence[Variant],
+    variants: Sequence[AnyMetric],
     named_hyps: Sequence[tuple[str, Sequence[str]]],
     streams: Sequence[Sequence[str | None]],
     spec: SignificanceSpec,
@@ -200,7 +199,8 @@ function summary() {
     root.appendChild(el("h2", {}, v.name));
     const t = el("table", {"class": "scores"});
     const head = el("tr");
-    for (const h of ["System", "BLEU", "95% CI", "p-value", "BP", "ratio"]) {
+    const extra = Object.keys(v.rows[0].columns);
+    for (const h of ["System", v.metric, "95% CI", "p-value", ...extra]) {
       head.appendChild(el("th", {}, h));
     }
     t.appendChild(head);
@@ -212,13 +212,12 @@ function summary() {
       tr.appendChild(el("td", sig, f2(r.score)));
       tr.appendChild(el("td", sig, "[" + f2(r.ci[0]) + ", " + f2(r.ci[1]) + "]"));
       tr.appendChild(el("td", sig, p));
-      tr.appendChild(el("td", sig, r.bp.toFixed(3)));
-      tr.appendChild(el("td", sig, r.ratio.toFixed(3)));
+      for (const k of extra) tr.appendChild(el("td", sig, r.columns[k].toFixed(3)));
       t.appendChild(tr);
     }
     root.appendChild(t);
     root.appendChild(chart(v));
-    const legend = el("p", {"class": "legend"}, "n-gram precision by order: ");
+    const legend = el("p", {"class": "legend"}, v.bars_label + " by order: ");
     v.rows.forEach((r, s) => {
       const key = el("span", {}, "\u25a0 " + r.system);
       key.setAttribute("style", "color:" + colors[s % colors.length]);
@@ -231,15 +230,15 @@ function summary() {
 
 function chart(v) {
   const ns = "http://www.w3.org/2000/svg";
-  const orders = v.order, nsys = v.rows.length;
+  const orders = v.rows[0].bars.length, nsys = v.rows.length;
   const bw = 8, gap = 6, h = 160, left = 30;
   const w = left + orders * (nsys * bw + gap) + 10;
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("width", w); svg.setAttribute("height", h + 40);
   svg.setAttribute("class", "chart"); svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "n-gram precision per order, " + v.name);
+  svg.setAttribute("aria-label", v.bars_label + " per order, " + v.name);
   const title = document.createElementNS(ns, "title");
-  title.textContent = "n-gram precision per order (" + v.signature + ")";
+  title.textContent = v.bars_label + " per order (" + v.signature + ")";
   svg.appendChild(title);
   for (const pct of [0, 50, 100]) {
     const tick = document.createElementNS(ns, "text");
@@ -249,7 +248,7 @@ function chart(v) {
   }
   for (let n = 0; n < orders; n++) {
     v.rows.forEach((r, s) => {
-      const p = r.precisions[n];
+      const p = r.bars[n];
       const rect = document.createElementNS(ns, "rect");
       const x = left + n * (nsys * bw + gap) + s * bw;
       rect.setAttribute("x", x); rect.setAttribute("width", bw - 1);
@@ -257,7 +256,7 @@ function chart(v) {
       rect.setAttribute("fill", colors[s % colors.length]);
       const tip = document.createElementNS(ns, "title");
       tip.textContent =
-        r.system + ", " + (n + 1) + "-gram precision " + f2(p) + " (" + v.signature + ")";
+        r.system + ", order " + (n + 1) + ": " + f2(p) + " (" + v.signature + ")";
       rect.appendChild(tip);
       svg.appendChild(rect);
     });

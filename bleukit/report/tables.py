@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.results import ALPHA, SystemResult
-from ..metrics.bleu.signature import Signature
+from ..metrics.base import MetricSignature
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Column:
     """One variant's results for every system, in row order."""
 
     variant: str
-    signature: Signature
+    signature: MetricSignature
     rows: Sequence[SystemResult]
 
 

@@ -6,13 +6,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..config.model import CHRF_SCORING_FIELDS, SCORING_FIELDS, ChrfConfig, VariantConfig
-from ..core.results import BleuResult, SystemResult
-from ..metrics.bleu.signature import Signature
-from ..metrics.chrf.core import ChrfResult, ChrfSignature
+from ..core.results import SystemResult
+from ..metrics.base import MetricResult, MetricSignature
 
 #: a score of any metric, and its signature
-AnyResult = BleuResult | ChrfResult
-AnySignature = Signature | ChrfSignature
 
 if TYPE_CHECKING:
     from ..analysis.agreement import Agreement
@@ -33,7 +30,7 @@ def variant_yaml(config: VariantConfig | ChrfConfig) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=88)
 
 
-def signature_lines(sig: AnySignature) -> list[str]:
+def signature_lines(sig: MetricSignature) -> list[str]:
     lines = [f"signature: {sig.long}", f"short: {sig.short}", f"digest: {sig.digest}"]
     sacre = sig.sacrebleu
     lines.append(
@@ -44,7 +41,7 @@ def signature_lines(sig: AnySignature) -> list[str]:
     return lines
 
 
-def corpus_text(variant_name: str, hyp: str, result: AnyResult, width: int) -> str:
+def corpus_text(variant_name: str, hyp: str, result: MetricResult, width: int) -> str:
     lines = [f"{hyp}: {variant_name} {result.format(width)}"]
     assert result.signature is not None
     lines += ["  " + line for line in signature_lines(result.signature)]
@@ -52,7 +49,7 @@ def corpus_text(variant_name: str, hyp: str, result: AnyResult, width: int) -> s
 
 
 def confidence_text(
-    variant_name: str, hyp: str, res: SystemResult, sig: Signature, width: int
+    variant_name: str, hyp: str, res: SystemResult, sig: MetricSignature, width: int
 ) -> str:
     iv = res.interval
     assert iv is not None and sig.test is not None
@@ -61,15 +58,15 @@ def confidence_text(
     else:
         ci = f"{iv.level:.0%} CI [{iv.low:.{width}f}, {iv.high:.{width}f}]"
     r = res.result
-    # "BLEU = 29.90 60.8/..." with the interval after the score
-    head, score, rest = r.format(width).split(" ", 3)[1:]
-    lines = [f"{hyp}: {variant_name} BLEU {head} {score} {ci} {rest}"]
+    # "BLEU = 29.90 60.8/..." (or "chrF2 = 55.12") with the interval after the score
+    name, equals, score, *rest = r.format(width).split(" ", 3)
+    lines = [" ".join([f"{hyp}: {variant_name} {name} {equals} {score} {ci}", *rest])]
     lines += ["  " + line for line in signature_lines(sig)]
     return "\n".join(lines)
 
 
 def confidence_json_object(
-    variant_name: str, hyp: str, res: SystemResult, sig: Signature
+    variant_name: str, hyp: str, res: SystemResult, sig: MetricSignature
 ) -> dict[str, Any]:
     iv = res.interval
     assert iv is not None
@@ -85,12 +82,12 @@ def confidence_json_object(
     }
 
 
-def corpus_json_object(variant_name: str, hyp: str, result: AnyResult) -> dict[str, Any]:
+def corpus_json_object(variant_name: str, hyp: str, result: MetricResult) -> dict[str, Any]:
     return {"hyp": hyp, "variant": variant_name, **result.to_dict()}
 
 
 def sentence_json_object(
-    variant_name: str, hyp: str, results: Sequence[AnyResult], signature: AnySignature
+    variant_name: str, hyp: str, results: Sequence[MetricResult], signature: MetricSignature
 ) -> dict[str, Any]:
     shared = signature.to_dict()
     return {
@@ -101,7 +98,7 @@ def sentence_json_object(
     }
 
 
-def _segment_dict(result: AnyResult, shared: dict[str, Any]) -> dict[str, Any]:
+def _segment_dict(result: MetricResult, shared: dict[str, Any]) -> dict[str, Any]:
     """A segment's JSON object: its result less what the block's signature says."""
     d = result.to_dict()
     for key in shared:
@@ -123,7 +120,7 @@ class SentenceJson:
     # a segments list of one placeholder, found again in the block's text
     _PLACEHOLDER = "\n" + _SEGMENT_INDENT + "0\n"
 
-    def __init__(self, signature: AnySignature) -> None:
+    def __init__(self, signature: MetricSignature) -> None:
         self._shared = signature.to_dict()
 
     def frame(self, variant_name: str, hyp: str) -> tuple[str, str]:
@@ -133,7 +130,7 @@ class SentenceJson:
         before, after = text.rsplit(self._PLACEHOLDER, 1)
         return before + "\n", "\n" + after
 
-    def segments(self, results: Sequence[AnyResult]) -> str:
+    def segments(self, results: Sequence[MetricResult]) -> str:
         import json
 
         indent = "\n" + self._SEGMENT_INDENT

@@ -1,5 +1,6 @@
-"""Confidence intervals and paired significance tests from additive segment
-statistics: resampling sums per-segment ``Stats``, nothing is re-tokenized.
+"""Confidence intervals and paired significance tests for any metric, from
+its additive per-segment statistics: resampling sums the metric's rows
+(``Metric.row``), nothing is re-tokenized.
 
 Tests, with sacrebleu's defaults and p-value formula:
 
@@ -39,11 +40,12 @@ from ..core.spec import (
     DEFAULT_SEED,
     SignificanceSpec,
 )
-from ..core.stats import RefLength, Stats, corpus_sum
 from . import sacrebleu_compat as sacrebleu_resampling
 
 if TYPE_CHECKING:
-    from ..metrics.bleu.variant import Variant
+    from ..metrics.base import Metric
+
+    AnyMetric = Metric[Any, Any]
 
 __all__ = [
     "DEFAULT_CONFIDENCE_SAMPLES",
@@ -82,53 +84,51 @@ def _p_value(sample_stats: Sequence[float], observed: float) -> float:
     return (c + 1) / (len(sample_stats) + 1)
 
 
-def _score_all(variant: Variant, systems: Sequence[Columns], draws: Draws) -> list[list[float]]:
+def _score_all(metric: AnyMetric, systems: Sequence[Columns], draws: Draws) -> list[list[float]]:
     """Per system, the score of every bootstrap resample."""
-    return [variant.score_values(it) for it in variant.engine.bootstrap_sums(systems, draws)]
+    return [metric.score_values(it) for it in metric.engine.bootstrap_sums(systems, draws)]
 
 
 # ------------------------------------------------------------ entry points
 
 
-def _check_compat(variant: Variant) -> None:
-    if not variant.signature(1).sacrebleu_compatible:
+def _check_compat(metric: AnyMetric) -> None:
+    if not metric.signature(1).sacrebleu_compatible:
         raise BleukitError(
-            f"--compat sacrebleu needs a variant that sacrebleu computes; {variant.name} "
+            f"--compat sacrebleu needs a variant that sacrebleu computes; {metric.name} "
             "uses components sacrebleu does not have"
         )
 
 
 def confidence(
-    variant: Variant,
-    segments: Sequence[Stats],
+    metric: AnyMetric,
+    segments: Sequence[Any],
     nrefs: int | str,
     spec: SignificanceSpec,
 ) -> SystemResult:
     """Bootstrap interval of one system (``bleukit score --confidence``)."""
-    cols = Columns(segments, variant.stat_order)
-    result = variant.score_stats(cols.to_stats(cols.total()), nrefs)
+    cols = Columns(segments, metric)
+    result = metric.score_stats(cols.to_stats(cols.total()), nrefs)
     samples = spec.bootstrap_samples
     if spec.compat == "sacrebleu":
-        _check_compat(variant)
-        idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, len(segments), samples)
-        float32_score, _ = _row_scores(variant, segments)
-        scores = sacrebleu_resampling.bootstrap_scores(
-            _matrix(segments, variant.config.max_order), float32_score, idxs
-        )
+        _check_compat(metric)
+        idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, cols.n, samples)
+        float32_score, _ = _row_scores(metric, cols)
+        scores = sacrebleu_resampling.bootstrap_scores(_rows(cols), float32_score, idxs)
         # sacrebleu's Score.estimate_ci: statistics.mean over the sorted scores
         import statistics
 
         interval = sacrebleu_resampling.interval(scores, statistics.mean(sorted(scores)))
     else:
-        draws = Draws.from_seed(len(segments), samples, spec.seed)
-        (scores,) = _score_all(variant, [cols], draws)
+        draws = Draws.from_seed(cols.n, samples, spec.seed)
+        (scores,) = _score_all(metric, [cols], draws)
         interval = _percentile_interval(scores, spec.level)
     return SystemResult("", result, interval, scores=tuple(scores))
 
 
 def paired_test(
-    variant: Variant,
-    systems: Sequence[tuple[str, Sequence[Stats]]],
+    metric: AnyMetric,
+    systems: Sequence[tuple[str, Sequence[Any]]],
     nrefs: int | str,
     spec: SignificanceSpec,
 ) -> list[SystemResult]:
@@ -140,42 +140,36 @@ def paired_test(
         raise BleukitError("all systems must have the same number of segments")
     if spec.test not in ("bs", "ar"):
         raise BleukitError(f"unknown paired test {spec.test!r} (use 'bs' or 'ar')")
+    columns = [Columns(segs, metric) for _, segs in systems]
+    names = [name for name, _ in systems]
     if spec.compat == "sacrebleu":
-        _check_compat(variant)
-        return _paired_sacrebleu(variant, systems, nrefs, spec)
-    return _paired_exact(variant, systems, nrefs, spec)
-
-
-Systems = Sequence[tuple[str, Sequence[Stats]]]
+        _check_compat(metric)
+        return _paired_sacrebleu(metric, names, columns, nrefs, spec)
+    return _paired_exact(metric, names, columns, nrefs, spec)
 
 
 def _paired_exact(
-    variant: Variant, systems: Systems, nrefs: int | str, spec: SignificanceSpec
+    metric: AnyMetric,
+    names: Sequence[str],
+    columns: Sequence[Columns],
+    nrefs: int | str,
+    spec: SignificanceSpec,
 ) -> list[SystemResult]:
-    n = len(systems[0][1])
-    order = variant.stat_order
-    columns = [Columns(segs, order) for _, segs in systems]
-    results = [variant.score_stats(c.to_stats(c.total()), nrefs) for c in columns]
+    n = columns[0].n
+    results = [metric.score_stats(c.to_stats(c.total()), nrefs) for c in columns]
     # intervals: the same bootstrap resamples for every system
     if spec.bootstrap_samples:
-        boot = _score_all(variant, columns, Draws.from_seed(n, spec.bootstrap_samples, spec.seed))
+        boot = _score_all(metric, columns, Draws.from_seed(n, spec.bootstrap_samples, spec.seed))
     else:  # randomization without intervals
         boot = [[] for _ in columns]
 
     def interval(scores: list[float]) -> Interval | None:
         return _percentile_interval(scores, spec.level) if scores else None
 
-    out = [
-        SystemResult(
-            systems[0][0],
-            results[0],
-            interval(boot[0]),
-            baseline=True,
-            scores=tuple(boot[0]),
-        )
-    ]
+    out = [SystemResult(names[0], results[0], interval(boot[0]), baseline=True,
+                        scores=tuple(boot[0]))]  # fmt: skip
     if spec.test == "bs":
-        for (name, _), res, scores in zip(systems[1:], results[1:], boot[1:]):
+        for name, res, scores in zip(names[1:], results[1:], boot[1:]):
             diffs = [abs(s - b) for s, b in zip(scores, boot[0])]
             mean = math.fsum(diffs) / len(diffs)
             p = _p_value([d - mean for d in diffs], abs(results[0].score - res.score))
@@ -183,10 +177,10 @@ def _paired_exact(
         return out
     trials = Draws.from_seed(n, spec.samples, spec.seed)
     base = columns[0]
-    for (name, _), cols, res, scores in zip(systems[1:], columns[1:], results[1:], boot[1:]):
-        sides = list(variant.engine.randomization_sums(base, cols, trials))
-        scores_a = variant.score_values(base.to_stats(a) for a, _ in sides)
-        scores_b = variant.score_values(base.to_stats(b) for _, b in sides)
+    for name, cols, res, scores in zip(names[1:], columns[1:], results[1:], boot[1:]):
+        sides = list(metric.engine.randomization_sums(base, cols, trials))
+        scores_a = metric.score_values(base.to_stats(a) for a, _ in sides)
+        scores_b = metric.score_values(base.to_stats(b) for _, b in sides)
         stats_ab = [abs(a - b) for a, b in zip(scores_a, scores_b)]
         p = _p_value(stats_ab, abs(results[0].score - res.score))
         out.append(SystemResult(name, res, interval(scores), p, scores=tuple(scores)))
@@ -196,48 +190,39 @@ def _paired_exact(
 # ----------------------------------------------- sacrebleu 2.6.0 compatibility
 
 
-def _matrix(segments: Sequence[Stats], order: int) -> list[list[RefLength]]:
-    """sacrebleu's per-segment list: [hyp_len, ref_len, correct..., total...]."""
-    return [[s.sys_len, s.ref_len, *s.counts[:order], *s.totals[:order]] for s in segments]
+def _rows(cols: Columns) -> list[Sequence[Any]]:
+    """sacrebleu's per-segment statistics (BLEU's [hyp_len, ref_len,
+    correct..., total...], chrF's triples): the metric's rows."""
+    return list(zip(*cols.cols))
 
 
 def _row_scores(
-    variant: Variant, segments: Sequence[Stats]
+    metric: AnyMetric, cols: Columns
 ) -> tuple[sacrebleu_resampling.RowScores, sacrebleu_resampling.RowScores]:
-    """How sacrebleu scores a summed row of float32 values (``sys_len`` and
-    ``ref_len`` back to ints, the counts float32 scalars, so the precisions
-    are float32 arithmetic as in sacrebleu: deliberate compatibility quirk)
-    and one of int64 values."""
-    order = variant.config.max_order
-    last = segments[-1]
+    """How sacrebleu scores a summed row of float32 values
+    (``Metric.from_sacrebleu_row``: deliberate compatibility quirks) and
+    one of int64 values."""
 
     def float32_score(rows: list[list[Any]]) -> list[float]:
-        n = len(segments)
-        return variant.score_values(
-            Stats(int(row[0]), int(row[1]), tuple(row[2 : 2 + order]), tuple(row[2 + order :]),
-                  n, last.last_len, last.last_counts, last.last_totals)
-            for row in rows
-        )  # fmt: skip
+        return metric.score_values(metric.from_sacrebleu_row(r, cols.n, cols.last) for r in rows)
 
     def int_score(rows: list[list[Any]]) -> list[float]:
-        return variant.score_values(
-            Stats(row[0], row[1], tuple(row[2 : 2 + order]), tuple(row[2 + order :]), 1)
-            for row in rows
-        )
+        return metric.score_values(cols.to_stats(r) for r in rows)
 
     return float32_score, int_score
 
 
 def _paired_sacrebleu(
-    variant: Variant, systems: Systems, nrefs: int | str, spec: SignificanceSpec
+    metric: AnyMetric,
+    names: Sequence[str],
+    columns: Sequence[Columns],
+    nrefs: int | str,
+    spec: SignificanceSpec,
 ) -> list[SystemResult]:
-    order = variant.config.max_order
-    results = [
-        variant.score_stats(corpus_sum(segs, variant.stat_order), nrefs) for _, segs in systems
-    ]
-    float32_score, int_score = _row_scores(variant, systems[0][1])
+    results = [metric.score_stats(c.to_stats(c.total()), nrefs) for c in columns]
+    float32_score, int_score = _row_scores(metric, columns[0])
     outcomes = sacrebleu_resampling.paired(
-        [_matrix(segs, order) for _, segs in systems],
+        [_rows(c) for c in columns],
         [r.score for r in results],
         float32_score,
         int_score,
@@ -255,5 +240,5 @@ def _paired_sacrebleu(
             baseline=k == 0,
             scores=outcome.scores,
         )
-        for k, ((name, _), result, outcome) in enumerate(zip(systems, results, outcomes))
+        for k, (name, result, outcome) in enumerate(zip(names, results, outcomes))
     ]

@@ -44,7 +44,7 @@ def interval(scores: Sequence[float], mean: float) -> Interval:
     ordered = sorted(scores)
     n = len(ordered)
     lower = n // 40
-    return Interval(ordered[lower], ordered[n - lower - 1], float(mean), 0.95)
+    return Interval(float(ordered[lower]), float(ordered[n - lower - 1]), float(mean), 0.95)
 
 
 #: float32 holds every integer up to 2**24 exactly
@@ -106,8 +106,12 @@ class PairedOutcome:
         np = require_numpy()
         ordered = np.sort(np.array(self.scores))
         lower = len(ordered) // 40
+        # as Python floats (exact): chrF's are NumPy float32 values
         return Interval(
-            ordered[lower], ordered[len(ordered) - lower - 1], float(ordered.mean()), 0.95
+            float(ordered[lower]),
+            float(ordered[len(ordered) - lower - 1]),
+            float(ordered.mean()),
+            0.95,
         )
 
 

@@ -10,8 +10,9 @@ It runs sacrebleu's own PairedTest (paired bootstrap, 1000 resamples;
 approximate randomization, 10000 trials with 1000 bootstrap resamples for the
 intervals, as its API default n_ar_confidence=0 gives) and the single-system
 --confidence bootstrap, seed 12345, on WMT21 en-de (reference A, baseline
-UEdin, the five other systems), for sacrebleu's default BLEU and for
-character 4-gram BLEU.
+UEdin, the five other systems), for sacrebleu's default BLEU, character
+4-gram BLEU, chrF and chrF++ (each case names its bleukit variant and
+overrides).
 """
 
 import json
@@ -21,11 +22,17 @@ from pathlib import Path
 
 import numpy
 import sacrebleu
-from sacrebleu.metrics import BLEU
+from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 
 SYSTEMS = ["UEdin", "Facebook-AI", "HuaweiTSC", "Online-W", "UF", "VolcTrans-GLAT"]
-METRICS = {"sacrebleu": {}, "sacrebleu-char": {"tokenize": "char"}}
+# bleukit variant -> (sacrebleu metric, its arguments, bleukit overrides)
+METRICS = {
+    "sacrebleu": (BLEU, {}, {}),
+    "sacrebleu-char": (BLEU, {"tokenize": "char"}, {"tokenizer": "char"}),
+    "chrF": (CHRF, {}, {}),
+    "chrF++": (CHRF, {"word_order": 2}, {}),
+}
 DATA = Path(__file__).resolve().parents[1] / "data" / "wmt"
 
 
@@ -33,8 +40,14 @@ def lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8")[:-1].split("\n")
 
 
+def number(x):
+    """A float (chrF's bootstrap statistics are NumPy float32 values, which
+    json cannot write; float() of one is exact)."""
+    return None if x is None else float(x)
+
+
 def result(r) -> dict:
-    return {"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci}
+    return {"score": r.score, "p_value": r.p_value, "mean": number(r.mean), "ci": number(r.ci)}
 
 
 def main(root: Path) -> None:
@@ -49,46 +62,49 @@ def main(root: Path) -> None:
             "refs": ["A"],
             "systems": SYSTEMS,
             "seed": 12345,
-            "how": "sacrebleu.significance.PairedTest(named_systems, {'BLEU': BLEU(**kwargs)}, "
+            "how": "sacrebleu.significance.PairedTest(named_systems, {'M': M(**kwargs)}, "
             "references=refs, test_type=T, n_samples=0, n_ar_confidence=0); "
-            "confidence: BLEU(**kwargs).corpus_score(hyps, refs, n_bootstrap=1000)",
+            "confidence: M(**kwargs).corpus_score(hyps, refs, n_bootstrap=1000)",
         },
         "cases": [],
     }
-    for variant, kwargs in METRICS.items():
+    for variant, (kind, kwargs, overrides) in METRICS.items():
         for test in ("bs", "ar"):
-            metric = BLEU(**kwargs)
+            metric = kind(**kwargs)
             ps = PairedTest(
                 named,
-                {"BLEU": metric},
+                {"M": metric},
                 references=refs,
                 test_type=test,
                 n_samples=0,
                 n_ar_confidence=0,
             )
             sigs, scores = ps()
+            # (one metric: its signature and its column, whatever sacrebleu keys them by)
+            (sig,) = sigs.values()
+            (column,) = [v for k, v in scores.items() if k != "System"]
             out["cases"].append(
                 {
                     "variant": variant,
-                    "overrides": kwargs and {"tokenizer": kwargs["tokenize"]},
+                    "overrides": overrides,
                     "test": test,
                     "samples": ps.n_samples,
-                    "signature": sigs["BLEU"].format(),
-                    "results": [result(r) for r in scores["BLEU"]],
+                    "signature": sig.format(),
+                    "results": [result(r) for r in column],
                 }
             )
         for system, hyps in named:
-            score = BLEU(**kwargs).corpus_score(hyps, refs, n_bootstrap=1000)
+            score = kind(**kwargs).corpus_score(hyps, refs, n_bootstrap=1000)
             out["cases"].append(
                 {
                     "variant": variant,
-                    "overrides": kwargs and {"tokenizer": kwargs["tokenize"]},
+                    "overrides": overrides,
                     "test": "confidence",
                     "system": system,
                     "samples": 1000,
                     "score": score.score,
-                    "mean": score._mean,
-                    "ci": score._ci,
+                    "mean": number(score._mean),
+                    "ci": number(score._ci),
                 }
             )
     json.dump(out, sys.stdout, indent=1)

@@ -14,13 +14,15 @@ nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from ...config.model import CHRF_METRIC
 from ...config.schema import validate_chrf
-from ...metrics.bleu.variant import sentence_references
+from ...metrics import metric_for
+from ...metrics.base import AnyMetric
 from ...metrics.chrf.core import sum_triples
-from ...metrics.chrf.variant import ChrfReferences, ChrfVariant
+from ...metrics.chrf.variant import ChrfReferences
+from ...metrics.inputs import sentence_references
 from ...significance.sacrebleu_compat import bootstrap_draws, bootstrap_scores
 from .metrics import Metric, Score, Signature, sacrebleu_seed
 
@@ -93,13 +95,13 @@ class CHRF(Metric[ChrfReferences]):
             },
             "CHRF",
         )
-        self.variant = ChrfVariant(config)
+        self.variant: AnyMetric = metric_for(config)
         self._ref_cache = None
         if references is not None:
             self._ref_cache = self._cache(references)
 
     def _prepare(self, references: Sequence[Sequence[str | None]]) -> ChrfReferences:
-        return self.variant.prepare_references(references)
+        return cast(ChrfReferences, self.variant.prepare_references(references))
 
     def segment_rows(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None

@@ -39,6 +39,7 @@ from ...core.results import Interval
 from ...core.spec import TestName
 from ...io import testsets
 from ...io.files import wide_encoding
+from ...metrics.base import AnyMetric
 from .chrf import CHRF, CHRFScore
 from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed, to_score
 from .tables import render
@@ -538,15 +539,11 @@ def _paired(args: argparse.Namespace, metrics: dict[str, Metric], names: list[st
     test: TestName = "bs" if args.paired_bs else "ar"
     samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
     seed = sacrebleu_seed()
-    # sacrebleu's command line runs randomization without intervals
-    conf_n = samples if test == "bs" else 0
     columns: dict[str, list[dict[str, Any]]] = {}
     sigs: dict[str, str] = {}
     for metric in metrics.values():  # sacrebleu's PairedTest: in the order given
-        if isinstance(metric, CHRF):
-            name, results = _paired_chrf(metric, systems, test, samples, conf_n, seed)
-        else:
-            name, results = "BLEU", _paired_bleu(metric, names, systems, test, samples, seed)
+        name = metric.variant.score_name
+        results = _paired_metric(metric, names, systems, test, samples, seed)
         sig = metric.get_signature()
         sig.update("seed", str(seed))
         sig.update(test, samples)
@@ -566,35 +563,21 @@ def _paired(args: argparse.Namespace, metrics: dict[str, Metric], names: list[st
     return _with_signatures(table, sigs, _paired_text(test, samples, baseline))
 
 
-def _paired_bleu(metric: BLEU, names: list[str], systems: list[list[str]], test: TestName,
-                 samples: int, seed: int) -> list[dict[str, Any]]:  # fmt: skip
-    from ...core.spec import SignificanceSpec
-    from ...significance.paired import paired_test
+def _paired_metric(metric: Metric, names: list[str], systems: list[list[str]],
+                   test: TestName, samples: int, seed: int) -> list[dict[str, Any]]:  # fmt: skip
+    """One metric's column: bleukit's paired test in sacrebleu's mode (the
+    same resamples and trials as sacrebleu's, for BLEU and chrF alike)."""
+    from ...significance import paired_test
+    from ...significance.paired import SignificanceSpec
 
+    # sacrebleu's command line runs randomization without intervals
     spec = SignificanceSpec(test, samples=samples, seed=seed, compat="sacrebleu",
                             confidence_samples=samples if test == "bs" else 0)  # fmt: skip
-    variant = metric.variant
+    variant: AnyMetric = metric.variant
     prepared = metric.references()
     stats = [(n, variant.segment_stats(s, prepared)[0]) for n, s in zip(names, systems)]
     rows = paired_test(variant, stats, prepared.nrefs, spec)
     return [_result(r.result.score, r.p_value, r.interval) for r in rows]
-
-
-def _paired_chrf(metric: CHRF, systems: list[list[str]], test: TestName, samples: int,
-                 conf_n: int, seed: int) -> tuple[str, list[dict[str, Any]]]:  # fmt: skip
-    from ...significance.sacrebleu_compat import paired
-
-    rows = [metric.segment_rows(s, None) for s in systems]
-    scores = [metric.score_rows(r) for r in rows]
-    outcomes = paired(
-        rows, [s.score for s in scores], metric.float32_score, metric.float32_score,
-        test, samples, conf_n, seed,
-    )  # fmt: skip
-    results = [
-        _result(score.score, outcome.p_value, outcome.interval())
-        for score, outcome in zip(scores, outcomes)
-    ]
-    return scores[0].name, results
 
 
 def _result(score: float, p_value: float | None, interval: Interval | None) -> dict[str, Any]:

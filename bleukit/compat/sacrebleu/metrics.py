@@ -31,19 +31,14 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ...core.errors import ConfigError, InputError
-from ...core.results import BleuResult
 from ...core.spec import SignificanceSpec
 from ...core.stats import Stats, corpus_sum
+from ...metrics.bleu.result import BleuResult
 from ...metrics.bleu.signature import SACREBLEU_VERSION
 from ...metrics.bleu.signature import Signature as BleukitSignature
-from ...metrics.bleu.variant import (
-    PreparedReferences,
-    Variant,
-    check_hypothesis_types,
-    load_variant,
-    sentence_references,
-)
+from ...metrics.bleu.variant import PreparedReferences, Variant, load_variant
 from ...metrics.chrf.variant import ChrfReferences
+from ...metrics.inputs import check_hypothesis_types, sentence_references
 from ...tokenizers import TOKENIZERS
 
 logger = logging.getLogger("bleukit.compat.sacrebleu")

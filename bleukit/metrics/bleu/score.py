@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...core.results import BleuResult
 from ...core.smoothing import Smoothing
 from ...core.stats import RefLength, Stats
+from .result import BleuResult
 from .signature import Signature
 
 

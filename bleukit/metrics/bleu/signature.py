@@ -23,7 +23,6 @@ release that computed it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +37,7 @@ from ...config.model import (
 )
 from ...core.errors import ConfigError
 from ...core.hashing import sha256
-from ...core.spec import SignificanceSpec
+from ...core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -51,16 +50,6 @@ _SCORING_KEYS = [_FIELD_KEYS[fields[0]] for fields in _KEY_FIELDS.values()]
 
 NREFS = ("nrefs", "#")
 VERSION = ("version", "v")
-# optional, after nrefs: how intervals and p-values were computed
-# (long, short, the SignificanceSpec attribute written)
-_TEST_KEYS = (
-    ("test", "pt", "test"),
-    ("samples", "ns", "samples"),
-    ("cisamples", "cs", "bootstrap_samples"),
-    ("seed", "rs", "seed"),
-    ("level", "cl", "level"),
-    ("compat", "cm", "compat"),
-)
 # sacrebleu 2.x's own key order (its Signature.info), with the test keys
 _SACREBLEU_ORDER = ("nrefs", "bs", "ar", "seed", "case", "eff", "tok", "smooth", "version")
 
@@ -141,14 +130,7 @@ class Signature:
         return pairs
 
     def _test_pairs(self, short: bool) -> list[str]:
-        t = self.test
-        if t is None:
-            return []
-        pairs = []
-        for long, abbr, attribute in _TEST_KEYS:
-            value = getattr(t, attribute)
-            pairs.append(f"{abbr if short else long}:{'ci' if value is None else value}")
-        return pairs
+        return test_pairs(self.test, short)
 
     def _format(self, short: bool, versions: bool = True) -> str:
         pairs = self._scoring_pairs(short, plugins=versions and not short)
@@ -273,7 +255,7 @@ def parse_signature(text: str) -> Signature:
         )
     short = parts[0] == "bk"
     scoring = {(k.short if short else k.long): k for k in _SCORING_KEYS}
-    tests = {(k[1] if short else k[0]): k for k in _TEST_KEYS}
+    tests = test_keys(short)
     nrefs_key, version_key = NREFS[short], VERSION[short]
     known = [*scoring, nrefs_key, *tests, version_key]
     found: dict[str, str] = {}
@@ -304,33 +286,7 @@ def parse_signature(text: str) -> Signature:
     from ...config.schema import validate
 
     config = validate(data, f"signature {text!r}")
-    return Signature(config, nrefs, found[version_key], _parse_test(found, tests))
-
-
-def _parse_test(
-    found: Mapping[str, str], tests: Mapping[str, tuple[str, str, str]]
-) -> SignificanceSpec | None:
-    present = [k for k in tests if k in found]
-    if not present:
-        return None
-    if len(present) != len(tests):
-        missing = [k for k in tests if k not in found]
-        raise ConfigError(f"signature: test fields incomplete, missing {', '.join(missing)}")
-    raw = {tests[k][0]: found[k] for k in present}
-    try:
-        spec = SignificanceSpec(
-            test=None if raw["test"] == "ci" else raw["test"],  # type: ignore[arg-type]
-            samples=int(raw["samples"]),
-            confidence_samples=int(raw["cisamples"]),
-            seed=int(raw["seed"]),
-            level=float(raw["level"]),
-            compat=raw["compat"],  # type: ignore[arg-type]
-        )
-    except ValueError:
-        raise ConfigError("signature: cannot read the test fields") from None
-    if spec.test not in ("bs", "ar", None) or spec.compat not in ("none", "sacrebleu"):
-        raise ConfigError("signature: unknown test or compat value")
-    return spec
+    return Signature(config, nrefs, found[version_key], parse_test(found, tests))
 
 
 def _int(value: str, key: str) -> int:

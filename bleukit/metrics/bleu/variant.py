@@ -1,4 +1,5 @@
-"""The Python API: a loaded variant scores corpora and sentences.
+"""BLEU (Papineni et al. 2002) as a ``Metric``: a loaded variant scores
+corpora and sentences.
 
 >>> import bleukit
 >>> v = bleukit.load_variant("sacrebleu")
@@ -10,108 +11,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
-from ...config.model import VariantConfig, with_overrides
-from ...core.errors import InputError, InputTypeError
-from ...core.partial import Partial, validate
+from ...config.model import VariantConfig
+from ...core.errors import InputError
 from ...core.reflen import policy
-from ...core.results import BleuResult
 from ...core.smoothing import SMOOTHINGS
-from ...core.stats import Stats
-from ...engines import Engine, SegmentTable, call_threads, limited_threads, resolve_engine
-from ...tokenizers import Tokenization, Tokens, make_tokenization
+from ...core.stats import RefLength, Stats
+from ...engines import SegmentTable, limited_threads
+from ...tokenizers import Tokens, make_tokenization
+from ..base import Metric, StatisticsStore
+from ..inputs import (
+    RefStreams,
+    check_hypotheses,
+    check_ref_streams,
+    check_strings,
+    engine_for,
+)
+from .result import BleuResult
 from .score import brevity_penalty, compute_bleu, compute_bleu_many
 from .signature import Signature
 
-RefStreams = Sequence[Sequence[str | None]]
-
-
-def _check_strings(value: object, what: str) -> None:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise InputTypeError(f"{what} must be a list of strings, not {type(value).__name__}")
-
-
-def sentence_references(refs: Sequence[str | None]) -> list[list[str | None]]:
-    """One segment's references as reference streams. A string is refused:
-    iterated, it would be a list of one-character references."""
-    _check_strings(refs, "a sentence's references")
-    return [[r] for r in refs]
-
-
-def _all_strings(items: Sequence[object]) -> bool:
-    # set(map(type, ...)) runs in C: the common case costs no Python loop
-    return set(map(type, items)) <= {str}
-
-
-def no_segments(hyps: Sequence[str]) -> bool:
-    """Whether ``hyps`` is an empty list (a string is not a list of them)."""
-    return isinstance(hyps, Sequence) and not isinstance(hyps, (str, bytes)) and not hyps
-
-
-def check_ref_streams(ref_streams: RefStreams) -> tuple[list[int], int | str]:
-    """Reference streams checked (aligned, strings or None, every segment
-    with a reference): per segment, its number of references, and the
-    number of references (``"var"`` when segments differ)."""
-    _check_strings(ref_streams, "ref_streams (a list of reference streams)")
-    if not ref_streams:
-        raise InputError("no reference stream given")
-    lengths = set()
-    for i, stream in enumerate(ref_streams, 1):
-        _check_strings(stream, f"reference stream {i}")
-        lengths.add(len(stream))
-    if len(lengths) > 1:
-        raise InputError(
-            "reference streams differ in length: "
-            + ", ".join(f"stream {i} has {len(s)}" for i, s in enumerate(ref_streams, 1))
-        )
-    if all(_all_strings(stream) for stream in ref_streams):
-        per_segment = [len(ref_streams)] * len(ref_streams[0])
-    else:
-        per_segment = []
-        for seg, refs in enumerate(zip(*ref_streams), 1):
-            present = [r for r in refs if r is not None]
-            if not present:
-                raise InputError(f"segment {seg} has no reference (every stream gives None)")
-            for r in present:
-                if not isinstance(r, str):
-                    raise InputTypeError(f"a reference of segment {seg} is {type(r).__name__}")
-            per_segment.append(len(present))
-    seen = set(per_segment)
-    nrefs: int | str = seen.pop() if len(seen) == 1 else "var"
-    return per_segment, nrefs
-
-
-def streams_from_rows(rows: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
-    """Reference streams from per-segment lists of references (a dataframe
-    row's, a completion's, torchmetrics' target): a segment with fewer
-    references than another has None in the streams it lacks."""
-    width = max((len(refs) for refs in rows), default=0)
-    return [[refs[k] if k < len(refs) else None for refs in rows] for k in range(width)]
-
-
-def check_hypotheses(hyps: Sequence[str], size: int) -> None:
-    """Hypotheses checked: strings, one per reference segment."""
-    check_hypothesis_types(hyps)
-    if size != len(hyps):
-        raise InputError(
-            f"the references have {size} segments but there are {len(hyps)} hypotheses"
-        )
-
-
-def check_hypothesis_types(hyps: Sequence[str]) -> None:
-    """Hypotheses checked: a list of strings (the first that is not one is named)."""
-    _check_strings(hyps, "hypotheses")
-    if not _all_strings(hyps):
-        for seg, hyp in enumerate(hyps, 1):
-            if not isinstance(hyp, str):
-                raise InputTypeError(f"hypothesis {seg} is {type(hyp).__name__}, not a string")
-
-
-def engine_for(requested: str | None, tokenization: Tokenization) -> Engine:
-    """The engine that runs a tokenization (``engines.resolve_engine``):
-    every scorer asks here, so the engine is chosen in one place."""
-    return resolve_engine(requested, tokenization)
+#: what makes a word variant count token ids (``Metric.for_token_ids``): one
+#: character per id, case kept
+TOKEN_ID_FIELDS = {"tokenizer": "char.v1", "lowercase": False}
 
 
 @dataclass(frozen=True)
@@ -130,23 +53,21 @@ class PreparedReferences:
     payload: object = field(repr=False)
 
 
-class Variant:
+class Variant(Metric[Stats, BleuResult]):
     """A complete, validated BLEU variant ready to score text, on the engine
     chosen for it (``engine``: None for ``BLEUKIT_ENGINE``, "auto", or an
     engine's name)."""
 
+    config: VariantConfig
+
     def __init__(
         self, config: VariantConfig, engine: str | None = None, threads: int | None = None
     ) -> None:
-        self.config = config
-        #: the most threads the engine may use for this variant (None: its default)
-        self.threads = threads
-        self.name = config.name or "custom"
+        super().__init__(config, engine, threads)
         self.tokenization = make_tokenization(
             config.tokenizer, config.split, config.lowercase, config.tokenizer_model
         )
-        self._requested_engine = engine
-        self.engine: Engine = engine_for(engine, self.tokenization)
+        self.engine = engine_for(engine, self.tokenization)
         self._ref_length = policy(config.ref_length)
         self._at_least_one = config.totals == "at-least-one"
         self._smoothing = SMOOTHINGS.get(config.smoothing)
@@ -154,42 +75,53 @@ class Variant:
         self.stat_order = max(config.max_order, self._smoothing.last_segment_order)
         self._weights = None if config.weights == "uniform" else config.weights
 
-    def __repr__(self) -> str:
-        return f"Variant({self.name!r}, {Signature(self.config, 1).short!r})"
+    @staticmethod
+    def _validate(data: dict[str, Any], source: str) -> VariantConfig:
+        from ...config.schema import validate
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # pickled as its configuration, rebuilt (tokenizers, engine) on load
-        return (Variant, (self.config, self._requested_engine, self.threads))
-
-    @property
-    def fingerprint(self) -> str:
-        """What a score depends on (the signature's digest without its
-        count of references): partials of equal fingerprints merge."""
-        return self.signature(1).digest
+        return validate(data, source)
 
     @property
-    def reads_last_segment(self) -> bool:
+    def reads_last_segment(self) -> bool:  # type: ignore[override]
         """Whether the smoothing reads the corpus's last segment (NLTK
         methods 5-7): then the order of segments can change a score."""
         return self._smoothing.reads_last_segment
 
     @property
-    def zero_without_match(self) -> bool:
+    def zero_without_match(self) -> bool:  # type: ignore[override]
         """Whether a segment with an order unmatched scores 0 (no
         smoothing): most sentence scores are then 0."""
         return self._smoothing.zero_without_match
 
-    def with_overrides(self, **overrides: Any) -> Variant:
-        """A new variant with some fields changed (validated again)."""
-        from ...config.schema import validate
+    @property
+    def order(self) -> int:
+        return self.config.max_order
 
-        data = with_overrides(self.config.as_dict(), overrides)
-        # the engine asked for, not the one resolved: "auto" stays "auto"
-        return Variant(
-            validate(data, f"variant {self.name} with overrides"),
-            self._requested_engine,
-            self.threads,
-        )
+    def with_order(self, order: int) -> Variant:
+        return self.with_overrides(max_order=order)  # type: ignore[no-any-return]
+
+    @property
+    def language_tokenizer(self) -> str | None:
+        return self.config.tokenizer
+
+    score_name = "BLEU"
+
+    def display_tokens(self, lines: Sequence[str]) -> list[list[str]]:
+        return self.tokenize_lines(lines)
+
+    @property
+    def display_order(self) -> int:
+        return self.config.max_order
+
+    def details(self, result: BleuResult) -> dict[str, Any]:
+        return {
+            "columns": {"BP": result.bp, "ratio": result.ratio},
+            "bars": list(result.precisions),
+            "bars_label": "n-gram precision",
+        }
+
+    def for_token_ids(self) -> Variant:
+        return self.with_overrides(**TOKEN_ID_FIELDS)  # type: ignore[no-any-return]
 
     # ---------------------------------------------------------- pipeline
 
@@ -237,7 +169,7 @@ class Variant:
     def _prepared_for(
         self, hyps: Sequence[str], refs: RefStreams | PreparedReferences, order: int
     ) -> PreparedReferences:
-        _check_strings(hyps, "hypotheses")
+        check_strings(hyps, "hypotheses")
         prepared = self.prepare_references(refs, order)
         check_hypotheses(hyps, prepared.size)
         return prepared
@@ -303,10 +235,6 @@ class Variant:
             self.signature(nrefs),
         )
 
-    def score_value(self, stats: Stats) -> float:
-        """Only the score of (summed) statistics."""
-        return self.score_values((stats,))[0]
-
     def score_values(self, stats: Iterable[Stats]) -> list[float]:
         """Only the scores of many (summed) statistics, smoothed in one
         batch: the resampling hot path (a thousand resamples a system)."""
@@ -317,90 +245,157 @@ class Variant:
         )
         return [brevity_penalty(s.sys_len, s.ref_len) * m.mean for s, m in zip(batch, smoothed)]
 
-    # ----------------------------------------------------------- scoring
-
-    def corpus_score(
-        self, hyps: Sequence[str], ref_streams: RefStreams | PreparedReferences
-    ) -> BleuResult:
-        """Corpus BLEU. ``ref_streams`` is a list of reference streams, each
-        aligned with ``hyps`` (as in sacrebleu); ``None`` marks a segment that
-        has fewer references. Prepared references (``prepare_references``)
-        are accepted too."""
-        if no_segments(hyps):
-            raise InputError("no segments to score (the hypotheses are empty)")
-        total, nrefs = self.corpus_stats(hyps, ref_streams)
-        return self.score_stats(total, nrefs)
-
-    def sentence_score(self, hyp: str, refs: Sequence[str]) -> BleuResult:
-        """BLEU of one hypothesis against its references."""
-        return self.corpus_score([hyp], sentence_references(refs))
-
-    def sentence_scores(
-        self, hyps: Sequence[str], ref_streams: RefStreams | PreparedReferences
+    def sentence_results(
+        self, segments: Sequence[Stats], per_segment: Sequence[int]
     ) -> list[BleuResult]:
-        """One sentence-level result per segment."""
-        prepared = self.prepare_references(ref_streams)
-        stats, _ = self.segment_stats(hyps, prepared)
         c = self.config
-        signatures = {n: self.signature(n) for n in set(prepared.per_segment)}
+        signatures = {n: self.signature(n) for n in set(per_segment)}
         args = (c.max_order, self._smoothing, self._weights, c.effective_order, c.smoothing_value)
-        return compute_bleu_many(stats, *args, [signatures[n] for n in prepared.per_segment])
+        return compute_bleu_many(segments, *args, [signatures[n] for n in per_segment])
 
-    # ------------------------------------------------------- map-reduce
+    # ------------------------------------------------------ statistics
 
-    def partial(
-        self,
-        hyps: Sequence[str],
-        refs: RefStreams | PreparedReferences,
-        start: int | None = None,
-        threads: int | None = None,
-    ) -> Partial:
-        """The exact statistics of these segments, to merge with other
-        partitions' (``+``, ``sum``) and score (``score``). ``start``: the
-        index of the first segment in the corpus (needed where the smoothing
-        reads the last segment); ``threads``: for this call."""
-        ordered = self.reads_last_segment
-        end = None if start is None else start + len(hyps)
-        if no_segments(hyps):
-            # an empty partition: the neutral partial (no reference count)
-            zero = Stats.zero(self.stat_order)
-            return Partial(self.fingerprint, zero, frozenset(), 0, start, end, ordered)
-        with call_threads(threads):
-            prepared = self.prepare_references(refs)
-            total, _ = self.corpus_stats(hyps, prepared)
-        if not ordered:  # the last segment is not read: keep sums order-free
-            total = total._replace(last_len=0, last_counts=(), last_totals=())
-        counts = frozenset(prepared.per_segment)
-        return Partial(self.fingerprint, total, counts, len(hyps), start, end, ordered)
+    def zero_stats(self) -> Stats:
+        return Stats.zero(self.stat_order)
 
-    def score(self, partial: Partial) -> BleuResult:
-        """The corpus score of merged partial statistics."""
-        check_partial(partial, self.fingerprint, self.name)
-        stats = partial.stats
+    def add_stats(self, a: Stats, b: Stats) -> Stats:
+        return a + b
+
+    def partial_stats(self, total: Stats) -> Stats:
+        if self.reads_last_segment:
+            return total
+        # the last segment is not read: keep sums order-free
+        return total._replace(last_len=0, last_counts=(), last_totals=())
+
+    def check_stats(self, stats: object) -> None:
         if not isinstance(stats, Stats) or stats.order != self.stat_order:
-            shape = f"{stats.order}" if isinstance(stats, Stats) else "chrF's triples, not BLEU's"
+            shape = f"{stats.order}" if isinstance(stats, Stats) else "another metric's"
             raise InputError(
                 f"invalid partial statistics: {self.name} counts {self.stat_order} n-gram "
                 f"orders, these statistics have {shape}"
             )
-        return self.score_stats(stats, partial.nrefs_label)
+
+    def row(self, stats: Stats) -> tuple[RefLength, ...]:
+        # sacrebleu's per-segment list: [hyp_len, ref_len, correct..., total...]
+        o = self.stat_order
+        return (stats.sys_len, stats.ref_len, *stats.counts[:o], *stats.totals[:o])
+
+    def from_row(self, sums: Sequence[Any], segments: int, last: Stats) -> Stats:
+        o = self.stat_order
+        return Stats(
+            sums[0], sums[1], tuple(sums[2 : 2 + o]), tuple(sums[2 + o :]),
+            segments, last.last_len, last.last_counts, last.last_totals,
+        )  # fmt: skip
+
+    def from_sacrebleu_row(self, sums: Sequence[Any], segments: int, last: Stats) -> Stats:
+        # sacrebleu's _compute_score_from_stats turns sys_len and ref_len back
+        # into ints and keeps the counts float32 scalars, so the precisions
+        # are float32 arithmetic (deliberate compatibility quirk)
+        return self.from_row([int(sums[0]), int(sums[1]), *sums[2:]], segments, last)
+
+    def store_key(self) -> tuple[object, ...]:
+        # variants of one tokenization read their statistics from one table
+        return ("bleu", *self.reference_key())
+
+    def new_store(
+        self, metrics: Sequence[Any], systems: int, per_segment: bool
+    ) -> StatisticsStore[Stats]:
+        return TableStore(metrics, systems, per_segment)
 
 
-def check_partial(partial: Partial, fingerprint: str, name: str) -> None:
-    """A partial this variant can score: its own, with segments."""
-    if not isinstance(partial, Partial):
-        raise InputError(
-            f"score() takes a Partial (variant.partial(...)), not {type(partial).__name__}"
-        )
-    # checked again here: a partial's fields can be set after it was made
-    validate(partial)
-    if partial.fingerprint != fingerprint:
-        raise InputError(
-            f"these partial statistics are another variant's (fingerprint "
-            f"{partial.fingerprint}), not {name}'s ({fingerprint})"
-        )
-    if not partial.segments:
-        raise InputError("no segments to score (every partition was empty)")
+class TableStore(StatisticsStore[Stats]):
+    """Several systems' statistics under BLEU variants of one tokenization:
+    each system counted once per chunk at the highest order among them (the
+    engine's tables), each variant reading its statistics from the tables
+    (``per_segment``), or each variant's running sums (not)."""
+
+    def __init__(self, variants: Sequence[Variant], systems: int, per_segment: bool) -> None:
+        self._variant = variants[0]
+        self._order = max(v.stat_order for v in variants)
+        self.per_segment = per_segment
+        self._tables: list[list[SegmentTable]] = [[] for _ in range(systems)]
+        #: without per-segment statistics, each variant's running sums
+        self._summed = {} if per_segment else {
+            v.fingerprint: (v, [Stats.zero(v.stat_order) for _ in range(systems)])
+            for v in variants
+        }  # fmt: skip
+
+    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
+        variant = self._variant
+        prepared = variant.prepare_references(ref_streams, self._order)
+        for i, lines in enumerate(hyps):
+            tables = variant.tables(lines, prepared, self._order)
+            if self.per_segment:
+                self._tables[i].extend(tables)
+                continue
+            for v, running in self._summed.values():
+                running[i] = running[i] + v.sum_from_tables(tables)
+
+    def extend(self, later: TableStore) -> None:
+        for tables, more in zip(self._tables, later._tables):
+            tables.extend(more)
+        for fingerprint, (_, running) in self._summed.items():
+            after = later._summed[fingerprint][1]
+            running[:] = [a + b for a, b in zip(running, after)]
+
+    def _system_tables(self, variant: Variant, system: int) -> list[SegmentTable]:
+        if not self.per_segment:
+            raise ValueError("these statistics were collected as sums (per_segment=False)")
+        if self._order < variant.stat_order:
+            raise InputError(f"variant {variant.name} was not collected")
+        return self._tables[system]
+
+    def segments(self, metric: Variant, system: int) -> TableSegments:
+        """The per-segment statistics as a sequence computed from the tables
+        as it is read (one pass costs one table's Stats at a time)."""
+        return TableSegments(metric, self._system_tables(metric, system))
+
+    def sentence_values(self, metric: Variant, system: int) -> list[float]:
+        # computed a table at a time: no Stats per segment held
+        return [
+            score
+            for table in self._system_tables(metric, system)
+            for score in metric.score_values(metric.stats_from_tables([table]))
+        ]
+
+    def total(self, metric: Variant, system: int) -> Stats:
+        if self.per_segment:
+            return metric.sum_from_tables(self._system_tables(metric, system))
+        if metric.fingerprint not in self._summed:
+            raise InputError(f"variant {metric.name} was not collected")
+        return self._summed[metric.fingerprint][1][system]
+
+
+class TableSegments(Sequence[Stats]):
+    """A variant's per-segment ``Stats`` of a system, read from its tables
+    when asked for: iterating holds one table's Stats at a time."""
+
+    def __init__(self, variant: Variant, tables: list[SegmentTable]) -> None:
+        self._variant = variant
+        self._tables = tables
+        self._size = sum(len(t.hyp_len) for t in tables)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Stats]:
+        for table in self._tables:
+            yield from self._variant.stats_from_tables([table])
+
+    @overload
+    def __getitem__(self, index: int) -> Stats: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Stats]: ...
+
+    def __getitem__(self, index: int | slice) -> Stats | Sequence[Stats]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        i = range(self._size)[index]  # IndexError past either end
+        for table in self._tables:
+            if i < len(table.hyp_len):
+                break
+            i -= len(table.hyp_len)
+        return self._variant.stats_from_tables([table])[i]
 
 
 def load_variant(

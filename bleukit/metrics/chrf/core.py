@@ -27,6 +27,7 @@ from ..._version import __version__
 from ...config.model import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
 from ...core.errors import ConfigError
 from ...core.hashing import sha256
+from ...core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
 from ...engines import SegmentTable
 from ...tokenizers import BlockForm, Tokenization
 from ...tokenizers.pipeline import BlockKind, fold_case
@@ -68,6 +69,15 @@ class ChrfSignature:
 
     config: ChrfConfig
     nrefs: int | str
+    #: how intervals and p-values were computed (None: no test)
+    test: SignificanceSpec | None = None
+
+    #: sacrebleu computes every chrF and chrF++ variant
+    sacrebleu_compatible = True
+
+    def with_test(self, test: SignificanceSpec) -> ChrfSignature:
+        """This signature with how intervals and p-values were computed."""
+        return ChrfSignature(self.config, self.nrefs, test)
 
     def _format(self, short: bool, version: bool = True) -> str:
         pairs = [
@@ -75,6 +85,7 @@ class ChrfSignature:
             for f in CHRF_SCORING_FIELDS
         ]
         pairs.append(f"{'#' if short else 'nrefs'}:{self.nrefs}")
+        pairs += test_pairs(self.test, short)
         if version:
             pairs.append(f"{'v' if short else 'version'}:{__version__}")
         return "|".join(["bk" if short else "bleukit", *pairs])
@@ -161,6 +172,10 @@ def parse_chrf_signature(text: str) -> ChrfSignature:
             raise ConfigError(f"signature key {key!r}: {value!r} is not a number")
     nrefs_text = fields.pop("#" if short else "nrefs", None)
     fields.pop("v" if short else "version", None)
+    tests = test_keys(short)
+    test = parse_test(fields, tests)
+    for key in tests:
+        fields.pop(key, None)
     if fields:
         raise ConfigError(f"signature {text!r}: unknown key {next(iter(fields))!r}")
     if nrefs_text is None or not (nrefs_text == "var" or nrefs_text.isdigit()):
@@ -168,7 +183,7 @@ def parse_chrf_signature(text: str) -> ChrfSignature:
     nrefs: int | str = nrefs_text if nrefs_text == "var" else int(nrefs_text)
     from ...config.schema import validate_chrf
 
-    return ChrfSignature(validate_chrf(data, f"signature {text!r}"), nrefs)
+    return ChrfSignature(validate_chrf(data, f"signature {text!r}"), nrefs, test)
 
 
 @dataclass(frozen=True)

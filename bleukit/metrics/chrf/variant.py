@@ -1,5 +1,6 @@
-"""The Python API for chrF and chrF++: a loaded chrF variant scores corpora
-and sentences, on the engine chosen for it (``variant.engine_for``).
+"""chrF (Popović 2015) and chrF++ (Popović 2017) as a ``Metric``: a loaded
+chrF variant scores corpora and sentences, on the engine chosen for it
+(``inputs.engine_for``).
 
 >>> import bleukit
 >>> chrf = bleukit.load_chrf("chrF")
@@ -9,27 +10,18 @@ and sentences, on the engine chosen for it (``variant.engine_for``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from ...config.loading import load_any_config
-from ...config.model import CHRF_SCORING_FIELDS, ChrfConfig, with_overrides
+from ...config.model import CHRF_SCORING_FIELDS, ChrfConfig
 from ...core.errors import ConfigError, InputError
-from ...core.partial import Partial
-from ...core.stats import Stats
-from ...engines import call_threads, limited_threads
+from ...engines import limited_threads
 from ...tokenizers import Tokenization
-from ..bleu.variant import (
-    RefStreams,
-    Variant,
-    check_hypotheses,
-    check_partial,
-    check_ref_streams,
-    engine_for,
-    no_segments,
-    sentence_references,
-)
+from ..base import Metric, MetricSignature, StatisticsStore
+from ..inputs import RefStreams, check_hypotheses, check_ref_streams, engine_for
 from .core import (
     ChrfResult,
     ChrfSignature,
@@ -41,6 +33,9 @@ from .core import (
     sum_triples,
     word_tokenization,
 )
+
+#: chrF's statistics: per order (hypothesis n-grams, reference n-grams, matches)
+Triples = tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -58,21 +53,16 @@ class ChrfReferences:
     present: tuple[tuple[bool, ...] | None, ...]
 
 
-class ChrfVariant:
+class ChrfVariant(Metric[Triples, ChrfResult]):
     """A complete, validated chrF variant ready to score text (``engine``:
     None for ``BLEUKIT_ENGINE``, "auto", or an engine's name)."""
 
-    #: an F-score over character n-grams is rarely 0 for a sentence
-    zero_without_match = False
+    config: ChrfConfig
 
     def __init__(
         self, config: ChrfConfig, engine: str | None = None, threads: int | None = None
     ) -> None:
-        self.config = config
-        #: the most threads the engine may use for this variant (None: its default)
-        self.threads = threads
-        self.name = config.name or "custom"
-        self._requested_engine = engine
+        super().__init__(config, engine, threads)
         self._chars = (
             char_tokenization(config.lowercase, config.whitespace) if config.char_order else None
         )
@@ -81,25 +71,35 @@ class ChrfVariant:
         # the built-in forms run on every engine that runs one of them
         self.engine = engine_for(engine, used[0])
 
-    def __repr__(self) -> str:
-        return f"ChrfVariant({self.name!r}, {self.signature(1).short!r})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # pickled as its configuration, rebuilt (tokenizations, engine) on load
-        return (ChrfVariant, (self.config, self._requested_engine, self.threads))
-
-    @property
-    def fingerprint(self) -> str:
-        """What a score depends on: partials of equal fingerprints merge."""
-        return self.signature(1).digest
-
-    def with_overrides(self, **overrides: Any) -> ChrfVariant:
-        """A new variant with some fields changed (validated again)."""
+    @staticmethod
+    def _validate(data: dict[str, Any], source: str) -> ChrfConfig:
         from ...config.schema import validate_chrf
 
-        data = with_overrides(self.config.as_dict(), overrides)
-        config = validate_chrf(data, f"variant {self.name} with overrides")
-        return ChrfVariant(config, self._requested_engine, self.threads)
+        return validate_chrf(data, source)
+
+    @property
+    def order(self) -> int:
+        return self.config.char_order
+
+    def with_order(self, order: int) -> ChrfVariant:
+        return self.with_overrides(char_order=order)  # type: ignore[no-any-return]
+
+    @property
+    def score_name(self) -> str:
+        return self.config.score_name
+
+    @property
+    def display_order(self) -> int:
+        # a report highlights words: chrF++'s word order, else word pairs
+        return self.config.word_order or 2
+
+    def details(self, result: ChrfResult) -> dict[str, Any]:
+        s = result.stats
+        return {
+            "columns": {},
+            "bars": [100 * s[i + 2] / s[i] if s[i] else 0.0 for i in range(0, len(s), 3)],
+            "bars_label": "n-gram precision (characters, then words)",
+        }
 
     def signature(self, nrefs: int | str) -> ChrfSignature:
         return ChrfSignature(self.config, nrefs)
@@ -154,7 +154,7 @@ class ChrfVariant:
 
     def segment_stats(
         self, hyps: Sequence[str], refs: RefStreams | ChrfReferences
-    ) -> tuple[list[tuple[int, ...]], int | str]:
+    ) -> tuple[list[Triples], int | str]:
         """Per segment, the triples (hypothesis n-grams, reference n-grams,
         clipped matches) of each order against its best reference, and the
         number of references."""
@@ -173,7 +173,7 @@ class ChrfVariant:
 
     def corpus_stats(
         self, hyps: Sequence[str], refs: RefStreams | ChrfReferences
-    ) -> tuple[tuple[int, ...], int | str]:
+    ) -> tuple[Triples, int | str]:
         """The summed triples of a corpus (with one complete reference
         stream, summed by columns without a row per segment)."""
         chars, words, prepared = self._stream_counts(hyps, refs)
@@ -187,67 +187,112 @@ class ChrfVariant:
         c = self.config
         return f_score(stats, c.order, c.beta, c.eps_smoothing)
 
+    def score_values(self, stats: Iterable[Sequence[Any]]) -> list[float]:
+        return [self.score_value(s) for s in stats]
+
     def score_stats(self, stats: Sequence[int], nrefs: int | str) -> ChrfResult:
         """Score (summed) statistics."""
-        return ChrfResult(
-            self.score_value(stats), self.config.score_name, tuple(stats), self.signature(nrefs)
-        )
+        return self._sentence_result(tuple(stats), self.signature(nrefs))
 
-    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | ChrfReferences) -> ChrfResult:
-        """Corpus chrF: the F-score of the summed statistics."""
-        if no_segments(hyps):
-            raise InputError("no segments to score (the hypotheses are empty)")
-        total, nrefs = self.corpus_stats(hyps, refs)
-        return self.score_stats(total, nrefs)
+    def _sentence_result(self, stats: Triples, signature: MetricSignature) -> ChrfResult:
+        return ChrfResult(self.score_value(stats), self.config.score_name, stats, signature)  # type: ignore[arg-type]
 
-    def partial(
-        self,
-        hyps: Sequence[str],
-        refs: RefStreams | ChrfReferences,
-        start: int | None = None,
-        threads: int | None = None,
-    ) -> Partial:
-        """The exact statistics of these segments, to merge (``+``, ``sum``)
-        and score (``score``); chrF reads no last segment, so ``start`` is
-        optional."""
-        end = None if start is None else start + len(hyps)
-        if no_segments(hyps):
-            zero = (0,) * (3 * self.config.order)
-            return Partial(self.fingerprint, zero, frozenset(), 0, start, end)
-        with call_threads(threads):
-            prepared = self.prepare_references(refs)
-            total, _ = self.corpus_stats(hyps, prepared)
-        counts = frozenset(prepared.per_segment)
-        return Partial(self.fingerprint, total, counts, len(hyps), start, end)
+    # ------------------------------------------------------ statistics
 
-    def score(self, partial: Partial) -> ChrfResult:
-        """The corpus score of merged partial statistics."""
-        check_partial(partial, self.fingerprint, self.name)
-        stats = partial.stats
-        if isinstance(stats, Stats) or len(stats) != 3 * self.config.order:
-            shape = "BLEU's, not chrF's triples" if isinstance(stats, Stats) else len(stats) // 3
+    def zero_stats(self) -> Triples:
+        return (0,) * (3 * self.config.order)
+
+    def add_stats(self, a: Triples, b: Triples) -> Triples:
+        return tuple(x + y for x, y in zip(a, b))
+
+    def check_stats(self, stats: object) -> None:
+        if not isinstance(stats, tuple) or len(stats) != 3 * self.config.order:
+            shape = len(stats) // 3 if isinstance(stats, tuple) else "another metric's"
             raise InputError(
                 f"invalid partial statistics: {self.name} counts {self.config.order} n-gram "
                 f"orders (a triple each), these statistics have {shape}"
             )
-        return self.score_stats(stats, partial.nrefs_label)
 
-    def sentence_score(self, hyp: str, refs: Sequence[str]) -> ChrfResult:
-        """chrF of one hypothesis against its references."""
-        return self.corpus_score([hyp], sentence_references(refs))
+    def row(self, stats: Triples) -> Triples:
+        return stats
 
-    def sentence_scores(
-        self, hyps: Sequence[str], refs: RefStreams | ChrfReferences
-    ) -> list[ChrfResult]:
-        """One sentence-level result per segment."""
-        prepared = self.prepare_references(refs)
-        segments, _ = self.segment_stats(hyps, prepared)
-        signatures = {n: self.signature(n) for n in set(prepared.per_segment)}
-        name = self.config.score_name
-        return [
-            ChrfResult(self.score_value(s), name, s, signatures[n])
-            for s, n in zip(segments, prepared.per_segment)
-        ]
+    def from_row(self, sums: Sequence[Any], segments: int, last: Triples) -> Triples:
+        return tuple(sums)
+
+    def store_key(self) -> tuple[object, ...]:
+        return ("chrf", self.fingerprint, self.engine.name)
+
+    def new_store(
+        self, metrics: Sequence[Any], systems: int, per_segment: bool
+    ) -> StatisticsStore[Triples]:
+        return TripleStore(metrics[0], systems, per_segment)
+
+
+class TripleStore(StatisticsStore[Triples]):
+    """Several systems' statistics under one chrF variant: each system's
+    running sums, and (``per_segment``) each segment's triples in one
+    ``array`` of 8-byte integers per system."""
+
+    def __init__(self, variant: ChrfVariant, systems: int, per_segment: bool) -> None:
+        self._variant = variant
+        self._width = 3 * variant.config.order
+        self._sums = [variant.zero_stats() for _ in range(systems)]
+        self._rows: list[array[int]] | None = (
+            [array("q") for _ in range(systems)] if per_segment else None
+        )
+
+    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
+        v = self._variant
+        prepared = v.prepare_references(ref_streams)
+        for i, lines in enumerate(hyps):
+            if self._rows is None:
+                total, _ = v.corpus_stats(lines, prepared)
+            else:
+                segments, _ = v.segment_stats(lines, prepared)
+                for s in segments:
+                    self._rows[i].extend(s)
+                total = sum_triples(segments, v.config.order)
+            self._sums[i] = v.add_stats(self._sums[i], total)
+
+    def extend(self, later: TripleStore) -> None:
+        self._sums = [self._variant.add_stats(a, b) for a, b in zip(self._sums, later._sums)]
+        if self._rows is not None and later._rows is not None:
+            for rows, more in zip(self._rows, later._rows):
+                rows.extend(more)
+
+    def segments(self, metric: ChrfVariant, system: int) -> Sequence[Triples]:
+        if self._rows is None:
+            raise ValueError("these statistics were collected as sums (per_segment=False)")
+        return RowSegments(self._rows[system], self._width)
+
+    def total(self, metric: ChrfVariant, system: int) -> Triples:
+        return self._sums[system]
+
+
+class RowSegments(Sequence[Triples]):
+    """Fixed-width rows of a flat ``array`` as tuples, one per segment."""
+
+    def __init__(self, values: array[int], width: int) -> None:
+        self._values = values
+        self._width = width
+
+    def __len__(self) -> int:
+        return len(self._values) // self._width
+
+    def __iter__(self) -> Iterator[Triples]:
+        w, values = self._width, self._values
+        return (tuple(values[i : i + w]) for i in range(0, len(values), w))
+
+    @overload
+    def __getitem__(self, index: int) -> Triples: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Triples]: ...
+
+    def __getitem__(self, index: int | slice) -> Triples | Sequence[Triples]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        i = range(len(self))[index] * self._width  # IndexError past either end
+        return tuple(self._values[i : i + self._width])
 
 
 def load_chrf(
@@ -259,13 +304,3 @@ def load_chrf(
     if not isinstance(config, ChrfConfig):
         raise ConfigError(f"{name_or_path}: a BLEU variant (bleukit.load_variant loads it)")
     return ChrfVariant(config, engine, threads)
-
-
-def load_metric(
-    name_or_path: str, engine: str | None = None, threads: int | None = None, **overrides: Any
-) -> Variant | ChrfVariant:
-    """A variant of any metric (BLEU or chrF), by name or YAML file."""
-    config = load_any_config(name_or_path, overrides)
-    if isinstance(config, ChrfConfig):
-        return ChrfVariant(config, engine, threads)
-    return Variant(config, engine, threads)

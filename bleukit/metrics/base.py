@@ -1,0 +1,356 @@
+"""The metric interface: what every metric (BLEU, chrF, ...) is to the rest
+of bleukit.
+
+A metric turns text into additive per-segment statistics and statistics
+into a score; everything else (corpus and sentence scores, map-reduce
+partials, resampling for intervals and paired tests, several systems
+collected a chunk at a time) is written once, here and in the modules that
+take a ``Metric``, over the hooks a metric fills in:
+
+* ``signature(nrefs)``: the complete signature of its scores;
+* ``prepare_references`` / ``segment_stats`` / ``corpus_stats``: tokenize
+  and count, per segment, against the references;
+* ``score_stats`` / ``score_values``: score summed statistics;
+* ``zero_stats`` / ``add_stats`` / ``check_stats``: the neutral statistics,
+  their sum, and their shape (for ``Partial``);
+* ``row`` / ``from_row``: statistics as a flat row of non-negative numbers
+  and back, what resampling sums (Koehn 2004; Riezler & Maxwell 2005);
+* ``new_store``/``store_key``: how statistics of several systems are kept
+  (metrics with equal keys share one counting pass).
+
+The pattern is sacrebleu's ``metrics/base.py`` (scores written once over
+hooks); the hooks differ because bleukit's statistics are exact integers
+that merge across processes and are resampled without re-tokenizing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from ..core.errors import InputError
+from ..core.partial import Partial, validate
+from ..core.stats import RefLength
+from ..engines import Engine, call_threads
+from .inputs import RefStreams, no_segments, sentence_references
+
+S = TypeVar("S")  # per-segment (and summed) statistics
+R = TypeVar("R", bound="MetricResult", covariant=True)
+
+
+class MetricSignature(Protocol):
+    """What every metric's signature offers (``Signature``, ``ChrfSignature``)."""
+
+    @property
+    def long(self) -> str: ...
+    @property
+    def short(self) -> str: ...
+    @property
+    def digest(self) -> str: ...
+    @property
+    def sacrebleu(self) -> str | None: ...
+    @property
+    def sacrebleu_compatible(self) -> bool: ...
+    @property
+    def test(self) -> Any: ...
+    def with_test(self, test: Any) -> MetricSignature: ...
+    def to_dict(self) -> dict[str, str | None]: ...
+
+
+class MetricResult(Protocol):
+    """What every metric's score offers (``BleuResult``, ``ChrfResult``)."""
+
+    @property
+    def score(self) -> float: ...
+    @property
+    def signature(self) -> Any: ...
+    def format(self, width: int = 2) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class Prepared(Protocol):
+    """References prepared once by a metric, to score many systems against."""
+
+    @property
+    def size(self) -> int: ...
+    @property
+    def nrefs(self) -> int | str: ...
+    @property
+    def per_segment(self) -> tuple[int, ...]: ...
+
+
+class StatisticsStore(ABC, Generic[S]):
+    """The statistics of several systems under a group of metrics that share
+    one counting pass (``Metric.store_key``), filled a chunk at a time."""
+
+    @abstractmethod
+    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
+        """One chunk: reference streams and each system's hypotheses."""
+
+    @abstractmethod
+    def extend(self, later: Any) -> None:
+        """Append the statistics of the chunks that follow (a store of the
+        same key and systems, collected elsewhere)."""
+
+    @abstractmethod
+    def segments(self, metric: Any, system: int) -> Sequence[S]:
+        """A system's per-segment statistics under one metric of the group
+        (needs ``per_segment``)."""
+
+    @abstractmethod
+    def total(self, metric: Any, system: int) -> S:
+        """A system's summed statistics under one metric of the group."""
+
+    def sentence_values(self, metric: Any, system: int) -> list[float]:
+        """A system's sentence scores under one metric of the group."""
+        values: list[float] = metric.score_values(self.segments(metric, system))
+        return values
+
+
+class Metric(ABC, Generic[S, R]):
+    """A complete, validated variant of one metric, ready to score text on
+    the engine chosen for it (``engine``: None for ``BLEUKIT_ENGINE``,
+    "auto", or an engine's name; ``threads``: the most threads it may use)."""
+
+    #: whether a higher score is a better translation
+    higher_is_better: ClassVar[bool] = True
+    #: whether a segment with an order unmatched scores 0 (then most
+    #: sentence scores are 0: worth a warning)
+    zero_without_match: bool = False
+    #: whether the score reads the corpus's last segment, so that partials
+    #: merge only in corpus order
+    reads_last_segment: bool = False
+    #: the engine that counts this metric's n-grams
+    engine: Engine
+
+    def __init__(self, config: Any, engine: str | None = None, threads: int | None = None) -> None:
+        self.config = config
+        #: the most threads the engine may use for this variant (None: its default)
+        self.threads = threads
+        self.name: str = config.name or "custom"
+        self._requested_engine = engine
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, {self.signature(1).short!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its configuration, rebuilt (tokenizers, engine) on load
+        return (type(self), (self.config, self._requested_engine, self.threads))
+
+    @property
+    def fingerprint(self) -> str:
+        """What a score depends on (the signature's digest for one
+        reference): partials of equal fingerprints merge."""
+        return self.signature(1).digest
+
+    def with_overrides(self, **overrides: Any) -> Any:
+        """A new variant with some fields changed (validated again); the
+        engine asked for, not the one resolved: "auto" stays "auto"."""
+        from ..config.model import with_overrides
+
+        data = with_overrides(self.config.as_dict(), overrides)
+        config = self._validate(data, f"variant {self.name} with overrides")
+        return type(self)(config, self._requested_engine, self.threads)
+
+    # ---------------------------------------------------------------- hooks
+
+    @staticmethod
+    @abstractmethod
+    def _validate(data: dict[str, Any], source: str) -> Any:
+        """The configuration of this metric from raw data (``schema``)."""
+
+    @abstractmethod
+    def signature(self, nrefs: int | str) -> MetricSignature:
+        """The complete signature of this variant's scores."""
+
+    @property
+    @abstractmethod
+    def order(self) -> int:
+        """The n-gram order that defines the variant (BLEU's max order,
+        chrF's character order): what ``agree`` searches over."""
+
+    @abstractmethod
+    def with_order(self, order: int) -> Any:
+        """This variant at another ``order``."""
+
+    @property
+    def language_tokenizer(self) -> str | None:
+        """The tokenizer whose word splitting depends on the language (warned
+        about for unspaced scripts), None where nothing does."""
+        return None
+
+    @property
+    @abstractmethod
+    def score_name(self) -> str:
+        """The score's name in tables (``BLEU``, ``chrF2``)."""
+
+    def display_tokens(self, lines: Sequence[str]) -> list[list[str]]:
+        """Each line as the tokens a report shows it in (words by default)."""
+        return [line.split() for line in lines]
+
+    @property
+    def display_order(self) -> int:
+        """The longest n-gram a report highlights in ``display_tokens``."""
+        return 4
+
+    def details(self, result: Any) -> dict[str, Any]:
+        """What a report shows of a result beside its score: ``columns``
+        (name to number), ``bars`` (one number per order, 0-100) and what
+        the bars are (``bars_label``)."""
+        return {"columns": {}, "bars": [], "bars_label": ""}
+
+    def for_token_ids(self) -> Any:
+        """This variant counting one token per character (token ids mapped
+        to characters, ``rewards``)."""
+        raise InputError(f"token_ids=True needs a variant of words; {self.name} cannot count ids")
+
+    @abstractmethod
+    def reference_key(self) -> tuple[object, ...]:
+        """What prepared references depend on."""
+
+    @abstractmethod
+    def prepare_references(self, ref_streams: Any) -> Prepared:
+        """Tokenize and count the references once, to score many systems."""
+
+    @abstractmethod
+    def segment_stats(self, hyps: Sequence[str], refs: Any) -> tuple[list[S], int | str]:
+        """Per-segment statistics, and the number of references."""
+
+    @abstractmethod
+    def corpus_stats(self, hyps: Sequence[str], refs: Any) -> tuple[S, int | str]:
+        """The summed statistics of a corpus, and the number of references."""
+
+    @abstractmethod
+    def score_stats(self, stats: S, nrefs: int | str) -> R:
+        """The result of (summed) statistics."""
+
+    @abstractmethod
+    def score_values(self, stats: Iterable[S]) -> list[float]:
+        """Only the scores of many (summed) statistics: the resampling hot path."""
+
+    @abstractmethod
+    def zero_stats(self) -> S:
+        """The statistics of no segment."""
+
+    @abstractmethod
+    def add_stats(self, a: S, b: S) -> S:
+        """Statistics summed (``b`` comes after ``a`` in the corpus)."""
+
+    @abstractmethod
+    def check_stats(self, stats: object) -> None:
+        """Statistics of this variant's shape, or an ``InputError``."""
+
+    @abstractmethod
+    def row(self, stats: S) -> Sequence[RefLength]:
+        """Statistics as a flat row of non-negative numbers that sum."""
+
+    @abstractmethod
+    def from_row(self, sums: Sequence[Any], segments: int, last: S) -> S:
+        """Statistics from a row summed over ``segments`` segments, the
+        corpus's last being ``last``."""
+
+    def from_sacrebleu_row(self, sums: Sequence[Any], segments: int, last: S) -> S:
+        """Statistics from a row of sacrebleu's float32 resample sums, as
+        sacrebleu turns them back into a score (``--compat sacrebleu``)."""
+        return self.from_row(sums, segments, last)
+
+    @abstractmethod
+    def store_key(self) -> tuple[object, ...]:
+        """Metrics with equal keys share one statistics store."""
+
+    @abstractmethod
+    def new_store(
+        self, metrics: Sequence[Any], systems: int, per_segment: bool
+    ) -> StatisticsStore[S]:
+        """A store for ``systems`` systems under ``metrics`` (this one and
+        those of the same key); ``per_segment``: keep each segment's
+        statistics, else only sums."""
+
+    def sentence_results(self, segments: Sequence[S], per_segment: Sequence[int]) -> list[R]:
+        """One result per segment from its statistics and its number of
+        references."""
+        signatures = {n: self.signature(n) for n in set(per_segment)}
+        return [self._sentence_result(s, signatures[n]) for s, n in zip(segments, per_segment)]
+
+    def _sentence_result(self, stats: S, signature: MetricSignature) -> R:
+        raise NotImplementedError  # pragma: no cover - every metric overrides one of the two
+
+    def partial_stats(self, total: S) -> S:
+        """What a partial keeps of summed statistics."""
+        return total
+
+    # ------------------------------------------------------------ scoring
+
+    def score_value(self, stats: S) -> float:
+        """Only the score of (summed) statistics."""
+        return self.score_values((stats,))[0]
+
+    def corpus_score(self, hyps: Sequence[str], ref_streams: Any) -> R:
+        """The corpus score. ``ref_streams`` is a list of reference streams,
+        each aligned with ``hyps`` (as in sacrebleu); ``None`` marks a
+        segment that has fewer references. Prepared references
+        (``prepare_references``) are accepted too."""
+        if no_segments(hyps):
+            raise InputError("no segments to score (the hypotheses are empty)")
+        total, nrefs = self.corpus_stats(hyps, ref_streams)
+        return self.score_stats(total, nrefs)
+
+    def sentence_score(self, hyp: str, refs: Sequence[str]) -> R:
+        """The score of one hypothesis against its references."""
+        return self.corpus_score([hyp], sentence_references(refs))
+
+    def sentence_scores(self, hyps: Sequence[str], ref_streams: Any) -> list[R]:
+        """One sentence-level result per segment."""
+        prepared = self.prepare_references(ref_streams)
+        stats, _ = self.segment_stats(hyps, prepared)
+        return self.sentence_results(stats, prepared.per_segment)
+
+    # ------------------------------------------------------- map-reduce
+
+    def partial(
+        self,
+        hyps: Sequence[str],
+        refs: Any,
+        start: int | None = None,
+        threads: int | None = None,
+    ) -> Partial:
+        """The exact statistics of these segments, to merge with other
+        partitions' (``+``, ``sum``) and score (``score``). ``start``: the
+        index of the first segment in the corpus (needed where the score
+        reads the last segment); ``threads``: for this call."""
+        ordered = self.reads_last_segment
+        end = None if start is None else start + len(hyps)
+        if no_segments(hyps):
+            # an empty partition: the neutral partial (no reference count)
+            zero = self.zero_stats()
+            return Partial(self.fingerprint, zero, frozenset(), 0, start, end, ordered)  # type: ignore[arg-type]
+        with call_threads(threads):
+            prepared = self.prepare_references(refs)
+            total, _ = self.corpus_stats(hyps, prepared)
+        counts = frozenset(prepared.per_segment)
+        stats = self.partial_stats(total)
+        return Partial(self.fingerprint, stats, counts, len(hyps), start, end, ordered)  # type: ignore[arg-type]
+
+    def score(self, partial: Partial) -> R:
+        """The corpus score of merged partial statistics."""
+        if not isinstance(partial, Partial):
+            raise InputError(
+                f"score() takes a Partial (variant.partial(...)), not {type(partial).__name__}"
+            )
+        # checked again here: a partial's fields can be set after it was made
+        validate(partial)
+        if partial.fingerprint != self.fingerprint:
+            raise InputError(
+                f"these partial statistics are another variant's (fingerprint "
+                f"{partial.fingerprint}), not {self.name}'s ({self.fingerprint})"
+            )
+        if not partial.segments:
+            raise InputError("no segments to score (every partition was empty)")
+        self.check_stats(partial.stats)
+        return self.score_stats(partial.stats, partial.nrefs_label)  # type: ignore[arg-type]
+
+
+#: a variant of any metric (in annotations: the statistics and result types
+#: are the metric's own)
+AnyMetric = Metric[Any, MetricResult]
