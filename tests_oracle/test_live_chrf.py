@@ -72,7 +72,7 @@ def test_bootstrap_intervals_equal_sacrebleu(corpus, opts, seed):
 def test_paired_tests_equal_sacrebleu(n, test, seed, opts, data):
     from sacrebleu.significance import PairedTest
 
-    from bleukit.sacrebleu_resampling import paired
+    from bleukit.significance.sacrebleu_compat import paired
 
     lines = st.lists(TEXT, min_size=n, max_size=n)
     refs = [data.draw(lines)]

@@ -10,7 +10,8 @@ running sums only; sentence scores come batch by batch.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, Generic, NamedTuple, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from ..core.errors import InputError
 from ..io.files import check_line_counts, display_name, read_chunks
@@ -78,7 +79,8 @@ def sentence_scores(
         yield batch.results[0]
 
 
-class SentenceBatch(NamedTuple, Generic[R]):
+@dataclass(frozen=True)
+class SentenceBatch(Generic[R]):
     """One batch of ``systems_sentence_scores``: per hypothesis file its
     sentence scores, and the references' ``nrefs`` in this batch."""
 
