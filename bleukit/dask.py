@@ -15,17 +15,16 @@ from typing import Any
 
 from .core.errors import InputError, MissingDependencyError
 from .corpus.partitions import (
-    as_variant,
     check_new_column,
     chunk_statistics,
     merge_groups,
     partition_groups,
     partition_partial,
     partition_sentence_scores,
-    reads_last_segment,
     ref_columns,
 )
 from .corpus.systems import SystemStatistics
+from .metrics import as_metric
 from .metrics.base import AnyMetric, MetricResult
 from .metrics.inputs import RefStreams
 
@@ -51,11 +50,11 @@ def corpus_score(
     (a missing value: no reference in that column for that row); with
     ``by``, a score per value of that column."""
     dask = _dask()
-    v = as_variant(variant)
+    v = as_metric(variant)
     columns = ref_columns(refs)
     parts = ddf.to_delayed()
     if by is not None:
-        if reads_last_segment(v):
+        if v.reads_last_segment:
             raise InputError(
                 f"by=: {v.name}'s smoothing reads the last segment of each corpus, which "
                 "groups spread over partitions do not have; score each group on its own"
@@ -64,7 +63,7 @@ def corpus_score(
         merged = dask.delayed(merge_groups)(tasks).compute()
         return {key: v.score(partial) for key, partial in merged.items()}
     starts: list[int | None] = [None] * len(parts)
-    if reads_last_segment(v):
+    if v.reads_last_segment:
         # the corpus order: each partition's first row, from the lengths
         lengths = dask.compute(*[dask.delayed(len)(p) for p in parts])
         starts = [sum(lengths[:i]) for i in range(len(parts))]
@@ -88,7 +87,7 @@ def sentence_scores(
     """The DataFrame with a column of sentence scores (float64), computed
     partition by partition."""
     _dask()
-    v = as_variant(variant)
+    v = as_metric(variant)
     columns = ref_columns(refs)
     check_new_column(ddf.columns, column, "the DataFrame")
 

@@ -16,7 +16,6 @@ from typing import Any
 
 from .corpus.partitions import (
     PartialMapper,
-    as_variant,
     check_new_column,
     check_order,
     finish,
@@ -24,6 +23,7 @@ from .corpus.partitions import (
     pickled,
     ref_columns,
 )
+from .metrics import as_metric
 from .metrics.base import AnyMetric, MetricResult
 
 
@@ -38,7 +38,7 @@ class SentenceScorer:
         refs: str | Sequence[str] = "ref",
         column: str = "score",
     ) -> None:
-        self.variant = as_variant(variant)
+        self.variant = as_metric(variant)
         self.hyp = hyp
         self.refs = ref_columns(refs)
         self.column = column
@@ -71,7 +71,7 @@ def corpus_score(
     (a missing value: no reference there); with ``by``, a score per value of
     that column. ``order``: a column of row positions, needed by variants
     that read the last segment."""
-    v = as_variant(variant)
+    v = as_metric(variant)
     check_order(v, order, by)
     mapper = _PartialMapper(v, hyp, ref_columns(refs), by, order)
     parts = ds.map_batches(mapper, batch_format="pandas").to_pandas()["bleukit_partial"]

@@ -18,7 +18,6 @@ from typing import Any
 from .core.errors import InputError, MissingDependencyError
 from .corpus.partitions import (
     PartialMapper,
-    as_variant,
     check_new_column,
     check_order,
     finish,
@@ -26,6 +25,7 @@ from .corpus.partitions import (
     pickled,
     ref_columns,
 )
+from .metrics import as_metric
 from .metrics.base import AnyMetric, MetricResult
 
 _COLUMN = "bleukit_partial"
@@ -48,7 +48,7 @@ def sentence_udf(variant: str | AnyMetric = "sacrebleu") -> Any:
     import pandas as pd
 
     functions = _spark()
-    v = as_variant(variant)
+    v = as_metric(variant)
 
     def score(hyp: pd.Series, refs: pd.DataFrame) -> pd.Series:
         names = [f"ref{i}" for i in range(len(refs.columns))]
@@ -107,7 +107,7 @@ def corpus_score(
     column. ``order``: a column of row positions, needed by variants that
     read the last segment."""
     _spark()
-    v = as_variant(variant)
+    v = as_metric(variant)
     check_order(v, order, by)
     references = ref_columns(refs)
     needed = list(dict.fromkeys([hyp, *references, *(c for c in (by, order) if c)]))

@@ -19,6 +19,7 @@ import pytest
 import bleukit
 from bleukit.core.errors import BleukitError, InputError
 from bleukit.corpus import partitions as executor
+from bleukit.metrics import as_metric
 
 DATA = Path(__file__).parent / "data" / "wmt"
 N = 300
@@ -70,7 +71,7 @@ class Local:
         return out
 
     def corpus(self, table, parts, refs, variant, by=None, keep=None):
-        v = executor.as_variant(variant)
+        v = as_metric(variant)
         frames = [f for f, _ in self.frames(table, parts, keep)]
         if by is not None:
             merged = executor.merge_groups(
@@ -81,7 +82,7 @@ class Local:
         return v.score(sum(executor.partition_partial(v, f, "hyp", refs, a) for f, a in pieces))
 
     def sentences(self, table, parts, refs, variant, column="score"):
-        v = executor.as_variant(variant)
+        v = as_metric(variant)
         pieces = self.frames(table, parts)
         executor.check_new_column(table, column, "the table")
         return [

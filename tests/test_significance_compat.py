@@ -129,3 +129,30 @@ def test_score_confidence_prints_sacrebleus_chrf_interval(capsys):
     assert block["score"] == pytest.approx(case["score"], abs=TOL, rel=0)
     assert block["ci_mean"] == pytest.approx(case["mean"], abs=TOL, rel=0)
     assert block["ci_half_width"] == pytest.approx(case["ci"], abs=TOL, rel=0)
+
+
+def test_chrf_interval_where_resamples_mix_float32_and_python_zeros(tmp_path, capsys):
+    """Resamples without the one matching segment score a Python 0.0, the
+    others NumPy float32: sacrebleu 2.6.0's statistics.mean fails on the
+    mix; bleukit takes the mean over them as floats, in the library and in
+    ``bleukit score --confidence --compat sacrebleu`` alike."""
+    import statistics
+
+    from bleukit.cli import main
+
+    refs = ["the cat sat on the mat"] + ["xyz qqq"] * 19
+    hyps = ["the cat sat on the mat"] + ["bbb www"] * 19
+    chrf = bleukit.load_chrf("chrF")
+    segments, nrefs = chrf.segment_stats(hyps, [refs])
+    res = confidence(chrf, segments, nrefs, SignificanceSpec(None, compat="sacrebleu"))
+    assert len({type(s) for s in res.scores}) == 2  # float32 and float: the case at hand
+    assert res.interval.mean == statistics.mean(float(s) for s in res.scores)
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("\n".join(refs) + "\n", "utf-8")
+    hyp.write_text("\n".join(hyps) + "\n", "utf-8")
+    argv = ["score", "-v", "chrF", "-r", str(ref), "-i", str(hyp), "--confidence",
+            "--compat", "sacrebleu", "-f", "json"]  # fmt: skip
+    assert main(argv) == 0
+    (block,) = json.loads(capsys.readouterr().out)
+    assert block["ci_mean"] == res.interval.mean
+    assert block["ci_half_width"] == float(res.interval.half_width)

@@ -5,7 +5,7 @@ p-value of a system. Value objects, below the modules that compute them
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 #: a p-value below this is reported as significant
 ALPHA = 0.05
@@ -23,6 +23,17 @@ class Interval:
     @property
     def half_width(self) -> float:
         return 0.5 * (self.high - self.low)
+
+    #: the keys of ``to_dict``
+    KEYS: ClassVar[tuple[str, ...]] = ("ci", "ci_level", "ci_mean", "ci_half_width")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The interval as JSON writes it, in Python floats: sacrebleu's
+        chrF bounds are NumPy float32 values (kept so that the half-width is
+        sacrebleu's float32 one), which json cannot write; float() of one is
+        exact."""
+        bounds = [float(self.low), float(self.high)]
+        return dict(zip(self.KEYS, (bounds, self.level, float(self.mean), float(self.half_width))))
 
 
 @dataclass(frozen=True)

@@ -18,24 +18,12 @@ from typing import Any
 from ..core.errors import BleukitError, InputError
 from ..core.partial import Partial
 from ..engines import limited_threads
-from ..metrics import as_metric
 from ..metrics.base import AnyMetric, MetricResult
 from ..metrics.inputs import RefStreams
 from .systems import SystemStatistics
 
 logger = logging.getLogger("bleukit")
 _warned = False
-
-
-def as_variant(variant: str | AnyMetric) -> AnyMetric:
-    """A variant object from a name, a YAML path or a variant."""
-    return as_metric(variant)
-
-
-def reads_last_segment(variant: AnyMetric) -> bool:
-    """Whether the variant's score reads the corpus's last segment (BLEU
-    with NLTK's methods 5-7), so that partitions must merge in corpus order."""
-    return variant.reads_last_segment
 
 
 def ref_columns(refs: str | Sequence[str]) -> list[str]:
@@ -190,7 +178,7 @@ def partition_sentence_scores(
 def check_order(variant: AnyMetric, order: str | None, by: str | None) -> None:
     """Executors that do not know where a partition lies need ``order=`` (a
     column of row positions) for variants that read the last segment."""
-    if reads_last_segment(variant) and (order is None or by is not None):
+    if variant.reads_last_segment and (order is None or by is not None):
         raise InputError(
             f"{variant.name}'s smoothing reads the corpus's last segment: give order= (a column "
             "of row positions), and no by="

@@ -267,14 +267,10 @@ class Metric(ABC, Generic[S, R]):
         those of the same key); ``per_segment``: keep each segment's
         statistics, else only sums."""
 
+    @abstractmethod
     def sentence_results(self, segments: Sequence[S], per_segment: Sequence[int]) -> list[R]:
         """One result per segment from its statistics and its number of
-        references."""
-        signatures = {n: self.signature(n) for n in set(per_segment)}
-        return [self._sentence_result(s, signatures[n]) for s, n in zip(segments, per_segment)]
-
-    def _sentence_result(self, stats: S, signature: MetricSignature) -> R:
-        raise NotImplementedError  # pragma: no cover - every metric overrides one of the two
+        references (a batch: scored at once where the metric can)."""
 
     def partial_stats(self, total: S) -> S:
         """What a partial keeps of summed statistics."""

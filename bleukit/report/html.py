@@ -99,21 +99,23 @@ def write_report(
         systems = [(name, stats.segment_stats(variant, name)) for name in stats.systems]
         sentence = [stats.sentence_values(variant, name) for name in stats.systems]
         rows = paired_test(variant, systems, stats.nrefs, spec)
+        details = [variant.details(r.result) for r in rows]
         summaries.append(
             {
                 "name": variant.name,
                 "signature": variant.signature(stats.nrefs).with_test(spec).long,
                 "metric": variant.score_name,
-                "bars_label": variant.details(rows[0].result)["bars_label"],
+                "bars_label": details[0]["bars_label"],
                 "rows": [
                     {
                         "system": r.system,
                         "score": r.result.score,
                         "ci": [r.interval.low, r.interval.high] if r.interval else None,
                         "p": r.p_value,
-                        **{k: variant.details(r.result)[k] for k in ("columns", "bars")},
+                        "columns": d["columns"],
+                        "bars": d["bars"],
                     }
-                    for r in rows
+                    for r, d in zip(rows, details)
                 ],
                 "sentence": sentence,
             }

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.results import ALPHA, SystemResult
+from ..core.results import ALPHA, Interval, SystemResult
 from ..metrics.base import MetricSignature
 
 
@@ -176,10 +176,7 @@ def json_rows(columns: Sequence[Column]) -> list[dict[str, Any]]:
                     "variant": col.variant,
                     "baseline": row.baseline,
                     "score": row.result.score,
-                    "ci": [iv.low, iv.high] if iv else None,
-                    "ci_level": iv.level if iv else None,
-                    "ci_mean": iv.mean if iv else None,
-                    "ci_half_width": iv.half_width if iv else None,
+                    **(iv.to_dict() if iv else dict.fromkeys(Interval.KEYS)),
                     "p_value": row.p_value,
                     "significant": row.significant if row.p_value is not None else None,
                     **{k: v for k, v in row.result.to_dict().items() if k != "score"},

@@ -74,10 +74,7 @@ def confidence_json_object(
         "hyp": hyp,
         "variant": variant_name,
         **res.result.to_dict(),
-        "ci": [iv.low, iv.high],
-        "ci_level": iv.level,
-        "ci_mean": iv.mean,
-        "ci_half_width": iv.half_width,
+        **iv.to_dict(),
         **sig.to_dict(),
     }
 

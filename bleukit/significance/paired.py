@@ -108,17 +108,14 @@ def confidence(
 ) -> SystemResult:
     """Bootstrap interval of one system (``bleukit score --confidence``)."""
     cols = Columns(segments, metric)
-    result = metric.score_stats(cols.to_stats(cols.total()), nrefs)
+    result = _corpus_result(metric, cols, nrefs)
     samples = spec.bootstrap_samples
     if spec.compat == "sacrebleu":
         _check_compat(metric)
         idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, cols.n, samples)
         float32_score, _ = _row_scores(metric, cols)
         scores = sacrebleu_resampling.bootstrap_scores(_rows(cols), float32_score, idxs)
-        # sacrebleu's Score.estimate_ci: statistics.mean over the sorted scores
-        import statistics
-
-        interval = sacrebleu_resampling.interval(scores, statistics.mean(sorted(scores)))
+        interval = sacrebleu_resampling.estimate_ci(scores)
     else:
         draws = Draws.from_seed(cols.n, samples, spec.seed)
         (scores,) = _score_all(metric, [cols], draws)
@@ -142,21 +139,26 @@ def paired_test(
         raise BleukitError(f"unknown paired test {spec.test!r} (use 'bs' or 'ar')")
     columns = [Columns(segs, metric) for _, segs in systems]
     names = [name for name, _ in systems]
+    results = [_corpus_result(metric, c, nrefs) for c in columns]
     if spec.compat == "sacrebleu":
         _check_compat(metric)
-        return _paired_sacrebleu(metric, names, columns, nrefs, spec)
-    return _paired_exact(metric, names, columns, nrefs, spec)
+        return _paired_sacrebleu(metric, names, columns, results, spec)
+    return _paired_exact(metric, names, columns, results, spec)
+
+
+def _corpus_result(metric: AnyMetric, cols: Columns, nrefs: int | str) -> Any:
+    """The corpus result of a system's resampling columns (summed once)."""
+    return metric.score_stats(cols.to_stats(cols.total()), nrefs)
 
 
 def _paired_exact(
     metric: AnyMetric,
     names: Sequence[str],
     columns: Sequence[Columns],
-    nrefs: int | str,
+    results: Sequence[Any],
     spec: SignificanceSpec,
 ) -> list[SystemResult]:
     n = columns[0].n
-    results = [metric.score_stats(c.to_stats(c.total()), nrefs) for c in columns]
     # intervals: the same bootstrap resamples for every system
     if spec.bootstrap_samples:
         boot = _score_all(metric, columns, Draws.from_seed(n, spec.bootstrap_samples, spec.seed))
@@ -216,10 +218,9 @@ def _paired_sacrebleu(
     metric: AnyMetric,
     names: Sequence[str],
     columns: Sequence[Columns],
-    nrefs: int | str,
+    results: Sequence[Any],
     spec: SignificanceSpec,
 ) -> list[SystemResult]:
-    results = [metric.score_stats(c.to_stats(c.total()), nrefs) for c in columns]
     float32_score, int_score = _row_scores(metric, columns[0])
     outcomes = sacrebleu_resampling.paired(
         [_rows(c) for c in columns],

@@ -39,12 +39,23 @@ def require_numpy() -> Any:
     return numpy
 
 
-def interval(scores: Sequence[float], mean: float) -> Interval:
-    """sacrebleu's ``estimate_ci``: the (n // 40)-th scores from each end."""
+def estimate_ci(scores: Sequence[float]) -> Interval:
+    """sacrebleu's ``Score.estimate_ci`` (single-system ``-ci``): the
+    (n // 40)-th scores from each end, kept in their own type so that the
+    half-width is computed as sacrebleu computes it (float32 arithmetic for
+    chrF's float32 scores), and ``statistics.mean`` over the sorted scores.
+    Where chrF's resamples mix NumPy float32 scores with a Python 0.0 (no
+    order with n-grams on both sides), ``statistics.mean`` cannot coerce
+    them and sacrebleu 2.6.0 fails with a TypeError; here the mean is taken
+    over them as floats."""
+    import statistics
+
     ordered = sorted(scores)
     n = len(ordered)
     lower = n // 40
-    return Interval(float(ordered[lower]), float(ordered[n - lower - 1]), float(mean), 0.95)
+    mixed = len({type(s) for s in ordered}) > 1
+    mean = statistics.mean([float(s) for s in ordered] if mixed else ordered)
+    return Interval(ordered[lower], ordered[n - lower - 1], float(mean), 0.95)
 
 
 #: float32 holds every integer up to 2**24 exactly
@@ -106,12 +117,8 @@ class PairedOutcome:
         np = require_numpy()
         ordered = np.sort(np.array(self.scores))
         lower = len(ordered) // 40
-        # as Python floats (exact): chrF's are NumPy float32 values
         return Interval(
-            float(ordered[lower]),
-            float(ordered[len(ordered) - lower - 1]),
-            float(ordered.mean()),
-            0.95,
+            ordered[lower], ordered[len(ordered) - lower - 1], float(ordered.mean()), 0.95
         )
 
 

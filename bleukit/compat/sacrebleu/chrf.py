@@ -23,8 +23,7 @@ from ...metrics.base import AnyMetric
 from ...metrics.chrf.core import sum_triples
 from ...metrics.chrf.variant import ChrfReferences
 from ...metrics.inputs import sentence_references
-from ...significance.sacrebleu_compat import bootstrap_draws, bootstrap_scores
-from .metrics import Metric, Score, Signature, sacrebleu_seed
+from .metrics import Metric, Score, Signature, bootstrap_ci
 
 
 class CHRFSignature(Signature):
@@ -134,12 +133,9 @@ class CHRF(Metric[ChrfReferences]):
         prepared = self.references(references)
         if n_bootstrap <= 1:
             return self._from_stats(self.variant.corpus_stats(hypotheses, prepared)[0])
-        rows = self.variant.segment_stats(hypotheses, prepared)[0]
+        rows, nrefs = self.variant.segment_stats(hypotheses, prepared)
         score = self.score_rows(rows)
-        seed = sacrebleu_seed()
-        idxs = bootstrap_draws(seed, len(rows), n_bootstrap)
-        scores = bootstrap_scores(rows, self.float32_score, idxs)
-        score.estimate_ci([Score(score.name, s) for s in scores])
+        score._mean, score._ci, seed = bootstrap_ci(self.variant, rows, nrefs, n_bootstrap)
         self.n_bootstrap, self.seed = n_bootstrap, str(seed)
         return score
 

@@ -26,19 +26,20 @@ import functools
 import json
 import logging
 import os
-import statistics
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ...core.errors import ConfigError, InputError
 from ...core.spec import SignificanceSpec
 from ...core.stats import Stats, corpus_sum
+from ...metrics.base import AnyMetric
 from ...metrics.bleu.result import BleuResult
 from ...metrics.bleu.signature import SACREBLEU_VERSION
 from ...metrics.bleu.signature import Signature as BleukitSignature
 from ...metrics.bleu.variant import PreparedReferences, Variant, load_variant
 from ...metrics.chrf.variant import ChrfReferences
 from ...metrics.inputs import check_hypothesis_types, sentence_references
+from ...significance.sacrebleu_compat import estimate_ci
 from ...tokenizers import TOKENIZERS
 
 logger = logging.getLogger("bleukit.compat.sacrebleu")
@@ -136,6 +137,20 @@ class BLEUSignature(Signature):
         self.bleukit = signature
 
 
+def bootstrap_ci(
+    variant: AnyMetric, segments: Sequence[Any], nrefs: int | str, n_bootstrap: int
+) -> tuple[float, float, int]:
+    """sacrebleu's ``corpus_score(..., n_bootstrap=N)`` interval of a
+    system (its mean and half-width), and the seed it was drawn with."""
+    from ...significance.paired import confidence
+
+    seed = sacrebleu_seed()
+    spec = SignificanceSpec(None, samples=n_bootstrap, seed=seed, compat="sacrebleu")
+    interval = confidence(variant, segments, nrefs, spec).interval
+    assert interval is not None
+    return interval.mean, interval.half_width, seed
+
+
 class Score:
     """sacrebleu's ``Score``: a name, a score and how to write them."""
 
@@ -177,16 +192,8 @@ class Score:
     def estimate_ci(self, scores: Sequence[Score]) -> None:
         """Mean and half the 95% interval of resampled scores (n // 40 from
         each end), as sacrebleu."""
-        raw = sorted(s.score for s in scores)
-        lower = len(raw) // 40
-        self._ci = 0.5 * (raw[len(raw) - lower - 1] - raw[lower])
-        if len({type(s) for s in raw}) > 1:
-            # chrF's resamples score NumPy float32 values, or a Python 0.0
-            # where no order has n-grams on both sides: statistics.mean cannot
-            # mix the two and sacrebleu 2.6.0 fails with a TypeError; here
-            # the mean is taken over them as floats
-            raw = [float(s) for s in raw]
-        self._mean = statistics.mean(raw)
+        interval = estimate_ci([s.score for s in scores])
+        self._ci, self._mean = interval.half_width, interval.mean
 
     def __repr__(self) -> str:
         return self.format()
@@ -376,13 +383,7 @@ class BLEU(Metric[PreparedReferences]):
             return self._from_stats(self.variant.corpus_stats(hypotheses, prepared)[0])
         segments, nrefs = self.variant.segment_stats(hypotheses, prepared)
         score = self._from_stats(corpus_sum(segments, self.variant.stat_order))
-        from ...significance.paired import confidence
-
-        seed = sacrebleu_seed()
-        spec = SignificanceSpec(None, samples=n_bootstrap, seed=seed, compat="sacrebleu")
-        interval = confidence(self.variant, segments, nrefs, spec).interval
-        assert interval is not None
-        score._mean, score._ci = interval.mean, interval.half_width
+        score._mean, score._ci, seed = bootstrap_ci(self.variant, segments, nrefs, n_bootstrap)
         self.n_bootstrap, self.seed = n_bootstrap, str(seed)
         return score
 

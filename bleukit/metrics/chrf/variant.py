@@ -20,7 +20,7 @@ from ...config.model import CHRF_SCORING_FIELDS, ChrfConfig
 from ...core.errors import ConfigError, InputError
 from ...engines import limited_threads
 from ...tokenizers import Tokenization
-from ..base import Metric, MetricSignature, StatisticsStore
+from ..base import Metric, StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams, engine_for
 from .core import (
     ChrfResult,
@@ -192,10 +192,19 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
 
     def score_stats(self, stats: Sequence[int], nrefs: int | str) -> ChrfResult:
         """Score (summed) statistics."""
-        return self._sentence_result(tuple(stats), self.signature(nrefs))
+        return ChrfResult(
+            self.score_value(stats), self.config.score_name, tuple(stats), self.signature(nrefs)
+        )
 
-    def _sentence_result(self, stats: Triples, signature: MetricSignature) -> ChrfResult:
-        return ChrfResult(self.score_value(stats), self.config.score_name, stats, signature)  # type: ignore[arg-type]
+    def sentence_results(
+        self, segments: Sequence[Triples], per_segment: Sequence[int]
+    ) -> list[ChrfResult]:
+        signatures = {n: self.signature(n) for n in set(per_segment)}
+        name = self.config.score_name
+        return [
+            ChrfResult(self.score_value(s), name, s, signatures[n])
+            for s, n in zip(segments, per_segment)
+        ]
 
     # ------------------------------------------------------ statistics
 
