@@ -108,6 +108,47 @@ def test_relative_imports_resolve_to_modules():
     assert "bleukit.report.text" in {t for t, _ in _imports("bleukit.cli.commands")}
 
 
+def test_an_executor_is_chosen_in_one_place():
+    """Files read a chunk at a time reach an executor through
+    ``bleukit.executors`` alone: nothing else imports the Dask, Ray or Spark
+    faces (which import the executors' own libraries)."""
+    faces = {"bleukit.dask", "bleukit.ray", "bleukit.spark"}
+    importing = {
+        name
+        for name in MODULES
+        for target, _ in _imports(name)
+        if target in faces and name not in faces
+    }
+    assert importing == {"bleukit.executors"}
+
+
+#: what the command line may not import: the work it asks the library for
+#: (streaming, collecting systems, executors, resampling, engines, spooling)
+NOT_IN_THE_CLI = {
+    "bleukit.corpus.streaming", "bleukit.corpus.partitions",
+    "bleukit.dask", "bleukit.ray", "bleukit.spark", "bleukit.core.resampling",
+    "bleukit.significance.sacrebleu_compat",
+}  # fmt: skip
+
+
+def test_the_command_line_parses_and_prints_and_the_library_works():
+    """``bleukit.cli``'s parser builds no library object, and its commands
+    call library functions: none of the modules that stream, collect,
+    resample or choose an executor, no spool, no engine past ``describe``."""
+    for name in MODULES:
+        if not name.startswith("bleukit.cli"):
+            continue
+        for target, names in _imports(name):
+            assert target not in NOT_IN_THE_CLI, (name, target)
+            assert "Spool" not in names, name
+            if target == "bleukit.engines":
+                assert names == ["describe"], (name, names)
+            if target == "bleukit.corpus.systems":  # as a type: what the library returns
+                assert names == ["SystemStatistics"], (name, names)
+        if name == "bleukit.cli.parser":
+            assert {t for t, _ in _imports(name)} == set(), name
+
+
 # the interface the rest of bleukit sees of the engines
 ENGINE_INTERFACE = {
     "ENGINES", "Engine", "SegmentTable", "resolve_engine", "describe", "limited_threads",
@@ -213,7 +254,7 @@ def test_documented_import_paths_re_export_the_moved_modules():
             assert getattr(face, n) is getattr(module, n), (old, n)
     import bleukit.cli
 
-    assert bleukit.cli.main is importlib.import_module("bleukit.cli.commands").main
+    assert bleukit.cli.main is importlib.import_module("bleukit.cli.app").main
 
 
 def test_the_package_root_holds_few_modules():

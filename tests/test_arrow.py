@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import bleukit
-from bleukit.cli.commands import main
+from bleukit.cli import main
 from bleukit.core.errors import InputError
 from bleukit.corpus import parquet as arrow
 

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import bleukit
-from bleukit.cli.commands import main
+from bleukit.cli import main
 
 
 @pytest.fixture
@@ -467,7 +467,7 @@ def test_import_and_help_do_not_load_the_engine():
     code = (
         "import sys, contextlib, io\n"
         "import bleukit\n"
-        "from bleukit.cli.commands import main\n"
+        "from bleukit.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    try:\n"
         "        main(['--help'])\n"
@@ -711,7 +711,7 @@ def test_every_command_has_a_description_and_examples(command, capsys):
     # every option and argument says what it is for (--format, --width had no help)
     import argparse
 
-    from bleukit.cli.commands import _build_parser
+    from bleukit.cli.parser import build_parser as _build_parser
 
     parser = _build_parser(command)
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
@@ -861,3 +861,11 @@ def test_mostly_matched_sentences_are_not_warned_about(corpus, capsys):
     ref, _, _ = corpus
     code, _, err = run(["score", "-r", ref, "-i", ref, "--sentence"], capsys)
     assert code == 0 and err == ""
+
+
+def test_every_command_the_parser_knows_runs_a_function():
+    from bleukit.cli.commands import COMMANDS
+    from bleukit.cli.parser import SUBCOMMANDS
+
+    # sacrebleu's command line is handed its arguments before any parsing
+    assert COMMANDS.keys() == SUBCOMMANDS.keys() - {"sacrebleu"}

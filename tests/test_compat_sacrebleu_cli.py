@@ -45,7 +45,7 @@ def test_output_equals_sacrebleus_recorded_output(case, tmp_path):
 
 
 def test_bleukit_sacrebleu_is_the_same_command(capsys):
-    from bleukit.cli.commands import main as bleukit_main
+    from bleukit.cli import main as bleukit_main
 
     assert bleukit_main(["sacrebleu", REF, "-i", HYP, "-b"]) == 0
     via_bleukit = capsys.readouterr().out

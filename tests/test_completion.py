@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bleukit.cli.commands import main
+from bleukit.cli import main
 
 BIN = str(Path(sys.executable).parent)  # where the bleukit command is installed
 
@@ -116,7 +116,7 @@ def test_files_where_files_belong(complete, tmp_path):
 def test_every_command_is_completed(complete):
     import argparse
 
-    from bleukit.cli.commands import _build_parser
+    from bleukit.cli.parser import build_parser as _build_parser
 
     parser = _build_parser(None)
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]

@@ -410,7 +410,7 @@ def scheduler():
 def test_commands_on_a_dask_cluster_print_what_they_print_locally(
     scheduler, tmp_path, monkeypatch, capsys
 ):
-    from bleukit.cli.commands import main
+    from bleukit.cli import main
     from bleukit.engines.compiled import CompiledEngine
     from bleukit.engines.python import PythonEngine
 
@@ -441,7 +441,7 @@ def test_commands_on_a_dask_cluster_print_what_they_print_locally(
 
 @pytest.mark.skipif(not _dask_available(), reason="Dask not installed (tox -e dask)")
 def test_executor_errors_are_one_line(scheduler, tmp_path, capsys):
-    from bleukit.cli.commands import main
+    from bleukit.cli import main
 
     f = _wmt_files(tmp_path, n=20)
     base = ["score", "-r", f["ref.A"], "-i", f["hyp.UF"]]
@@ -463,9 +463,42 @@ def test_executor_errors_are_one_line(scheduler, tmp_path, capsys):
 
 @pytest.mark.skipif(_dask_available(), reason="Dask is installed here")
 def test_executor_dask_without_dask_names_the_extra(tmp_path, capsys):
-    from bleukit.cli.commands import main
+    from bleukit.cli import main
 
     f = _wmt_files(tmp_path, n=5)
     argv = ["matrix", "-r", f["ref.A"], "-i", f["hyp.UF"], "--executor", "dask"]
     assert main([*argv, "--scheduler", "tcp://127.0.0.1:9"]) == 2
     assert "pip install 'bleukit[dask]'" in capsys.readouterr().err
+
+
+def test_an_execution_names_a_known_executor_and_its_scheduler_alone():
+    from bleukit.executors import Execution
+
+    assert Execution().executor == "local"
+    for bad in [("spark", None), ("dask", None), ("local", "tcp://x:1")]:
+        with pytest.raises(ValueError):
+            Execution(*bad)  # type: ignore[arg-type]
+
+
+def test_files_collected_locally_score_as_the_variant_does(tmp_path):
+    """The executors module's local path: statistics of files read a chunk at a time give
+    the variant's own corpus scores, every chunk is seen once, and the same file given twice
+    is two systems."""
+    from bleukit.executors import collect_files, file_scores, file_statistics
+
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("\n".join(REF_A) + "\n", encoding="utf-8")
+    hyp.write_text("\n".join(HYP) + "\n", encoding="utf-8")
+    seen = []
+    for name in ("sacrebleu", "chrF++"):
+        v = as_metric(name)
+        expected = v.corpus_score(HYP, [REF_A]).score
+        stats = collect_files(
+            [v], [str(ref)], [str(hyp)], ["s"], on_chunk=lambda r, h: seen.append(len(h[0]))
+        )
+        assert stats.score(v, "s").score == expected
+        scores = file_scores(v, [str(ref)], [str(hyp), str(hyp)])
+        assert [(n, r.score) for n, r in scores] == [(str(hyp), expected)] * 2
+        collected, files = file_statistics(v, [str(ref)], [str(hyp), str(hyp)])
+        assert [collected.score(v, k).score for k, _ in files] == [expected] * 2
+    assert sum(seen) == 2 * N

@@ -192,3 +192,23 @@ def test_a_nul_byte_is_named_by_its_line():
 
     with pytest.raises(InputError, match="f: line 12 holds a NUL byte"):
         check_text(b"a\nb\nc\x00\n", "f", first_line=10)
+
+
+def test_system_names_are_the_shortest_that_tell_systems_apart():
+    from bleukit.io.files import system_names
+
+    assert system_names(["out/a.txt", "out/b.txt.gz"]) == ["a", "b"]
+    assert system_names(["x/sys.txt", "x/sys.gz"]) == ["sys.txt", "sys.gz"]
+    assert system_names(["x/sys.txt", "y/sys.txt"]) == ["x/sys.txt", "y/sys.txt"]
+
+
+def test_read_aligned_reads_every_file_and_checks_their_lengths(tmp_path):
+    from bleukit.io.files import read_aligned
+
+    ref, hyp, short = tmp_path / "ref.txt", tmp_path / "hyp.txt", tmp_path / "short.txt"
+    ref.write_text("a\nb\n", encoding="utf-8")
+    hyp.write_text("c\nd\n", encoding="utf-8")
+    short.write_text("e\n", encoding="utf-8")
+    assert read_aligned([str(ref)], [str(hyp)]) == ([["a", "b"]], [(str(hyp), ["c", "d"])])
+    with pytest.raises(InputError, match="short.txt has 1 lines but .*ref.txt has 2"):
+        read_aligned([str(ref)], [str(hyp), str(short)])

@@ -72,3 +72,17 @@ def test_script_warning_names_the_fix(tokenizer, warned):
         assert f"tokenizer {tokenizer} does not split" in warning and "--lang zh" in warning
     ja = script_warning("東京に行きます。" * 10, "13a.v1")
     assert "ja-mecab" in ja and "bleukit[ja]" in ja
+
+
+def test_language_warnings_read_the_sample_only_for_word_tokenizers():
+    from bleukit.tokenizers.languages import language_warnings
+
+    def unread() -> str:
+        raise AssertionError("no variant splits words: the sample is not read")
+
+    assert language_warnings([("BLEUc18", None), ("seg", "zh.v1")], None, unread) == []
+    chinese = "我们今天去公园散步。天气很好。" * 20
+    warned = language_warnings([("BLEUw4", "13a.v1"), ("c", None)], None, lambda: chinese)
+    assert len(warned) == 1 and warned[0].startswith("BLEUw4: the hypotheses look Chinese")
+    by_lang = language_warnings([("BLEUw4", "13a.v1")], "ja", lambda: "plain English text")
+    assert by_lang[0].startswith("BLEUw4: Japanese is written without spaces")

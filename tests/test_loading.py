@@ -60,7 +60,7 @@ def test_a_built_in_variant_scores_without_the_heavy_imports(tmp_path, sentence)
     # what bleukit imports, not the interpreter's start (an editable
     # install's import hook brings pathlib, say)
     code = (
-        "import io, sys; before = set(sys.modules); import bleukit.cli.commands as cli; "
+        "import io, sys; before = set(sys.modules); import bleukit.cli as cli; "
         "sys.stdout = io.StringIO(); "
         f"code = cli.main(['score', *{sentence!r}, '-v', 'sacrebleu', '-r', {str(ref)!r}, "
         f"'-i', {str(hyp)!r}]); "

@@ -255,7 +255,7 @@ def test_a_reference_length_plugin_returning_nan_later_is_an_error_naming_it(plu
 
 
 def test_components_lists_everything_and_marks_a_broken_plugin(plugins, capsys):
-    from bleukit.cli.commands import main
+    from bleukit.cli import main
 
     def fails(line):
         raise RuntimeError("no model file")
@@ -277,7 +277,7 @@ def test_components_names_a_plugin_that_fails_to_import_and_one_shadowing_a_buil
 ):
     """Both used to stop the listing or pass unnamed: each is listed with
     its distribution, version and error, every healthy component still."""
-    from bleukit.cli.commands import main
+    from bleukit.cli import main
 
     plugins(TOKENIZERS, "needs-gpu.v1", ImportError("No module named 'cupy'"))
     plugins(TOKENIZERS, "13a.v1", _words)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleukit.cli.commands import main
+from bleukit.cli import main
 
 LINES = ["the cat sat on the mat", "a dog ran away", "it rains today"] * 4
 

@@ -124,3 +124,31 @@ def test_script_json_escapes_exactly_the_script_breaking_characters(text):
     out = _script_json({"t": text})
     assert not any(c in out for c in "<>&\u2028\u2029")
     assert json.loads(out) == {"t": text}
+
+
+def test_sentence_scores_are_written_whole_or_not_at_all(tmp_path):
+    import io
+
+    from bleukit.core.errors import InputError
+    from bleukit.report.sentences import write_sentence_scores
+
+    ref, good, bad = (tmp_path / n for n in ("ref.txt", "good.txt", "bad.txt"))
+    ref.write_text("the cat sat on the mat\na dog\n", encoding="utf-8")
+    good.write_text("the cat sat on the mat\ncats\n", encoding="utf-8")
+    bad.write_bytes(b"the cat sat\n\xff\n")
+    variant = bleukit.load_metric("BLEUw4")
+    out = io.StringIO()
+    warning = write_sentence_scores(out, variant, [str(ref)], [str(good)])
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("BLEU = 100.00") and lines[2].startswith("# signature: bleukit|")
+    # one score of two is 0: enough to mislead an average
+    assert warning is not None and warning.startswith("BLEUw4: 1 of 2 sentence scores are 0")
+    assert write_sentence_scores(io.StringIO(), bleukit.load_metric("chrF"), [str(ref)],
+                                 [str(good)]) is None  # fmt: skip
+    out = io.StringIO()
+    with pytest.raises(InputError, match="bad.txt"):
+        write_sentence_scores(out, variant, [str(ref)], [str(good), str(bad)], "json")
+    assert out.getvalue() == ""
+    write_sentence_scores(out, variant, [str(ref)], [str(good)], "json")
+    (block,) = json.loads(out.getvalue())
+    assert [round(s["score"], 9) for s in block["segments"]] == [100.0, 0.0]

@@ -89,3 +89,33 @@ def test_same_data_same_score_from_parsed_signature():
     r = v.corpus_score(hyps, refs)
     rebuilt = bleukit.Variant(parse_signature(r.signature.short).config)
     assert rebuilt.corpus_score(hyps, refs).score == r.score
+
+
+@pytest.mark.parametrize(
+    "name, over",
+    [("BLEUw4", {}), ("BLEUc18", {"max_order": 2, "weights": (0.25, 0.75)}), ("chrF++", {})],
+)
+def test_what_a_signature_states_describes_it_and_rebuilds_it(name, over):
+    from bleukit.metrics import parse_any_signature
+
+    sig = bleukit.load_metric(name, **over).signature(2)
+    described = sig.described()
+    assert described["nrefs"] == 2 and described["signature"] == sig.long == str(sig)
+    assert described["signature_digest"] == sig.digest and len(sig.digest) == 12
+    again = parse_any_signature(sig.short)
+    assert again.described() == described
+    assert sig.notes()[0] == "nrefs: 2"
+    for field, value in described["variant"].items():
+        expected = getattr(sig.config, field)
+        assert value == (list(expected) if isinstance(expected, tuple) else expected), field
+
+
+def test_an_older_release_is_noted_below_a_parsed_signature():
+    from bleukit.metrics.bleu.signature import Signature
+
+    sig = Signature(bleukit.load_variant("BLEUw4").config, 1, version="0.0.1")
+    assert sig.notes()[1:] == [
+        "computed by bleukit 0.0.1",
+        f"this is bleukit {bleukit.__version__}: components are versioned, so the same "
+        "names compute the same numbers",
+    ]

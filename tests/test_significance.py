@@ -215,3 +215,27 @@ def test_zero_resamples_only_for_randomization():
         SignificanceSpec(None, samples=10, confidence_samples=0)
     with pytest.raises(BleukitError, match="at least 1"):
         SignificanceSpec("ar", samples=10, confidence_samples=-1)
+
+
+def test_compare_and_intervals_read_collected_statistics_as_the_tests_do():
+    """``compare`` (every system against the first, per metric) and
+    ``intervals`` (each system's) give what ``paired_test`` and
+    ``confidence`` give on the same segments."""
+    from bleukit.corpus.systems import collect
+    from bleukit.significance.paired import compare, intervals
+
+    refs = ["the cat sat on the mat", "a dog barked", "the mat is red"] * 5
+    named = [("a", ["the cat sat", "a dog barked", "a red mat"] * 5),
+             ("b", ["the cat sat on a mat", "dog barked", "the mat is red"] * 5)]  # fmt: skip
+    metrics = [VARIANT, bleukit.load_metric("chrF")]
+    stats = collect(metrics, named, [refs])
+    spec = SMALL["bs"]
+    for metric, comparison in zip(metrics, compare(metrics, stats, spec)):
+        expected = paired_test(metric, stats_for(metric, refs, *(h for _, h in named)), 1, spec)
+        assert comparison.variant == metric.name
+        assert comparison.signature.long == metric.signature(1).with_test(spec).long
+        assert [r.p_value for r in comparison.rows] == [r.p_value for r in expected]
+        assert [r.result.score for r in comparison.rows] == [r.result.score for r in expected]
+        (one,) = intervals(metric, stats, [("b", "system B")], spec)
+        alone = confidence(metric, stats_for(metric, refs, named[1][1])[0][1], 1, spec)
+        assert (one.system, one.interval) == ("system B", alone.interval)

@@ -14,8 +14,8 @@ import subprocess
 import pytest
 
 import bleukit
-from bleukit.report.tables import FORMATS, Column, latex_escape
-from bleukit.significance.paired import SignificanceSpec, paired_test
+from bleukit.report.tables import FORMATS, latex_escape
+from bleukit.significance.paired import Comparison, SignificanceSpec, paired_test
 
 REFS = ["the cat sat on the mat", "a dog barked at 100% of cats & mice", "the mat_1 {x}"] * 4
 SYSTEMS = {
@@ -34,7 +34,7 @@ def columns():
         prepared = variant.prepare_references([REFS])
         systems = [(s, variant.segment_stats(h, prepared)[0]) for s, h in SYSTEMS.items()]
         rows = paired_test(variant, systems, 1, spec)
-        cols.append(Column(variant.name, variant.signature(1).with_test(spec), rows))
+        cols.append(Comparison(variant.name, variant.signature(1).with_test(spec), rows))
     return cols
 
 

@@ -141,7 +141,7 @@ def test_every_command_a_test_set_error_suggests_runs(tmp_path, monkeypatch, cap
     import re
     import shlex
 
-    from bleukit.cli.commands import main
+    from bleukit.cli import main
 
     fetched: list = []
     table = {"wmt99": _FakeDataset(tmp_path, fetched)}

@@ -88,6 +88,17 @@ COMPONENT_FIELDS: dict[str, Registry[Any]] = {
 }
 
 
+def registries() -> dict[str, Registry[Any]]:
+    """Every kind of component, by the name ``bleukit components --names``
+    takes: the scoring fields' registries, and the engines."""
+    from ..engines import ENGINES
+
+    return {
+        "tokenizer": TOKENIZERS, "splitter": SPLITTERS, "reflen": REF_LENGTHS,
+        "smoothing": SMOOTHINGS, "engine": ENGINES,
+    }  # fmt: skip
+
+
 def _declares(key: SignatureKey) -> Any:
     """A scoring field of VariantConfig, with the signature key it declares."""
     return field(metadata={"signature": key})

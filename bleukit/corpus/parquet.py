@@ -20,6 +20,7 @@ from .partitions import (
     partition_partial,
     partition_sentence_scores,
 )
+from .systems import SystemStatistics, collect_chunks
 
 #: rows per record batch read
 BATCH_ROWS = 65536
@@ -131,6 +132,15 @@ def corpus_score(
     if total is None or not total.segments:
         raise InputError(f"{path}: no rows to score")
     return variant.score(total)
+
+
+def statistics(variant: AnyMetric, path: str, hyp: str, refs: Sequence[str]) -> SystemStatistics:
+    """The per-segment statistics of a table under one variant (one system,
+    ``"0"``), for resampling (``bleukit score --parquet --confidence``)."""
+    stats = collect_chunks([variant], ["0"], chunks(path, hyp, refs))
+    if not stats.segments:
+        raise InputError(f"{path}: no rows to score")
+    return stats
 
 
 def write_sentence_scores(

@@ -310,6 +310,32 @@ def check_line_counts(paths: Sequence[str]) -> int | None:
     return counted[0][1] if counted else None
 
 
+def read_aligned(
+    ref_paths: Sequence[str], hyp_paths: Sequence[str]
+) -> tuple[list[list[str]], list[tuple[str, list[str]]]]:
+    """Reference files' lines and every hypothesis file's display name and
+    lines, read whole and checked for equal line counts."""
+    check_read_once([*ref_paths, *hyp_paths])
+    refs = [(p, read_lines(p)) for p in ref_paths]
+    hyps = []
+    for p in hyp_paths:
+        hyps.append((display_name(p), read_lines(p)))
+        check_same_length(*hyps[-1], refs)
+    return [lines for _, lines in refs], hyps
+
+
+def system_names(paths: Sequence[str]) -> list[str]:
+    """Names for systems read from ``paths``: each file's name without its
+    extension (``.txt``, ``.txt.gz``), else its name, else the path, the
+    shortest that tells the systems apart."""
+    names = [os.path.basename(os.path.normpath(p)) for p in paths]
+    stems = [os.path.splitext(n[:-3] if n.endswith(".gz") else n)[0] or n for n in names]
+    for candidate in (stems, names):
+        if len(set(candidate)) == len(candidate):
+            return candidate
+    return list(paths)
+
+
 def check_same_length(hyp_name: str, hyps: list[str], refs: list[tuple[str, list[str]]]) -> None:
     """Every reference file must have as many lines as the hypotheses: a
     mismatch is an error, never a silent truncation."""

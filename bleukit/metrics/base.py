@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..core.errors import InputError
+from ..core.hashing import sha256
 from ..core.partial import Partial, validate
 from ..core.stats import RefLength
 from ..engines import Engine, call_threads
@@ -39,23 +40,68 @@ S = TypeVar("S")  # per-segment (and summed) statistics
 R = TypeVar("R", bound="MetricResult", covariant=True)
 
 
-class MetricSignature(Protocol):
-    """What every metric's signature offers (``Signature``, ``ChrfSignature``)."""
+class MetricSignature(ABC):
+    """What every metric's signature is (``Signature``, ``ChrfSignature``):
+    every choice behind a score, in a long and a short form, with a digest
+    that names the metric (not the release)."""
+
+    #: the variant's configuration, its number of references, and how its
+    #: intervals and p-values were computed (None: no test)
+    config: Any
+    nrefs: int | str
+    test: Any
+
+    @abstractmethod
+    def _format(self, short: bool, versions: bool = True) -> str:
+        """The signature's text (``versions``: with the release)."""
 
     @property
-    def long(self) -> str: ...
+    @abstractmethod
+    def sacrebleu(self) -> str | None:
+        """sacrebleu's signature of the same computation (None: none states it)."""
+
     @property
-    def short(self) -> str: ...
+    @abstractmethod
+    def sacrebleu_compatible(self) -> bool:
+        """Whether sacrebleu computes this variant."""
+
+    @abstractmethod
+    def with_test(self, test: Any) -> MetricSignature:
+        """This signature with how intervals and p-values were computed."""
+
+    @abstractmethod
+    def described(self) -> dict[str, Any]:
+        """What the signature states, as JSON writes it (``bleukit signature
+        parse -f json``): the variant's fields, nrefs, and ``to_dict``."""
+
+    @abstractmethod
+    def notes(self) -> list[str]:
+        """What it states beyond the variant's fields, one line each (the
+        comments below the YAML of ``bleukit signature parse``)."""
+
     @property
-    def digest(self) -> str: ...
+    def long(self) -> str:
+        return self._format(short=False)
+
     @property
-    def sacrebleu(self) -> str | None: ...
+    def short(self) -> str:
+        return self._format(short=True)
+
     @property
-    def sacrebleu_compatible(self) -> bool: ...
-    @property
-    def test(self) -> Any: ...
-    def with_test(self, test: Any) -> MetricSignature: ...
-    def to_dict(self) -> dict[str, str | None]: ...
+    def digest(self) -> str:
+        """12 hex digits naming the metric (not the release)."""
+        return sha256(self._format(short=False, versions=False).encode("utf-8")).hexdigest()[:12]
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {
+            "signature": self.long,
+            "signature_short": self.short,
+            "signature_digest": self.digest,
+            "sacrebleu_signature": self.sacrebleu,
+        }
+
+    def __str__(self) -> str:
+        return self.long
 
 
 class MetricResult(Protocol):

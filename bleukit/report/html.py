@@ -17,8 +17,10 @@ from typing import Any, TextIO
 
 from ..core.spec import SignificanceSpec
 from ..corpus.systems import SystemStatistics, collect
+from ..executors import LOCAL, Execution, collect_files
+from ..io.files import Spool, write_text_file
 from ..metrics.base import AnyMetric
-from ..significance.paired import paired_test
+from ..significance.paired import compare
 
 
 def _reference_ngrams(refs: Sequence[Sequence[str]], order: int) -> set[tuple[str, ...]]:
@@ -95,15 +97,14 @@ def write_report(
     side-by-side ``segments`` (``side_by_side``'s, for the first variant)
     copied through one at a time."""
     summaries = []
-    for variant in variants:
-        systems = [(name, stats.segment_stats(variant, name)) for name in stats.systems]
+    for variant, comparison in zip(variants, compare(variants, stats, spec)):
         sentence = [stats.sentence_values(variant, name) for name in stats.systems]
-        rows = paired_test(variant, systems, stats.nrefs, spec)
+        rows = comparison.rows
         details = [variant.details(r.result) for r in rows]
         summaries.append(
             {
                 "name": variant.name,
-                "signature": variant.signature(stats.nrefs).with_test(spec).long,
+                "signature": comparison.signature.long,
                 "metric": variant.score_name,
                 "bars_label": details[0]["bars_label"],
                 "rows": [
@@ -129,6 +130,35 @@ def write_report(
         out.write("," + segment if k else segment)
     out.write("]}")
     out.write(tail)
+
+
+def write_report_file(
+    path: str,
+    variants: Sequence[AnyMetric],
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    names: Sequence[str],
+    spec: SignificanceSpec,
+    execution: Execution = LOCAL,
+) -> tuple[int, SystemStatistics]:
+    """Write the report of hypothesis files (``names``; the first is the
+    baseline) to ``path``; its size in bytes, and the statistics. The files
+    are read once, a chunk at a time: the side-by-side view's segments wait
+    in a spool, one JSON line each, until the scores are known (past 16M
+    characters on disk, so a large corpus's text is never all in memory),
+    and an existing report is never half-overwritten
+    (``files.write_text_file``)."""
+    with Spool() as spool:
+
+        def spool_chunk(refs: list[list[str]], hyps: list[list[str]]) -> None:
+            spool.write("".join(s + "\n" for s in side_by_side(variants[0], refs, hyps)))
+
+        stats = collect_files(variants, ref_paths, hyp_paths, names, execution, spool_chunk)
+
+        def page(fh: TextIO) -> None:
+            write_report(fh, variants, stats, spec, spool.lines())
+
+        return write_text_file(path, page), stats
 
 
 def build_report(

@@ -6,20 +6,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..core.results import ALPHA, Interval, SystemResult
-from ..metrics.base import MetricSignature
-
-
-@dataclass(frozen=True)
-class Column:
-    """One variant's results for every system, in row order."""
-
-    variant: str
-    signature: MetricSignature
-    rows: Sequence[SystemResult]
+from ..significance.paired import Comparison
 
 
 def _interval(row: SystemResult, width: int, compat: bool) -> str:
@@ -37,18 +27,18 @@ def _p(row: SystemResult) -> str:
     return f"{row.p_value:.4f}" + ("*" if row.significant else "")
 
 
-def _compat(col: Column) -> bool:
+def _compat(col: Comparison) -> bool:
     return col.signature.test is not None and col.signature.test.compat == "sacrebleu"
 
 
-def _footnote(columns: Sequence[Column]) -> list[str]:
+def _footnote(columns: Sequence[Comparison]) -> list[str]:
     lines = [f"{c.variant}: {c.signature.long}" for c in columns]
     if any(r.p_value is not None for c in columns for r in c.rows):
         lines.append(f"* p < {ALPHA} against the baseline (first row)")
     return lines
 
 
-def _cells(columns: Sequence[Column], width: int) -> tuple[list[str], list[list[str]]]:
+def _cells(columns: Sequence[Comparison], width: int) -> tuple[list[str], list[list[str]]]:
     header = ["System"]
     tested = [any(r.p_value is not None for r in c.rows) for c in columns]
     with_ci = [any(r.interval is not None for r in c.rows) for c in columns]
@@ -102,11 +92,11 @@ def render_markdown(header: list[str], body: list[list[str]], notes: list[str]) 
     return "\n".join(lines) + "\n"
 
 
-def text_table(columns: Sequence[Column], width: int = 2) -> str:
+def text_table(columns: Sequence[Comparison], width: int = 2) -> str:
     return render_text(*_cells(columns, width), _footnote(columns))
 
 
-def markdown_table(columns: Sequence[Column], width: int = 2) -> str:
+def markdown_table(columns: Sequence[Comparison], width: int = 2) -> str:
     return render_markdown(*_cells(columns, width), _footnote(columns))
 
 
@@ -161,11 +151,11 @@ def render_latex(header: list[str], body: list[list[str]], notes: list[str]) -> 
     return "\n".join(lines) + "\n"
 
 
-def latex_table(columns: Sequence[Column], width: int = 2) -> str:
+def latex_table(columns: Sequence[Comparison], width: int = 2) -> str:
     return render_latex(*_cells(columns, width), _footnote(columns))
 
 
-def json_rows(columns: Sequence[Column]) -> list[dict[str, Any]]:
+def json_rows(columns: Sequence[Comparison]) -> list[dict[str, Any]]:
     out = []
     for col in columns:
         for row in col.rows:
@@ -186,14 +176,14 @@ def json_rows(columns: Sequence[Column]) -> list[dict[str, Any]]:
     return out
 
 
-def json_table(columns: Sequence[Column], width: int = 2) -> str:
+def json_table(columns: Sequence[Comparison], width: int = 2) -> str:
     """Every value at full precision (``width`` is for the text formats)."""
     import json  # here: only the JSON format needs it
 
     return json.dumps(json_rows(columns), ensure_ascii=False, indent=1) + "\n"
 
 
-def csv_table(columns: Sequence[Column], width: int = 2) -> str:
+def csv_table(columns: Sequence[Comparison], width: int = 2) -> str:
     """Every value at full precision (``width`` is for the text formats)."""
     buf = io.StringIO()
     fields = [
@@ -231,7 +221,7 @@ def csv_table(columns: Sequence[Column], width: int = 2) -> str:
     return buf.getvalue()
 
 
-FORMATS: dict[str, Callable[[Sequence[Column], int], str]] = {
+FORMATS: dict[str, Callable[[Sequence[Comparison], int], str]] = {
     "text": text_table,
     "markdown": markdown_table,
     "latex": latex_table,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import BleukitError
@@ -43,7 +44,8 @@ from ..core.spec import (
 from . import sacrebleu_compat as sacrebleu_resampling
 
 if TYPE_CHECKING:
-    from ..metrics.base import Metric
+    from ..corpus.systems import SystemStatistics
+    from ..metrics.base import Metric, MetricSignature
 
     AnyMetric = Metric[Any, Any]
 
@@ -51,10 +53,13 @@ __all__ = [
     "DEFAULT_CONFIDENCE_SAMPLES",
     "DEFAULT_SAMPLES",
     "DEFAULT_SEED",
+    "Comparison",
     "Interval",
     "SignificanceSpec",
     "SystemResult",
+    "compare",
     "confidence",
+    "intervals",
     "paired_test",
 ]
 
@@ -121,6 +126,45 @@ def confidence(
         (scores,) = _score_all(metric, [cols], draws)
         interval = _percentile_interval(scores, spec.level)
     return SystemResult("", result, interval, scores=tuple(scores))
+
+
+def intervals(
+    metric: AnyMetric,
+    stats: SystemStatistics,
+    systems: Sequence[tuple[str, str]],
+    spec: SignificanceSpec,
+) -> list[SystemResult]:
+    """The bootstrap interval of each system of ``stats`` (its key there,
+    and the name its result carries)."""
+    return [
+        replace(confidence(metric, stats.segment_stats(metric, k), stats.nrefs, spec), system=name)
+        for k, name in systems
+    ]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One variant's results for every system, the baseline first, with
+    the signature that says how they were computed (a comparison table's
+    column)."""
+
+    variant: str
+    signature: MetricSignature
+    rows: Sequence[SystemResult]
+
+
+def compare(
+    metrics: Sequence[AnyMetric], stats: SystemStatistics, spec: SignificanceSpec
+) -> list[Comparison]:
+    """Every system of ``stats`` tested against the first (the baseline)
+    under each metric (``bleukit compare``, the HTML report)."""
+    comparisons = []
+    for metric in metrics:
+        systems = [(name, stats.segment_stats(metric, name)) for name in stats.systems]
+        rows = paired_test(metric, systems, stats.nrefs, spec)
+        signature = metric.signature(stats.nrefs).with_test(spec)
+        comparisons.append(Comparison(metric.name, signature, rows))
+    return comparisons
 
 
 def paired_test(

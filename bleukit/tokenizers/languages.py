@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Sequence
 
 # ISO 639-1 codes (and 639-3 where there is none) of languages whose usual
 # script does not put spaces between words
@@ -142,3 +143,25 @@ def tokenizer_warning(lang: str, tokenizer: str) -> str | None:
             "as words; consider BLEUc18 or --set tokenizer=script"
         )
     return None
+
+
+def language_warnings(
+    tokenizers: Sequence[tuple[str, str | None]],
+    lang: str | None,
+    sample: Callable[[], str | None],
+) -> list[str]:
+    """A warning for each variant (its name, and its word tokenizer: None
+    for a character variant) whose tokenizer cannot split the target
+    language ``lang`` or, without it, the script of ``sample()`` (the start
+    of the hypotheses, read only when some variant splits words and cannot
+    segment)."""
+    words = [(n, t) for n, t in tokenizers if t is not None and t not in SEGMENTING_TOKENIZERS]
+    text = sample() if words else None
+    warnings = []
+    for name, tokenizer in words:
+        warning = (lang and tokenizer_warning(lang, tokenizer)) or (
+            text and script_warning(text, tokenizer)
+        )
+        if warning:
+            warnings.append(f"{name}: {warning}")
+    return warnings

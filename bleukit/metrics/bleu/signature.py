@@ -36,8 +36,8 @@ from ...config.model import (
     signature_key,
 )
 from ...core.errors import ConfigError
-from ...core.hashing import sha256
 from ...core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
+from ..base import MetricSignature
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -109,7 +109,7 @@ def _read(field: str, text: str, short: bool) -> Any:
 
 
 @dataclass(frozen=True)
-class Signature:
+class Signature(MetricSignature):
     """The variant, number of references and bleukit version behind a score."""
 
     config: VariantConfig
@@ -139,19 +139,6 @@ class Signature:
         if versions:
             pairs.append(f"{VERSION[short]}:{self.version}")
         return "|".join(["bk" if short else "bleukit", *pairs])
-
-    @property
-    def long(self) -> str:
-        return self._format(short=False)
-
-    @property
-    def short(self) -> str:
-        return self._format(short=True)
-
-    @property
-    def digest(self) -> str:
-        canonical = self._format(short=False, versions=False)
-        return sha256(canonical.encode("utf-8")).hexdigest()[:12]
 
     def _sacrebleu_values(self) -> dict[str, str] | None:
         """sacrebleu's key and value for each field it states, or None when
@@ -221,20 +208,24 @@ class Signature:
             return None
         return "|".join(f"{k}:{v}" for k, v in fields.items())
 
-    def __str__(self) -> str:
-        return self.long
-
     def with_test(self, test: SignificanceSpec) -> Signature:
         """This signature with how intervals and p-values were computed."""
         return Signature(self.config, self.nrefs, self.version, test)
 
-    def to_dict(self) -> dict[str, str | None]:
-        return {
-            "signature": self.long,
-            "signature_short": self.short,
-            "signature_digest": self.digest,
-            "sacrebleu_signature": self.sacrebleu,
-        }
+    def described(self) -> dict[str, Any]:
+        variant = self.config.scoring_dict()
+        if self.config.weights != "uniform":
+            variant["weights"] = list(self.config.weights)
+        return {"variant": variant, "nrefs": self.nrefs, "version": self.version, **self.to_dict()}
+
+    def notes(self) -> list[str]:
+        lines = [f"nrefs: {self.nrefs}", f"computed by bleukit {self.version}"]
+        if self.version != __version__:
+            lines.append(
+                f"this is bleukit {__version__}: components are versioned, so the same "
+                "names compute the same numbers"
+            )
+        return lines
 
 
 def _split_bracket(text: str) -> tuple[str, str | None]:

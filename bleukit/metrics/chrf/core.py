@@ -26,11 +26,11 @@ from typing import Any
 from ..._version import __version__
 from ...config.model import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
 from ...core.errors import ConfigError
-from ...core.hashing import sha256
 from ...core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
 from ...engines import SegmentTable
 from ...tokenizers import BlockForm, Tokenization
 from ...tokenizers.pipeline import BlockKind, fold_case
+from ..base import MetricSignature
 
 SACREBLEU_VERSION = "2.6.0"
 #: chrF++.py's, NLTK's and Moses' epsilon (sacrebleu's ``eps_smoothing``)
@@ -63,7 +63,7 @@ def _spell(field: str, value: Any, short: bool) -> str:
 
 
 @dataclass(frozen=True)
-class ChrfSignature:
+class ChrfSignature(MetricSignature):
     """The complete signature of a chrF score: every scoring field, the
     number of references and the version (docs/signatures.md)."""
 
@@ -72,36 +72,25 @@ class ChrfSignature:
     #: how intervals and p-values were computed (None: no test)
     test: SignificanceSpec | None = None
 
-    #: sacrebleu computes every chrF and chrF++ variant
-    sacrebleu_compatible = True
+    @property
+    def sacrebleu_compatible(self) -> bool:
+        """sacrebleu computes every chrF and chrF++ variant."""
+        return True
 
     def with_test(self, test: SignificanceSpec) -> ChrfSignature:
         """This signature with how intervals and p-values were computed."""
         return ChrfSignature(self.config, self.nrefs, test)
 
-    def _format(self, short: bool, version: bool = True) -> str:
+    def _format(self, short: bool, versions: bool = True) -> str:
         pairs = [
             f"{CHRF_KEYS[f][short]}:{_spell(f, getattr(self.config, f), short)}"
             for f in CHRF_SCORING_FIELDS
         ]
         pairs.append(f"{'#' if short else 'nrefs'}:{self.nrefs}")
         pairs += test_pairs(self.test, short)
-        if version:
+        if versions:
             pairs.append(f"{'v' if short else 'version'}:{__version__}")
         return "|".join(["bk" if short else "bleukit", *pairs])
-
-    @property
-    def long(self) -> str:
-        return self._format(False)
-
-    @property
-    def short(self) -> str:
-        return self._format(True)
-
-    @property
-    def digest(self) -> str:
-        """12 hex digits naming the metric (not the release)."""
-        return sha256(self._format(False, False).encode()).hexdigest()[:12]
 
     def sacrebleu_format(self, short: bool = False) -> str:
         """sacrebleu 2.6.0's chrF signature for this variant. Compatibility
@@ -123,16 +112,12 @@ class ChrfSignature:
     def sacrebleu(self) -> str:
         return self.sacrebleu_format()
 
-    def to_dict(self) -> dict[str, str | None]:
-        return {
-            "signature": self.long,
-            "signature_short": self.short,
-            "signature_digest": self.digest,
-            "sacrebleu_signature": self.sacrebleu,
-        }
+    def described(self) -> dict[str, Any]:
+        variant = {f: getattr(self.config, f) for f in CHRF_SCORING_FIELDS}
+        return {"variant": variant, "nrefs": self.nrefs, **self.to_dict()}
 
-    def __str__(self) -> str:
-        return self.long
+    def notes(self) -> list[str]:
+        return [f"nrefs: {self.nrefs}"]
 
 
 def is_chrf_signature(text: str) -> bool:

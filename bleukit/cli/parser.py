@@ -1,0 +1,582 @@
+"""The ``bleukit`` command line's parser: every command, its options, its
+help and examples (``commands`` runs them). Options are spelled the same in
+every command; shell completion (``completion``) is written from this
+parser. Building one command's parser is all a run pays for at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+EXIT_USER_ERROR = 2
+
+
+#: where options are added: a parser or one of its groups
+_Group = argparse._ActionsContainer
+
+
+def _terminal_columns() -> int:
+    """shutil.get_terminal_size().columns without importing shutil (with
+    bz2 and lzma, about 5 ms of every start): $COLUMNS, the terminal's
+    width, or 80."""
+    import os
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help with the descriptions and examples as written (they are
+    wrapped by hand), at the terminal's width."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 30,
+        width: int | None = None,
+    ) -> None:
+        # argparse makes a formatter for every option it adds, and its own
+        # finds the width with shutil
+        if width is None:
+            width = _terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        # no abbreviations: --hyp FILE was taken as --hyp-col FILE, and the
+        # hypotheses were then read from standard input
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:  # one line instead of usage + error
+        self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse swallows a failed write (--help > /dev/full exited 0): let
+        # it reach main, which reports it
+        if message:
+            (file or sys.stderr).write(message)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of ``command`` (None: of every command, with all their
+    options): building every command's parser and options costs start-up
+    time that one command never uses."""
+    parser = _Parser(
+        prog="bleukit",
+        description="Reproducible, comparable, fast BLEU with complete signatures.",
+        epilog="bleukit COMMAND --help describes a command, with examples.",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # a known command gets its parser alone; otherwise (--help, a typo)
+    # every command is listed
+    names = [command] if command in SUBCOMMANDS else list(SUBCOMMANDS)
+    for name in names:
+        spec = SUBCOMMANDS[name]
+        # sacrebleu's -h is its own: its parser sees every argument after it
+        command_parser = sub.add_parser(
+            name,
+            help=spec.help,
+            description=spec.description,
+            epilog=_examples(spec.examples),
+            add_help=name != "sacrebleu",
+        )
+        if spec.options is not None and command in (None, name):
+            spec.options(command_parser)
+    return parser
+
+
+def _examples(examples: tuple[str, ...]) -> str | None:
+    return "examples:\n" + "".join(f"  {e}\n" for e in examples) if examples else None
+
+
+#: what completion offers for an option's value (``_completion`` reads it)
+COMPLETE = "bleukit_complete"
+
+
+def _completes(action: argparse.Action, kind: str) -> argparse.Action:
+    """Mark what an option's value is, for shell completion: ``files``,
+    ``variants`` (names and YAML files), ``set`` (KEY=VALUE overrides)."""
+    setattr(action, COMPLETE, kind)
+    return action
+
+
+def _add_variants(group: _Group, default: str, several: bool) -> None:
+    """The variant option, spelled the same in every command: ``-v X -v Y``,
+    ``--variant X``, ``--variants X,Y`` (one list: ``arguments.requested``)."""
+    what = "repeat it, or separate names with commas, for several" if several else "one variant"
+    _completes(
+        group.add_argument(
+            "-v",
+            "--variant",
+            "--variants",
+            dest="variant",
+            action="append",
+            metavar="VARIANT",
+            help=f"built-in variant name or YAML file ({what}; default {default})",
+        ),
+        "variants",
+    )
+
+
+def _add_quiet(group: _Group) -> None:
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no warnings or notes on standard error (errors are still printed)",
+    )
+
+
+def _add_format(group: _Group, choices: tuple[str, ...], width: bool = True) -> None:
+    group.add_argument(
+        "--format",
+        "-f",
+        choices=choices,
+        default=choices[0],
+        help=f"output format: {', '.join(choices)} (default {choices[0]})",
+    )
+    if width:
+        group.add_argument(
+            "--width",
+            "-w",
+            type=int,
+            default=2,
+            metavar="N",
+            help="decimals of the scores in text, Markdown and LaTeX output, 0-16 (default 2)",
+        )
+
+
+def _score_options(score: argparse.ArgumentParser) -> None:
+    inputs = score.add_argument_group("input")
+    _add_refs(inputs, required=False)
+    _add_inputs(inputs, "hypothesis file(s), each scored separately (default: standard input)")
+    inputs.add_argument(
+        "--testset", "-t", help="a sacrebleu test set from its cache ($SACREBLEU), in place of -r"
+    )
+    inputs.add_argument("--langpair", help="the test set's language pair (SRC-TRG)")
+    _completes(
+        inputs.add_argument(
+            "--parquet",
+            metavar="PATH",
+            help="a Parquet file or directory of parts, in place of -r/-i",
+        ),
+        "files",
+    )
+    inputs.add_argument("--hyp-col", default="hyp", help="--parquet: the hypothesis column (hyp)")
+    inputs.add_argument(
+        "--ref-col", action="append", metavar="COL", help="--parquet: a reference column (ref)"
+    )
+    variant = score.add_argument_group("variant")
+    _add_variants(variant, "BLEUw4, or chosen by --lang", several=False)
+    _add_lang(variant)
+    _add_set(variant)
+    output = score.add_argument_group("output")
+    _add_format(output, ("text", "json"))
+    output.add_argument("--sentence", action="store_true", help="score every segment separately")
+    _completes(
+        output.add_argument(
+            "--out", metavar="OUT.parquet", help="--parquet --sentence: write the scores here"
+        ),
+        "files",
+    )
+    _add_quiet(output)
+    interval = score.add_argument_group("confidence interval")
+    interval.add_argument(
+        "--confidence", "-ci", action="store_true", help="add a bootstrap confidence interval"
+    )
+    _add_resampling_args(interval, tests=False)
+    _add_executor(score.add_argument_group("execution"))
+
+
+def _system_options(
+    parser: argparse.ArgumentParser,
+    hyp_help: str,
+    default: str | None,
+    formats: tuple[str, ...] = (),
+    width: bool = True,
+) -> _Group:
+    """What every command of several systems takes: references, systems
+    and their names; the variants (``default``; None: the command names its
+    own); the output's format and --quiet. The output group, for more."""
+    inputs = parser.add_argument_group("input")
+    _add_refs(inputs)
+    _add_inputs(inputs, hyp_help, required=True)
+    _add_names(inputs)
+    if default is not None:
+        variants = parser.add_argument_group("variants")
+        _add_variants(variants, default, several=True)
+        _add_lang(variants)
+        _add_set(variants)
+    output = parser.add_argument_group("output")
+    if formats:
+        _add_format(output, formats, width)
+    _add_quiet(output)
+    return output
+
+
+def _compare_options(compare: argparse.ArgumentParser) -> None:
+    formats = ("text", "json", "markdown", "latex", "csv")
+    baseline = "hypothesis files; the first is the baseline"
+    _system_options(compare, baseline, "BLEUw4, or chosen by --lang", formats)
+    _add_resampling_args(compare.add_argument_group("significance"), tests=True)
+    _add_executor(compare.add_argument_group("execution"))
+
+
+def _agree_options(agree: argparse.ArgumentParser) -> None:
+    _completes(
+        agree.add_argument("variant_a", metavar="VARIANT_A", help="e.g. BLEUw4 (the word variant)"),
+        "variants",
+    )
+    _completes(
+        agree.add_argument("variant_b", metavar="VARIANT_B", help="e.g. BLEUc18"), "variants"
+    )
+    _system_options(agree, "hypothesis files, one per system", None, ("text", "json"), False)
+    study = agree.add_argument_group("study")
+    _add_set(study)
+    study.add_argument(
+        "--search-order",
+        metavar="FIRST..LAST",
+        help="try VARIANT_B at every max order in the range and report the best for each criterion",
+    )
+    _add_executor(agree.add_argument_group("execution"))
+
+
+#: the default variants of matrix and report
+_PAIR = "BLEUw4,BLEUc18; with --lang, the variant it picks"
+
+
+def _matrix_options(matrix: argparse.ArgumentParser) -> None:
+    formats = ("text", "json", "markdown", "latex")
+    _system_options(matrix, "hypothesis files, one per system", _PAIR, formats)
+    _add_executor(matrix.add_argument_group("execution"))
+
+
+def _report_options(report: argparse.ArgumentParser) -> None:
+    output = _system_options(report, "hypothesis files; the first is the baseline", _PAIR)
+    _completes(
+        output.add_argument("-o", "--output", required=True, help="the HTML file to write"),
+        "files",
+    )
+    significance = report.add_argument_group("significance")
+    significance.add_argument(
+        "--samples", type=int, default=1000, help="bootstrap resamples (default 1000)"
+    )
+    significance.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    _add_executor(report.add_argument_group("execution"))
+
+
+def _verify_options(verify: argparse.ArgumentParser) -> None:
+    verify.add_argument(
+        "--signature", "-s", required=True, help="the signature published with the score"
+    )
+    _add_refs(verify)
+    _completes(
+        verify.add_argument("-i", "--input", required=True, metavar="HYP", help="the hypotheses"),
+        "files",
+    )
+    verify.add_argument("--expect", required=True, help="the published score, e.g. 31.2")
+
+
+def _variants_options(variants: argparse.ArgumentParser) -> None:
+    variants.add_argument("--names", action="store_true", help="the names alone, one per line")
+
+
+def _show_options(show: argparse.ArgumentParser) -> None:
+    _completes(show.add_argument("variant", help="built-in variant name or YAML file"), "variants")
+    _add_set(show)
+    show.add_argument(
+        "--nrefs", default="1", help="number of references for the signature (default 1, or var)"
+    )
+
+
+def _signature_options(sig: argparse.ArgumentParser) -> None:
+    sig.set_defaults(usage=sig)
+    sig_sub = sig.add_subparsers(
+        dest="sig_command", metavar="ACTION", parser_class=_Parser, help="parse"
+    )
+    parse = sig_sub.add_parser(
+        "parse",
+        help="rebuild the variant a signature describes",
+        description="Print the variant a signature describes, as YAML that loads back as it.",
+    )
+    parse.add_argument("signature", help="a long or short signature (BLEU or chrF)")
+    _add_format(parse, ("yaml", "json"), width=False)
+
+
+def _components_options(components: argparse.ArgumentParser) -> None:
+    components.add_argument(
+        "--names",
+        metavar="KIND",
+        choices=("tokenizer", "splitter", "reflen", "smoothing", "engine"),
+        help="the names of one kind of component alone, one per line "
+        "(tokenizer, splitter, reflen, smoothing, engine)",
+    )
+
+
+def _sample_options(sample: argparse.ArgumentParser) -> None:
+    _add_variants(sample, "BLEUw4,BLEUc18", several=True)
+    sample.add_argument("--paths", action="store_true", help="print the sample files' paths")
+
+
+def _completion_options(completion: argparse.ArgumentParser) -> None:
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"), help="bash, zsh or fish")
+
+
+_Options = Callable[[argparse.ArgumentParser], None]
+
+
+class _Command(NamedTuple):
+    """A command: its line in ``bleukit --help``, what adds its options,
+    the paragraph of its own --help, and examples."""
+
+    help: str
+    options: _Options | None
+    description: str | None = None
+    examples: tuple[str, ...] = ()
+
+
+#: every command
+SUBCOMMANDS: dict[str, _Command] = {
+    "score": _Command(
+        "score hypothesis files against references",
+        _score_options,
+        """\
+Score hypothesis files against references under one variant: each file's
+corpus score with its signature, or with --sentence every segment's score.
+References come from -r files, a sacrebleu test set (--testset) or a
+Parquet table (--parquet). Files are streamed; files of different lengths
+are an error, never truncated.""",
+        (
+            "bleukit score -r ref.txt -i hyp.txt",
+            "bleukit score -v chrF++ -r ref.A.txt ref.B.txt -i sys1.txt sys2.txt -f json",
+            "bleukit score -v sacrebleu-sentence -r ref.txt -i hyp.txt --sentence",
+            "bleukit score --lang ja -r ref.txt -i hyp.txt --confidence",
+        ),
+    ),
+    "compare": _Command(
+        "scores, intervals and paired significance tests against a baseline",
+        _compare_options,
+        """\
+Score several systems under one or more variants and test each against the
+first (the baseline): paired bootstrap resampling (default) or approximate
+randomization. Prints scores, intervals and p-values as text, JSON,
+Markdown, LaTeX or CSV, with each variant's signature.""",
+        (
+            "bleukit compare -r ref.txt -i base.txt sysA.txt sysB.txt",
+            "bleukit compare -v BLEUw4,BLEUc18 -r ref.txt -i base.txt sysA.txt -f latex",
+            "bleukit compare --paired-ar -r ref.txt -i base.txt sysA.txt",
+        ),
+    ),
+    "agree": _Command(
+        "how far two variants agree (Denoual & Lepage 2005): r, kappa, ranks",
+        _agree_options,
+        """\
+Measure how far two variants agree on a set of systems (Denoual & Lepage
+2005): the correlation of their scores, the agreement of their pairwise
+decisions and of their rankings. --search-order tries VARIANT_B at every
+n-gram order in a range.""",
+        (
+            "bleukit agree BLEUw4 BLEUc18 -r ref.txt -i sys1.txt sys2.txt sys3.txt",
+            "bleukit agree BLEUw4 BLEUc18 -r ref.txt -i sys*.txt --search-order 1..30",
+        ),
+    ),
+    "matrix": _Command(
+        "every system under every variant: scores, ranks, Kendall tau, rank flips",
+        _matrix_options,
+        """\
+Score every system under every variant (BLEU and chrF), sharing
+tokenization and statistics between variants: the scores, each variant's
+ranking, Kendall's tau between the rankings and the pairs of systems that
+change order.""",
+        (
+            "bleukit matrix -r ref.txt -i sysA.txt sysB.txt sysC.txt",
+            "bleukit matrix -v BLEUw4,sacrebleu,chrF -r ref.txt -i sys*.txt -f markdown",
+            "bleukit matrix --lang zh -r ref.txt -i sys*.txt",
+        ),
+    ),
+    "report": _Command(
+        "a self-contained HTML report of several systems",
+        _report_options,
+        """\
+Write one self-contained HTML file comparing several systems (the first is
+the baseline): scores with intervals and paired tests under each variant,
+and the segments side by side with their matched n-grams.""",
+        (
+            "bleukit report -r ref.txt -i base.txt sysA.txt -o report.html",
+            "bleukit report -v BLEUw4,BLEUc18 -r ref.txt -i base.txt sysA.txt sysB.txt -o r.html",
+        ),
+    ),
+    "verify": _Command(
+        "rescore with a published signature, check a claim",
+        _verify_options,
+        """\
+Rescore a hypothesis file with the variant a published signature describes
+and check the claimed score at the precision it was printed with: exit 0
+when it is reproduced, 1 when it is not.""",
+        ("bleukit verify -s 'bk|t:13a.v1|...' -r ref.txt -i hyp.txt --expect 31.2",),
+    ),
+    "variants": _Command(
+        "list built-in variants",
+        _variants_options,
+        """\
+List the built-in variants, one line each: the name and what it computes.
+The families BLEUwN, BLEUcM and BLEUcM-space exist for any order, and any
+field can be overridden (--set KEY=VALUE, or NAME[key=value]).""",
+        ("bleukit variants", "bleukit variants --names"),
+    ),
+    "show": _Command(
+        "print a variant's complete YAML and signature",
+        _show_options,
+        """\
+Print a variant's complete YAML (everything it extends resolved, every
+override applied) and its signature; the YAML loads back as the same
+variant.""",
+        ("bleukit show BLEUc18", "bleukit show sacrebleu --set tokenizer=intl --nrefs 2"),
+    ),
+    "signature": _Command(
+        "work with signatures",
+        _signature_options,
+        "Work with signatures: parse rebuilds the variant a signature describes.",
+        ("bleukit signature parse 'bk|t:char.v1|sp:unicode.v1|c:m|n:18|w:u|r:closest.v1|...'",),
+    ),
+    "components": _Command(
+        "list registered components, plugins included",
+        _components_options,
+        """\
+List every registered component (tokenizers, splitters, reference-length
+policies, smoothing methods, engines), plugins included; a broken plugin is
+listed with its distribution and its error, the rest stay usable.""",
+        ("bleukit components", "bleukit components --names tokenizer"),
+    ),
+    "sacrebleu": _Command(
+        "sacrebleu 2.6.0's command line and output (BLEU, chrF): bleukit sacrebleu ARGS...",
+        None,
+    ),
+    "sample": _Command(
+        "score the bundled WMT21 en-de sample",
+        _sample_options,
+        "Score the bundled WMT21 en-de sample (200 segments, two systems, two references).",
+        ("bleukit sample", "bleukit sample -v chrF,sacrebleu", "bleukit sample --paths"),
+    ),
+    "completion": _Command(
+        "print a shell completion script (bash, zsh, fish)",
+        _completion_options,
+        """\
+Print a completion script for bash, zsh or fish: commands, options, their
+choices, files, and variant and component names (asked of bleukit as you
+type, so plugins and YAML files are included).""",
+        (
+            'eval "$(bleukit completion bash)"      # in ~/.bashrc',
+            'eval "$(bleukit completion zsh)"       # in ~/.zshrc',
+            "bleukit completion fish > ~/.config/fish/completions/bleukit.fish",
+        ),
+    ),
+}
+
+
+def _add_refs(group: _Group, required: bool = True) -> None:
+    _completes(
+        group.add_argument(
+            "-r",
+            "--ref",
+            action="append",
+            nargs="+",
+            required=required,
+            metavar="REF",
+            help="reference file(s), each aligned line by line with the hypotheses",
+        ),
+        "files",
+    )
+
+
+def _add_inputs(group: _Group, help: str, required: bool = False) -> None:
+    _completes(
+        group.add_argument(
+            "-i", "--input", action="append", nargs="+", required=required, metavar="HYP", help=help
+        ),
+        "files",
+    )
+
+
+def _add_set(group: _Group) -> None:
+    _completes(
+        group.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="override a variant field, e.g. --set max_order=2 --set lowercase=true",
+        ),
+        "set",
+    )
+
+
+def _add_lang(group: _Group) -> None:
+    group.add_argument(
+        "--lang", "-l", help="target language: picks the variant when --variant is not given"
+    )
+
+
+def _add_executor(group: _Group) -> None:
+    group.add_argument(
+        "--executor",
+        choices=("local", "dask"),
+        default="local",
+        help="where the files' chunks are counted: this process (local, default) or the "
+        "workers of a running Dask cluster (dask, with --scheduler; pip install 'bleukit[dask]')",
+    )
+    group.add_argument("--scheduler", metavar="ADDR", help="--executor dask: tcp://host:8786")
+
+
+def _add_names(group: _Group) -> None:
+    group.add_argument(
+        "--names", help="comma-separated system names (default: the files' names without extension)"
+    )
+
+
+def _add_resampling_args(group: _Group, tests: bool) -> None:
+    if tests:
+        which = group.add_mutually_exclusive_group()
+        which.add_argument("--paired-bs", action="store_true", help="paired bootstrap (default)")
+        which.add_argument("--paired-ar", action="store_true", help="approximate randomization")
+        group.add_argument(
+            "--confidence-samples",
+            type=int,
+            default=1000,
+            help="bootstrap resamples for the intervals with --paired-ar "
+            "(default 1000; 0: no intervals)",
+        )
+    group.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="resamples or trials (default 1000 for bootstrap, 10000 for --paired-ar)"
+        if tests
+        else "bootstrap resamples (default 1000)",
+    )
+    group.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    group.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
+    group.add_argument(
+        "--compat",
+        choices=("none", "sacrebleu"),
+        default="none",
+        help="sacrebleu: the same resamples, p-values and intervals as sacrebleu 2.6.0 "
+        "(needs NumPy)",
+    )
