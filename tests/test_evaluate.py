@@ -15,6 +15,7 @@ import pytest
 
 import bleukit
 from bleukit.integrations import evaluate_path
+from bleukit.metrics import parse_any_signature
 
 if not os.environ.get("BLEUKIT_REQUIRE_EVALUATE"):
     pytest.importorskip("evaluate", reason="evaluate not installed (tox -e evaluate)")
@@ -109,6 +110,71 @@ def test_the_documented_example_runs():
     words = sacrebleu_dict(predictions, references)
     streams = [list(s) for s in zip(*references)]
     chars = bleukit.load_variant("BLEUc18").corpus_score(predictions, streams)
-    first, second = out.stdout.splitlines()
+    first, second, third = out.stdout.splitlines()
     assert first.startswith(f"{round(words['score'], 1)} bleukit|tok:13a.v1|")
     assert second == str(round(chars.score, 2))
+    prediction = [
+        "The relationship between cats and dogs is not exactly friendly.",
+        "a good bookshop is just a genteel black hole that knows how to read.",
+    ]
+    reference = [
+        ["The relationship between dogs and cats is not exactly friendly."],
+        ["A good bookshop is just a genteel Black Hole that knows how to read."],
+    ]
+    chrf = sacrebleu_chrf_dict(prediction, reference, word_order=2)["score"]
+    assert third == str(round(chrf, 2)) == "82.87"
+
+
+@pytest.fixture(scope="module")
+def chrf_metric():
+    return evaluate.load(evaluate_path("chrf"))
+
+
+def sacrebleu_chrf_dict(predictions, references, **kwargs):
+    """What evaluate's chrf module computes (its documented steps)."""
+    if isinstance(references[0], str):
+        references = [[r] for r in references]
+    streams = [[refs[i] for refs in references] for i in range(len(references[0]))]
+    out = sacrebleu.CHRF(**kwargs).corpus_score(predictions, streams)
+    return {"score": out.score, "char_order": out.char_order, "word_order": out.word_order,
+            "beta": out.beta}  # fmt: skip
+
+
+CHRF_CASES = [
+    ({}, "chrF"),
+    ({"word_order": 2}, "chrF++"),
+    ({"word_order": 2, "lowercase": True}, "lowercase"),
+    ({"whitespace": True, "beta": 1}, "whitespace beta 1"),
+    ({"eps_smoothing": True, "char_order": 4}, "eps order 4"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "what"), CHRF_CASES, ids=[c[1] for c in CHRF_CASES])
+def test_chrf_compute_equals_evaluates_chrf_module(chrf_metric, kwargs, what):
+    got = chrf_metric.compute(predictions=HYP, references=REFS, **kwargs)
+    signature = got.pop("signature")
+    assert got == sacrebleu_chrf_dict(HYP, REFS, **kwargs)
+    config = parse_any_signature(signature).config
+    assert (config.char_order, config.word_order, config.beta) == (
+        got["char_order"], got["word_order"], got["beta"])  # fmt: skip
+
+
+def test_chrf_edge_cases_and_variants(chrf_metric, metric):
+    predictions = ["hello there general kenobi", "", "foo bar foobar"]
+    references = ["hello there general kenobi", "nothing here", ""]
+    got = chrf_metric.compute(predictions=predictions, references=references)
+    got.pop("signature")
+    assert got == sacrebleu_chrf_dict(predictions, references)
+    with pytest.raises(ValueError, match="same number of references"):
+        chrf_metric.compute(predictions=["a", "b"], references=[["a", "b"], ["c"]])
+    got = chrf_metric.compute(predictions=HYP, references=REFS, variant="chrF++")
+    expected = bleukit.load_metric("chrF++").corpus_score(HYP, [list(s) for s in zip(*REFS)])
+    assert got["score"] == expected.score and got["signature"] == expected.signature.long
+    with pytest.raises(bleukit.InputError, match="drop beta"):
+        chrf_metric.compute(predictions=HYP, references=REFS, variant="chrF", beta=1)
+    with pytest.raises(bleukit.InputError, match="scored as BLEU, not chrF"):
+        chrf_metric.compute(predictions=HYP, references=REFS, variant="sacrebleu")
+    with pytest.raises(bleukit.InputError, match="scored as chrF2, not BLEU"):
+        metric.compute(predictions=HYP, references=REFS, variant="chrF")
+    with pytest.raises(bleukit.InputError, match="unknown argument"):
+        chrf_metric.compute(predictions=HYP, references=REFS, smooth_method="exp")

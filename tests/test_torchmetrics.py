@@ -1,4 +1,4 @@
-"""bleukit.torchmetrics.BLEU: exact int64 states; the score equals
+"""bleukit.torchmetrics.BLEU and CHRF: exact int64 states; the score equals
 corpus_score; two processes (gloo) sum to the one-process score exactly;
 past 2**24 n-grams bleukit's states stay exact where torchmetrics' float32
 BLEUScore drops counts. tox -e torch installs torchmetrics and sets
@@ -20,7 +20,7 @@ if not os.environ.get("BLEUKIT_REQUIRE_TORCH"):
 
 import torch
 
-from bleukit.torchmetrics import BLEU
+from bleukit.torchmetrics import BLEU, CHRF
 
 DATA = Path(__file__).parent / "data" / "wmt"
 
@@ -37,15 +37,23 @@ TARGET = [[a, c] if i % 5 else [a] for i, (a, c) in enumerate(zip(REF_A, REF_C))
 STREAMS = [REF_A, [c if i % 5 else None for i, c in enumerate(REF_C)]]
 
 
-@pytest.mark.parametrize("variant", ["sacrebleu", "BLEUc18", "nltk", "BLEUw4[ref_length=shortest]"])
-def test_batches_sum_to_the_corpus_score(variant):
-    metric = BLEU(variant)
+CLASSES = {"BLEU": BLEU, "CHRF": CHRF}
+
+
+@pytest.mark.parametrize(
+    ("cls", "variant"),
+    [("BLEU", "sacrebleu"), ("BLEU", "BLEUc18"), ("BLEU", "nltk"),
+     ("BLEU", "BLEUw4[ref_length=shortest]"), ("CHRF", "chrF"), ("CHRF", "chrF++"),
+     ("CHRF", "chrF[beta=1,lowercase=true]")],
+)  # fmt: skip
+def test_batches_sum_to_the_corpus_score(cls, variant):
+    metric = CLASSES[cls](variant)
     for start in range(0, len(HYP), 64):
         metric.update(HYP[start : start + 64], TARGET[start : start + 64])
-    expected = bleukit.load_variant(variant).corpus_score(HYP, STREAMS)
+    expected = bleukit.load_metric(variant).corpus_score(HYP, STREAMS)
     assert metric.compute().item() == expected.score
     assert metric.result().signature.long == expected.signature.long  # nrefs:var
-    assert all(s.dtype == torch.int64 for s in (metric.counts, metric.totals, metric.sys_len))
+    assert metric.stats.dtype == metric.segments.dtype == torch.int64
     metric.reset()
     metric.update(HYP[:3], [r[0] for r in TARGET[:3]])  # one reference each, as strings
     assert metric.result().signature.nrefs == 1
@@ -57,15 +65,16 @@ def _rank(rank: int, port: int, out: str) -> None:
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
                             world_size=2)  # fmt: skip
     try:
-        metric = BLEU("sacrebleu")
-        half = len(HYP) // 2
-        rows = slice(0, half) if rank == 0 else slice(half, None)
-        for start in range(rows.start, rows.stop or len(HYP), 50):
-            stop = min(start + 50, rows.stop or len(HYP))
-            metric.update(HYP[start:stop], TARGET[start:stop])
-        score = metric.compute().item()  # synced across both processes
+        scores = []
+        for metric in (BLEU("sacrebleu"), CHRF("chrF++")):
+            half = len(HYP) // 2
+            rows = slice(0, half) if rank == 0 else slice(half, None)
+            for start in range(rows.start, rows.stop or len(HYP), 50):
+                stop = min(start + 50, rows.stop or len(HYP))
+                metric.update(HYP[start:stop], TARGET[start:stop])
+            scores.append(metric.compute().item())  # synced across both processes
         if rank == 0:
-            Path(out).write_text(repr(score), encoding="utf-8")
+            Path(out).write_text(repr(scores), encoding="utf-8")
     finally:
         dist.destroy_process_group()
 
@@ -78,8 +87,9 @@ def test_two_processes_sum_exactly(tmp_path):
         port = s.getsockname()[1]
     out = tmp_path / "score.txt"
     mp.spawn(_rank, args=(port, str(out)), nprocs=2, join=True)
-    expected = bleukit.load_variant("sacrebleu").corpus_score(HYP, STREAMS).score
-    assert float(out.read_text(encoding="utf-8")) == expected
+    expected = [bleukit.load_metric(v).corpus_score(HYP, STREAMS).score
+                for v in ("sacrebleu", "chrF++")]  # fmt: skip
+    assert eval(out.read_text(encoding="utf-8")) == expected
 
 
 def test_past_two_to_the_24_the_int64_states_stay_exact():
@@ -95,25 +105,37 @@ def test_past_two_to_the_24_the_int64_states_stay_exact():
     assert theirs.numerator[0].item() != big + 5
     ours = BLEU("BLEUw4")
     ours.update(hyp, ref)
-    ours.counts = torch.full_like(ours.counts, big)
+    # the row: hypothesis and reference lengths, matches, totals per order
+    ours.stats = torch.full_like(ours.stats, big)
     ours.update(hyp, ref)
-    assert ours.counts.tolist() == [big + 5, big + 4, big + 3, big + 2]
+    assert ours.stats.tolist()[2:6] == [big + 5, big + 4, big + 3, big + 2]
 
 
 def test_the_metric_pickles_with_its_states():
     import pickle
 
-    metric = BLEU("BLEUc18")
-    metric.update(HYP[:20], TARGET[:20])
-    clone = pickle.loads(pickle.dumps(metric))
-    assert type(clone) is BLEU and clone.compute().item() == metric.compute().item()
+    for metric in (BLEU("BLEUc18"), CHRF("chrF++")):
+        metric.update(HYP[:20], TARGET[:20])
+        clone = pickle.loads(pickle.dumps(metric))
+        assert type(clone) is type(metric) and clone.compute().item() == metric.compute().item()
 
 
 def test_refusals_are_clear():
     with pytest.raises(InputError, match="reads the corpus's last segment"):
         BLEU("nltk[smoothing=nltk-method5]")
-    with pytest.raises(InputError, match="average reference length"):
-        BLEU("BLEUw4[ref_length=average]")
+    with pytest.raises(InputError, match="average reference length is a fraction"):
+        BLEU("BLEUw4[ref_length=average]").update(["a b c"], [["a b", "a b c d"]])
+    with pytest.raises(
+        InputError,
+        match="CHRF scores chrF variants; sacrebleu is scored as BLEU: use bleukit.torchmetrics.BL",
+    ):
+        CHRF("sacrebleu")
+    with pytest.raises(
+        InputError,
+        match="BLEU scores BLEU variants; chrF is scored as chrF2: use bleukit.torchmetrics.CHRF",
+    ):
+        BLEU("chrF")
+    assert CHRF().variant.name == "chrF" and BLEU().variant.name == "sacrebleu"
     metric = BLEU()
     with pytest.raises(InputError, match="2 predictions but 1 targets"):
         metric.update(["a", "b"], [["a"]])

@@ -14,11 +14,11 @@ so it imports bleukit absolutely.
 
 from typing import Any
 
-import datasets
 import evaluate
 
 import bleukit
 from bleukit.compat.sacrebleu import BLEU
+from bleukit.integrations import evaluate_features, reference_streams
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -67,22 +67,7 @@ class BleukitBleu(evaluate.Metric):  # type: ignore[misc]  # evaluate ships no t
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(
-                            datasets.Value("string", id="sequence"), id="references"
-                        ),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
-            ],
+            features=evaluate_features(),
         )
 
     def _compute(
@@ -95,19 +80,22 @@ class BleukitBleu(evaluate.Metric):  # type: ignore[misc]  # evaluate ships no t
         unknown = set(options) - set(_SACREBLEU_DEFAULTS)
         if unknown:
             raise bleukit.InputError(f"unknown argument(s): {', '.join(sorted(unknown))}")
-        if references and isinstance(references[0], str):
-            references = [[ref] for ref in references]
-        width = len(references[0]) if references else 0
-        if any(len(refs) != width for refs in references):
-            # the same rule, and message, as evaluate's sacrebleu module
-            raise ValueError("Sacrebleu requires the same number of references for each prediction")
-        streams: list[list[str | None]] = [[refs[i] for refs in references] for i in range(width)]
+        # the same rule, and message, as evaluate's sacrebleu module
+        uneven = "Sacrebleu requires the same number of references for each prediction"
+        streams = reference_streams(references, uneven)
+        width = len(streams)
         if variant is not None:
             if options:
                 raise bleukit.InputError(
                     f"variant={variant!r} defines the scoring; drop {', '.join(sorted(options))}"
                 )
-            result: Any = bleukit.load_variant(variant).corpus_score(predictions, streams)
+            scorer = bleukit.load_metric(variant)
+            if not scorer.score_name.startswith("BLEU"):
+                raise bleukit.InputError(
+                    f"variant={variant!r} is scored as {scorer.score_name}, not BLEU: load "
+                    "bleukit.integrations.evaluate_path('chrf') for it"
+                )
+            result: Any = scorer.corpus_score(predictions, streams)
             signature = result.signature.long
         else:
             settings = {**_SACREBLEU_DEFAULTS, **options}
