@@ -41,11 +41,17 @@ def metric():
     return evaluate.load(evaluate_path())
 
 
-def sacrebleu_dict(predictions, references, **kwargs):
-    """What evaluate's sacrebleu module computes (its documented steps)."""
+def transposed(references):
+    """References per prediction as sacrebleu's streams, as evaluate's
+    sacrebleu and chrf modules transpose them."""
     if isinstance(references[0], str):
         references = [[r] for r in references]
-    streams = [[refs[i] for refs in references] for i in range(len(references[0]))]
+    return [[refs[i] for refs in references] for i in range(len(references[0]))]
+
+
+def sacrebleu_dict(predictions, references, **kwargs):
+    """What evaluate's sacrebleu module computes (its documented steps)."""
+    streams = transposed(references)
     tokenize = kwargs.pop("tokenize", None)
     out = sacrebleu.corpus_bleu(predictions, streams, **kwargs,
                                 **({"tokenize": tokenize} if tokenize else {}))  # fmt: skip
@@ -113,16 +119,8 @@ def test_the_documented_example_runs():
     first, second, third = out.stdout.splitlines()
     assert first.startswith(f"{round(words['score'], 1)} bleukit|tok:13a.v1|")
     assert second == str(round(chars.score, 2))
-    prediction = [
-        "The relationship between cats and dogs is not exactly friendly.",
-        "a good bookshop is just a genteel black hole that knows how to read.",
-    ]
-    reference = [
-        ["The relationship between dogs and cats is not exactly friendly."],
-        ["A good bookshop is just a genteel Black Hole that knows how to read."],
-    ]
-    chrf = sacrebleu_chrf_dict(prediction, reference, word_order=2)["score"]
-    assert third == str(round(chrf, 2)) == "82.87"
+    # evaluate's chrf module documents 82.87 for the example's chrF++ (its example 2)
+    assert third == "82.87"
 
 
 @pytest.fixture(scope="module")
@@ -132,10 +130,7 @@ def chrf_metric():
 
 def sacrebleu_chrf_dict(predictions, references, **kwargs):
     """What evaluate's chrf module computes (its documented steps)."""
-    if isinstance(references[0], str):
-        references = [[r] for r in references]
-    streams = [[refs[i] for refs in references] for i in range(len(references[0]))]
-    out = sacrebleu.CHRF(**kwargs).corpus_score(predictions, streams)
+    out = sacrebleu.CHRF(**kwargs).corpus_score(predictions, transposed(references))
     return {"score": out.score, "char_order": out.char_order, "word_order": out.word_order,
             "beta": out.beta}  # fmt: skip
 

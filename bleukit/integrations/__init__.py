@@ -5,9 +5,12 @@ share."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..metrics.base import AnyMetric
 
 #: each module's file under evaluate/, by the metric it computes
 _MODULES = {"bleu": "bleukit_bleu.py", "chrf": "bleukit_chrf.py"}
@@ -24,18 +27,23 @@ def evaluate_path(metric: str = "bleu") -> str:
     return str(Path(__file__).parent / "evaluate" / _MODULES[metric])
 
 
-def evaluate_features() -> list[Any]:
-    """The inputs evaluate's sacrebleu and chrf modules take: per
-    prediction, a list of references, or one reference."""
+def evaluate_info(description: str, citation: str, inputs: str) -> Any:
+    """An evaluate module's ``MetricInfo``, with the inputs evaluate's
+    sacrebleu and chrf modules take: per prediction, a list of references,
+    or one reference."""
     import datasets
+    import evaluate
 
     text = datasets.Value("string", id="sequence")
-    return [
+    features = [
         datasets.Features(
             {"predictions": text, "references": datasets.Sequence(text, id="references")}
         ),
         datasets.Features({"predictions": text, "references": text}),
     ]
+    return evaluate.MetricInfo(
+        description=description, citation=citation, inputs_description=inputs, features=features
+    )
 
 
 def reference_streams(
@@ -49,3 +57,34 @@ def reference_streams(
     if any(len(refs) != width for refs in rows):
         raise ValueError(uneven)
     return [[refs[i] for refs in rows] for i in range(width)]
+
+
+def evaluate_arguments(
+    variant: str | None, options: Mapping[str, Any], defaults: Mapping[str, Any], metric: str
+) -> tuple[AnyMetric | None, dict[str, Any]]:
+    """What a module's ``compute`` was asked for: the bleukit variant
+    ``variant=`` names (of the module's ``metric``: ``bleu`` or ``chrf``),
+    or None and the module's own options with their ``defaults``. Unknown
+    options, options beside a variant, and a variant of the other metric
+    are one-line errors."""
+    from ..core.errors import InputError
+    from ..metrics import load_metric
+
+    unknown = set(options) - set(defaults)
+    if unknown:
+        raise InputError(f"unknown argument(s): {', '.join(sorted(unknown))}")
+    if variant is None:
+        return None, {**defaults, **options}
+    if options:
+        raise InputError(
+            f"variant={variant!r} defines the scoring; drop {', '.join(sorted(options))}"
+        )
+    scorer = load_metric(variant)
+    family = {"bleu": "BLEU", "chrf": "chrF"}[metric]
+    if not scorer.score_name.startswith(family):
+        other = next(m for m in _MODULES if m != metric)
+        raise InputError(
+            f"variant={variant!r} is scored as {scorer.score_name}, not {family}: load "
+            f"bleukit.integrations.evaluate_path({other!r}) for it"
+        )
+    return scorer, {}

@@ -16,9 +16,8 @@ from typing import Any
 
 import evaluate
 
-import bleukit
 from bleukit.compat.sacrebleu import BLEU
-from bleukit.integrations import evaluate_features, reference_streams
+from bleukit.integrations import evaluate_arguments, evaluate_info, reference_streams
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -63,12 +62,7 @@ _SACREBLEU_DEFAULTS = {
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class BleukitBleu(evaluate.Metric):  # type: ignore[misc]  # evaluate ships no type information
     def _info(self) -> Any:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=evaluate_features(),
-        )
+        return evaluate_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION)
 
     def _compute(
         self,
@@ -77,28 +71,14 @@ class BleukitBleu(evaluate.Metric):  # type: ignore[misc]  # evaluate ships no t
         variant: str | None = None,
         **options: Any,
     ) -> dict[str, Any]:
-        unknown = set(options) - set(_SACREBLEU_DEFAULTS)
-        if unknown:
-            raise bleukit.InputError(f"unknown argument(s): {', '.join(sorted(unknown))}")
         # the same rule, and message, as evaluate's sacrebleu module
         uneven = "Sacrebleu requires the same number of references for each prediction"
         streams = reference_streams(references, uneven)
-        width = len(streams)
-        if variant is not None:
-            if options:
-                raise bleukit.InputError(
-                    f"variant={variant!r} defines the scoring; drop {', '.join(sorted(options))}"
-                )
-            scorer = bleukit.load_metric(variant)
-            if not scorer.score_name.startswith("BLEU"):
-                raise bleukit.InputError(
-                    f"variant={variant!r} is scored as {scorer.score_name}, not BLEU: load "
-                    "bleukit.integrations.evaluate_path('chrf') for it"
-                )
+        scorer, settings = evaluate_arguments(variant, options, _SACREBLEU_DEFAULTS, "bleu")
+        if scorer is not None:
             result: Any = scorer.corpus_score(predictions, streams)
             signature = result.signature.long
         else:
-            settings = {**_SACREBLEU_DEFAULTS, **options}
             metric = BLEU(
                 lowercase=settings["lowercase"],
                 force=settings["force"],
@@ -108,7 +88,7 @@ class BleukitBleu(evaluate.Metric):  # type: ignore[misc]  # evaluate ships no t
                 effective_order=settings["use_effective_order"],
             )
             result = metric.corpus_score(predictions, streams)
-            signature = metric.variant.signature(width).long
+            signature = metric.variant.signature(len(streams)).long
         return {
             "score": result.score,
             "counts": list(result.counts),

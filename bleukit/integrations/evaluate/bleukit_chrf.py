@@ -17,9 +17,8 @@ from typing import Any
 
 import evaluate
 
-import bleukit
 from bleukit.compat.sacrebleu import CHRF
-from bleukit.integrations import evaluate_features, reference_streams
+from bleukit.integrations import evaluate_arguments, evaluate_info, reference_streams
 
 _CITATION = """\
 @inproceedings{popovic-2015-chrf,
@@ -71,12 +70,7 @@ _CHRF_DEFAULTS = {
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class BleukitChrf(evaluate.Metric):  # type: ignore[misc]  # evaluate ships no type information
     def _info(self) -> Any:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=evaluate_features(),
-        )
+        return evaluate_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION)
 
     def _compute(
         self,
@@ -85,28 +79,15 @@ class BleukitChrf(evaluate.Metric):  # type: ignore[misc]  # evaluate ships no t
         variant: str | None = None,
         **options: Any,
     ) -> dict[str, Any]:
-        unknown = set(options) - set(_CHRF_DEFAULTS)
-        if unknown:
-            raise bleukit.InputError(f"unknown argument(s): {', '.join(sorted(unknown))}")
         # the same rule, and message, as evaluate's chrf module
         uneven = (
             "ChrF, as implemented by sacrebleu, requires the same number of references "
             "for each prediction"
         )
         streams = reference_streams(references, uneven)
-        if variant is not None:
-            if options:
-                raise bleukit.InputError(
-                    f"variant={variant!r} defines the scoring; drop {', '.join(sorted(options))}"
-                )
-            scorer = bleukit.load_metric(variant)
-            if not scorer.score_name.startswith("chrF"):
-                raise bleukit.InputError(
-                    f"variant={variant!r} is scored as {scorer.score_name}, not chrF: load "
-                    "bleukit.integrations.evaluate_path('bleu') for it"
-                )
-        else:
-            scorer = CHRF(**{**_CHRF_DEFAULTS, **options}).variant
+        scorer, settings = evaluate_arguments(variant, options, _CHRF_DEFAULTS, "chrf")
+        if scorer is None:
+            scorer = CHRF(**settings).variant
         result = scorer.corpus_score(predictions, streams)
         config = result.signature.config
         return {
