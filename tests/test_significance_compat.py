@@ -156,3 +156,34 @@ def test_chrf_interval_where_resamples_mix_float32_and_python_zeros(tmp_path, ca
     (block,) = json.loads(capsys.readouterr().out)
     assert block["ci_mean"] == res.interval.mean
     assert block["ci_half_width"] == float(res.interval.half_width)
+
+
+def _chrf_cli_cases():
+    """tests/golden/make_chrf_cli_golden.py (its parsers) and the output of
+    sacrebleu's command lines it recorded."""
+    import importlib.util
+
+    path = Path(__file__).parent / "golden" / "make_chrf_cli_golden.py"
+    spec = importlib.util.spec_from_file_location("make_chrf_cli_golden", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    recorded = json.loads((path.parent / "sacrebleu_chrf_cli.json").read_text("utf-8"))
+    return module, recorded["cases"]
+
+
+CLI, CLI_CASES = _chrf_cli_cases()
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("case", CLI_CASES, ids=lambda c: c["name"])
+def test_commands_print_what_sacrebleu_m_chrf_prints(case, capsys):
+    """``bleukit compare|score -v chrF[++] --compat sacrebleu`` prints, at
+    sacrebleu's precision, the scores, intervals and p-values that
+    ``sacrebleu -m chrf --paired-bs|--paired-ar|-ci`` printed (recorded)."""
+    from bleukit.cli import main
+
+    assert main(CLI.bleukit_argv(case["bleukit"])) == 0
+    ours = CLI.bleukit_rows(json.loads(capsys.readouterr().out))
+    theirs = CLI.sacrebleu_rows(case["stdout"])
+    assert len(theirs) == (3 if case["bleukit"][0] == "compare" else 1)
+    assert ours == theirs

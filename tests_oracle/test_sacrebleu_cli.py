@@ -6,6 +6,7 @@ sacrebleu_commands.txt prints, byte for byte, what sacrebleu 2.6.0 prints
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -161,3 +162,32 @@ def test_detail_with_one_original_language_where_sacrebleu_crashes(workdir):
     alone = _run("bleukit", base + " -b -w 4", workdir).stdout.decode().strip()
     assert detail.splitlines()[-1].startswith("origlang=cs domain=ALL : sentences=")
     assert detail.splitlines()[-1].endswith(f"BLEU = {alone}")
+
+
+def _chrf_cli():
+    import importlib.util
+
+    path = HERE.parent / "tests" / "golden" / "make_chrf_cli_golden.py"
+    spec = importlib.util.spec_from_file_location("make_chrf_cli_golden", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CHRF_CLI = _chrf_cli()
+CHRF_RECORDED = json.loads(
+    (HERE.parent / "tests" / "golden" / "sacrebleu_chrf_cli.json").read_text("utf-8")
+)["cases"]
+
+
+@pytest.mark.parametrize("case", CHRF_RECORDED, ids=lambda c: c["name"])
+def test_compare_and_score_print_what_sacrebleu_m_chrf_prints_live(case):
+    """``sacrebleu -m chrf --paired-bs|--paired-ar|-ci``, run now, prints
+    what tests/golden/sacrebleu_chrf_cli.json recorded, and ``bleukit
+    compare|score --compat sacrebleu`` prints its numbers."""
+    argv = CHRF_CLI.sacrebleu_argv(case["sacrebleu"], TOOLS["sacrebleu"])
+    theirs = subprocess.run(argv, capture_output=True, check=True, cwd=DATA, text=True).stdout
+    assert theirs == case["stdout"]
+    ours = subprocess.run([str(BIN / "bleukit"), *CHRF_CLI.bleukit_argv(case["bleukit"])],
+                          capture_output=True, check=True, text=True).stdout  # fmt: skip
+    assert CHRF_CLI.bleukit_rows(json.loads(ours)) == CHRF_CLI.sacrebleu_rows(theirs)
