@@ -108,3 +108,15 @@ def test_split_variant_list():
     ]
     with pytest.raises(bleukit.ConfigError):
         split_variant_list(" , ")
+
+
+def test_a_metric_where_lower_is_better_ranks_the_other_way():
+    """An error rate (TER, say: ``Metric.higher_is_better`` False) ranks the
+    lowest score first, and agrees with BLEU when it orders systems alike."""
+    m = matrix.Matrix(["a", "b", "c"], ["BLEU", "errors"], ["s1", "s2"],
+                      [[30.0, 20.0, 10.0], [0.4, 0.5, 0.6]], [True, False])  # fmt: skip
+    assert m.ranks() == [[1, 2, 3], [1, 2, 3]]
+    (pair,) = m.pairs()
+    assert pair["kendall_tau"] == pytest.approx(1.0) and pair["rank_flips"] == []
+    flipped = matrix.Matrix(m.systems, m.variants, m.signatures, m.scores, [True, True])
+    assert flipped.pairs()[0]["kendall_tau"] == pytest.approx(-1.0)

@@ -26,23 +26,30 @@ class Matrix:
     variants: list[str]
     signatures: list[str]
     scores: list[list[float]]  # scores[v][s]
+    #: per variant, whether a higher score is better (``Metric.higher_is_better``)
+    higher_is_better: list[bool]
+
+    @property
+    def qualities(self) -> list[list[float]]:
+        """The scores turned so that higher is better for every variant:
+        what rankings, tau and rank flips compare."""
+        return [
+            col if up else [-x for x in col] for col, up in zip(self.scores, self.higher_is_better)
+        ]
 
     def ranks(self) -> list[list[int]]:
-        return [ranks(col) for col in self.scores]
+        return [ranks(col) for col in self.qualities]
 
     def pairs(self) -> list[dict[str, Any]]:
         out = []
+        q = self.qualities
         for i, j in combinations(range(len(self.variants)), 2):
             out.append(
                 {
                     "a": self.variants[i],
                     "b": self.variants[j],
-                    "kendall_tau": kendall_tau_b(self.scores[i], self.scores[j])
-                    if len(self.systems) > 1
-                    else None,
-                    "rank_flips": [
-                        list(f) for f in rank_flips(self.systems, self.scores[i], self.scores[j])
-                    ],
+                    "kendall_tau": kendall_tau_b(q[i], q[j]) if len(self.systems) > 1 else None,
+                    "rank_flips": [list(f) for f in rank_flips(self.systems, q[i], q[j])],
                 }
             )
         return out
@@ -65,4 +72,5 @@ def from_stats(variants: Sequence[AnyMetric], stats: SystemStatistics) -> Matrix
     for variant in variants:
         scores.append([variant.score_value(stats.total(variant, name)) for name in stats.systems])
     signatures = [v.signature(stats.nrefs).long for v in variants]
-    return Matrix(list(stats.systems), [v.name for v in variants], signatures, scores)
+    better = [v.higher_is_better for v in variants]
+    return Matrix(list(stats.systems), [v.name for v in variants], signatures, scores, better)
