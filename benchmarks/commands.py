@@ -205,7 +205,7 @@ def measure(w: Workload, runs: int) -> dict[str, object]:
 
 #: what ``bleukit score`` imports before it reads a line
 SCORE_IMPORTS = (
-    "import bleukit.cli.commands, bleukit.executors, bleukit.report.text, "
+    "import bleukit.cli.commands, bleukit.executors.files, bleukit.report.text, "
     "bleukit.metrics.chrf.variant"
 )
 

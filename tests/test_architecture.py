@@ -110,7 +110,7 @@ def test_relative_imports_resolve_to_modules():
 
 def test_an_executor_is_chosen_in_one_place():
     """Files read a chunk at a time reach an executor through
-    ``bleukit.executors`` alone: nothing else imports the Dask, Ray or Spark
+    ``bleukit.executors.files`` alone: nothing else imports the Dask, Ray or Spark
     faces (which import the executors' own libraries)."""
     faces = {"bleukit.dask", "bleukit.ray", "bleukit.spark"}
     importing = {
@@ -119,7 +119,7 @@ def test_an_executor_is_chosen_in_one_place():
         for target, _ in _imports(name)
         if target in faces and name not in faces
     }
-    assert importing == {"bleukit.executors"}
+    assert importing == {"bleukit.executors.files"}
 
 
 #: what the command line may not import: the work it asks the library for

@@ -484,7 +484,7 @@ def test_files_collected_locally_score_as_the_variant_does(tmp_path):
     """The executors module's local path: statistics of files read a chunk at a time give
     the variant's own corpus scores, every chunk is seen once, and the same file given twice
     is two systems."""
-    from bleukit.executors import collect_files, file_scores, file_statistics
+    from bleukit.executors.files import collect_files, file_scores, file_statistics
 
     ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
     ref.write_text("\n".join(REF_A) + "\n", encoding="utf-8")

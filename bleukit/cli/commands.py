@@ -60,7 +60,7 @@ def _collect(
     args: argparse.Namespace, variants: Sequence[AnyMetric], per_segment: bool = True
 ) -> SystemStatistics:
     """The statistics of a multi-system command's systems under ``variants``."""
-    from ..executors import collect_files
+    from ..executors.files import collect_files
 
     names, paths = a.systems(args)
     ref_paths = a.flatten(args.ref)
@@ -95,12 +95,12 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> None:
             a.note(args, f"warning: {warning}")
         return
     if spec is not None:
-        from ..executors import file_statistics
+        from ..executors.files import file_statistics
 
         stats, files = file_statistics(variant, ref_paths, hyp_paths)
         _write_blocks(out, _confidence_blocks(args, variant, spec, stats, files), args.format)
         return
-    from ..executors import file_scores
+    from ..executors.files import file_scores
 
     scores = file_scores(variant, ref_paths, hyp_paths, execution)
     blocks = [_corpus_block(args, variant.name, name, result) for name, result in scores]

@@ -17,7 +17,8 @@ from typing import Any, TextIO
 
 from ..core.spec import SignificanceSpec
 from ..corpus.systems import SystemStatistics, collect
-from ..executors import LOCAL, Execution, collect_files
+from ..executors import LOCAL, Execution
+from ..executors.files import collect_files
 from ..io.files import Spool, write_text_file
 from ..metrics.base import AnyMetric
 from ..significance.paired import compare
