@@ -228,10 +228,12 @@ def test_loading_by_name_file_and_overrides(tmp_path):
     assert load_chrf("chrF").with_overrides(word_order=2).name == "chrF[word_order=2]"
     with pytest.raises(ConfigError, match="a BLEU variant"):
         load_chrf("BLEUw4")
+    with pytest.raises(ConfigError, match="TER: a ter.v1 variant, not a chrF one"):
+        load_chrf("TER")
     with pytest.raises(ConfigError, match="not a BLEU one"):
         bleukit.load_variant("chrF")
     bad = tmp_path / "bad.yaml"
-    bad.write_text("extends: chrF\nmetric: ter.v1\n", encoding="utf-8")
+    bad.write_text("extends: chrF\nmetric: ter.v9\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="key 'metric'"):
         load_metric(str(bad))
 

@@ -869,3 +869,43 @@ def test_every_command_the_parser_knows_runs_a_function():
 
     # sacrebleu's command line is handed its arguments before any parsing
     assert COMMANDS.keys() == SUBCOMMANDS.keys() - {"sacrebleu"}
+
+
+def test_every_command_takes_ter_and_ranks_it_lowest_first(corpus, tmp_path, capsys):
+    """TER (lower is better) through score, --sentence, --confidence,
+    compare, matrix and report; agree and --compat sacrebleu refuse it
+    with one line."""
+    import json
+
+    from bleukit.files import read_lines
+
+    ref, ref2, hyp = corpus
+    ter = bleukit.load_metric("TER")
+    code, out, err = run(["score", "-v", "TER", "-r", ref, "-i", hyp, "-f", "json"], capsys)
+    (block,) = json.loads(out)
+    expected = ter.corpus_score(read_lines(hyp), [read_lines(ref)])
+    assert code == 0 and block["score"] == expected.score and block["num_edits"] == 2, err
+    code, out, err = run(["score", "-v", "TER", "-r", ref, "-i", hyp, "--sentence"], capsys)
+    assert code == 0 and out.splitlines()[:2] == ["TER = 16.67", "TER = 14.29"], err
+    code, out, err = run(["score", "-v", "TER", "-r", ref, "-i", hyp, "--confidence"], capsys)
+    assert code == 0 and "TER = 15.38 95% CI [" in out, err
+    code, out, err = run(["compare", "-v", "TER", "-r", ref, "-i", ref2, hyp, "-f", "json"], capsys)
+    assert code == 0 and [r["system"] for r in json.loads(out)] == ["ref2", "hyp"], err
+    code, out, err = run(
+        ["matrix", "-v", "BLEUw4,TER", "-r", ref, "-i", ref, hyp, "-f", "json"], capsys
+    )
+    ranks = [row["ranks"] for row in json.loads(out)["systems"]]
+    # the reference itself is best under both: TER 0, BLEU 100
+    assert code == 0 and ranks[0] == {"BLEUw4": 1, "TER": 1}, (ranks, err)
+    page = tmp_path / "r.html"
+    code, out, err = run(
+        ["report", "-v", "TER", "-r", ref, "-i", ref2, hyp, "-o", str(page)], capsys
+    )
+    assert code == 0 and '"metric": "TER"' in page.read_text("utf-8"), err
+    code, out, err = run(["agree", "BLEUw4", "TER", "-r", ref, "-i", ref2, hyp], capsys)
+    assert code == 2 and "TER is an error rate" in err and err.count("\n") == 1
+    pytest.importorskip("numpy")
+    code, out, err = run(
+        ["compare", "-v", "TER", "-r", ref, "-i", ref2, hyp, "--compat", "sacrebleu"], capsys
+    )
+    assert code == 2 and "a TER variant: drop --compat" in err

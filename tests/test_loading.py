@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from bleukit.config.loading import builtin_config, load_any_config, load_config
-from bleukit.config.model import ChrfConfig, VariantConfig, builtin_names
+from bleukit.config.model import METRIC_CONFIGS, VariantConfig, builtin_names
 from bleukit.config.schema import validated_builtins
 from bleukit.core.errors import ConfigError
 
@@ -26,7 +26,11 @@ def test_the_table_of_built_ins_is_what_validating_their_yaml_gives():
 @pytest.mark.parametrize("name", builtin_names())
 def test_a_built_in_by_name_equals_its_validated_yaml(name):
     fields = validated_builtins()[name]
-    expected = ChrfConfig(**fields) if "metric" in fields else VariantConfig(**fields)
+    expected = (
+        METRIC_CONFIGS[fields["metric"]](**fields)
+        if "metric" in fields
+        else VariantConfig(**fields)
+    )
     assert builtin_config(name) == expected == load_any_config(name)
 
 

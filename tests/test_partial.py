@@ -5,6 +5,7 @@ are neutral, and variants and partials pickle; threads= limits the engine."""
 from __future__ import annotations
 
 import pickle
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -214,9 +215,10 @@ def test_a_tampered_partial_of_either_metric_is_refused(changes, message):
     ("stats", "message"),
     [
         ((1, 2, 3) * 6, "order 1: 3 matches of 1 hypothesis and 2 reference n-grams"),
-        ((-1, 2, 0) * 6, "not BLEU's Stats or chrF's triples"),
-        ((1.0, 2, 0) * 6, "not BLEU's Stats or chrF's triples"),
-        ((1, 2), "not BLEU's Stats or chrF's triples"),
+        ((-1, 2, 0) * 6, "not BLEU's Stats or a row of non-negative integers"),
+        ((1.0, 2, 0) * 6, "not BLEU's Stats or a row of non-negative integers"),
+        ((Fraction(1, 2), 2, 0) * 6, "chrF counts integers"),
+        ((1, 2), "these statistics have 0"),
         ((1, 2, 0) * 5, "counts 6 n-gram orders .a triple each., these statistics have 5"),
     ],
 )

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import bleukit
 from bleukit.metrics.ter.edits import (
     MAX_SHIFT_SIZE,
     BeamDistance,
@@ -114,3 +115,72 @@ def test_a_shift_moves_words_and_keeps_them_all(words, data):
 def test_matching_runs_are_equal_word_runs(hyp, ref):
     for h, r, n in matching_runs(hyp, ref):
         assert 1 <= n <= MAX_SHIFT_SIZE and hyp[h : h + n] == ref[r : r + n]
+
+
+# ------------------------------------------------------------ the metric
+
+TOL = 1e-9
+
+
+def _variant(flags):
+    keys = ("normalized", "no_punct", "asian_support", "case_sensitive")
+    return bleukit.load_metric("TER", **dict(zip(keys, flags)))
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("case", GOLDEN["cases"][:10], ids=lambda c: f"{c['set']}-{c['setting']}")
+def test_corpus_scores_equal_sacrebleu(case):
+    ter = _variant(case["flags"])
+    hyps = _lines(f"{case['set']}.hyp.{case['system']}.txt")
+    refs = _lines(f"{case['set']}.ref.A.txt")
+    result = ter.corpus_score(hyps, [refs])
+    assert result.score == pytest.approx(case["corpus_score"], abs=TOL, rel=0)
+    assert (result.num_edits, result.ref_length) == (sum(case["edits"]), sum(case["ref_lengths"]))
+
+
+@pytest.mark.golden
+def test_several_references_and_sentence_scores_equal_sacrebleu():
+    multi = GOLDEN["multi"]
+    hyps = _lines(f"{multi['set']}.hyp.{multi['system']}.txt")
+    streams = [_lines(f"{multi['set']}.ref.{r}.txt") for r in multi["references"]]
+    streams[1] = [None if i % 4 == 0 else r for i, r in enumerate(streams[1])]
+    ter = bleukit.load_metric("TER")
+    result = ter.corpus_score(hyps, streams)
+    assert result.score == pytest.approx(multi["corpus_score"], abs=TOL, rel=0)
+    assert result.signature.nrefs == "var"
+    sentences = [r.score for r in ter.sentence_scores(hyps, streams)]
+    assert sentences == pytest.approx(multi["sentence_scores"], abs=TOL, rel=0)
+    # partials of any split sum to the corpus statistics, exactly
+    parts = [
+        ter.partial(hyps[i : i + 40], [s[i : i + 40] for s in streams]) for i in (0, 40, 80, 120)
+    ]
+    assert ter.score(sum(parts[1:], parts[0])).score == result.score
+
+
+def test_ter_is_a_metric_where_lower_is_better():
+    ter = bleukit.load_metric("TER")
+    assert not ter.higher_is_better and ter.score_name == "TER"
+    perfect = ter.sentence_score("the cat sat", ["the cat sat"])
+    assert perfect.score == 0.0 and perfect.num_edits == 0
+    # an empty reference: every hypothesis word is an edit (sacrebleu: 100)
+    assert ter.sentence_score("a b", [""]).score == 100.0
+    assert ter.sentence_score("", [""]).score == 0.0
+    with pytest.raises(bleukit.InputError, match="no order to change"):
+        ter.with_order(2)
+
+
+def test_the_signature_states_every_option_and_parses_back():
+    from bleukit.metrics import parse_any_signature
+
+    ter = bleukit.load_metric("TER", normalized=True, case_sensitive=True)
+    sig = ter.signature(2)
+    assert sig.long.startswith("bleukit|metric:ter.v1|norm:yes|punct:yes|asian:no|case:mixed|")
+    assert (
+        sig.sacrebleu == "nrefs:2|case:mixed|tok:tercom|norm:yes|punct:yes|asian:no|version:2.6.0"
+    )
+    for text in (sig.long, sig.short):
+        again = parse_any_signature(text)
+        fields = {k: v for k, v in again.config.as_dict().items() if k not in ("name", "metric")}
+        assert bleukit.load_metric("TER", **fields).fingerprint == ter.fingerprint
+        assert again.nrefs == 2
+    assert bleukit.load_metric("TER").fingerprint != ter.fingerprint

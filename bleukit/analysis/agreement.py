@@ -256,6 +256,14 @@ def agree_stats(
     ``study_variants(variant_a, variant_b, orders)``; Denoual & Lepage
     2005); with ``orders``, also B at each of those max orders."""
     a, b = variant_a, variant_b
+    for v in (a, b):
+        # kappa's grades, the analogical share and the correlations read
+        # 0-100 scores where higher is better
+        if not v.higher_is_better:
+            raise InputError(
+                f"agree compares metrics where a higher score is better; {v.name} is an "
+                "error rate (use matrix to compare its ranking)"
+            )
     a_lower = a.with_order(a.order - 1) if a.order > 1 else None
     if stats.segments * len(stats.systems) < 2:
         raise InputError("agree needs at least two segments")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ..config.model import CHRF_SCORING_FIELDS, SCORING_FIELDS
+from ..config.model import CHRF_SCORING_FIELDS, SCORING_FIELDS, TER_SCORING_FIELDS
 
 #: --set KEY=: the values a key completes (a component kind of ``bleukit
 #: components --names``, or fixed words); other keys take numbers
@@ -29,8 +29,16 @@ SET_VALUES: dict[str, str | tuple[str, ...]] = {
     "whitespace": ("true", "false"),
     "eps_smoothing": ("true", "false"),
     "totals": ("exact", "at-least-one"),
+    "normalized": ("true", "false"),
+    "no_punct": ("true", "false"),
+    "asian_support": ("true", "false"),
+    "case_sensitive": ("true", "false"),
 }
-SET_KEYS = tuple(dict.fromkeys(k for k in (*SCORING_FIELDS, *CHRF_SCORING_FIELDS) if k != "metric"))
+SET_KEYS = tuple(
+    dict.fromkeys(
+        k for k in (*SCORING_FIELDS, *CHRF_SCORING_FIELDS, *TER_SCORING_FIELDS) if k != "metric"
+    )
+)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..core.errors import ConfigError, did_you_mean
 from ..core.reflen import REF_LENGTHS
@@ -209,6 +209,46 @@ class ChrfConfig(_Fields):
 CHRF_SCORING_FIELDS = (
     "metric", "char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing",
 )  # fmt: skip
+
+
+#: TER's versioned name: a changed computation gets a new one
+TER_METRIC = "ter.v1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TerConfig(_Fields):
+    """A complete, validated TER variant (YAML: ``metric: ter.v1``): the four
+    options of sacrebleu's ``TER``, Tercom's normalization flags."""
+
+    name: str | None = None
+    description: str = ""
+    metric: Literal["ter.v1"]
+    normalized: bool
+    no_punct: bool
+    asian_support: bool
+    case_sensitive: bool
+
+    #: sacrebleu's name of the score
+    score_name: ClassVar[str] = "TER"
+
+
+#: fields that can change a TER score, and the order signatures write them in
+TER_SCORING_FIELDS = ("metric", "normalized", "no_punct", "asian_support", "case_sensitive")
+#: the configurations of metrics other than BLEU (whose YAML has no
+#: ``metric`` key), by the versioned name their YAML's ``metric`` gives
+METRIC_CONFIGS: dict[str, type[ChrfConfig | TerConfig]] = {
+    CHRF_METRIC: ChrfConfig,
+    TER_METRIC: TerConfig,
+}
+_METRIC_FIELDS = {CHRF_METRIC: CHRF_SCORING_FIELDS, TER_METRIC: TER_SCORING_FIELDS}
+
+#: a validated variant of any metric
+AnyConfig = VariantConfig | ChrfConfig | TerConfig
+
+
+def scoring_fields(config: AnyConfig) -> tuple[str, ...]:
+    """The fields that can change a variant's score, in signature order."""
+    return _METRIC_FIELDS.get(getattr(config, "metric", ""), SCORING_FIELDS)
 
 
 # ------------------------------------------------------------------ loading

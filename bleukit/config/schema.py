@@ -14,6 +14,7 @@ validated them (``scripts/build_variant_table.py``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -29,12 +30,17 @@ from pydantic import (
 from ..core.errors import ConfigError, UnknownComponentError
 from ..core.smoothing import SMOOTHINGS
 from .model import (
+    CHRF_METRIC,
     CHRF_SCORING_FIELDS,
     COMPONENT_FIELDS,
     DESCRIPTIVE_FIELDS,
     MAX_ORDER_LIMIT,
     SCORING_FIELDS,
+    TER_METRIC,
+    TER_SCORING_FIELDS,
+    AnyConfig,
     ChrfConfig,
+    TerConfig,
     VariantConfig,
     shorten,
 )
@@ -131,6 +137,20 @@ class ChrfModel(BaseModel):
         return self
 
 
+class TerModel(BaseModel):
+    """The checks a TER variant passes; its fields are TerConfig's."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: str | None = None
+    description: str = ""
+    metric: Literal["ter.v1"]
+    normalized: bool
+    no_punct: bool
+    asian_support: bool
+    case_sensitive: bool
+
+
 def validate(data: dict[str, Any], source: str) -> VariantConfig:
     """A validated BLEU variant from its fields; an error is one
     ConfigError naming ``source`` and the keys."""
@@ -140,6 +160,30 @@ def validate(data: dict[str, Any], source: str) -> VariantConfig:
 def validate_chrf(data: dict[str, Any], source: str) -> ChrfConfig:
     """A validated chrF variant; an error names ``source`` and the key."""
     return ChrfConfig(**_checked(ChrfModel, CHRF_SCORING_FIELDS, data, source))
+
+
+def validate_ter(data: dict[str, Any], source: str) -> TerConfig:
+    """A validated TER variant; an error names ``source`` and the key."""
+    return TerConfig(**_checked(TerModel, TER_SCORING_FIELDS, data, source))
+
+
+#: each non-BLEU metric's validation, by its versioned name
+_VALIDATORS: dict[str, Callable[[dict[str, Any], str], ChrfConfig | TerConfig]] = {
+    CHRF_METRIC: validate_chrf,
+    TER_METRIC: validate_ter,
+}
+
+
+def validate_any(data: dict[str, Any], source: str) -> AnyConfig:
+    """A validated variant of the metric the data's ``metric`` key names
+    (none: BLEU)."""
+    if "metric" not in data:
+        return validate(data, source)
+    check = _VALIDATORS.get(data["metric"]) if isinstance(data["metric"], str) else None
+    if check is None:
+        known = ", ".join(repr(m) for m in _VALIDATORS)
+        raise ConfigError(f"{source}: key 'metric': expected one of {known} (or no key: BLEU)")
+    return check(data, source)
 
 
 def _checked(
@@ -209,6 +253,5 @@ def validated_builtins() -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name in builtin_names():
         data, source = raw_config(name, None)
-        config = validate_chrf(data, source) if "metric" in data else validate(data, source)
-        out[name] = config.as_dict()
+        out[name] = validate_any(data, source).as_dict()
     return out

@@ -24,8 +24,10 @@ from typing import Any
 from .errors import BleukitError, InputError
 from .stats import Stats
 
-#: the statistics a partial holds: BLEU's ``Stats``, or chrF's triples
-PartialStats = Stats | tuple[int, ...]
+#: the statistics a partial holds: BLEU's ``Stats``, or another metric's
+#: additive row (chrF's triples; TER's edits and reference length, which
+#: is a fraction where segments have several references)
+PartialStats = Stats | tuple[int | Fraction, ...]
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ def _add(a: PartialStats, b: PartialStats) -> PartialStats:
     if isinstance(a, Stats) and isinstance(b, Stats):
         return a + b
     if isinstance(a, Stats) or isinstance(b, Stats):
-        raise BleukitError("cannot merge BLEU and chrF statistics")
+        raise BleukitError("cannot merge BLEU statistics with another metric's")
     return tuple(x + y for x, y in zip(a, b))
 
 
@@ -123,6 +125,11 @@ def _bound(pick: Any, a: int | None, b: int | None) -> int | None:
 def _count(value: object) -> bool:
     """A non-negative int (not a bool)."""
     return type(value) is int and value >= 0
+
+
+def _amount(value: object) -> bool:
+    """A non-negative int or Fraction (a mean reference length)."""
+    return _count(value) or (type(value) is Fraction and value >= 0)
 
 
 def _counts(value: object) -> bool:
@@ -160,7 +167,7 @@ def _problem(p: Partial) -> str | None:
         if p.stats.segments != p.segments:
             return f"{p.segments} segments, but statistics of {p.stats.segments!r}"
         return _bleu_problem(p.stats)
-    return _triples_problem(p.stats)
+    return _row_problem(p.stats)
 
 
 def _bleu_problem(stats: Stats) -> str | None:
@@ -184,13 +191,12 @@ def _bleu_problem(stats: Stats) -> str | None:
     return None
 
 
-def _triples_problem(stats: object) -> str | None:
-    # chrF: per order (hypothesis n-grams, reference n-grams, matches)
-    if not _counts(stats) or not stats or len(stats) % 3:  # type: ignore[arg-type]
-        return f"stats is {stats!r}, not BLEU's Stats or chrF's triples of non-negative integers"
-    assert isinstance(stats, tuple)
-    for n in range(len(stats) // 3):
-        hyp, ref, match = stats[3 * n : 3 * n + 3]
-        if match > hyp or match > ref:
-            return f"order {n + 1}: {match} matches of {hyp} hypothesis and {ref} reference n-grams"
+def _row_problem(stats: object) -> str | None:
+    # another metric's additive row: what each number means, and how they
+    # bound each other, its metric checks (Metric.check_stats)
+    if not isinstance(stats, tuple) or not stats or not all(map(_amount, stats)):
+        return (
+            f"stats is {stats!r}, not BLEU's Stats or a row of non-negative integers "
+            "and fractions (chrF's triples, TER's edits and reference length)"
+        )
     return None

@@ -50,17 +50,21 @@ def __getattr__(name: str) -> Any:
     return getattr(import_module(f".{module}", __name__), name)
 
 
+#: each metric's implementation by the versioned name its configuration's
+#: ``metric`` gives (a BLEU configuration has none): module under
+#: ``metrics``, class
+_IMPLEMENTATIONS = {
+    "chrf.v1": ("chrf.variant", "ChrfVariant"),
+    "ter.v1": ("ter.variant", "TerVariant"),
+    None: ("bleu.variant", "Variant"),
+}
+
+
 def metric_for(config: Any, engine: str | None = None, threads: int | None = None) -> AnyMetric:
     """The variant of whichever metric ``config`` configures."""
-    from ..config.model import ChrfConfig
-
-    if isinstance(config, ChrfConfig):
-        from .chrf.variant import ChrfVariant
-
-        return ChrfVariant(config, engine, threads)
-    from .bleu.variant import Variant
-
-    return Variant(config, engine, threads)
+    module, name = _IMPLEMENTATIONS[getattr(config, "metric", None)]
+    cls = getattr(import_module(f".{module}", __name__), name)
+    return cls(config, engine, threads)  # type: ignore[no-any-return]
 
 
 def load_metric(
@@ -79,12 +83,17 @@ def as_metric(variant: str | AnyMetric) -> AnyMetric:
 
 
 def parse_any_signature(text: str) -> Any:
-    """The signature (``Signature``, ``ChrfSignature``) a text states, in its
-    long or short form: the configuration (``.config``) and ``.nrefs``."""
+    """The signature (``Signature``, ``ChrfSignature``, ``TerSignature``) a
+    text states, in its long or short form: the configuration (``.config``)
+    and ``.nrefs``."""
     from .chrf.core import is_chrf_signature, parse_chrf_signature
 
     if is_chrf_signature(text):
         return parse_chrf_signature(text)
+    from .ter.core import is_ter_signature, parse_ter_signature
+
+    if is_ter_signature(text):
+        return parse_ter_signature(text)
     from .bleu.signature import parse_signature
 
     return parse_signature(text)

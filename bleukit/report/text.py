@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..config.model import CHRF_SCORING_FIELDS, SCORING_FIELDS, ChrfConfig, VariantConfig
+from ..config.model import AnyConfig, scoring_fields
 from ..core.results import SystemResult
 from ..metrics.base import MetricResult, MetricSignature
 
@@ -15,14 +15,14 @@ if TYPE_CHECKING:
     from ..analysis.agreement import Agreement
 
 
-def variant_yaml(config: VariantConfig | ChrfConfig) -> str:
+def variant_yaml(config: AnyConfig) -> str:
     """The complete, filled-in variant as YAML (loadable again)."""
     data: dict[str, Any] = {}
     if config.name:
         data["name"] = config.name
     if config.description:
         data["description"] = config.description
-    for key in CHRF_SCORING_FIELDS if isinstance(config, ChrfConfig) else SCORING_FIELDS:
+    for key in scoring_fields(config):
         value = getattr(config, key)
         data[key] = list(value) if isinstance(value, tuple) else value
     import yaml  # only a variant's YAML needs it: a score never does

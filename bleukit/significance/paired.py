@@ -100,8 +100,9 @@ def _score_all(metric: AnyMetric, systems: Sequence[Columns], draws: Draws) -> l
 def _check_compat(metric: AnyMetric) -> None:
     if not metric.signature(1).sacrebleu_compatible:
         raise BleukitError(
-            f"--compat sacrebleu needs a variant that sacrebleu computes; {metric.name} "
-            "uses components sacrebleu does not have"
+            f"--compat sacrebleu needs a variant whose resampling bleukit reproduces from "
+            f"sacrebleu's; {metric.name} is not one (a BLEU variant with components "
+            "sacrebleu does not have, or a TER variant: drop --compat)"
         )
 
 

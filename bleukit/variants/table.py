@@ -57,6 +57,18 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "exact",
     },
+    "TER": {
+        "name": "TER",
+        "description": "TER (Snover et al. 2006): words lowercased, no Tercom "
+        "normalization, with punctuation, shifts searched as Tercom "
+        "and sacrebleu 2.x do (sacrebleu's default TER). Lower is "
+        "better.",
+        "metric": "ter.v1",
+        "normalized": False,
+        "no_punct": False,
+        "asian_support": False,
+        "case_sensitive": False,
+    },
     "chrF": {
         "name": "chrF",
         "description": "chrF (Popović 2015): character 6-gram F-score with beta 2, "

@@ -7,8 +7,10 @@ For the first 150 segments of one system of each test set (WMT21 en-de,
 en-cs, en-zh; WMT22 en-ja) against its first reference, under five
 settings of sacrebleu's ``TER(normalized, no_punct, asian_support,
 case_sensitive)``: every segment's edit count and reference length
-(``translation_edit_rate`` on ``TercomTokenizer``'s words) and a digest of
-the normalized text of hypothesis and reference.
+(``translation_edit_rate`` on ``TercomTokenizer``'s words), a digest of
+the normalized text of hypothesis and reference, and ``TER``'s corpus
+score; and for WMT21 en-de against references A, C and D (every fourth
+segment without C), the corpus score and every sentence score.
 """
 
 import hashlib
@@ -17,6 +19,7 @@ import sys
 from pathlib import Path
 
 import sacrebleu
+from sacrebleu.metrics import TER
 from sacrebleu.metrics.lib_ter import translation_edit_rate
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
@@ -59,9 +62,22 @@ def main() -> None:
                 "set": test_set, "system": system, "setting": name, "flags": flags,
                 "edits": [e for e, _ in counts], "ref_lengths": [n for _, n in counts],
                 "normalized_sha256": digest,
+                "corpus_score": TER(*flags).corpus_score(hyps, [refs]).score,
             })  # fmt: skip
+    hyps = lines(DATA / "newstest2021.en-de.hyp.UEdin.txt")
+    streams = [lines(DATA / f"newstest2021.en-de.ref.{r}.txt") for r in "ACD"]
+    streams[1] = [None if i % 4 == 0 else r for i, r in enumerate(streams[1])]
+    ter = TER()
+    multi = {
+        "set": "newstest2021.en-de", "system": "UEdin", "references": "ACD",
+        "corpus_score": ter.corpus_score(hyps, streams).score,
+        "sentence_scores": [
+            ter.sentence_score(h, [r for r in refs if r is not None]).score
+            for h, *refs in zip(hyps, *streams)
+        ],
+    }  # fmt: skip
     meta = {"sacrebleu": sacrebleu.__version__, "segments": SEGMENTS, "reference": "A"}
-    json.dump({"meta": meta, "cases": cases}, sys.stdout, indent=1)
+    json.dump({"meta": meta, "cases": cases, "multi": multi}, sys.stdout, indent=1)
     sys.stdout.write("\n")
 
 

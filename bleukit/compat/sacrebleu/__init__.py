@@ -10,8 +10,9 @@ BLEU = 45.07 70.6/42.9/36.4/37.5 (BP = 1.000 ratio = 1.000 hyp_len = 17 ref_len 
 >>> round(sacrebleu.sentence_bleu(hyps[0], [refs[0][0]]).score, 1)
 100.0
 
-Not here: TER (out of scope), the test-set functions of the Python API
-(the command line reads test sets: ``bleukit.io.testsets``).
+Not here yet: TER (``bleukit.load_metric("TER")`` computes it). Not here:
+the test-set functions of the Python API (the command line reads test
+sets: ``bleukit.io.testsets``).
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-refs", "-nr", type=int, default=1, help="tab-separated references")
     p.add_argument("--encoding", "-e", default="utf-8", help="text encoding (utf-8)")
     p.add_argument("--metrics", "-m", choices=("bleu", "chrf", "ter"), nargs="+",
-                   default=["bleu"], help="bleu, chrf (TER is out of scope)")  # fmt: skip
+                   default=["bleu"], help="bleu, chrf (ter: not yet here)")  # fmt: skip
     p.add_argument("--sentence-level", "-sl", action="store_true", help="score each sentence")
     p.add_argument("--smooth-method", "-s", choices=list(BLEU.SMOOTH_DEFAULTS), default="exp",
                    dest="bleu_smooth_method", help="BLEU smoothing (exp)")  # fmt: skip
@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF: eps smoothing")
     for flag in ("--ter-case-sensitive", "--ter-asian-support", "--ter-no-punct",
                  "--ter-normalized"):  # fmt: skip
-        p.add_argument(flag, action="store_true", help="TER (out of scope)")
+        p.add_argument(flag, action="store_true", help="TER (not yet here)")
     p.add_argument("--confidence", "-ci", action="store_true", help="bootstrap 95%% interval")
     p.add_argument("--confidence-n", "-cin", type=int, default=1000, help="its resamples")
     pair = p.add_mutually_exclusive_group()
@@ -129,7 +129,10 @@ def _refuse(args: argparse.Namespace) -> None:
         if getattr(args, dest) and not (args.test_set and args.langpair):
             raise InputError(f"{flag} needs a test set (-t) and a language pair (-l)")
     if "ter" in args.metrics:
-        raise ConfigError("-m ter: TER is out of bleukit's scope (BLEU and chrF only)")
+        raise ConfigError(
+            "-m ter: not yet in bleukit sacrebleu (BLEU and chrF); "
+            "bleukit score -v TER computes sacrebleu's TER"
+        )
     if args.width < 0:
         raise ConfigError(f"-w {args.width}: the width must be at least 0")
     for value, flag in ((args.confidence_n, "-cin"), (args.paired_bs_n, "-pbsn"),

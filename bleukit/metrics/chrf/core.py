@@ -23,14 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..._version import __version__
 from ...config.model import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
-from ...core.errors import ConfigError
-from ...core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
 from ...engines import SegmentTable
 from ...tokenizers import BlockForm, Tokenization
 from ...tokenizers.pipeline import BlockKind, fold_case
-from ..base import MetricSignature
+from ..fields import FieldForm, FieldSignature
 
 SACREBLEU_VERSION = "2.6.0"
 #: chrF++.py's, NLTK's and Moses' epsilon (sacrebleu's ``eps_smoothing``)
@@ -40,57 +37,39 @@ EPS = 1e-16
 _PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
-#: (long key, short key) of each scoring field
-CHRF_KEYS = {
-    "metric": ("metric", "m"),
-    "char_order": ("nc", "nc"),
-    "word_order": ("nw", "nw"),
-    "beta": ("beta", "b"),
-    "lowercase": ("case", "c"),
-    "whitespace": ("space", "sp"),
-    "eps_smoothing": ("eps", "e"),
-}
-_SPELLING = {
-    "lowercase": {False: ("mixed", "m"), True: ("lc", "lc")},
-    "whitespace": {True: ("yes", "y"), False: ("no", "n")},
-    "eps_smoothing": {True: ("yes", "y"), False: ("no", "n")},
-}
-
-
-def _spell(field: str, value: Any, short: bool) -> str:
-    spelling = _SPELLING.get(field)
-    return str(value) if spelling is None else spelling[value][short]
+#: how chrF's fields are written in a signature
+CHRF_FORM = FieldForm(
+    CHRF_METRIC,
+    CHRF_SCORING_FIELDS,
+    keys={
+        "metric": ("metric", "m"),
+        "char_order": ("nc", "nc"),
+        "word_order": ("nw", "nw"),
+        "beta": ("beta", "b"),
+        "lowercase": ("case", "c"),
+        "whitespace": ("space", "sp"),
+        "eps_smoothing": ("eps", "e"),
+    },
+    spelling={
+        "lowercase": {False: ("mixed", "m"), True: ("lc", "lc")},
+        "whitespace": {True: ("yes", "y"), False: ("no", "n")},
+        "eps_smoothing": {True: ("yes", "y"), False: ("no", "n")},
+    },
+)
 
 
 @dataclass(frozen=True)
-class ChrfSignature(MetricSignature):
+class ChrfSignature(FieldSignature):
     """The complete signature of a chrF score: every scoring field, the
     number of references and the version (docs/signatures.md)."""
 
     config: ChrfConfig
-    nrefs: int | str
-    #: how intervals and p-values were computed (None: no test)
-    test: SignificanceSpec | None = None
+    form = CHRF_FORM
 
     @property
     def sacrebleu_compatible(self) -> bool:
         """sacrebleu computes every chrF and chrF++ variant."""
         return True
-
-    def with_test(self, test: SignificanceSpec) -> ChrfSignature:
-        """This signature with how intervals and p-values were computed."""
-        return ChrfSignature(self.config, self.nrefs, test)
-
-    def _format(self, short: bool, versions: bool = True) -> str:
-        pairs = [
-            f"{CHRF_KEYS[f][short]}:{_spell(f, getattr(self.config, f), short)}"
-            for f in CHRF_SCORING_FIELDS
-        ]
-        pairs.append(f"{'#' if short else 'nrefs'}:{self.nrefs}")
-        pairs += test_pairs(self.test, short)
-        if versions:
-            pairs.append(f"{'v' if short else 'version'}:{__version__}")
-        return "|".join(["bk" if short else "bleukit", *pairs])
 
     def sacrebleu_format(self, short: bool = False) -> str:
         """sacrebleu 2.6.0's chrF signature for this variant. Compatibility
@@ -112,63 +91,17 @@ class ChrfSignature(MetricSignature):
     def sacrebleu(self) -> str:
         return self.sacrebleu_format()
 
-    def described(self) -> dict[str, Any]:
-        variant = {f: getattr(self.config, f) for f in CHRF_SCORING_FIELDS}
-        return {"variant": variant, "nrefs": self.nrefs, **self.to_dict()}
-
-    def notes(self) -> list[str]:
-        return [f"nrefs: {self.nrefs}"]
-
 
 def is_chrf_signature(text: str) -> bool:
-    return any(f"|{key}:{CHRF_METRIC}" in text for key in CHRF_KEYS["metric"])
+    return CHRF_FORM.states(text)
 
 
 def parse_chrf_signature(text: str) -> ChrfSignature:
     """The chrF variant a signature (long or short form) states: the exact
     configuration and number of references (the version is not kept)."""
-    head, *pairs = text.strip().split("|")
-    if head not in ("bleukit", "bk"):
-        raise ConfigError(f"signature {text!r}: must start with 'bleukit|' or 'bk|'")
-    short = head == "bk"
-    fields: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition(":")
-        if not sep:
-            raise ConfigError(f"signature field {pair!r}: expected key:value")
-        fields[key] = value
-    data: dict[str, Any] = {}
-    for name in CHRF_SCORING_FIELDS:
-        key = CHRF_KEYS[name][short]
-        if key not in fields:
-            raise ConfigError(f"signature {text!r}: key {key!r} is missing")
-        value = fields.pop(key)
-        spelling = _SPELLING.get(name)
-        if spelling is not None:
-            read = {spelled[short]: v for v, spelled in spelling.items()}
-            if value not in read:
-                raise ConfigError(f"signature key {key!r}: {value!r} is not one of {sorted(read)}")
-            data[name] = read[value]
-        elif name == "metric":
-            data[name] = value
-        elif value.isdigit():
-            data[name] = int(value)
-        else:
-            raise ConfigError(f"signature key {key!r}: {value!r} is not a number")
-    nrefs_text = fields.pop("#" if short else "nrefs", None)
-    fields.pop("v" if short else "version", None)
-    tests = test_keys(short)
-    test = parse_test(fields, tests)
-    for key in tests:
-        fields.pop(key, None)
-    if fields:
-        raise ConfigError(f"signature {text!r}: unknown key {next(iter(fields))!r}")
-    if nrefs_text is None or not (nrefs_text == "var" or nrefs_text.isdigit()):
-        raise ConfigError(f"signature {text!r}: nrefs must be a number or 'var'")
-    nrefs: int | str = nrefs_text if nrefs_text == "var" else int(nrefs_text)
     from ...config.schema import validate_chrf
 
-    return ChrfSignature(validate_chrf(data, f"signature {text!r}"), nrefs, test)
+    return ChrfSignature.parse(text, validate_chrf)
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,15 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
                 f"invalid partial statistics: {self.name} counts {self.config.order} n-gram "
                 f"orders (a triple each), these statistics have {shape}"
             )
+        if not all(type(x) is int for x in stats):
+            raise InputError(f"invalid partial statistics: chrF counts integers, not {stats!r}")
+        for n in range(self.config.order):
+            hyp, ref, match = stats[3 * n : 3 * n + 3]
+            if match > hyp or match > ref:
+                raise InputError(
+                    f"invalid partial statistics: order {n + 1}: {match} matches of {hyp} "
+                    f"hypothesis and {ref} reference n-grams"
+                )
 
     def row(self, stats: Triples) -> Triples:
         return stats
@@ -311,5 +320,8 @@ def load_chrf(
     ``metric: chrf.v1``, with keyword overrides."""
     config = load_any_config(name_or_path, overrides)
     if not isinstance(config, ChrfConfig):
-        raise ConfigError(f"{name_or_path}: a BLEU variant (bleukit.load_variant loads it)")
+        kind = getattr(config, "metric", "BLEU")
+        raise ConfigError(
+            f"{name_or_path}: a {kind} variant, not a chrF one (bleukit.load_metric loads it)"
+        )
     return ChrfVariant(config, engine, threads)
