@@ -36,6 +36,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1141,6 +1142,251 @@ done:
     return result;
 }
 
+
+/* ------------------------------------------------------------------ TER
+ * TER's edit count as bleukit/core/edits.py computes it (sacrebleu 2.6.0's
+ * translation_edit_rate): the beam edit distance with its trace, and
+ * Tercom's greedy shift search with sacrebleu's limits and tie-breaks.
+ * Words are int32 ids numbered in the order of the words' strings, so that
+ * comparing id sequences compares the word lists as Python does (the last
+ * tie-break between shifts). Every step mirrors the Python one; see there
+ * for why each is as it is. */
+
+#define TER_MAX_SHIFT_SIZE 10
+#define TER_MAX_SHIFT_DIST 50
+#define TER_BEAM_WIDTH 25
+#define TER_MAX_CANDIDATES 1000
+#define TER_INF 10000000000000000LL
+
+enum { OP_NOP = ' ', OP_SUB = 's', OP_INS = 'i', OP_DEL = 'd', OP_UNDEF = 'x' };
+
+typedef struct {
+    const int32_t *ref;
+    Py_ssize_t nr, nh, width, beam;
+    double ratio;
+    int has_base;
+    int32_t *base;            /* the base hypothesis (nh words) */
+    int64_t *cost, *scost;    /* (nh+1) x width: the base's rows, a candidate's */
+    char *op, *sop;
+} TerDist;
+
+static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, const char *po, char *o,
+                    int32_t word, Py_ssize_t i) {
+    Py_ssize_t nr = d->nr, diag = (Py_ssize_t)floor((double)i * d->ratio);
+    Py_ssize_t lo = diag - d->beam > 0 ? diag - d->beam : 0;
+    Py_ssize_t hi = i == d->nh ? nr + 1 : (diag + d->beam < nr + 1 ? diag + d->beam : nr + 1);
+    (void)po;
+    for (Py_ssize_t j = 0; j <= nr; j++) {
+        c[j] = TER_INF;
+        if (o) o[j] = OP_UNDEF;
+    }
+    for (Py_ssize_t j = lo; j < hi; j++) {
+        if (j == 0) {
+            c[0] = pc[0] + 1;
+            if (o) o[0] = OP_DEL;
+            continue;
+        }
+        int64_t best = c[j];
+        char bop = OP_UNDEF;
+        int same = word == d->ref[j - 1];
+        int64_t v = pc[j - 1] + (same ? 0 : 1);
+        if (best > v) { best = v; bop = same ? OP_NOP : OP_SUB; }
+        v = pc[j] + 1;
+        if (best > v) { best = v; bop = OP_DEL; }
+        v = c[j - 1] + 1;
+        if (best > v) { best = v; bop = OP_INS; }
+        c[j] = best;
+        if (o) o[j] = bop;
+    }
+}
+
+/* The distance of `words` to the reference; `base`: keep its rows (and
+ * fill its trace in `trace`, ops from the start, its length in *ntrace). */
+static int64_t ter_distance(TerDist *d, const int32_t *words, int base, char *trace,
+                            Py_ssize_t *ntrace) {
+    Py_ssize_t nh = d->nh, w = d->width, shared = 0;
+    if (d->has_base)
+        while (shared < nh && words[shared] == d->base[shared]) shared++;
+    int64_t *cost = base ? d->cost : d->scost;
+    char *op = base ? d->op : NULL;
+    for (Py_ssize_t i = shared + 1; i <= nh; i++) {
+        /* rows up to `shared` are the base's; a candidate's own rows after */
+        const int64_t *pc = (i - 1 <= shared ? d->cost : cost) + (i - 1) * w;
+        ter_row(d, pc, cost + i * w, NULL, op ? op + i * w : NULL, words[i - 1], i);
+    }
+    const int64_t *last = (nh <= shared ? d->cost : cost) + nh * w;
+    int64_t result = last[d->nr];
+    if (!base) return result;
+    memcpy(d->base, words, nh * sizeof(int32_t));
+    d->has_base = 1;
+    Py_ssize_t i = nh, j = d->nr, k = 0;
+    while (i > 0 || j > 0) {
+        char o = d->op[i * w + j];
+        trace[k++] = o;
+        if (o == OP_NOP || o == OP_SUB) { i--; j--; }
+        else if (o == OP_INS) j--;
+        else if (o == OP_DEL) i--;
+        else return -1; /* a cell the beam left unreached */
+    }
+    *ntrace = k; /* backwards: read from the end */
+    return result;
+}
+
+static void ter_shifted(const int32_t *words, Py_ssize_t n, Py_ssize_t start, Py_ssize_t length,
+                        Py_ssize_t target, int32_t *out) {
+    Py_ssize_t k = 0;
+#define TER_COPY(a, b) for (Py_ssize_t x = (a); x < (b); x++) out[k++] = words[x]
+    if (target < start) {
+        TER_COPY(0, target); TER_COPY(start, start + length); TER_COPY(target, start);
+        TER_COPY(start + length, n);
+    } else if (target > start + length) {
+        TER_COPY(0, start); TER_COPY(start + length, target); TER_COPY(start, start + length);
+        TER_COPY(target, n);
+    } else {
+        /* the compatibility quirk of core/edits.py's shifted() */
+        Py_ssize_t end = length + target;
+        TER_COPY(0, start);
+        TER_COPY(start + length, end < n ? end : n);
+        TER_COPY(start, start + length);
+        TER_COPY(end < n ? end : n, n);
+    }
+#undef TER_COPY
+}
+
+static int ter_words_greater(const int32_t *a, const int32_t *b, Py_ssize_t n) {
+    for (Py_ssize_t x = 0; x < n; x++)
+        if (a[x] != b[x]) return a[x] > b[x];
+    return 0;
+}
+
+static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t *ref,
+                                Py_ssize_t nr) {
+    if (nr == 0) return nh;
+    TerDist d;
+    d.ref = ref; d.nr = nr; d.nh = nh; d.width = nr + 1; d.has_base = 0;
+    d.ratio = nh ? (double)nr / (double)nh : 1.0;
+    d.beam = TER_BEAM_WIDTH < d.ratio / 2 ? (Py_ssize_t)ceil(d.ratio / 2 + TER_BEAM_WIDTH)
+                                          : TER_BEAM_WIDTH;
+    Py_ssize_t cells = (nh + 1) * d.width;
+    int64_t result = -2;
+    d.cost = PyMem_RawMalloc(cells * sizeof(int64_t));
+    d.scost = PyMem_RawMalloc(cells * sizeof(int64_t));
+    d.op = PyMem_RawMalloc(cells);
+    d.base = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
+    int32_t *words = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
+    int32_t *cand = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
+    int32_t *best = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
+    char *trace = PyMem_RawMalloc(nh + nr + 1);
+    Py_ssize_t *align = PyMem_RawMalloc((nr + 1) * sizeof(Py_ssize_t));
+    char *ref_err = PyMem_RawMalloc(nr + 1), *hyp_err = PyMem_RawMalloc(nh + 1);
+    if (!d.cost || !d.scost || !d.op || !d.base || !words || !cand || !best || !trace ||
+        !align || !ref_err || !hyp_err)
+        goto done;
+    for (Py_ssize_t j = 0; j <= nr; j++) { d.cost[j] = j; d.scost[j] = j; d.op[j] = OP_INS; }
+    memcpy(words, hyp, nh * sizeof(int32_t));
+    Py_ssize_t shifts = 0, checked = 0;
+    for (;;) {
+        Py_ssize_t ntrace = 0;
+        int64_t before = ter_distance(&d, words, 1, trace, &ntrace);
+        if (before < 0) { result = -1; goto done; }
+        /* the alignment, reading the trace forwards */
+        Py_ssize_t ph = -1, pr = -1;
+        for (Py_ssize_t k = ntrace - 1; k >= 0; k--) {
+            char o = trace[k];
+            if (o == OP_NOP || o == OP_SUB) {
+                ph++; pr++;
+                align[pr] = ph; hyp_err[ph] = ref_err[pr] = o == OP_SUB;
+            } else if (o == OP_DEL) {
+                ph++; hyp_err[ph] = 1;
+            } else {
+                pr++; align[pr] = ph; ref_err[pr] = 1;
+            }
+        }
+        int found = 0;
+        int64_t b_gain = 0;
+        Py_ssize_t b_len = 0, b_start = 0, b_target = 0;
+        for (Py_ssize_t sh = 0; sh < nh && checked < TER_MAX_CANDIDATES; sh++) {
+            Py_ssize_t r_lo = sh - TER_MAX_SHIFT_DIST > 0 ? sh - TER_MAX_SHIFT_DIST : 0;
+            Py_ssize_t r_hi = sh + TER_MAX_SHIFT_DIST + 1 < nr ? sh + TER_MAX_SHIFT_DIST + 1 : nr;
+            for (Py_ssize_t sr = r_lo; sr < r_hi && checked < TER_MAX_CANDIDATES; sr++) {
+                Py_ssize_t length = 0;
+                while (length < TER_MAX_SHIFT_SIZE && words[sh + length] == ref[sr + length]) {
+                    length++;
+                    /* one run: (sh, sr, length) */
+                    int skip = 0, any = 0;
+                    for (Py_ssize_t x = sh; x < sh + length; x++) any |= hyp_err[x];
+                    if (!any) skip = 1;
+                    if (!skip) {
+                        any = 0;
+                        for (Py_ssize_t x = sr; x < sr + length; x++) any |= ref_err[x];
+                        if (!any) skip = 1;
+                    }
+                    if (!skip && sh <= align[sr] && align[sr] < sh + length) skip = 1;
+                    if (!skip) {
+                        Py_ssize_t previous = -1;
+                        for (Py_ssize_t off = -1; off < length; off++) {
+                            Py_ssize_t target = sr + off == -1 ? 0 : align[sr + off] + 1;
+                            if (target == previous) continue;
+                            previous = target;
+                            ter_shifted(words, nh, sh, length, target, cand);
+                            int64_t gain = before - ter_distance(&d, cand, 0, NULL, NULL);
+                            checked++;
+                            int better = !found;
+                            if (!better) {
+                                if (gain != b_gain) better = gain > b_gain;
+                                else if (length != b_len) better = length > b_len;
+                                else if (sh != b_start) better = sh < b_start;
+                                else if (target != b_target) better = target < b_target;
+                                else better = ter_words_greater(cand, best, nh);
+                            }
+                            if (better) {
+                                found = 1; b_gain = gain; b_len = length; b_start = sh;
+                                b_target = target;
+                                memcpy(best, cand, nh * sizeof(int32_t));
+                            }
+                        }
+                    }
+                    /* sacrebleu stops scoring runs once the bound is reached */
+                    if (checked >= TER_MAX_CANDIDATES) break;
+                    if (sh + length == nh || sr + length == nr) break;
+                }
+            }
+        }
+        if (checked >= TER_MAX_CANDIDATES || !found || b_gain <= 0) break;
+        shifts++;
+        memcpy(words, best, nh * sizeof(int32_t));
+    }
+    result = shifts + ter_distance(&d, words, 0, NULL, NULL);
+done:
+    PyMem_RawFree(d.cost); PyMem_RawFree(d.scost); PyMem_RawFree(d.op);
+    PyMem_RawFree(d.base); PyMem_RawFree(words); PyMem_RawFree(cand); PyMem_RawFree(best);
+    PyMem_RawFree(trace); PyMem_RawFree(align); PyMem_RawFree(ref_err); PyMem_RawFree(hyp_err);
+    return result;
+}
+
+static PyObject *ter_edit_count(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer hyp, ref;
+    if (!PyArg_ParseTuple(args, "y*y*", &hyp, &ref)) return NULL;
+    PyObject *result = NULL;
+    if (hyp.len % sizeof(int32_t) || ref.len % sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "ter_edit_count: hyp and ref must be int32 arrays");
+        goto done;
+    }
+    int64_t count;
+    Py_BEGIN_ALLOW_THREADS
+    count = ter_edit_count_c(hyp.buf, hyp.len / sizeof(int32_t), ref.buf,
+                             ref.len / sizeof(int32_t));
+    Py_END_ALLOW_THREADS
+    if (count == -2) PyErr_NoMemory();
+    else if (count < 0) PyErr_SetString(PyExc_RuntimeError, "ter_edit_count: the beam left a cell unreached");
+    else result = PyLong_FromLongLong(count);
+done:
+    PyBuffer_Release(&hyp);
+    PyBuffer_Release(&ref);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"block_stats", block_stats, METH_VARARGS,
      "block_stats(hyp, refs, present, mode, order[, categories])\n"
@@ -1170,6 +1416,11 @@ static PyMethodDef methods[] = {
      "the baseline's row where random.Random with that state's getrandbits(n)\n"
      "has the segment's bit set (read from the top) and the other system's row\n"
      "elsewhere (base, other: n x nfields uint32): trials x nfields int64."},
+    {"ter_edit_count", ter_edit_count, METH_VARARGS,
+     "ter_edit_count(hyp, ref) -> int\n\n"
+     "TER's edit count (shifts included) from hyp to ref, int32 word ids numbered\n"
+     "in the order of the words' strings, as bleukit.core.edits.edit_count and\n"
+     "sacrebleu 2.6.0's translation_edit_rate count them."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

@@ -507,3 +507,29 @@ def test_a_plugin_engine_registers_and_is_chosen_by_name(monkeypatch):
         assert bleukit.load_variant("BLEUw4").engine.name == "counting"
     finally:
         ENGINES.reset_plugins()
+
+
+FEW_WORDS = st.lists(st.sampled_from(["a", "b", "c", "the", "of", ".", "B", "ä"]), max_size=60)
+
+
+@needs_accel
+@settings(max_examples=300, deadline=None)
+@given(FEW_WORDS, st.lists(FEW_WORDS, min_size=1, max_size=3))
+def test_compiled_ter_edits_equal_the_reference(hyp, refs):
+    """The C kernel's TER edit count is the reference algorithm's
+    (bleukit.core.edits, itself checked against sacrebleu): every limit and
+    tie-break, the last one (shifted word lists compared as strings) too."""
+    expected = PythonEngine().edit_counts([hyp], [refs])
+    assert ENGINES.get("c").edit_counts([hyp], [refs]) == expected
+
+
+@needs_accel
+def test_compiled_ter_edits_of_long_segments_and_bad_calls():
+    words = ["the", "of", "a", "b", "."]
+    hyp = [words[(i * 7) % 5] for i in range(300)]
+    ref = [words[(i * 3) % 5] for i in range(260)]
+    assert ENGINES.get("c").edit_counts([hyp, []], [[ref], [ref]]) == PythonEngine().edit_counts(
+        [hyp, []], [[ref], [ref]]
+    )
+    with pytest.raises(ValueError, match="int32 arrays"):
+        ACCEL.ter_edit_count(b"abc", b"")

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.metrics.ter.edits import (
+from bleukit.core.edits import (
     MAX_SHIFT_SIZE,
     BeamDistance,
     alignment,

@@ -14,7 +14,7 @@ from sacrebleu.metrics.lib_ter import translation_edit_rate
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 from test_live import PIECES, TEXT
 
-from bleukit.metrics.ter.edits import edit_count
+from bleukit.core.edits import edit_count
 from bleukit.metrics.ter.normalize import TercomNormalizer
 
 FLAGS = list(itertools.product([False, True], repeat=4))

@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
+from ..core.edits import edit_count
 from ..core.reflen import Policy
 from ..core.resampling import Columns, Draws, Sides, bootstrap_sums, randomization_sums
 from ..core.stats import Stats
@@ -88,6 +89,13 @@ class Engine(ABC):
         for table in tables:
             total = total + table_sum(table, ref_length, at_least_one, order)
         return total
+
+    def edit_counts(
+        self, hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
+    ) -> list[int]:
+        """TER's edits: per segment (its words, and its references' words),
+        the fewest edits to any of its references (``core.edits``)."""
+        return [min(edit_count(h, r) for r in rs) for h, rs in zip(hyps, refs)]
 
     def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
         """Per system, its statistics summed over each bootstrap resample

@@ -14,6 +14,7 @@ Twister run from the seed's state: the very draws of ``resampling``.
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -156,6 +157,24 @@ class CompiledEngine(Engine):
         if tokenization.block is None:  # Variant never asks: unsupported() said so
             raise ValueError(self.unsupported(tokenization))
         return tokenization.block
+
+    def edit_counts(
+        self, hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
+    ) -> list[int]:
+        kernel = accelerator()
+        assert kernel is not None  # unavailable() said so
+
+        def segment(item: tuple[Sequence[str], Sequence[Sequence[str]]]) -> int:
+            hyp, segment_refs = item
+            # ids in the order of the words' strings: the kernel's last
+            # tie-break between shifts compares word lists as Python does
+            vocab = {w: i for i, w in enumerate(sorted(set(hyp).union(*segment_refs)))}
+            h = array("i", [vocab[w] for w in hyp])
+            ids = [array("i", [vocab[w] for w in r]) for r in segment_refs]
+            counts: list[int] = [kernel.ter_edit_count(h, r) for r in ids]
+            return min(counts)
+
+        return list(ordered_map(segment, zip(hyps, refs), workers()))
 
     def prepare(
         self, tokenization: Tokenization, streams: Sequence[Sequence[str | None]], order: int

@@ -1,5 +1,6 @@
 """The TER stage: a segment's statistics (the fewest edits to any of its
-references, and the mean length of its references), the score of summed
+references, counted by the engine with ``core.edits``' algorithm, and the
+mean length of its references), the score of summed
 statistics, the result and the signature, as sacrebleu 2.6.0's ``TER``
 computes them (Snover et al. 2006: edits per reference word, averaged
 reference length with several references)."""
@@ -14,7 +15,6 @@ from typing import Any
 from ...config.model import TER_METRIC, TER_SCORING_FIELDS, TerConfig
 from ...core.reflen import RefLength
 from ..fields import FieldForm, FieldSignature
-from .edits import edit_count
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -90,12 +90,11 @@ def parse_ter_signature(text: str) -> TerSignature:
     return TerSignature.parse(text, validate_ter)
 
 
-def segment_stats(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> TerStats:
-    """One segment's statistics from its words and its references' words:
-    the fewest edits to any reference, and the mean reference length."""
-    edits = min(edit_count(hyp, ref) for ref in refs)
+def mean_length(refs: Sequence[Sequence[str]]) -> RefLength:
+    """The mean length of a segment's references, exact (an int where the
+    mean is whole): sacrebleu's ``avg_ref_len``, summed without rounding."""
     total = sum(len(ref) for ref in refs)
-    return edits, total // len(refs) if total % len(refs) == 0 else Fraction(total, len(refs))
+    return total // len(refs) if total % len(refs) == 0 else Fraction(total, len(refs))
 
 
 def ter_score(stats: TerStats) -> float:

@@ -16,10 +16,11 @@ from typing import Any
 
 from ...config.model import TER_SCORING_FIELDS, TerConfig
 from ...core.errors import InputError
+from ...engines import limited_threads
 from ...tokenizers.pipeline import make_tokenization
 from ..base import Metric, StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams, engine_for
-from .core import TerResult, TerSignature, TerStats, segment_stats, ter_score
+from .core import TerResult, TerSignature, TerStats, mean_length, ter_score
 from .normalize import TercomNormalizer
 
 
@@ -51,9 +52,9 @@ class TerVariant(Metric[TerStats, TerResult]):
         self.normalizer = TercomNormalizer(
             config.normalized, config.no_punct, config.asian_support, config.case_sensitive
         )
-        # TER's edits are counted in Python on every engine, which only sets
-        # how many lines a batch holds: it is resolved for text every
-        # engine runs (a compiled TER kernel is not written yet)
+        # the engine counts the edits (Engine.edit_counts) of the words
+        # normalized here: it is resolved for plain text, which every
+        # engine runs
         self.engine = engine_for(engine, make_tokenization("none", "unicode.v1", False))
 
     @staticmethod
@@ -114,8 +115,9 @@ class TerVariant(Metric[TerStats, TerResult]):
         prepared = self.prepare_references(refs)
         check_hypotheses(hyps, prepared.size)
         words = self.normalizer.words
-        stats = [segment_stats(words(h), r) for h, r in zip(hyps, prepared.words)]
-        return stats, prepared.nrefs
+        with limited_threads(self.threads):
+            edits = self.engine.edit_counts([words(h) for h in hyps], prepared.words)
+        return [(e, mean_length(r)) for e, r in zip(edits, prepared.words)], prepared.nrefs
 
     def corpus_stats(
         self, hyps: Sequence[str], refs: RefStreams | TerReferences
