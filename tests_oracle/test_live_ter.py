@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics.lib_ter import translation_edit_rate
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
-from test_live import PIECES, TEXT
+from test_live import PIECES, TEXT, corpora
 
 from bleukit.core.edits import edit_count
 from bleukit.metrics.ter.normalize import TercomNormalizer
@@ -43,3 +44,25 @@ def test_long_and_unequal_segments_equal_sacrebleu(hyp, ref):
 @given(st.lists(st.sampled_from(["a", "b"]), max_size=6), st.lists(FEW, min_size=50, max_size=200))
 def test_a_short_hypothesis_against_a_long_reference(hyp, ref):
     assert edit_count(hyp, ref) == translation_edit_rate(hyp, ref)[0]
+
+
+@given(corpora(), st.sampled_from(FLAGS))
+def test_the_compat_ter_api_equals_sacrebleus(corpus, flags):
+    """bleukit.compat.sacrebleu.TER against sacrebleu's TER on generated
+    corpora (1-3 references, missing ones): score, edits, reference length,
+    signature; and a sentence score."""
+    from sacrebleu.metrics import TER
+
+    from bleukit.compat.sacrebleu import TER as CompatTER
+
+    hyps, refs = corpus
+    theirs_metric, ours_metric = TER(*flags), CompatTER(*flags)
+    theirs, ours = theirs_metric.corpus_score(hyps, refs), ours_metric.corpus_score(hyps, refs)
+    assert abs(ours.score - theirs.score) <= 1e-9
+    assert ours.num_edits == theirs.num_edits
+    assert abs(ours.ref_length - theirs.ref_length) <= 1e-9
+    assert str(ours_metric.get_signature()) == str(theirs_metric.get_signature())
+    present = [r for r in (s[0] for s in refs) if r is not None]
+    assert ours_metric.sentence_score(hyps[0], present).score == pytest.approx(
+        theirs_metric.sentence_score(hyps[0], present).score, abs=1e-9, rel=0
+    )

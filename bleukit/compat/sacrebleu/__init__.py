@@ -1,4 +1,4 @@
-"""sacrebleu 2.6.0, for BLEU and chrF, computed by bleukit: the Python API
+"""sacrebleu 2.6.0, for BLEU, chrF and TER, computed by bleukit: the Python API
 (``from bleukit.compat import sacrebleu`` in place of ``import sacrebleu``)
 and the command line (``bleukit sacrebleu ...``; ``cli.py``).
 
@@ -10,9 +10,10 @@ BLEU = 45.07 70.6/42.9/36.4/37.5 (BP = 1.000 ratio = 1.000 hyp_len = 17 ref_len 
 >>> round(sacrebleu.sentence_bleu(hyps[0], [refs[0][0]]).score, 1)
 100.0
 
-Not here yet: TER (``bleukit.load_metric("TER")`` computes it). Not here:
-the test-set functions of the Python API (the command line reads test
-sets: ``bleukit.io.testsets``).
+Not here yet: TER in the command line (``-m ter``) and TER's bootstrap
+intervals (``corpus_score(n_bootstrap=...)``). Not here: the test-set
+functions of the Python API (the command line reads test sets:
+``bleukit.io.testsets``).
 """
 
 from __future__ import annotations
@@ -21,20 +22,25 @@ from . import compat, metrics
 from .chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
 from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .metrics import BLEU, BLEUScore
+from .ter import TER, TERScore, corpus_ter, sentence_ter
 
 __version__ = "2.6.0"
 
 __all__ = [
     "BLEU",
     "CHRF",
+    "TER",
     "BLEUScore",
     "CHRFScore",
+    "TERScore",
     "__version__",
     "compat",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_ter",
     "metrics",
     "raw_corpus_bleu",
     "sentence_bleu",
     "sentence_chrf",
+    "sentence_ter",
 ]

@@ -145,19 +145,11 @@ class CHRF(Metric[ChrfReferences]):
 
     def get_signature(self) -> CHRFSignature:
         """sacrebleu's signature (known once references were given)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        self._nrefs()  # known once references were given
         sig = CHRFSignature(self)
         sig.update("bs", self.n_bootstrap)
         sig.update("seed", self.seed)
         return sig
-
-    @property
-    def bleukit_signature(self) -> Any:
-        """The complete bleukit signature (it states beta and the metric)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return self.variant.signature(self.num_refs)
 
 
 def _metric(

@@ -1,6 +1,6 @@
 """sacrebleu's function API (``sacrebleu.corpus_bleu``, ``raw_corpus_bleu``,
 ``sentence_bleu`` on ``metrics.BLEU``; ``corpus_chrf``, ``sentence_chrf``
-from ``chrf``)."""
+from ``chrf``; ``corpus_ter``, ``sentence_ter`` from ``ter``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,17 @@ from collections.abc import Sequence
 
 from .chrf import corpus_chrf, sentence_chrf
 from .metrics import BLEU, BLEUScore
+from .ter import corpus_ter, sentence_ter
 
-__all__ = ["corpus_bleu", "corpus_chrf", "raw_corpus_bleu", "sentence_bleu", "sentence_chrf"]
+__all__ = [
+    "corpus_bleu",
+    "corpus_chrf",
+    "corpus_ter",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+    "sentence_chrf",
+    "sentence_ter",
+]
 
 
 def corpus_bleu(

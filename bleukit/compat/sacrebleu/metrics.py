@@ -33,11 +33,11 @@ from ...core.errors import ConfigError, InputError
 from ...core.spec import SignificanceSpec
 from ...core.stats import Stats, corpus_sum
 from ...metrics.base import AnyMetric
+from ...metrics.base import Prepared as PreparedLike
 from ...metrics.bleu.result import BleuResult
 from ...metrics.bleu.signature import SACREBLEU_VERSION
 from ...metrics.bleu.signature import Signature as BleukitSignature
 from ...metrics.bleu.variant import PreparedReferences, Variant, load_variant
-from ...metrics.chrf.variant import ChrfReferences
 from ...metrics.inputs import check_hypothesis_types, sentence_references
 from ...significance.sacrebleu_compat import estimate_ci
 from ...tokenizers import TOKENIZERS
@@ -270,7 +270,8 @@ def _scorer(order: int, method: str, value: float | None, effective_order: bool)
     )
 
 
-Prepared = TypeVar("Prepared", PreparedReferences, ChrfReferences)
+#: the references a metric prepares (BLEU's, chrF's, TER's)
+Prepared = TypeVar("Prepared", bound=PreparedLike)
 
 
 class Metric(Generic[Prepared]):
@@ -279,6 +280,20 @@ class Metric(Generic[Prepared]):
 
     num_refs: int | str | None = None
     _ref_cache: Prepared | None = None
+    #: the bleukit variant that computes
+    variant: AnyMetric
+
+    def _nrefs(self) -> int | str:
+        """The number of references, known once references were given."""
+        if self.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        return self.num_refs
+
+    @property
+    def bleukit_signature(self) -> Any:
+        """The complete bleukit signature of what this metric computes
+        (sacrebleu's leaves fields out: BLEU's order, chrF's beta)."""
+        return self.variant.signature(self._nrefs())
 
     def _prepare(self, references: Sequence[Sequence[str | None]]) -> Prepared:
         raise NotImplementedError
@@ -399,20 +414,10 @@ class BLEU(Metric[PreparedReferences]):
 
     def get_signature(self) -> BLEUSignature:
         """sacrebleu's signature (known once references were given)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        sig = BLEUSignature(self.variant.signature(self.num_refs))
+        sig = BLEUSignature(self.variant.signature(self._nrefs()))
         sig.update("bs", self.n_bootstrap)
         sig.update("seed", self.seed)
         return sig
-
-    @property
-    def bleukit_signature(self) -> BleukitSignature:
-        """The complete signature of what this metric computes (sacrebleu's
-        omits the order)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return self.variant.signature(self.num_refs)
 
     @staticmethod
     def compute_bleu(
