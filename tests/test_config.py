@@ -261,3 +261,16 @@ def test_a_large_file_is_refused_before_it_is_parsed(tmp_path):
     path.write_text("extends: BLEUw4\n" + "# a comment\n" * 100_000, encoding="utf-8")
     with pytest.raises(ConfigError, match=r"corpus.yaml: 1,200,016 bytes is no variant file"):
         load_config(str(path))
+
+
+def test_nist_is_the_old_name_of_bleuw4_shortest():
+    """``nist`` is BLEU with the shortest reference length, not the NIST
+    metric: renamed BLEUw4-shortest, the old name kept with the same fields
+    and signature (scripts and papers that name it still get it)."""
+    import bleukit
+
+    old, new = bleukit.load_variant("nist"), bleukit.load_variant("BLEUw4-shortest")
+    assert old.signature(2).long == new.signature(2).long
+    assert old.config.scoring_dict() == new.config.scoring_dict()
+    assert new.config.ref_length == "shortest.v1"
+    assert "not the NIST metric" in old.config.description

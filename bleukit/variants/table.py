@@ -57,6 +57,25 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "exact",
     },
+    "BLEUw4-shortest": {
+        "name": "BLEUw4-shortest",
+        "description": "BLEU with the shortest reference length, as "
+        "NIST's mteval scripts before v13 (2009) computed "
+        "it: 13a tokenization, case kept, no smoothing. "
+        "This is BLEU, not the NIST metric (Doddington "
+        "2002).",
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "shortest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
     "TER": {
         "name": "TER",
         "description": "TER (Snover et al. 2006): words lowercased, no Tercom "
@@ -113,8 +132,10 @@ BUILTIN: dict[str, dict[str, Any]] = {
     },
     "nist": {
         "name": "nist",
-        "description": "NIST mteval before v13 (2009): shortest reference length, "
-        "13a tokenization, case kept, no smoothing.",
+        "description": "The old name of BLEUw4-shortest (BLEU with the shortest "
+        "reference length, as mteval before v13), kept so that "
+        "scripts and papers that name it still load the same variant "
+        "and signature. It is BLEU, not the NIST metric.",
         "tokenizer": "13a.v1",
         "tokenizer_model": None,
         "split": "unicode.v1",
