@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,15 @@ def test_the_signature_states_every_option_and_parses_back():
         assert bleukit.load_metric("TER", **fields).fingerprint == ter.fingerprint
         assert again.nrefs == 2
     assert bleukit.load_metric("TER").fingerprint != ter.fingerprint
+
+
+def test_references_are_normalized_twice_as_sacrebleu_does():
+    """sacrebleu 2.6.0 normalizes references twice (a quirk kept): with
+    Tercom's rules, "the's" before a no-break space splits on the second
+    pass; hypotheses are normalized once."""
+    ter = bleukit.load_metric("TER", normalized=True)
+    line = "the's\xa0the"
+    assert ter.normalizer.words(line) == ["the's", "the"]
+    assert ter.normalizer.reference_words(line) == ["the", "'s", "the"]
+    # sacrebleu: TER(normalized=True).corpus_score([""], [[""], [line]]).ref_length == 1.5
+    assert ter.corpus_score([""], [[""], [line]]).ref_length == Fraction(3, 2)

@@ -82,8 +82,16 @@ class TercomNormalizer:
         return _normalize(self, text)
 
     def words(self, line: str) -> list[str]:
-        """The words TER counts in a line: sacrebleu strips its end first."""
+        """The words TER counts in a hypothesis: sacrebleu strips its end first."""
         return self(line.rstrip()).split()
+
+    def reference_words(self, line: str) -> list[str]:
+        """The words TER counts in a reference. Compatibility quirk
+        (sacrebleu 2.6.0): references are normalized twice, once where its
+        ``Metric`` caches them and again in ``TER._extract_reference_info``;
+        Tercom's rules are not idempotent (``'s`` before a no-break space
+        splits off on the second pass, once the space is a plain one)."""
+        return self.words(self(line.rstrip()))
 
 
 @lru_cache(maxsize=1 << 16)

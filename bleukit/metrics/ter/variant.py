@@ -101,7 +101,7 @@ class TerVariant(Metric[TerStats, TerResult]):
                 )
             return ref_streams
         per_segment, nrefs = check_ref_streams(ref_streams)
-        words = self.normalizer.words
+        words = self.normalizer.reference_words
         segments = tuple(
             tuple(tuple(words(r)) for r in refs if r is not None) for refs in zip(*ref_streams)
         )
