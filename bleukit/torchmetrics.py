@@ -26,7 +26,7 @@ from .metrics.inputs import streams_from_rows
 
 #: the reference count state's start for the min-reduction (no update yet)
 _NO_REFERENCES = 2**62
-#: each class's metric: how its variants' scores are named
+#: each class's metric (``Metric.family``)
 _FAMILIES = {"BLEU": "BLEU", "CHRF": "chrF"}
 
 
@@ -64,8 +64,8 @@ def _classes() -> dict[str, type]:
         def __init__(self, variant: str | AnyMetric | None = None, **kwargs: Any) -> None:
             super().__init__(**kwargs)
             v = as_metric(self.default if variant is None else variant)
-            if not v.score_name.startswith(self.family):
-                cls = next((c for c, f in _FAMILIES.items() if v.score_name.startswith(f)), None)
+            if v.family != self.family:
+                cls = next((c for c, f in _FAMILIES.items() if v.family == f), None)
                 advice = f"use bleukit.torchmetrics.{cls}" if cls else "no class here scores it"
                 raise InputError(
                     f"bleukit.torchmetrics.{type(self).__name__} scores {self.family} variants; "

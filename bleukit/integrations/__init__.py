@@ -81,7 +81,7 @@ def evaluate_arguments(
         )
     scorer = load_metric(variant)
     family = {"bleu": "BLEU", "chrf": "chrF"}[metric]
-    if not scorer.score_name.startswith(family):
+    if scorer.family != family:
         other = next(m for m in _MODULES if m != metric)
         raise InputError(
             f"variant={variant!r} is scored as {scorer.score_name}, not {family}: load "

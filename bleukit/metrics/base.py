@@ -159,6 +159,9 @@ class Metric(ABC, Generic[S, R]):
     the engine chosen for it (``engine``: None for ``BLEUKIT_ENGINE``,
     "auto", or an engine's name; ``threads``: the most threads it may use)."""
 
+    #: the metric a variant is of (``BLEU``, ``chrF``, ``TER``): what an
+    #: integration with one class per metric checks a variant against
+    family: ClassVar[str]
     #: whether a higher score is a better translation
     higher_is_better: ClassVar[bool] = True
     #: whether a segment with an order unmatched scores 0 (then most

@@ -88,8 +88,7 @@ class TER(Metric[TerReferences]):
         return cast(TerReferences, self.variant.prepare_references(references))
 
     def _from_stats(self, stats: Any) -> TERScore:
-        result = self.variant.score_stats(stats, 1)
-        return TERScore(result.score, stats[0], float(stats[1]))
+        return TERScore(self.variant.score_value(stats), stats[0], float(stats[1]))
 
     def corpus_score(
         self,

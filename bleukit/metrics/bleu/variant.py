@@ -105,6 +105,7 @@ class Variant(Metric[Stats, BleuResult]):
         return self.config.tokenizer
 
     score_name = "BLEU"
+    family = "BLEU"
 
     def display_tokens(self, lines: Sequence[str]) -> list[list[str]]:
         return self.tokenize_lines(lines)

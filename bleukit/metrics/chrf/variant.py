@@ -58,6 +58,7 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
     None for ``BLEUKIT_ENGINE``, "auto", or an engine's name)."""
 
     config: ChrfConfig
+    family = "chrF"
 
     def __init__(
         self, config: ChrfConfig, engine: str | None = None, threads: int | None = None

@@ -43,6 +43,7 @@ class TerVariant(Metric[TerStats, TerResult]):
     """A complete, validated TER variant ready to score text."""
 
     config: TerConfig
+    family = "TER"
     higher_is_better = False
 
     def __init__(
