@@ -51,6 +51,7 @@ def corpus_score(
     ``by``, a score per value of that column."""
     dask = _dask()
     v = as_metric(variant)
+    v.check_partitioned()
     columns = ref_columns(refs)
     parts = ddf.to_delayed()
     if by is not None:

@@ -71,6 +71,7 @@ def _classes() -> dict[str, type]:
                     f"bleukit.torchmetrics.{type(self).__name__} scores {self.family} variants; "
                     f"{v.name} is scored as {v.score_name}: {advice}"
                 )
+            v.check_partitioned()
             if v.reads_last_segment:
                 raise InputError(
                     f"{v.name}: its smoothing reads the corpus's last segment, which processes "

@@ -59,7 +59,7 @@ def test_bleukit_sacrebleu_is_the_same_command(capsys):
         (["-t", "wmt21", "-l", "en-de", "-i", HYP], "not in sacrebleu's cache"),
         ([REF, "-i", HYP, "-ol", "de"], "--origlang needs a test set (-t)"),
         ([REF, "-i", HYP, "-m", "chrf", "-sl", "-ci"], "-sl cannot be combined"),
-        ([REF, "-i", HYP, "-m", "bleu", "ter"], "-m ter: not yet in bleukit sacrebleu"),
+        ([REF, "-i", HYP, "-m", "bleu", "ter", "-sl"], "-sl takes one metric"),
         ([REF, "-i", HYP, "-tok", "flores200"], "its model is not in sacrebleu's cache"),
         ([REF, "-i", HYP, "--echo", "src"], "--echo needs a test set"),
         ([REF, "-i", HYP, HYP, "-sl"], "names two systems"),

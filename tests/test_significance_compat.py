@@ -27,14 +27,18 @@ TOL = 1e-9
 
 
 def _variant(case):
-    # sacrebleu's BLEU (and its char form, by override), chrF, chrF++
+    # sacrebleu's BLEU (and its char form, by override), chrF, chrF++, TER
     name = "sacrebleu" if case["variant"].startswith("sacrebleu") else case["variant"]
     return bleukit.load_metric(name, **case["overrides"])
 
 
-def _segments(wmt, variant, system):
-    prepared = wmt.prepared(variant, "newstest2021.en-de", ["A"])
-    return variant.segment_stats(wmt.hyps("newstest2021.en-de", system), prepared)[0]
+def _segments(wmt, variant, system, refs):
+    prepared = wmt.prepared(variant, "newstest2021.en-de", refs)
+    return variant.segment_stats(wmt.hyps("newstest2021.en-de", system), prepared)
+
+
+def _id(case):
+    return "-".join([case["variant"], "".join(case["refs"]), case.get("system", case["test"])])
 
 
 PAIRED = [c for c in GOLDEN["cases"] if c["test"] in ("bs", "ar")]
@@ -42,12 +46,12 @@ CONF = [c for c in GOLDEN["cases"] if c["test"] == "confidence"]
 
 
 @pytest.mark.golden
-@pytest.mark.parametrize("case", PAIRED, ids=lambda c: f"{c['variant']}-{c['test']}")
+@pytest.mark.parametrize("case", PAIRED, ids=_id)
 def test_paired_tests_equal_sacrebleu(case, wmt):
     variant = _variant(case)
-    systems = [(s, _segments(wmt, variant, s)) for s in SYSTEMS]
+    systems = [(s, _segments(wmt, variant, s, case["refs"])[0]) for s in SYSTEMS]
     spec = SignificanceSpec(case["test"], samples=case["samples"], compat="sacrebleu")
-    rows = paired_test(variant, systems, 1, spec)
+    rows = paired_test(variant, systems, len(case["refs"]), spec)
     for row, expected in zip(rows, case["results"]):
         assert row.result.score == pytest.approx(expected["score"], abs=TOL, rel=0)
         assert row.p_value == expected["p_value"]  # exactly
@@ -58,15 +62,11 @@ def test_paired_tests_equal_sacrebleu(case, wmt):
 
 
 @pytest.mark.golden
-@pytest.mark.parametrize("case", CONF, ids=lambda c: f"{c['variant']}-{c['system']}")
+@pytest.mark.parametrize("case", CONF, ids=_id)
 def test_confidence_equals_sacrebleu(case, wmt):
     variant = _variant(case)
-    res = confidence(
-        variant,
-        _segments(wmt, variant, case["system"]),
-        1,
-        SignificanceSpec(None, compat="sacrebleu"),
-    )
+    segments, nrefs = _segments(wmt, variant, case["system"], case["refs"])
+    res = confidence(variant, segments, nrefs, SignificanceSpec(None, compat="sacrebleu"))
     assert res.result.score == pytest.approx(case["score"], abs=TOL, rel=0)
     assert res.interval.mean == pytest.approx(case["mean"], abs=TOL, rel=0)
     assert res.interval.half_width == pytest.approx(case["ci"], abs=TOL, rel=0)
@@ -76,7 +76,7 @@ def test_sacrebleu_compat_keeps_the_strict_p_value_quirk(wmt):
     # sacrebleu counts only strictly larger differences: a system against
     # itself gets p = 1/1001 in compat mode, p = 1 in the default mode
     variant = bleukit.load_variant("sacrebleu")
-    seg = _segments(wmt, variant, "UEdin")
+    seg, _ = _segments(wmt, variant, "UEdin", ["A"])
     spec = SignificanceSpec("bs", samples=1000, compat="sacrebleu")
     assert paired_test(variant, [("a", seg), ("b", seg)], 1, spec)[1].p_value == 1 / 1001
     spec = SignificanceSpec("bs", samples=1000)

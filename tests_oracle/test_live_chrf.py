@@ -72,7 +72,8 @@ def test_bootstrap_intervals_equal_sacrebleu(corpus, opts, seed):
 def test_paired_tests_equal_sacrebleu(n, test, seed, opts, data):
     from sacrebleu.significance import PairedTest
 
-    from bleukit.significance.sacrebleu_compat import paired
+    from bleukit.significance import paired_test
+    from bleukit.significance.paired import SignificanceSpec
 
     lines = st.lists(TEXT, min_size=n, max_size=n)
     refs = [data.draw(lines)]
@@ -86,15 +87,15 @@ def test_paired_tests_equal_sacrebleu(n, test, seed, opts, data):
     finally:
         del os.environ["SACREBLEU_SEED"]
     metric = CompatCHRF(**opts, references=refs)
-    rows = [metric.segment_rows(h, None) for _, h in systems]
-    scores = [metric.score_rows(r).score for r in rows]
-    conf = samples if test == "bs" else 1000
-    outcomes = paired(rows, scores, metric.float32_score, metric.float32_score, test,
-                      samples, conf, seed)  # fmt: skip
+    variant, prepared = metric.variant, metric.references()
+    stats = [(name, variant.segment_stats(h, prepared)[0]) for name, h in systems]
+    # sacrebleu's API bootstraps 1000 resamples for AR's intervals
+    spec = SignificanceSpec(test, samples=samples, seed=seed, compat="sacrebleu",
+                            confidence_samples=samples if test == "bs" else 1000)  # fmt: skip
+    rows = paired_test(variant, stats, prepared.nrefs, spec)
     (name,) = [k for k in theirs if k != "System"]
-    for score, outcome, expected in zip(scores, outcomes, theirs[name]):
-        assert score == expected.score and outcome.p_value == expected.p_value
-        interval = outcome.interval()
-        assert interval is not None
-        assert interval.mean == pytest.approx(expected.mean, abs=1e-9, rel=0)
-        assert interval.half_width == pytest.approx(expected.ci, abs=1e-9, rel=0)
+    for row, expected in zip(rows, theirs[name]):
+        assert row.result.score == expected.score and row.p_value == expected.p_value
+        assert row.interval is not None
+        assert row.interval.mean == pytest.approx(expected.mean, abs=1e-9, rel=0)
+        assert row.interval.half_width == pytest.approx(expected.ci, abs=1e-9, rel=0)

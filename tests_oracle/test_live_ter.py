@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.lib_ter import translation_edit_rate
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
@@ -66,3 +66,63 @@ def test_the_compat_ter_api_equals_sacrebleus(corpus, flags):
     assert ours_metric.sentence_score(hyps[0], present).score == pytest.approx(
         theirs_metric.sentence_score(hyps[0], present).score, abs=1e-9, rel=0
     )
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(3, 10), st.integers(1, 3), st.sampled_from(["bs", "ar"]),
+       st.integers(1, 2**31), st.sampled_from(FLAGS), st.data())  # fmt: skip
+def test_paired_tests_equal_sacrebleu(n, nrefs, test, seed, flags, data):
+    """--compat sacrebleu's TER p-values and intervals against sacrebleu's
+    PairedTest, with several references (mean reference lengths that are
+    not whole: float rows)."""
+    import os
+
+    from sacrebleu.metrics import TER
+    from sacrebleu.significance import PairedTest
+
+    from bleukit.compat.sacrebleu import TER as CompatTER
+    from bleukit.significance import paired_test
+    from bleukit.significance.paired import SignificanceSpec
+
+    lines = st.lists(st.lists(FEW, max_size=12).map(" ".join), min_size=n, max_size=n)
+    refs = [data.draw(lines) for _ in range(nrefs)]
+    systems = [(f"s{k}", data.draw(lines)) for k in range(3)]
+    samples = 120 if test == "bs" else 300
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    try:
+        ps = PairedTest(systems, {"TER": TER(*flags)}, refs, test_type=test,
+                        n_samples=samples, n_ar_confidence=0)  # fmt: skip
+        _, theirs = ps()
+    finally:
+        del os.environ["SACREBLEU_SEED"]
+    metric = CompatTER(*flags, references=refs)
+    variant, prepared = metric.variant, metric.references()
+    stats = [(name, variant.segment_stats(h, prepared)[0]) for name, h in systems]
+    spec = SignificanceSpec(test, samples=samples, seed=seed, compat="sacrebleu",
+                            confidence_samples=samples if test == "bs" else 1000)  # fmt: skip
+    rows = paired_test(variant, stats, prepared.nrefs, spec)
+    for row, expected in zip(rows, theirs["TER"]):
+        assert row.result.score == pytest.approx(expected.score, abs=1e-9, rel=0)
+        assert row.p_value == expected.p_value
+        assert row.interval.mean == pytest.approx(expected.mean, abs=1e-9, rel=0)
+        assert row.interval.half_width == pytest.approx(expected.ci, abs=1e-9, rel=0)
+
+
+@settings(max_examples=10, deadline=None)
+@given(corpora(allow_missing=False), st.sampled_from(FLAGS), st.integers(1, 2**31))
+def test_bootstrap_interval_equals_sacrebleu(corpus, flags, seed):
+    import os
+
+    from sacrebleu.metrics import TER
+
+    from bleukit.compat.sacrebleu import TER as CompatTER
+
+    hyps, refs = corpus
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    try:
+        theirs = TER(*flags).corpus_score(hyps, refs, n_bootstrap=80)
+        ours = CompatTER(*flags).corpus_score(hyps, refs, n_bootstrap=80)
+    finally:
+        del os.environ["SACREBLEU_SEED"]
+    assert ours.score == pytest.approx(theirs.score, abs=1e-9, rel=0)
+    assert (ours._mean, ours._ci) == (theirs._mean, theirs._ci)

@@ -264,6 +264,11 @@ def agree_stats(
                 f"agree compares metrics where a higher score is better; {v.name} is an "
                 "error rate (use matrix to compare its ranking)"
             )
+        if not v.percent:
+            raise InputError(
+                f"agree compares 0-100 scores (kappa's grades, the analogical share); "
+                f"{v.name}'s scores have no upper bound (use matrix to compare its ranking)"
+            )
     a_lower = a.with_order(a.order - 1) if a.order > 1 else None
     if stats.segments * len(stats.systems) < 2:
         raise InputError("agree needs at least two segments")

@@ -234,16 +234,47 @@ class TerConfig(_Fields):
 
 #: fields that can change a TER score, and the order signatures write them in
 TER_SCORING_FIELDS = ("metric", "normalized", "no_punct", "asian_support", "case_sensitive")
+
+#: NIST's versioned name: a changed computation gets a new one
+NIST_METRIC = "nist.v1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class NistConfig(_Fields):
+    """A complete, validated NIST variant (YAML: ``metric: nist.v1``):
+    Doddington's (2002) information-weighted n-gram co-occurrence score as
+    mteval-v13a.pl computes it, over the tokens of a BLEU variant's
+    tokenization (tokenizer, split, case) up to ``max_order``."""
+
+    name: str | None = None
+    description: str = ""
+    metric: Literal["nist.v1"]
+    tokenizer: str
+    split: str
+    lowercase: bool | Literal["ascii"]
+    max_order: int
+
+    #: mteval's name of the score
+    score_name: ClassVar[str] = "NIST"
+
+
+#: fields that can change a NIST score, and the order signatures write them in
+NIST_SCORING_FIELDS = ("metric", "tokenizer", "split", "lowercase", "max_order")
 #: the configurations of metrics other than BLEU (whose YAML has no
 #: ``metric`` key), by the versioned name their YAML's ``metric`` gives
-METRIC_CONFIGS: dict[str, type[ChrfConfig | TerConfig]] = {
+METRIC_CONFIGS: dict[str, type[ChrfConfig | TerConfig | NistConfig]] = {
     CHRF_METRIC: ChrfConfig,
     TER_METRIC: TerConfig,
+    NIST_METRIC: NistConfig,
 }
-_METRIC_FIELDS = {CHRF_METRIC: CHRF_SCORING_FIELDS, TER_METRIC: TER_SCORING_FIELDS}
+_METRIC_FIELDS = {
+    CHRF_METRIC: CHRF_SCORING_FIELDS,
+    TER_METRIC: TER_SCORING_FIELDS,
+    NIST_METRIC: NIST_SCORING_FIELDS,
+}
 
 #: a validated variant of any metric
-AnyConfig = VariantConfig | ChrfConfig | TerConfig
+AnyConfig = VariantConfig | ChrfConfig | TerConfig | NistConfig
 
 
 def scoring_fields(config: AnyConfig) -> tuple[str, ...]:

@@ -35,15 +35,27 @@ from .model import (
     COMPONENT_FIELDS,
     DESCRIPTIVE_FIELDS,
     MAX_ORDER_LIMIT,
+    NIST_METRIC,
+    NIST_SCORING_FIELDS,
     SCORING_FIELDS,
     TER_METRIC,
     TER_SCORING_FIELDS,
     AnyConfig,
     ChrfConfig,
+    NistConfig,
     TerConfig,
     VariantConfig,
     shorten,
 )
+
+
+def _registered(cls: type[BaseModel], v: str, info: ValidationInfo) -> str:
+    """A component field's validator: a registered name, made canonical
+    (``13a`` -> ``13a.v1``)."""
+    try:
+        return COMPONENT_FIELDS[str(info.field_name)].entry(v).name
+    except UnknownComponentError as exc:
+        raise ValueError(str(exc)) from None
 
 
 class VariantModel(BaseModel):
@@ -66,14 +78,7 @@ class VariantModel(BaseModel):
     effective_order: bool
     totals: Literal["exact", "at-least-one"]
 
-    @field_validator(*COMPONENT_FIELDS)
-    @classmethod
-    def _component(cls, v: str, info: ValidationInfo) -> str:
-        """A registered name, made canonical (``13a`` -> ``13a.v1``)."""
-        try:
-            return COMPONENT_FIELDS[str(info.field_name)].entry(v).name
-        except UnknownComponentError as exc:
-            raise ValueError(str(exc)) from None
+    _component = field_validator(*COMPONENT_FIELDS)(_registered)
 
     @field_validator("weights")
     @classmethod
@@ -115,13 +120,19 @@ class VariantModel(BaseModel):
         return self
 
 
-class ChrfModel(BaseModel):
-    """The checks a chrF variant passes; its fields are ChrfConfig's."""
+class _MetricModel(BaseModel):
+    """What the models of metrics other than BLEU share: strict, closed,
+    frozen, with the descriptive fields first."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     name: str | None = None
     description: str = ""
+
+
+class ChrfModel(_MetricModel):
+    """The checks a chrF variant passes; its fields are ChrfConfig's."""
+
     metric: Literal["chrf.v1"]
     char_order: Annotated[int, Field(ge=0, le=100)]
     word_order: Annotated[int, Field(ge=0, le=100)]
@@ -137,18 +148,26 @@ class ChrfModel(BaseModel):
         return self
 
 
-class TerModel(BaseModel):
+class TerModel(_MetricModel):
     """The checks a TER variant passes; its fields are TerConfig's."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    name: str | None = None
-    description: str = ""
     metric: Literal["ter.v1"]
     normalized: bool
     no_punct: bool
     asian_support: bool
     case_sensitive: bool
+
+
+class NistModel(_MetricModel):
+    """The checks a NIST variant passes; its fields are NistConfig's."""
+
+    metric: Literal["nist.v1"]
+    tokenizer: str
+    split: str
+    lowercase: bool | Literal["ascii"]
+    max_order: Annotated[int, Field(ge=1, le=MAX_ORDER_LIMIT)]
+
+    _component = field_validator("tokenizer", "split")(_registered)
 
 
 def validate(data: dict[str, Any], source: str) -> VariantConfig:
@@ -167,10 +186,16 @@ def validate_ter(data: dict[str, Any], source: str) -> TerConfig:
     return TerConfig(**_checked(TerModel, TER_SCORING_FIELDS, data, source))
 
 
+def validate_nist(data: dict[str, Any], source: str) -> NistConfig:
+    """A validated NIST variant; an error names ``source`` and the key."""
+    return NistConfig(**_checked(NistModel, NIST_SCORING_FIELDS, data, source))
+
+
 #: each non-BLEU metric's validation, by its versioned name
-_VALIDATORS: dict[str, Callable[[dict[str, Any], str], ChrfConfig | TerConfig]] = {
+_VALIDATORS: dict[str, Callable[[dict[str, Any], str], ChrfConfig | TerConfig | NistConfig]] = {
     CHRF_METRIC: validate_chrf,
     TER_METRIC: validate_ter,
+    NIST_METRIC: validate_nist,
 }
 
 

@@ -80,3 +80,11 @@ def average(hyp_len: int, ref_lens: Sequence[int]) -> Fraction:
 REF_LENGTHS.register("closest.v1", closest, "closest reference length, ties to the shorter")
 REF_LENGTHS.register("shortest.v1", shortest, "shortest reference length (NIST mteval < v13)")
 REF_LENGTHS.register("average.v1", average, "mean reference length (Moses mert BleuScorer)")
+
+
+def mean_length(refs: Sequence[Sequence[str]]) -> RefLength:
+    """The mean length of a segment's references, exact (an int where the
+    mean is whole): sacrebleu's TER ``avg_ref_len`` and
+    mteval's NIST ``ref_count / nsys``, summed without rounding."""
+    total = sum(len(ref) for ref in refs)
+    return total // len(refs) if total % len(refs) == 0 else Fraction(total, len(refs))

@@ -177,7 +177,9 @@ def partition_sentence_scores(
 
 def check_order(variant: AnyMetric, order: str | None, by: str | None) -> None:
     """Executors that do not know where a partition lies need ``order=`` (a
-    column of row positions) for variants that read the last segment."""
+    column of row positions) for variants that read the last segment; and
+    a variant whose statistics need the whole corpus cannot be partitioned."""
+    variant.check_partitioned()
     if variant.reads_last_segment and (order is None or by is not None):
         raise InputError(
             f"{variant.name}'s smoothing reads the corpus's last segment: give order= (a column "

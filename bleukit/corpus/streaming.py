@@ -61,7 +61,7 @@ def corpus_scores(
     against the reference files, keeping running sums only."""
     totals = [variant.zero_stats() for _ in hyp_paths]
     nrefs: set[int | str] = set()
-    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.engine.batch_lines(), progress):
+    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.batch_lines(), progress):
         prepared = variant.prepare_references(refs)
         nrefs.add(prepared.nrefs)
         for i, lines in enumerate(hyps):
@@ -97,7 +97,7 @@ def systems_sentence_scores(
     """The sentence scores of several hypothesis files (BLEU or chrF), read
     in step with the references (every file once: pipes included) a batch
     at a time; an empty file is an error (raised once the files are read)."""
-    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.engine.batch_lines(), progress):
+    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.batch_lines(), progress):
         prepared = variant.prepare_references(refs)
         results: list[Sequence[R]] = [variant.sentence_scores(lines, prepared) for lines in hyps]
         yield SentenceBatch(results, prepared.nrefs)

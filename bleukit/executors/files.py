@@ -43,7 +43,7 @@ def collect_files(
     # (imported here: a local corpus score needs running sums alone)
     from ..corpus.systems import collect_chunks
 
-    batch = max(v.engine.batch_lines() for v in variants)
+    batch = max(v.batch_lines() for v in variants)
     chunks = system_chunks(ref_paths, hyp_paths, batch, progress=True)
     if on_chunk is not None:
         chunks = _seen(chunks, on_chunk)

@@ -56,6 +56,7 @@ def __getattr__(name: str) -> Any:
 _IMPLEMENTATIONS = {
     "chrf.v1": ("chrf.variant", "ChrfVariant"),
     "ter.v1": ("ter.variant", "TerVariant"),
+    "nist.v1": ("nist.variant", "NistVariant"),
     None: ("bleu.variant", "Variant"),
 }
 
@@ -83,7 +84,8 @@ def as_metric(variant: str | AnyMetric) -> AnyMetric:
 
 
 def parse_any_signature(text: str) -> Any:
-    """The signature (``Signature``, ``ChrfSignature``, ``TerSignature``) a
+    """The signature (``Signature``, ``ChrfSignature``, ``TerSignature``,
+    ``NistSignature``) a
     text states, in its long or short form: the configuration (``.config``)
     and ``.nrefs``."""
     from .chrf.core import is_chrf_signature, parse_chrf_signature
@@ -94,6 +96,10 @@ def parse_any_signature(text: str) -> Any:
 
     if is_ter_signature(text):
         return parse_ter_signature(text)
+    from .nist.core import is_nist_signature, parse_nist_signature
+
+    if is_nist_signature(text):
+        return parse_nist_signature(text)
     from .bleu.signature import parse_signature
 
     return parse_signature(text)

@@ -25,6 +25,7 @@ that merge across processes and are resampled without re-tokenizing.
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -164,12 +165,19 @@ class Metric(ABC, Generic[S, R]):
     family: ClassVar[str]
     #: whether a higher score is a better translation
     higher_is_better: ClassVar[bool] = True
+    #: whether scores lie on the 0-100 scale (NIST's have no upper bound)
+    percent: ClassVar[bool] = True
     #: whether a segment with an order unmatched scores 0 (then most
     #: sentence scores are 0: worth a warning)
     zero_without_match: bool = False
     #: whether the score reads the corpus's last segment, so that partials
     #: merge only in corpus order
     reads_last_segment: bool = False
+    #: why statistics depend on every reference of the corpus (None: they
+    #: do not): then a corpus is counted in one piece (``batch_lines``),
+    #: and partial statistics of parts of it do not merge (NIST's
+    #: information weights)
+    whole_corpus: ClassVar[str | None] = None
     #: the engine that counts this metric's n-grams
     engine: Engine
 
@@ -299,6 +307,12 @@ class Metric(ABC, Generic[S, R]):
         """Statistics from a row summed over ``segments`` segments, the
         corpus's last being ``last``."""
 
+    def sacrebleu_row(self, row: Sequence[RefLength]) -> Sequence[Any]:
+        """A segment's row as sacrebleu's per-segment statistics hold it
+        (``--compat sacrebleu`` resamples these): the row itself where
+        sacrebleu's are integers."""
+        return row
+
     def from_sacrebleu_row(self, sums: Sequence[Any], segments: int, last: S) -> S:
         """Statistics from a row of sacrebleu's float32 resample sums, as
         sacrebleu turns them back into a score (``--compat sacrebleu``)."""
@@ -326,6 +340,21 @@ class Metric(ABC, Generic[S, R]):
         return total
 
     # ------------------------------------------------------------ scoring
+
+    def batch_lines(self) -> int:
+        """How many segments of each file to count at a time: the engine's
+        batch, or every segment where statistics need the whole corpus."""
+        return sys.maxsize if self.whole_corpus else self.engine.batch_lines()
+
+    def check_partitioned(self) -> None:
+        """An ``InputError`` where statistics of parts of a corpus do not
+        merge (executors and map-reduce check before they partition)."""
+        if self.whole_corpus:
+            raise InputError(
+                f"{self.name} cannot be scored in parts: {self.whole_corpus}, so the "
+                "statistics of parts of a corpus do not add up to the corpus's; score "
+                "the whole corpus in one call"
+            )
 
     def score_value(self, stats: S) -> float:
         """Only the score of (summed) statistics."""
@@ -364,6 +393,7 @@ class Metric(ABC, Generic[S, R]):
         partitions' (``+``, ``sum``) and score (``score``). ``start``: the
         index of the first segment in the corpus (needed where the score
         reads the last segment); ``threads``: for this call."""
+        self.check_partitioned()
         ordered = self.reads_last_segment
         end = None if start is None else start + len(hyps)
         if no_segments(hyps):

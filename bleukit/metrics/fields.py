@@ -1,4 +1,4 @@
-"""Signatures of metrics whose variant is a few named fields (chrF, TER):
+"""Signatures of metrics whose variant is a few named fields (chrF, TER, NIST):
 ``bleukit|metric:NAME|KEY:VALUE|...|nrefs:N|[test]|version:V``, every field
 with a long and a short key, booleans and choices spelled as words. One
 form per metric (``FieldForm``) writes and reads them; ``FieldSignature``
@@ -29,6 +29,8 @@ class FieldForm:
     fields: tuple[str, ...]
     keys: Mapping[str, tuple[str, str]]
     spelling: Mapping[str, Mapping[Any, tuple[str, str]]]
+    #: fields written as they are (component names: ``13a.v1``)
+    texts: frozenset[str] = frozenset()
 
     def pairs(self, config: Any, short: bool) -> list[str]:
         out = []
@@ -81,7 +83,7 @@ class FieldForm:
             if value not in read:
                 raise ConfigError(f"signature key {key!r}: {value!r} is not one of {sorted(read)}")
             return read[value]
-        if name == "metric":
+        if name == "metric" or name in self.texts:
             return value
         if value.isdigit():
             return int(value)
@@ -127,3 +129,32 @@ class FieldSignature(MetricSignature):
         """The variant a signature states, its fields checked by ``validate``."""
         data, nrefs, test = cls.form.parse(text)
         return cls(validate(data, f"signature {text!r}"), nrefs, test)
+
+
+class FieldResult:
+    """What the results of field metrics share: ``NAME = SCORE``, and a
+    dict of the score, its statistics (``statistics``) and the signature's
+    fields. A subclass is a frozen dataclass with ``score``, ``name`` and
+    ``signature``."""
+
+    score: float
+    name: str
+    signature: FieldSignature | None
+    #: the decimals ``str`` writes
+    digits: ClassVar[int] = 2
+
+    def format(self, width: int = 2) -> str:
+        return f"{self.name} = {self.score:.{width}f}"
+
+    def __str__(self) -> str:
+        return self.format(self.digits)
+
+    def statistics(self) -> dict[str, Any]:
+        """The statistics behind the score, by name."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"metric": self.name, "score": self.score, **self.statistics()}
+        if self.signature is not None:
+            out.update(self.signature.to_dict())
+        return out

@@ -101,8 +101,8 @@ def _check_compat(metric: AnyMetric) -> None:
     if not metric.signature(1).sacrebleu_compatible:
         raise BleukitError(
             f"--compat sacrebleu needs a variant whose resampling bleukit reproduces from "
-            f"sacrebleu's; {metric.name} is not one (a BLEU variant with components "
-            "sacrebleu does not have, or a TER variant: drop --compat)"
+            f"sacrebleu's; {metric.name} is not one (it has components sacrebleu "
+            "does not have: drop --compat)"
         )
 
 
@@ -120,7 +120,7 @@ def confidence(
         _check_compat(metric)
         idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, cols.n, samples)
         float32_score, _ = _row_scores(metric, cols)
-        scores = sacrebleu_resampling.bootstrap_scores(_rows(cols), float32_score, idxs)
+        scores = sacrebleu_resampling.bootstrap_scores(_rows(metric, cols), float32_score, idxs)
         interval = sacrebleu_resampling.estimate_ci(scores)
     else:
         draws = Draws.from_seed(cols.n, samples, spec.seed)
@@ -237,10 +237,11 @@ def _paired_exact(
 # ----------------------------------------------- sacrebleu 2.6.0 compatibility
 
 
-def _rows(cols: Columns) -> list[Sequence[Any]]:
+def _rows(metric: AnyMetric, cols: Columns) -> list[Sequence[Any]]:
     """sacrebleu's per-segment statistics (BLEU's [hyp_len, ref_len,
-    correct..., total...], chrF's triples): the metric's rows."""
-    return list(zip(*cols.cols))
+    correct..., total...], chrF's triples, TER's edits and mean reference
+    length): the metric's rows as sacrebleu holds them."""
+    return [metric.sacrebleu_row(row) for row in zip(*cols.cols)]
 
 
 def _row_scores(
@@ -268,7 +269,7 @@ def _paired_sacrebleu(
 ) -> list[SystemResult]:
     float32_score, int_score = _row_scores(metric, columns[0])
     outcomes = sacrebleu_resampling.paired(
-        [_rows(c) for c in columns],
+        [_rows(metric, c) for c in columns],
         [r.score for r in results],
         float32_score,
         int_score,

@@ -1,6 +1,7 @@
 """sacrebleu 2.6.0's resampling with NumPy (``--compat sacrebleu``), for any
-metric whose per-segment statistics are rows of integers summed over a
-corpus (BLEU's ``[hyp_len, ref_len, correct..., total...]``, chrF's triples).
+metric whose per-segment statistics are rows of numbers summed over a
+corpus (BLEU's ``[hyp_len, ref_len, correct..., total...]``, chrF's triples,
+TER's edits and mean reference length).
 
 The generator calls are sacrebleu's, in its order (``significance.py``:
 ``_bootstrap_resample``, ``_paired_bs_test``, ``_paired_ar_test``), bootstrap
@@ -19,13 +20,12 @@ from typing import Any, Literal
 
 from ..core.errors import MissingDependencyError
 from ..core.results import Interval
-from ..core.stats import RefLength
 
 #: the scores of summed rows (float32 values for bootstrap sums, ints for
 #: randomization sums), one per row
 RowScores = Callable[[list[list[Any]]], list[float]]
-#: per-segment rows (integers; ``RefLength`` admits BLEU's reference length)
-Rows = Sequence[Sequence[RefLength]]
+#: per-segment rows (integers, or TER's floats: ``Metric.sacrebleu_row``)
+Rows = Sequence[Sequence[Any]]
 
 
 def require_numpy() -> Any:
@@ -72,16 +72,24 @@ def float32_sums(rows: Rows, idxs: Any) -> Any:
     """``np.array(rows, dtype="float32")[idxs].sum(axis=1)``, sacrebleu's
     float32 resample sums (deliberate compatibility quirk), bit for bit.
 
-    The statistics are non-negative integers, so while a resample's sum stays
+    Where the statistics are non-negative integers, while a resample's sum stays
     within 2**24 every partial float32 sum is exact, whatever the order of
     addition: then the sums are the exact integer sums as float32, computed
     from how often each segment is drawn (one ``bincount``, one matrix
     product in float64, exact below 2**53) instead of a resamples x segments
-    x statistics gather. Larger sums take sacrebleu's own computation."""
+    x statistics gather. Larger sums, and rows of floats (TER's mean
+    reference lengths), take sacrebleu's own computation."""
     np = require_numpy()
-    stats = np.array(rows, dtype="int64")
+    stats = np.array(rows)
     samples, n = idxs.shape
-    if samples and n and int(stats.max(initial=0)) * n < _FLOAT32_EXACT and stats.min() >= 0:
+    integers = stats.dtype.kind in "iu"
+    if (
+        integers
+        and samples
+        and n
+        and int(stats.max(initial=0)) * n < _FLOAT32_EXACT
+        and stats.min() >= 0
+    ):
         offsets = np.arange(samples, dtype="int64")[:, None] * n
         draws = np.bincount((idxs + offsets).ravel(), minlength=samples * n)
         exact = draws.reshape(samples, n).astype("float64") @ stats.astype("float64")

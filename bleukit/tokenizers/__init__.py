@@ -3,7 +3,8 @@ family.
 
 * ``base``: what a tokenizer and a splitter are (protocols, the plugin
   contract), their registries, the splitters;
-* ``rules``: ``none.v1``, ``13a.v1``, ``intl.v1`` (mteval rules, as sacrebleu);
+* ``rules``: ``none.v1``, ``13a.v1``, ``intl.v1`` (mteval rules, as sacrebleu),
+  ``mteval-intl.v1`` (mteval-v13a.pl's international rules, as the script);
 * ``char``: ``char.v1``, ``char-space.v1``;
 * ``cjk``: ``zh.v1``, ``zh.v2``, ``script.v1``;
 * ``mecab``: ``ja-mecab.v1``, ``ko-mecab.v1`` (extras ``ja``, ``ko``);
@@ -45,7 +46,7 @@ from .pipeline import (
     make_preprocessor,
     make_tokenization,
 )
-from .rules import NoneTokenizer, Tokenizer13a, TokenizerIntl
+from .rules import NoneTokenizer, Tokenizer13a, TokenizerIntl, TokenizerMtevalIntl
 from .spm import SentencePieceFamily
 
 __all__ = [
@@ -70,6 +71,11 @@ TOKENIZERS.register("none.v1", NoneTokenizer(), "no tokenization (sacrebleu 'non
 TOKENIZERS.register("13a.v1", Tokenizer13a(), "mteval-v13a rules, as sacrebleu 2.x '13a'")
 TOKENIZERS.register(
     "intl.v1", TokenizerIntl(), "mteval-v14 international rules, as sacrebleu 2.x 'intl'"
+)
+TOKENIZERS.register(
+    "mteval-intl.v1",
+    TokenizerMtevalIntl(),
+    "mteval-v13a.pl --international-tokenization as the script runs it (entities decoded)",
 )
 TOKENIZERS.register(
     "char.v1", TokenizerChar(), "characters, whitespace dropped, as sacrebleu 'char'"

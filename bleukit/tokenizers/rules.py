@@ -2,7 +2,8 @@
 ``13a`` (mteval-v13a.pl) and ``intl`` (mteval-v14.pl
 ``--international-tokenization``), with their block forms: lines joined by
 newlines, rewritten at once (the compiled engine applies the 13a and intl
-rules itself, in ``_accel.c``)."""
+rules itself, in ``_accel.c``); and ``mteval-intl``, mteval-v13a.pl's own
+``--international-tokenization``, as that script runs it."""
 
 from __future__ import annotations
 
@@ -155,3 +156,29 @@ class TokenizerIntl:
             for m in regex.finditer(f"\\p{{{prop}}}", every):
                 table[m.start()] |= bit
         return bytes(table)
+
+
+class TokenizerMtevalIntl:
+    """mteval-v13a.pl ``--international-tokenization`` as the script runs it
+    on a segment of its SGML input: whitespace runs made one space (its
+    reader's ``s/[\\s\n\r]+/ /g``), ``<skipped>`` removed, the entities
+    ``&quot; &amp; &lt; &gt; &apos;`` decoded, then the rules of sacrebleu's
+    ``intl`` (which has neither the reader's steps nor the entities), then
+    runs of Unicode separators (``\\p{Z}``) made one space. Line by line,
+    with the ``regex`` module's Unicode data."""
+
+    @functools.cached_property
+    def _rules(self) -> tuple[Any, tuple[tuple[Any, str], ...], Any]:
+        import regex
+
+        rules = TokenizerIntl()._rules
+        return regex.compile(r"\s+"), rules, regex.compile(r"\p{Z}+")
+
+    def __call__(self, line: str) -> str:
+        spaces, rules, separators = self._rules
+        line = spaces.sub(" ", line).replace("<skipped>", "")
+        line = _entities(line).replace("&apos;", "'")
+        for pattern, replacement in rules:
+            line = pattern.sub(replacement, line)
+        out: str = separators.sub(" ", line)
+        return out.strip(" ")

@@ -76,6 +76,20 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "exact",
     },
+    "NIST": {
+        "name": "NIST",
+        "description": "NIST (Doddington 2002) as mteval-v13a.pl -c computes it: its "
+        "13a tokenization with case kept, n-grams up to 5 weighed by "
+        "their information in all the references, NIST's brevity "
+        "penalty. mteval's default lowercases A-Z first: --set "
+        "lowercase=ascii. Not to be confused with the nist BLEU "
+        "variant (BLEUw4-shortest).",
+        "metric": "nist.v1",
+        "tokenizer": "13a.v1",
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 5,
+    },
     "TER": {
         "name": "TER",
         "description": "TER (Snover et al. 2006): words lowercased, no Tercom "

@@ -17,6 +17,14 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "wmt"
 SOURCE = "tests/data/wmt/oracle.json and oracle-char18-shortest.json"
+#: mteval-v13a.pl's options in the oracle, as bleukit overrides of BLEUw4
+#: and NIST: -c (case kept), the default (A-Z lowercased), -c
+#: --international-tokenization
+MTEVAL_OPTIONS = {
+    "13a_cased": {"lowercase": False},
+    "13a_asciilc": {"lowercase": "ascii"},
+    "intl_cased": {"tokenizer": "mteval-intl.v1"},
+}
 
 
 def build(root: Path = DATA) -> dict:
@@ -98,17 +106,27 @@ def build(root: Path = DATA) -> dict:
                             "stdout": exp["stdout"],
                         }
                     )
-                for key, lowercase in (("13a_cased", False), ("13a_asciilc", "ascii")):
+                for key, overrides in MTEVAL_OPTIONS.items():
                     exp = res["mteval_v13a"][key]
                     cases.append(
                         {
                             **where,
                             "tool": "mteval-v13a.pl",
                             "variant": "BLEUw4",
-                            "overrides": {"lowercase": lowercase},
+                            "overrides": overrides,
                             "score": exp["bleu_x100"],
                             "sys_len": exp["sys_len"],
                             "ref_len": exp["ref_len"],
+                        }
+                    )
+                    cases.append(
+                        {
+                            **where,
+                            "tool": "mteval-v13a.pl (NIST)",
+                            "variant": "NIST",
+                            "overrides": overrides,
+                            "nist": exp["nist"],
+                            "sys_len": exp["sys_len"],
                         }
                     )
     for set_name, systems in char18["sets"].items():

@@ -12,7 +12,8 @@ intervals, as its API default n_ar_confidence=0 gives) and the single-system
 --confidence bootstrap, seed 12345, on WMT21 en-de (reference A, baseline
 UEdin, the five other systems), for sacrebleu's default BLEU, character
 4-gram BLEU, chrF and chrF++ (each case names its bleukit variant and
-overrides).
+overrides), and for TER against reference A and against references A and C
+(whose segments' mean reference lengths are not all whole: float rows).
 """
 
 import json
@@ -22,16 +23,18 @@ from pathlib import Path
 
 import numpy
 import sacrebleu
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
 SYSTEMS = ["UEdin", "Facebook-AI", "HuaweiTSC", "Online-W", "UF", "VolcTrans-GLAT"]
-# bleukit variant -> (sacrebleu metric, its arguments, bleukit overrides)
+# (bleukit variant, references) -> (sacrebleu metric, its arguments, bleukit overrides)
 METRICS = {
-    "sacrebleu": (BLEU, {}, {}),
-    "sacrebleu-char": (BLEU, {"tokenize": "char"}, {"tokenizer": "char"}),
-    "chrF": (CHRF, {}, {}),
-    "chrF++": (CHRF, {"word_order": 2}, {}),
+    ("sacrebleu", "A"): (BLEU, {}, {}),
+    ("sacrebleu-char", "A"): (BLEU, {"tokenize": "char"}, {"tokenizer": "char"}),
+    ("chrF", "A"): (CHRF, {}, {}),
+    ("chrF++", "A"): (CHRF, {"word_order": 2}, {}),
+    ("TER", "A"): (TER, {}, {}),
+    ("TER", "AC"): (TER, {}, {}),
 }
 DATA = Path(__file__).resolve().parents[1] / "data" / "wmt"
 
@@ -52,14 +55,13 @@ def result(r) -> dict:
 
 def main(root: Path) -> None:
     os.environ.pop("SACREBLEU_SEED", None)  # sacrebleu's default seed, 12345
-    refs = [lines(root / "newstest2021.en-de.ref.A.txt")]
     named = [(s, lines(root / f"newstest2021.en-de.hyp.{s}.txt")) for s in SYSTEMS]
     out = {
         "meta": {
             "sacrebleu": sacrebleu.__version__,
             "numpy": numpy.__version__,
             "set": "newstest2021.en-de",
-            "refs": ["A"],
+            "refs": "each case's",
             "systems": SYSTEMS,
             "seed": 12345,
             "how": "sacrebleu.significance.PairedTest(named_systems, {'M': M(**kwargs)}, "
@@ -68,7 +70,8 @@ def main(root: Path) -> None:
         },
         "cases": [],
     }
-    for variant, (kind, kwargs, overrides) in METRICS.items():
+    for (variant, letters), (kind, kwargs, overrides) in METRICS.items():
+        refs = [lines(root / f"newstest2021.en-de.ref.{r}.txt") for r in letters]
         for test in ("bs", "ar"):
             metric = kind(**kwargs)
             ps = PairedTest(
@@ -86,6 +89,7 @@ def main(root: Path) -> None:
             out["cases"].append(
                 {
                     "variant": variant,
+                    "refs": list(letters),
                     "overrides": overrides,
                     "test": test,
                     "samples": ps.n_samples,
@@ -98,6 +102,7 @@ def main(root: Path) -> None:
             out["cases"].append(
                 {
                     "variant": variant,
+                    "refs": list(letters),
                     "overrides": overrides,
                     "test": "confidence",
                     "system": system,

@@ -10,10 +10,8 @@ BLEU = 45.07 70.6/42.9/36.4/37.5 (BP = 1.000 ratio = 1.000 hyp_len = 17 ref_len 
 >>> round(sacrebleu.sentence_bleu(hyps[0], [refs[0][0]]).score, 1)
 100.0
 
-Not here yet: TER in the command line (``-m ter``) and TER's bootstrap
-intervals (``corpus_score(n_bootstrap=...)``). Not here: the test-set
-functions of the Python API (the command line reads test sets:
-``bleukit.io.testsets``).
+Not here: the test-set functions of the Python API (the command line reads
+test sets: ``bleukit.io.testsets``).
 """
 
 from __future__ import annotations

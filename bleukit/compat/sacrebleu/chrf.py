@@ -14,16 +14,14 @@ nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from ...config.model import CHRF_METRIC
 from ...config.schema import validate_chrf
 from ...metrics import metric_for
 from ...metrics.base import AnyMetric
-from ...metrics.chrf.core import sum_triples
 from ...metrics.chrf.variant import ChrfReferences
-from ...metrics.inputs import sentence_references
-from .metrics import Metric, Score, Signature, bootstrap_ci
+from .metrics import Metric, Score, Signature
 
 
 class CHRFSignature(Signature):
@@ -54,7 +52,7 @@ class CHRFScore(Score):
         super().__init__(f"chrF{beta}" + "+" * word_order, score)
 
 
-class CHRF(Metric[ChrfReferences]):
+class CHRF(Metric[ChrfReferences, CHRFScore]):
     """sacrebleu 2.6.0's ``CHRF`` metric: the same arguments, methods and
     results. ``variant`` is the bleukit chrF variant it computes with."""
 
@@ -79,8 +77,6 @@ class CHRF(Metric[ChrfReferences]):
         self.lowercase = lowercase
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
-        self.n_bootstrap: int | None = None
-        self.seed: str | None = None
         self.num_refs = None
         config = validate_chrf(
             {
@@ -99,57 +95,15 @@ class CHRF(Metric[ChrfReferences]):
         if references is not None:
             self._ref_cache = self._cache(references)
 
-    def _prepare(self, references: Sequence[Sequence[str | None]]) -> ChrfReferences:
-        return cast(ChrfReferences, self.variant.prepare_references(references))
-
-    def segment_rows(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None
-    ) -> list[tuple[int, ...]]:
-        """sacrebleu's per-segment statistics: (hyp, ref, match) per order."""
-        return self.variant.segment_stats(hypotheses, self.references(references))[0]
-
-    def score_rows(self, rows: Sequence[Sequence[int]]) -> CHRFScore:
-        """The score of per-segment rows summed."""
-        return self._from_stats(sum_triples(rows, self.order))
-
     def _from_stats(self, stats: Sequence[Any]) -> CHRFScore:
         return CHRFScore(
             self.variant.score_value(stats), self.char_order, self.word_order, self.beta
         )
 
-    def float32_score(self, rows: list[list[Any]]) -> list[float]:
-        """The scores of float32 bootstrap sums, in float32 arithmetic as
-        sacrebleu computes them (deliberate compatibility quirk)."""
-        return [self.variant.score_value(row) for row in rows]
-
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str | None]] | None,
-        n_bootstrap: int = 1,
-    ) -> CHRFScore:
-        """chrF of a corpus (``references``: None uses those given at
-        construction); ``n_bootstrap`` > 1 adds sacrebleu's 95% interval."""
-        prepared = self.references(references)
-        if n_bootstrap <= 1:
-            return self._from_stats(self.variant.corpus_stats(hypotheses, prepared)[0])
-        rows, nrefs = self.variant.segment_stats(hypotheses, prepared)
-        score = self.score_rows(rows)
-        score._mean, score._ci, seed = bootstrap_ci(self.variant, rows, nrefs, n_bootstrap)
-        self.n_bootstrap, self.seed = n_bootstrap, str(seed)
-        return score
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> CHRFScore:
-        """chrF of one hypothesis against its references."""
-        return self.corpus_score([hypothesis], sentence_references(references))
-
     def get_signature(self) -> CHRFSignature:
         """sacrebleu's signature (known once references were given)."""
         self._nrefs()  # known once references were given
-        sig = CHRFSignature(self)
-        sig.update("bs", self.n_bootstrap)
-        sig.update("seed", self.seed)
-        return sig
+        return self._resampled(CHRFSignature(self))
 
 
 def _metric(

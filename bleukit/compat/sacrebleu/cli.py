@@ -9,13 +9,13 @@ target language picks the tokenizer).
 
 Files are read as sacrebleu reads them (split on ``\\n``, trailing
 whitespace removed, a byte-order mark kept; standard input with universal
-newlines), so the numbers are sacrebleu's. ``-m chrf`` (and ``-m bleu
-chrf``) computes chrF and chrF++ with the ``--chrf-*`` flags, in every mode
-above; ``-tok flores101/flores200/spm/spBLEU-1K`` read sacrebleu's cached
-models; ``-t``, ``--echo``, ``--list``, ``-ol``, ``--subset``, ``-d`` read
+newlines), so the numbers are sacrebleu's. ``-m chrf`` and ``-m ter`` (and
+``-m bleu chrf ter``) compute chrF, chrF++ and TER with the ``--chrf-*``
+and ``--ter-*`` flags, in every mode above; ``-tok
+flores101/flores200/spm/spBLEU-1K`` read sacrebleu's cached models;
+``-t``, ``--echo``, ``--list``, ``-ol``, ``--subset``, ``-d`` read
 sacrebleu's cached test sets (``bleukit.io.testsets``). What it will not do
-(TER, an unseeded ``SACREBLEU_SEED``) is an error naming the flag, with
-status 2;
+(an unseeded ``SACREBLEU_SEED``) is an error naming the flag, with status 2;
 nothing silently differs. Differences by design: no terminal colours, no
 informational messages on standard error, errors as one line with status 2
 (sacrebleu exits 1 or 17 with log lines), and ``--version`` names bleukit.
@@ -40,9 +40,10 @@ from ...core.spec import TestName
 from ...io import testsets
 from ...io.files import wide_encoding
 from ...metrics.base import AnyMetric
-from .chrf import CHRF, CHRFScore
-from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed, to_score
+from .chrf import CHRF
+from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed
 from .tables import render
+from .ter import TER
 
 PROG = "bleukit sacrebleu"
 EMULATED = "2.6.0"
@@ -63,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=PROG,
         description=f"sacrebleu {EMULATED}'s command line, computed by bleukit "
-        "(BLEU; the same output, byte for byte)",
+        "(BLEU, chrF, TER; the same output, byte for byte)",
     )
     p.add_argument("--citation", "--cite", action="store_true", help="a test set's citation")
     p.add_argument("--list", action="store_true", help="test sets (needs sacrebleu)")
@@ -78,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-refs", "-nr", type=int, default=1, help="tab-separated references")
     p.add_argument("--encoding", "-e", default="utf-8", help="text encoding (utf-8)")
     p.add_argument("--metrics", "-m", choices=("bleu", "chrf", "ter"), nargs="+",
-                   default=["bleu"], help="bleu, chrf (ter: not yet here)")  # fmt: skip
+                   default=["bleu"], help="bleu, chrf, ter (bleu)")  # fmt: skip
     p.add_argument("--sentence-level", "-sl", action="store_true", help="score each sentence")
     p.add_argument("--smooth-method", "-s", choices=list(BLEU.SMOOTH_DEFAULTS), default="exp",
                    dest="bleu_smooth_method", help="BLEU smoothing (exp)")  # fmt: skip
@@ -97,9 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chrf-whitespace", action="store_true", help="chrF: whitespace in n-grams")
     p.add_argument("--chrf-lowercase", action="store_true", help="chrF: lowercase")
     p.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF: eps smoothing")
-    for flag in ("--ter-case-sensitive", "--ter-asian-support", "--ter-no-punct",
-                 "--ter-normalized"):  # fmt: skip
-        p.add_argument(flag, action="store_true", help="TER (not yet here)")
+    p.add_argument("--ter-case-sensitive", action="store_true", help="TER: keep case")
+    p.add_argument("--ter-asian-support", action="store_true", help="TER: split Asian characters")
+    p.add_argument("--ter-no-punct", action="store_true", help="TER: remove punctuation")
+    p.add_argument("--ter-normalized", action="store_true", help="TER: Tercom's normalization")
     p.add_argument("--confidence", "-ci", action="store_true", help="bootstrap 95%% interval")
     p.add_argument("--confidence-n", "-cin", type=int, default=1000, help="its resamples")
     pair = p.add_mutually_exclusive_group()
@@ -128,11 +130,6 @@ def _refuse(args: argparse.Namespace) -> None:
                        ("--detail", "detail")):  # fmt: skip
         if getattr(args, dest) and not (args.test_set and args.langpair):
             raise InputError(f"{flag} needs a test set (-t) and a language pair (-l)")
-    if "ter" in args.metrics:
-        raise ConfigError(
-            "-m ter: not yet in bleukit sacrebleu (BLEU and chrF); "
-            "bleukit score -v TER computes sacrebleu's TER"
-        )
     if args.width < 0:
         raise ConfigError(f"-w {args.width}: the width must be at least 0")
     for value, flag in ((args.confidence_n, "-cin"), (args.paired_bs_n, "-pbsn"),
@@ -300,7 +297,7 @@ def _check(args: argparse.Namespace, paired: bool, systems: list[list[str]],
             )
 
 
-Metric = BLEU | CHRF
+Metric = BLEU | CHRF | TER
 
 
 def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Metric]:
@@ -320,7 +317,7 @@ def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Metri
                 trg_lang=trg,
                 references=refs,
             )
-        else:
+        elif name == "chrf":
             out["CHRF"] = CHRF(
                 char_order=args.chrf_char_order,
                 word_order=args.chrf_word_order,
@@ -328,6 +325,14 @@ def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Metri
                 lowercase=args.chrf_lowercase,
                 whitespace=args.chrf_whitespace,
                 eps_smoothing=args.chrf_eps_smoothing,
+                references=refs,
+            )
+        else:
+            out["TER"] = TER(
+                normalized=args.ter_normalized,
+                no_punct=args.ter_no_punct,
+                asian_support=args.ter_asian_support,
+                case_sensitive=args.ter_case_sensitive,
                 references=refs,
             )
     return out
@@ -467,18 +472,7 @@ def _detail(args: argparse.Namespace, metrics: dict[str, Metric], system: list[s
 
 def _sentence_level(args: argparse.Namespace, metric: Metric, system: list[str]) -> str:
     sig = metric.get_signature().format(args.short)
-    if isinstance(metric, CHRF):
-        results = metric.variant.sentence_scores(system, metric.references())
-        scores: list[Score] = [
-            CHRFScore(r.score, metric.char_order, metric.word_order, metric.beta) for r in results
-        ]
-    else:
-        variant = metric.variant
-        k = variant.config.smoothing_value
-        method = args.bleu_smooth_method
-        scores = [
-            to_score(r, method, k) for r in variant.sentence_scores(system, metric.references())
-        ]
+    scores = metric.sentence_scores(system)
     return "".join(s.format(args.width, args.score_only, sig) + "\n" for s in scores)
 
 

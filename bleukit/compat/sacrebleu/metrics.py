@@ -27,11 +27,11 @@ import json
 import logging
 import os
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from ...core.errors import ConfigError, InputError
 from ...core.spec import SignificanceSpec
-from ...core.stats import Stats, corpus_sum
+from ...core.stats import Stats
 from ...metrics.base import AnyMetric
 from ...metrics.base import Prepared as PreparedLike
 from ...metrics.bleu.result import BleuResult
@@ -272,14 +272,21 @@ def _scorer(order: int, method: str, value: float | None, effective_order: bool)
 
 #: the references a metric prepares (BLEU's, chrF's, TER's)
 Prepared = TypeVar("Prepared", bound=PreparedLike)
+#: the score a metric returns
+ScoreT = TypeVar("ScoreT", bound=Score)
+SignatureT = TypeVar("SignatureT", bound=Signature)
 
 
-class Metric(Generic[Prepared]):
-    """What sacrebleu's ``Metric`` base class keeps for every metric: the
-    references cached at construction and their number."""
+class Metric(Generic[Prepared, ScoreT]):
+    """What sacrebleu's ``Metric`` base class does for every metric: the
+    references cached at construction and their number, corpus scores
+    with sacrebleu's bootstrap interval, sentence scores, and the
+    resampling fields of the signature."""
 
     num_refs: int | str | None = None
     _ref_cache: Prepared | None = None
+    n_bootstrap: int | None = None
+    seed: str | None = None
     #: the bleukit variant that computes
     variant: AnyMetric
 
@@ -296,7 +303,7 @@ class Metric(Generic[Prepared]):
         return self.variant.signature(self._nrefs())
 
     def _prepare(self, references: Sequence[Sequence[str | None]]) -> Prepared:
-        raise NotImplementedError
+        return cast(Prepared, self.variant.prepare_references(references))
 
     def _cache(self, references: Sequence[Sequence[str | None]]) -> Prepared:
         prepared = self._prepare(references)
@@ -313,8 +320,54 @@ class Metric(Generic[Prepared]):
             return self._ref_cache
         raise InputError("No references provided and the cache is empty.")
 
+    def _from_stats(self, stats: Any) -> ScoreT:
+        """sacrebleu's score object of (summed) statistics."""
+        raise NotImplementedError
 
-class BLEU(Metric[PreparedReferences]):
+    def _check_hypotheses(self, hypotheses: Sequence[str]) -> None:
+        """What a metric checks in the hypotheses before scoring them
+        (BLEU: sacrebleu's warning on tokenized-looking input)."""
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]] | None,
+        n_bootstrap: int = 1,
+    ) -> ScoreT:
+        """The score of a corpus (``references``: None uses those given at
+        construction); ``n_bootstrap`` > 1 adds sacrebleu's 95% interval."""
+        prepared = self.references(references)
+        self._check_hypotheses(hypotheses)
+        variant = self.variant
+        if n_bootstrap <= 1:
+            # summed by the engine, without statistics per segment
+            return self._from_stats(variant.corpus_stats(hypotheses, prepared)[0])
+        segments, nrefs = variant.segment_stats(hypotheses, prepared)
+        score = self._from_stats(
+            functools.reduce(variant.add_stats, segments, variant.zero_stats())
+        )
+        score._mean, score._ci, seed = bootstrap_ci(variant, segments, nrefs, n_bootstrap)
+        self.n_bootstrap, self.seed = n_bootstrap, str(seed)
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> ScoreT:
+        """The score of one hypothesis against its references."""
+        return self.corpus_score([hypothesis], sentence_references(references))
+
+    def sentence_scores(self, hypotheses: Sequence[str]) -> list[ScoreT]:
+        """Each hypothesis's score against the references given at
+        construction (the command line's ``-sl``)."""
+        segments, _ = self.variant.segment_stats(hypotheses, self.references())
+        return [self._from_stats(stats) for stats in segments]
+
+    def _resampled(self, signature: SignatureT) -> SignatureT:
+        """A signature with the bootstrap's fields, once it was run."""
+        signature.update("bs", self.n_bootstrap)
+        signature.update("seed", self.seed)
+        return signature
+
+
+class BLEU(Metric[PreparedReferences, BLEUScore]):
     """sacrebleu 2.6.0's ``BLEU`` metric: the same arguments, methods and
     results. ``variant`` is the bleukit variant it computes with."""
 
@@ -354,8 +407,6 @@ class BLEU(Metric[PreparedReferences]):
         self.smooth_value = smooth_value
         self.max_ngram_order = max_ngram_order
         self.effective_order = effective_order
-        self.n_bootstrap: int | None = None
-        self.seed: str | None = None
         self.num_refs = None
         self.variant: Variant = load_variant(
             "sacrebleu",
@@ -370,10 +421,7 @@ class BLEU(Metric[PreparedReferences]):
         if references is not None:
             self._ref_cache = self._cache(references)
 
-    def _prepare(self, references: Sequence[Sequence[str | None]]) -> PreparedReferences:
-        return self.variant.prepare_references(references)
-
-    def _warn_tokenized(self, hypotheses: Sequence[str]) -> None:
+    def _check_hypotheses(self, hypotheses: Sequence[str]) -> None:
         # checked first: the warning reads every hypothesis as a string
         check_hypothesis_types(hypotheses)
         if not self._force and sum(1 for h in hypotheses if h.endswith(" .")) >= 100:
@@ -383,30 +431,11 @@ class BLEU(Metric[PreparedReferences]):
                 "(force=True silences this)."
             )
 
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str | None]] | None,
-        n_bootstrap: int = 1,
-    ) -> BLEUScore:
-        """BLEU of a corpus (``references``: None uses those given at
-        construction); ``n_bootstrap`` > 1 adds sacrebleu's 95% interval."""
-        prepared = self.references(references)
-        self._warn_tokenized(hypotheses)
-        if n_bootstrap <= 1:
-            # summed by the engine, without a Stats per segment
-            return self._from_stats(self.variant.corpus_stats(hypotheses, prepared)[0])
-        segments, nrefs = self.variant.segment_stats(hypotheses, prepared)
-        score = self._from_stats(corpus_sum(segments, self.variant.stat_order))
-        score._mean, score._ci, seed = bootstrap_ci(self.variant, segments, nrefs, n_bootstrap)
-        self.n_bootstrap, self.seed = n_bootstrap, str(seed)
-        return score
-
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
         """BLEU of one hypothesis against its references."""
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        return self.corpus_score([hypothesis], sentence_references(references))
+        return super().sentence_score(hypothesis, references)
 
     def _from_stats(self, stats: Stats) -> BLEUScore:
         result = self.variant.score_stats(stats, self.num_refs or 1)
@@ -414,10 +443,7 @@ class BLEU(Metric[PreparedReferences]):
 
     def get_signature(self) -> BLEUSignature:
         """sacrebleu's signature (known once references were given)."""
-        sig = BLEUSignature(self.variant.signature(self._nrefs()))
-        sig.update("bs", self.n_bootstrap)
-        sig.update("seed", self.seed)
-        return sig
+        return self._resampled(BLEUSignature(self.variant.signature(self._nrefs())))
 
     @staticmethod
     def compute_bleu(

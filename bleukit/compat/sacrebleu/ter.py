@@ -14,14 +14,12 @@ nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from ...config.model import TER_METRIC
 from ...config.schema import validate_ter
-from ...core.errors import BleukitError
 from ...metrics import metric_for
 from ...metrics.base import AnyMetric
-from ...metrics.inputs import sentence_references
 from ...metrics.ter.variant import TerReferences
 from .metrics import Metric, Score, Signature
 
@@ -52,7 +50,7 @@ class TERScore(Score):
         self.ref_length = ref_length
 
 
-class TER(Metric[TerReferences]):
+class TER(Metric[TerReferences, TERScore]):
     """sacrebleu 2.6.0's ``TER`` metric: the same arguments, methods and
     results. ``variant`` is the bleukit TER variant it computes with."""
 
@@ -84,37 +82,13 @@ class TER(Metric[TerReferences]):
         if references is not None:
             self._ref_cache = self._cache(references)
 
-    def _prepare(self, references: Sequence[Sequence[str | None]]) -> TerReferences:
-        return cast(TerReferences, self.variant.prepare_references(references))
-
     def _from_stats(self, stats: Any) -> TERScore:
         return TERScore(self.variant.score_value(stats), stats[0], float(stats[1]))
-
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str | None]] | None,
-        n_bootstrap: int = 1,
-    ) -> TERScore:
-        """TER of a corpus (``references``: None uses those given at
-        construction). sacrebleu's bootstrap interval (``n_bootstrap`` > 1)
-        is not reproduced for TER yet: it is refused, not approximated."""
-        if n_bootstrap > 1:
-            raise BleukitError(
-                "TER.corpus_score(n_bootstrap=...): sacrebleu's TER intervals are not "
-                "reproduced yet (bleukit score -v TER --confidence gives bleukit's own)"
-            )
-        prepared = self.references(references)
-        return self._from_stats(self.variant.corpus_stats(hypotheses, prepared)[0])
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> TERScore:
-        """TER of one hypothesis against its references."""
-        return self.corpus_score([hypothesis], sentence_references(references))
 
     def get_signature(self) -> TERSignature:
         """sacrebleu's signature (known once references were given)."""
         self._nrefs()  # known once references were given
-        return TERSignature(self)
+        return self._resampled(TERSignature(self))
 
 
 def corpus_ter(

@@ -27,7 +27,7 @@ from ...config.model import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
 from ...engines import SegmentTable
 from ...tokenizers import BlockForm, Tokenization
 from ...tokenizers.pipeline import BlockKind, fold_case
-from ..fields import FieldForm, FieldSignature
+from ..fields import FieldForm, FieldResult, FieldSignature
 
 SACREBLEU_VERSION = "2.6.0"
 #: chrF++.py's, NLTK's and Moses' epsilon (sacrebleu's ``eps_smoothing``)
@@ -105,7 +105,7 @@ def parse_chrf_signature(text: str) -> ChrfSignature:
 
 
 @dataclass(frozen=True)
-class ChrfResult:
+class ChrfResult(FieldResult):
     """A chrF score with its statistics: per order (characters first, then
     words), hypothesis n-grams, reference n-grams and clipped matches."""
 
@@ -114,20 +114,10 @@ class ChrfResult:
     stats: tuple[int, ...]
     signature: ChrfSignature | None = None
 
-    def format(self, width: int = 2) -> str:
-        return f"{self.name} = {self.score:.{width}f}"
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The score, and per order [hypothesis n-grams, reference n-grams,
-        matches] (characters first, then words)."""
-        triples = [list(self.stats[i : i + 3]) for i in range(0, len(self.stats), 3)]
-        out: dict[str, Any] = {"metric": self.name, "score": self.score, "stats": triples}
-        if self.signature is not None:
-            out.update(self.signature.to_dict())
-        return out
+    def statistics(self) -> dict[str, Any]:
+        """Per order [hypothesis n-grams, reference n-grams, matches]
+        (characters first, then words)."""
+        return {"stats": [list(self.stats[i : i + 3]) for i in range(0, len(self.stats), 3)]}
 
 
 # ------------------------------------------------------------ tokenization

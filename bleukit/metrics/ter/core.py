@@ -7,14 +7,13 @@ reference length with several references)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ...config.model import TER_METRIC, TER_SCORING_FIELDS, TerConfig
 from ...core.reflen import RefLength
-from ..fields import FieldForm, FieldSignature
+from ..fields import FieldForm, FieldResult, FieldSignature
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -54,11 +53,10 @@ class TerSignature(FieldSignature):
 
     @property
     def sacrebleu_compatible(self) -> bool:
-        """Whether ``--compat sacrebleu`` reproduces sacrebleu's intervals and
-        p-values: not yet for TER, whose resampling against sacrebleu's
-        (float32 sums of edits and mean reference lengths) is not checked.
-        sacrebleu computes every TER variant (``sacrebleu`` states it)."""
-        return False
+        """Every TER variant is one of sacrebleu's, and ``--compat
+        sacrebleu`` reproduces its intervals and p-values (float32 sums of
+        the edits and of the mean reference lengths as floats)."""
+        return True
 
     def sacrebleu_format(self, short: bool = False) -> str:
         """sacrebleu 2.6.0's TER signature of this variant."""
@@ -90,25 +88,23 @@ def parse_ter_signature(text: str) -> TerSignature:
     return TerSignature.parse(text, validate_ter)
 
 
-def mean_length(refs: Sequence[Sequence[str]]) -> RefLength:
-    """The mean length of a segment's references, exact (an int where the
-    mean is whole): sacrebleu's ``avg_ref_len``, summed without rounding."""
-    total = sum(len(ref) for ref in refs)
-    return total // len(refs) if total % len(refs) == 0 else Fraction(total, len(refs))
-
-
 def ter_score(stats: TerStats) -> float:
     """TER (0-100, lower is better) of summed statistics: edits per
     reference word; with no reference word, 100 where there are edits and
     0 where there are none (sacrebleu's rule)."""
     edits, ref_len = stats
     if ref_len > 0:
-        return 100 * float(Fraction(edits) / ref_len)
+        ratio = edits / ref_len
+        # exact statistics divide to a Fraction (several references) or a
+        # float; sacrebleu's float32 resample sums (``--compat sacrebleu``)
+        # stay float32 through the division and the product, as in its
+        # _compute_score_from_stats (deliberate compatibility quirk)
+        return 100 * (float(ratio) if isinstance(ratio, Fraction) else ratio)
     return 100.0 if edits > 0 else 0.0
 
 
 @dataclass(frozen=True)
-class TerResult:
+class TerResult(FieldResult):
     """A TER score with its statistics: the edits and the reference length."""
 
     score: float
@@ -118,19 +114,5 @@ class TerResult:
 
     name = "TER"
 
-    def format(self, width: int = 2) -> str:
-        return f"TER = {self.score:.{width}f}"
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "metric": self.name,
-            "score": self.score,
-            "num_edits": self.num_edits,
-            "ref_length": float(self.ref_length),
-        }
-        if self.signature is not None:
-            out.update(self.signature.to_dict())
-        return out
+    def statistics(self) -> dict[str, Any]:
+        return {"num_edits": self.num_edits, "ref_length": float(self.ref_length)}

@@ -16,11 +16,12 @@ from typing import Any
 
 from ...config.model import TER_SCORING_FIELDS, TerConfig
 from ...core.errors import InputError
+from ...core.reflen import RefLength, mean_length
 from ...engines import limited_threads
 from ...tokenizers.pipeline import make_tokenization
 from ..base import Metric, StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams, engine_for
-from .core import TerResult, TerSignature, TerStats, mean_length, ter_score
+from .core import TerResult, TerSignature, TerStats, ter_score
 from .normalize import TercomNormalizer
 
 
@@ -165,6 +166,13 @@ class TerVariant(Metric[TerStats, TerResult]):
 
     def from_row(self, sums: Sequence[Any], segments: int, last: TerStats) -> TerStats:
         return (sums[0], sums[1])
+
+    def sacrebleu_row(self, row: Sequence[RefLength]) -> Sequence[Any]:
+        # sacrebleu keeps a segment's mean reference length as a Python
+        # float (``ref_lengths / len(ref_words)``), rounded where it is not
+        # whole: its resampling sums those roundings
+        edits, ref_len = row
+        return (edits, ref_len if isinstance(ref_len, int) else float(ref_len))
 
     def store_key(self) -> tuple[object, ...]:
         return ("ter", self.fingerprint)

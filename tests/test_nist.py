@@ -1,0 +1,163 @@
+"""NIST (bleukit.metrics.nist) equals mteval-v13a.pl's on every NIST row of
+the WMT oracle (tests/golden/wmt_oracle.json, from tests/golden/make_golden.py:
+-c, the default ASCII lowercasing, and --international-tokenization), keeps
+mteval's quirks, and holds the properties its statistics must
+(tests_oracle/test_live_nist.py compares it with NLTK's corpus_nist)."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import bleukit
+from bleukit.core.errors import InputError
+from bleukit.metrics import parse_any_signature
+from bleukit.metrics.nist.core import (
+    INFO_SCALE,
+    information,
+    length_penalty,
+    ngram_counts,
+    nist_score,
+    parse_nist_signature,
+)
+
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "wmt_oracle.json").read_text("utf-8"))
+CASES = [c for c in GOLDEN["cases"] if "nist" in c]
+TOL = 1e-9
+
+
+@cache
+def _variant(overrides: str):
+    return bleukit.load_metric("NIST", **json.loads(overrides))
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize(
+    "case",
+    CASES,
+    ids=lambda c: f"{c['set']}|{c['system']}|{'+'.join(c['refs'])}|{c['overrides']}",
+)
+def test_corpus_nist_equals_mteval(case, wmt):
+    nist = _variant(json.dumps(case["overrides"], sort_keys=True))
+    prepared = wmt.prepared(nist, case["set"], case["refs"])
+    result = nist.corpus_score(wmt.hyps(case["set"], case["system"]), prepared)
+    assert result.score == pytest.approx(case["nist"], abs=TOL, rel=0)
+    assert result.sys_len == case["sys_len"]
+
+
+def test_every_mteval_option_and_reference_set_is_covered():
+    assert len(CASES) >= 100
+    assert {json.dumps(c["overrides"]) for c in CASES} == {
+        '{"lowercase": false}',
+        '{"lowercase": "ascii"}',
+        '{"tokenizer": "mteval-intl.v1"}',
+    }
+    assert any(len(c["refs"]) == 3 for c in CASES)
+
+
+def test_information_is_bits_of_the_prefix_continuing():
+    refs = [["a", "b", "a", "c"], ["a", "b"]]
+    info = information(refs, 2)
+    # "a" is 3 of 6 words: 1 bit; "a b" continues 2 of 3 "a": log2(3/2)
+    assert info[("a",)] == INFO_SCALE
+    assert info[("a", "b")] == round(math.log2(3 / 2) * INFO_SCALE)
+    assert info[("b", "a")] == INFO_SCALE  # one "b" of two goes on to "a"
+    assert info[("c",)] == round(math.log2(6) * INFO_SCALE)
+
+
+def test_perl_falsy_zero_prefix_quirk():
+    """mteval tests the prefix string for truth: after the word "0" an
+    n-gram is weighed by its share of all reference words."""
+    info = information([["0", "x", "1", "x"]], 2)
+    assert info[("0", "x")] == round(math.log2(4) * INFO_SCALE)  # 1 of 4 words
+    assert info[("1", "x")] == 0  # "1" always continues into "1 x"
+
+
+def test_length_penalty_halves_at_two_thirds():
+    assert length_penalty(1.0) == 1.0 and length_penalty(1.7) == 1.0
+    assert length_penalty(2 / 3) == pytest.approx(0.5, abs=1e-12)
+    assert length_penalty(0.0) == 0.0
+
+
+def test_scores_and_results():
+    nist = bleukit.load_metric("NIST")
+    assert nist.higher_is_better and nist.score_name == "NIST" and nist.order == 5
+    perfect = nist.corpus_score(["a b c d"], [["a b c d"]])
+    # every word once in 4: 2 bits per unigram; bigrams and more: 0 bits
+    assert perfect.score == pytest.approx(2.0, abs=1e-12)
+    assert perfect.totals == (4, 3, 2, 1, 0) and perfect.sys_len == 4
+    assert nist.corpus_score(["x y"], [["a b c d"]]).score == 0.0
+    assert str(perfect) == "NIST = 2.0000"
+    assert perfect.to_dict()["metric"] == "NIST"
+    assert nist.with_order(3).order == 3
+    short = nist.corpus_score(["a b"], [["a b c d"]])  # half the length
+    assert short.score == pytest.approx(2.0 * length_penalty(0.5), abs=1e-12)
+
+
+def test_mean_reference_length_with_several_references():
+    nist = bleukit.load_metric("NIST")
+    stats, nrefs = nist.corpus_stats(["a b"], [["a b c"], ["a b c d"]])
+    assert stats[0] == Fraction(7, 2) and nrefs == 2
+
+
+def test_sentence_scores_use_the_corpus_weights():
+    nist = bleukit.load_metric("NIST")
+    hyps = ["a b", "c d"]
+    refs = [["a b", "c d e f"]]
+    sentences = nist.sentence_scores(hyps, refs)
+    # "a" is 1 of 6 reference words in the corpus, not 1 of 2
+    assert sentences[0].information[0] == pytest.approx(2 * math.log2(6), abs=1e-9)
+
+
+def test_signature_round_trips_and_names_everything():
+    nist = bleukit.load_metric("NIST", lowercase="ascii")
+    sig = nist.signature(2)
+    assert sig.long.startswith("bleukit|metric:nist.v1|tok:13a.v1|split:unicode.v1|case:lc-ascii|")
+    assert "order:5" in sig.long and "nrefs:2" in sig.long
+    for text in (sig.long, sig.short):
+        assert parse_nist_signature(text).long == sig.long
+        assert parse_any_signature(text).long == sig.long
+    assert sig.sacrebleu is None and not sig.sacrebleu_compatible
+
+
+def test_partials_of_parts_are_refused():
+    nist = bleukit.load_metric("NIST")
+    with pytest.raises(InputError, match="cannot be scored in parts"):
+        nist.partial(["a b"], [["a b"]])
+
+
+WORDS = st.lists(st.sampled_from(["a", "b", "c", "0", "."]), max_size=8)
+
+
+@given(st.lists(st.tuples(WORDS, WORDS), min_size=1, max_size=6))
+def test_segment_statistics_sum_to_the_corpus_and_order_does_not_matter(pairs):
+    nist = bleukit.load_metric("NIST")
+    hyps = [" ".join(h) for h, _ in pairs]
+    refs = [[" ".join(r) for _, r in pairs]]
+    prepared = nist.prepare_references(refs)
+    segments, _ = nist.segment_stats(hyps, prepared)
+    total, _ = nist.corpus_stats(hyps, prepared)
+    assert nist.sum_stats(reversed(segments)) == total
+    assert nist.score_value(total) >= 0
+    # the same corpus in another order: the same statistics
+    order = list(reversed(range(len(pairs))))
+    again, _ = nist.corpus_stats([hyps[i] for i in order], [[refs[0][i] for i in order]])
+    assert again == total
+
+
+@given(WORDS, st.integers(1, 6))
+def test_ngram_counts_count_every_position(words, order):
+    counts = ngram_counts(words, order)
+    for n in range(1, order + 1):
+        assert sum(c for g, c in counts.items() if len(g) == n) == max(len(words) - n + 1, 0)
+
+
+def test_score_of_zero_statistics():
+    assert nist_score((0,) * 11, 5) == 0.0
