@@ -25,3 +25,13 @@ def test_max_counts_clips_to_the_most_generous_reference():
     merged = max_counts([Counter({("the",): 2, ("cat",): 1}), Counter({("the",): 1, ("mat",): 3})])
     assert merged == {("the",): 2, ("cat",): 1, ("mat",): 3}
     assert max_counts([]) == {}
+
+
+def test_count_ngrams_from_a_lowest_order():
+    assert count_ngrams(["a", "b", "c"], 3, min_order=2) == {
+        ("a", "b"): 1,
+        ("b", "c"): 1,
+        ("a", "b", "c"): 1,
+    }
+    assert count_ngrams("abc", 2, min_order=2) == {"ab": 1, "bc": 1}
+    assert count_ngrams(["a"], 4, min_order=2) == {}

@@ -260,21 +260,51 @@ class NistConfig(_Fields):
 
 #: fields that can change a NIST score, and the order signatures write them in
 NIST_SCORING_FIELDS = ("metric", "tokenizer", "split", "lowercase", "max_order")
+
+#: GLEU's versioned name: a changed computation gets a new one
+GLEU_METRIC = "gleu.v1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GleuConfig(_Fields):
+    """A complete, validated GLEU variant (YAML: ``metric: gleu.v1``): Wu et
+    al.'s (2016) sentence-friendly BLEU, the lesser of n-gram precision and
+    recall over orders ``min_order`` to ``max_order``, as NLTK's
+    ``corpus_gleu`` sums it, over the tokens of a BLEU variant's
+    tokenization."""
+
+    name: str | None = None
+    description: str = ""
+    metric: Literal["gleu.v1"]
+    tokenizer: str
+    split: str
+    lowercase: bool | Literal["ascii"]
+    min_order: int
+    max_order: int
+
+    #: the score's name
+    score_name: ClassVar[str] = "GLEU"
+
+
+#: fields that can change a GLEU score, and the order signatures write them in
+GLEU_SCORING_FIELDS = ("metric", "tokenizer", "split", "lowercase", "min_order", "max_order")
 #: the configurations of metrics other than BLEU (whose YAML has no
 #: ``metric`` key), by the versioned name their YAML's ``metric`` gives
-METRIC_CONFIGS: dict[str, type[ChrfConfig | TerConfig | NistConfig]] = {
+METRIC_CONFIGS: dict[str, type[ChrfConfig | TerConfig | NistConfig | GleuConfig]] = {
     CHRF_METRIC: ChrfConfig,
     TER_METRIC: TerConfig,
     NIST_METRIC: NistConfig,
+    GLEU_METRIC: GleuConfig,
 }
 _METRIC_FIELDS = {
     CHRF_METRIC: CHRF_SCORING_FIELDS,
     TER_METRIC: TER_SCORING_FIELDS,
     NIST_METRIC: NIST_SCORING_FIELDS,
+    GLEU_METRIC: GLEU_SCORING_FIELDS,
 }
 
 #: a validated variant of any metric
-AnyConfig = VariantConfig | ChrfConfig | TerConfig | NistConfig
+AnyConfig = VariantConfig | ChrfConfig | TerConfig | NistConfig | GleuConfig
 
 
 def scoring_fields(config: AnyConfig) -> tuple[str, ...]:

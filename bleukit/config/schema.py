@@ -34,6 +34,8 @@ from .model import (
     CHRF_SCORING_FIELDS,
     COMPONENT_FIELDS,
     DESCRIPTIVE_FIELDS,
+    GLEU_METRIC,
+    GLEU_SCORING_FIELDS,
     MAX_ORDER_LIMIT,
     NIST_METRIC,
     NIST_SCORING_FIELDS,
@@ -42,6 +44,7 @@ from .model import (
     TER_SCORING_FIELDS,
     AnyConfig,
     ChrfConfig,
+    GleuConfig,
     NistConfig,
     TerConfig,
     VariantConfig,
@@ -170,6 +173,27 @@ class NistModel(_MetricModel):
     _component = field_validator("tokenizer", "split")(_registered)
 
 
+class GleuModel(_MetricModel):
+    """The checks a GLEU variant passes; its fields are GleuConfig's."""
+
+    metric: Literal["gleu.v1"]
+    tokenizer: str
+    split: str
+    lowercase: bool | Literal["ascii"]
+    min_order: Annotated[int, Field(ge=1, le=MAX_ORDER_LIMIT)]
+    max_order: Annotated[int, Field(ge=1, le=MAX_ORDER_LIMIT)]
+
+    _component = field_validator("tokenizer", "split")(_registered)
+
+    @model_validator(mode="after")
+    def _orders(self) -> GleuModel:
+        if self.min_order > self.max_order:
+            raise ValueError(
+                f"key 'min_order' ({self.min_order}) is above key 'max_order' ({self.max_order})"
+            )
+        return self
+
+
 def validate(data: dict[str, Any], source: str) -> VariantConfig:
     """A validated BLEU variant from its fields; an error is one
     ConfigError naming ``source`` and the keys."""
@@ -191,11 +215,17 @@ def validate_nist(data: dict[str, Any], source: str) -> NistConfig:
     return NistConfig(**_checked(NistModel, NIST_SCORING_FIELDS, data, source))
 
 
+def validate_gleu(data: dict[str, Any], source: str) -> GleuConfig:
+    """A validated GLEU variant; an error names ``source`` and the key."""
+    return GleuConfig(**_checked(GleuModel, GLEU_SCORING_FIELDS, data, source))
+
+
 #: each non-BLEU metric's validation, by its versioned name
-_VALIDATORS: dict[str, Callable[[dict[str, Any], str], ChrfConfig | TerConfig | NistConfig]] = {
+_VALIDATORS: dict[str, Callable[[dict[str, Any], str], Any]] = {
     CHRF_METRIC: validate_chrf,
     TER_METRIC: validate_ter,
     NIST_METRIC: validate_nist,
+    GLEU_METRIC: validate_gleu,
 }
 
 
@@ -208,7 +238,8 @@ def validate_any(data: dict[str, Any], source: str) -> AnyConfig:
     if check is None:
         known = ", ".join(repr(m) for m in _VALIDATORS)
         raise ConfigError(f"{source}: key 'metric': expected one of {known} (or no key: BLEU)")
-    return check(data, source)
+    config: AnyConfig = check(data, source)
+    return config
 
 
 def _checked(

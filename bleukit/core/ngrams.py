@@ -16,16 +16,17 @@ from collections.abc import Iterable, Sequence
 Ngram = tuple[str, ...] | str
 
 
-def count_ngrams(tokens: Sequence[str] | str, max_order: int) -> Counter[Ngram]:
-    """Counts of all n-grams of ``tokens`` with 1 <= n <= ``max_order``;
-    substrings when ``tokens`` is a string of one-character tokens."""
+def count_ngrams(tokens: Sequence[str] | str, max_order: int, min_order: int = 1) -> Counter[Ngram]:
+    """Counts of all n-grams of ``tokens`` with ``min_order`` <= n <=
+    ``max_order``; substrings when ``tokens`` is a string of one-character
+    tokens."""
     counts: Counter[Ngram] = Counter()
     length = len(tokens)
     if isinstance(tokens, str):
-        for n in range(1, min(max_order, length) + 1):
+        for n in range(min_order, min(max_order, length) + 1):
             counts.update([tokens[i : i + n] for i in range(length - n + 1)])
         return counts
-    for n in range(1, min(max_order, length) + 1):
+    for n in range(min_order, min(max_order, length) + 1):
         counts.update(zip(*(tokens[i:] for i in range(n))))
     return counts
 

@@ -57,6 +57,7 @@ _IMPLEMENTATIONS = {
     "chrf.v1": ("chrf.variant", "ChrfVariant"),
     "ter.v1": ("ter.variant", "TerVariant"),
     "nist.v1": ("nist.variant", "NistVariant"),
+    "gleu.v1": ("gleu.variant", "GleuVariant"),
     None: ("bleu.variant", "Variant"),
 }
 
@@ -85,7 +86,7 @@ def as_metric(variant: str | AnyMetric) -> AnyMetric:
 
 def parse_any_signature(text: str) -> Any:
     """The signature (``Signature``, ``ChrfSignature``, ``TerSignature``,
-    ``NistSignature``) a
+    ``NistSignature``, ``GleuSignature``) a
     text states, in its long or short form: the configuration (``.config``)
     and ``.nrefs``."""
     from .chrf.core import is_chrf_signature, parse_chrf_signature
@@ -100,6 +101,10 @@ def parse_any_signature(text: str) -> Any:
 
     if is_nist_signature(text):
         return parse_nist_signature(text)
+    from .gleu.core import is_gleu_signature, parse_gleu_signature
+
+    if is_gleu_signature(text):
+        return parse_gleu_signature(text)
     from .bleu.signature import parse_signature
 
     return parse_signature(text)

@@ -25,6 +25,7 @@ that merge across processes and are resampled without re-tokenizing.
 
 from __future__ import annotations
 
+import functools
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -153,6 +154,41 @@ class StatisticsStore(ABC, Generic[S]):
         """A system's sentence scores under one metric of the group."""
         values: list[float] = metric.score_values(self.segments(metric, system))
         return values
+
+
+class SegmentStore(StatisticsStore[S]):
+    """Several systems' statistics under one variant whose store holds that
+    variant alone (TER, GLEU): per chunk, the references prepared once and
+    each system's segments counted against them; each system's sums and
+    (``per_segment``) each segment's statistics."""
+
+    def __init__(self, variant: Metric[S, Any], systems: int, per_segment: bool) -> None:
+        self._variant = variant
+        self._sums: list[S] = [variant.zero_stats() for _ in range(systems)]
+        self._rows: list[list[S]] | None = [[] for _ in range(systems)] if per_segment else None
+
+    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
+        v = self._variant
+        prepared = v.prepare_references(ref_streams)
+        for i, lines in enumerate(hyps):
+            segments, _ = v.segment_stats(lines, prepared)
+            if self._rows is not None:
+                self._rows[i].extend(segments)
+            self._sums[i] = functools.reduce(v.add_stats, segments, self._sums[i])
+
+    def extend(self, later: SegmentStore[S]) -> None:
+        self._sums = [self._variant.add_stats(a, b) for a, b in zip(self._sums, later._sums)]
+        if self._rows is not None and later._rows is not None:
+            for rows, more in zip(self._rows, later._rows):
+                rows.extend(more)
+
+    def segments(self, metric: Any, system: int) -> Sequence[S]:
+        if self._rows is None:
+            raise ValueError("these statistics were collected as sums (per_segment=False)")
+        return self._rows[system]
+
+    def total(self, metric: Any, system: int) -> S:
+        return self._sums[system]
 
 
 class Metric(ABC, Generic[S, R]):

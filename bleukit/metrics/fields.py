@@ -131,6 +131,20 @@ class FieldSignature(MetricSignature):
         return cls(validate(data, f"signature {text!r}"), nrefs, test)
 
 
+@dataclass(frozen=True)
+class OwnSignature(FieldSignature):
+    """The signature of a field metric sacrebleu does not have (NIST,
+    GLEU): no sacrebleu form, and no sacrebleu resampling to reproduce."""
+
+    @property
+    def sacrebleu_compatible(self) -> bool:
+        return False
+
+    @property
+    def sacrebleu(self) -> str | None:
+        return None
+
+
 class FieldResult:
     """What the results of field metrics share: ``NAME = SCORE``, and a
     dict of the score, its statistics (``statistics``) and the signature's

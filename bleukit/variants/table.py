@@ -76,6 +76,32 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "exact",
     },
+    "GLEU": {
+        "name": "GLEU",
+        "description": "GLEU (Wu et al. 2016): the lesser of n-gram precision and "
+        "recall over orders 1 to 4, summed over the corpus from each "
+        "segment's best reference, on 13a tokens with case kept: HF "
+        "evaluate's google_bleu (whose tokenizer_13a is these rules), "
+        "NLTK's corpus_gleu on those tokens. 0-100.",
+        "metric": "gleu.v1",
+        "tokenizer": "13a.v1",
+        "split": "unicode.v1",
+        "lowercase": False,
+        "min_order": 1,
+        "max_order": 4,
+    },
+    "GLEU-nltk": {
+        "name": "GLEU-nltk",
+        "description": "GLEU as NLTK's corpus_gleu and sentence_gleu compute it "
+        "on str.split() tokens (no tokenization), orders 1 to 4. "
+        "0-100 (NLTK: 0-1).",
+        "metric": "gleu.v1",
+        "tokenizer": "none.v1",
+        "split": "unicode.v1",
+        "lowercase": False,
+        "min_order": 1,
+        "max_order": 4,
+    },
     "NIST": {
         "name": "NIST",
         "description": "NIST (Doddington 2002) as mteval-v13a.pl -c computes it: its "

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...config.model import NIST_METRIC, NIST_SCORING_FIELDS, NistConfig
+from ...core.ngrams import Ngram, count_ngrams, max_counts
 from ...core.reflen import RefLength, mean_length
-from ..fields import FieldForm, FieldResult, FieldSignature
+from ..fields import FieldForm, FieldResult, OwnSignature
 
 #: fractional bits of the fixed-point information
 INFO_BITS = 40
@@ -39,45 +40,37 @@ INFO_SCALE = 1 << INFO_BITS
 #: NIST's statistics: the (summed mean) reference length, then per order
 #: the hypothesis n-grams, then per order the matched information (fixed point)
 NistStats = tuple[RefLength, ...]
-NGram = tuple[str, ...]
 
 # mteval-v13a.pl's nist_length_penalty: ratio_x = 1.5, score_x = 0.5
 _BETA = -math.log(0.5) / math.log(1.5) / math.log(1.5)
 
+#: how the tokenization fields NIST and GLEU share are written in a signature
+TOKENIZATION_KEYS = {
+    "metric": ("metric", "m"),
+    "tokenizer": ("tok", "t"),
+    "split": ("split", "sp"),
+    "lowercase": ("case", "c"),
+}
+TOKENIZATION_SPELLING = {
+    "lowercase": {False: ("mixed", "m"), True: ("lc", "lc"), "ascii": ("lc-ascii", "lca")}
+}
 #: how NIST's fields are written in a signature
 NIST_FORM = FieldForm(
     NIST_METRIC,
     NIST_SCORING_FIELDS,
-    keys={
-        "metric": ("metric", "m"),
-        "tokenizer": ("tok", "t"),
-        "split": ("split", "sp"),
-        "lowercase": ("case", "c"),
-        "max_order": ("order", "n"),
-    },
-    spelling={
-        "lowercase": {False: ("mixed", "m"), True: ("lc", "lc"), "ascii": ("lc-ascii", "lca")}
-    },
+    keys={**TOKENIZATION_KEYS, "max_order": ("order", "n")},
+    spelling=TOKENIZATION_SPELLING,
     texts=frozenset({"tokenizer", "split"}),
 )
 
 
 @dataclass(frozen=True)
-class NistSignature(FieldSignature):
+class NistSignature(OwnSignature):
     """The complete signature of a NIST score: tokenization, case, order,
     the number of references and the version (docs/signatures.md)."""
 
     config: NistConfig
     form = NIST_FORM
-
-    @property
-    def sacrebleu_compatible(self) -> bool:
-        """sacrebleu has no NIST metric."""
-        return False
-
-    @property
-    def sacrebleu(self) -> str | None:
-        return None
 
 
 def is_nist_signature(text: str) -> bool:
@@ -91,19 +84,10 @@ def parse_nist_signature(text: str) -> NistSignature:
     return NistSignature.parse(text, validate_nist)
 
 
-def ngram_counts(words: Sequence[str], order: int) -> Counter[NGram]:
-    """Every n-gram of ``words`` up to ``order``, counted (mteval's
-    Words2Ngrams)."""
-    counts: Counter[NGram] = Counter()
-    for n in range(1, min(order, len(words)) + 1):
-        counts.update(zip(*(words[i:] for i in range(n))))
-    return counts
-
-
-def information(references: Iterable[Sequence[str]], order: int) -> dict[NGram, int]:
+def information(references: Iterable[Sequence[str]], order: int) -> dict[Ngram, int]:
     """Each reference n-gram's information in bits, fixed point, from every
     reference segment of the corpus (mteval's compute_ngram_info)."""
-    counts: Counter[NGram] = Counter()
+    counts: Counter[Ngram] = Counter()
     words = 0
     for ref in references:
         words += len(ref)
@@ -127,18 +111,16 @@ def information(references: Iterable[Sequence[str]], order: int) -> dict[NGram, 
 
 
 def segment_stats(
-    hyp: Sequence[str], refs: Sequence[Sequence[str]], info: dict[NGram, int], order: int
+    hyp: Sequence[str], refs: Sequence[Sequence[str]], info: dict[Ngram, int], order: int
 ) -> NistStats:
     """One segment's statistics (mteval's score_segment): the mean length of
     its references, per order the hypothesis n-grams, and per order the
     information of the matched n-grams, clipped to the most any one
     reference holds."""
-    best = ngram_counts(refs[0], order) if refs else Counter()
-    for ref in refs[1:]:
-        best |= ngram_counts(ref, order)
+    best = max_counts(count_ngrams(ref, order) for ref in refs)
     matched = [0] * order
-    for ngram, count in ngram_counts(hyp, order).items():
-        clip = best[ngram]
+    for ngram, count in count_ngrams(hyp, order).items():
+        clip = best.get(ngram)
         if clip:
             matched[len(ngram) - 1] += info[ngram] * min(count, clip)
     totals = [max(len(hyp) - n, 0) for n in range(order)]

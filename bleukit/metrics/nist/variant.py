@@ -22,13 +22,13 @@ from typing import Any
 
 from ...config.model import NIST_SCORING_FIELDS, NistConfig
 from ...core.errors import InputError
+from ...core.ngrams import Ngram
 from ...engines import limited_threads
-from ...tokenizers.pipeline import make_tokenization
-from ..base import Metric, StatisticsStore
-from ..inputs import RefStreams, check_hypotheses, check_ref_streams, engine_for
+from ..base import StatisticsStore
+from ..inputs import RefStreams, check_hypotheses, check_ref_streams
+from ..words import TokenCounting, Words
 from .core import (
     INFO_SCALE,
-    NGram,
     NistResult,
     NistSignature,
     NistStats,
@@ -36,8 +36,6 @@ from .core import (
     nist_score,
 )
 from .core import segment_stats as nist_segment_stats
-
-Words = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -49,14 +47,14 @@ class NistReferences:
     nrefs: int | str
     per_segment: tuple[int, ...]
     words: tuple[tuple[Words, ...], ...]
-    info: dict[NGram, int]
+    info: dict[Ngram, int]
 
     @property
     def size(self) -> int:
         return len(self.words)
 
 
-class NistVariant(Metric[NistStats, NistResult]):
+class NistVariant(TokenCounting):
     """A complete, validated NIST variant ready to score text."""
 
     config: NistConfig
@@ -64,40 +62,11 @@ class NistVariant(Metric[NistStats, NistResult]):
     percent = False
     whole_corpus = "NIST weighs each n-gram by its information in all the references"
 
-    def __init__(
-        self, config: NistConfig, engine: str | None = None, threads: int | None = None
-    ) -> None:
-        super().__init__(config, engine, threads)
-        self.tokenization = make_tokenization(config.tokenizer, config.split, config.lowercase)
-        self.engine = engine_for(engine, self.tokenization)
-
     @staticmethod
     def _validate(data: dict[str, Any], source: str) -> NistConfig:
         from ...config.schema import validate_nist
 
         return validate_nist(data, source)
-
-    @property
-    def order(self) -> int:
-        return self.config.max_order
-
-    def with_order(self, order: int) -> NistVariant:
-        return self.with_overrides(max_order=order)  # type: ignore[no-any-return]
-
-    @property
-    def score_name(self) -> str:
-        return self.config.score_name
-
-    @property
-    def language_tokenizer(self) -> str | None:
-        return self.config.tokenizer
-
-    def display_tokens(self, lines: Sequence[str]) -> list[list[str]]:
-        return self.engine.tokens(self.tokenization, lines)
-
-    @property
-    def display_order(self) -> int:
-        return self.config.max_order
 
     def details(self, result: NistResult) -> dict[str, Any]:
         return {
@@ -123,15 +92,10 @@ class NistVariant(Metric[NistStats, NistResult]):
                 )
             return ref_streams
         per_segment, nrefs = check_ref_streams(ref_streams)
-        streams = [self._tokens(stream) for stream in ref_streams]
+        streams = [self.stream_tokens(stream) for stream in ref_streams]
         words = tuple(tuple(ref for ref in refs if ref is not None) for refs in zip(*streams))
         info = information((ref for refs in words for ref in refs), self.config.max_order)
         return NistReferences(self.reference_key(), nrefs, tuple(per_segment), words, info)
-
-    def _tokens(self, stream: Sequence[str | None]) -> list[Words | None]:
-        present = [line for line in stream if line is not None]
-        tokens = iter(self.engine.tokens(self.tokenization, present))
-        return [None if line is None else tuple(next(tokens)) for line in stream]
 
     def segment_stats(
         self, hyps: Sequence[str], refs: RefStreams | NistReferences
@@ -140,7 +104,7 @@ class NistVariant(Metric[NistStats, NistResult]):
         check_hypotheses(hyps, prepared.size)
         order = self.config.max_order
         with limited_threads(self.threads):
-            tokens = self.engine.tokens(self.tokenization, hyps)
+            tokens = self.tokens(hyps)
         return [
             nist_segment_stats(hyp, r, prepared.info, order)
             for hyp, r in zip(tokens, prepared.words)

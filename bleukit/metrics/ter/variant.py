@@ -19,7 +19,7 @@ from ...core.errors import InputError
 from ...core.reflen import RefLength, mean_length
 from ...engines import limited_threads
 from ...tokenizers.pipeline import make_tokenization
-from ..base import Metric, StatisticsStore
+from ..base import Metric, SegmentStore, StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams, engine_for
 from .core import TerResult, TerSignature, TerStats, ter_score
 from .normalize import TercomNormalizer
@@ -180,7 +180,7 @@ class TerVariant(Metric[TerStats, TerResult]):
     def new_store(
         self, metrics: Sequence[Any], systems: int, per_segment: bool
     ) -> StatisticsStore[TerStats]:
-        return TerStore(metrics[0], systems, per_segment)
+        return SegmentStore(self, systems, per_segment)
 
 
 def sum_stats(stats: Iterable[TerStats]) -> TerStats:
@@ -191,38 +191,3 @@ def sum_stats(stats: Iterable[TerStats]) -> TerStats:
         edits += e
         ref_len += r
     return edits, ref_len
-
-
-class TerStore(StatisticsStore[TerStats]):
-    """Several systems' statistics under one TER variant: each system's sums
-    and (``per_segment``) each segment's statistics."""
-
-    def __init__(self, variant: TerVariant, systems: int, per_segment: bool) -> None:
-        self._variant = variant
-        self._sums: list[TerStats] = [variant.zero_stats() for _ in range(systems)]
-        self._rows: list[list[TerStats]] | None = (
-            [[] for _ in range(systems)] if per_segment else None
-        )
-
-    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
-        v = self._variant
-        prepared = v.prepare_references(ref_streams)
-        for i, lines in enumerate(hyps):
-            segments, _ = v.segment_stats(lines, prepared)
-            if self._rows is not None:
-                self._rows[i].extend(segments)
-            self._sums[i] = v.add_stats(self._sums[i], sum_stats(segments))
-
-    def extend(self, later: TerStore) -> None:
-        self._sums = [self._variant.add_stats(a, b) for a, b in zip(self._sums, later._sums)]
-        if self._rows is not None and later._rows is not None:
-            for rows, more in zip(self._rows, later._rows):
-                rows.extend(more)
-
-    def segments(self, metric: TerVariant, system: int) -> Sequence[TerStats]:
-        if self._rows is None:
-            raise ValueError("these statistics were collected as sums (per_segment=False)")
-        return self._rows[system]
-
-    def total(self, metric: TerVariant, system: int) -> TerStats:
-        return self._sums[system]
