@@ -187,3 +187,19 @@ def test_commands_print_what_sacrebleu_m_chrf_prints(case, capsys):
     theirs = CLI.sacrebleu_rows(case["stdout"])
     assert len(theirs) == (3 if case["bleukit"][0] == "compare" else 1)
     assert ours == theirs
+
+
+def test_ter_observed_score_is_sacrebleus_float_sum():
+    """sacrebleu sums TER's float rows left to right: 5/3 as a float gives
+    60.00000000000001, not 60, and its strict ">" reads the difference. A
+    case hypothesis found live (tests_oracle/test_live_ter.py), with the
+    p-value sacrebleu 2.6.0's PairedTest printed for it."""
+    ter = bleukit.load_metric("TER")
+    refs = [["", "", "", ""], ["", "", "", ""], ["", "", "a", "a a a a"]]
+    systems = [("s0", ["", "", "", ""]), ("s1", ["", "", "", ""]), ("s2", ["", "", "", "a"])]
+    prepared = ter.prepare_references(refs)
+    stats = [(name, ter.segment_stats(h, prepared)[0]) for name, h in systems]
+    spec = SignificanceSpec("ar", samples=300, seed=1, compat="sacrebleu",
+                            confidence_samples=1000)  # fmt: skip
+    rows = paired_test(ter, stats, prepared.nrefs, spec)
+    assert rows[2].p_value == 0.0033222591362126247

@@ -351,6 +351,32 @@ class NltkSmoothing(Smoothing):
         return out
 
 
+class AddOneSmoothing(Smoothing):
+    """Add one to the matches and the totals of every order, unigrams
+    included: tensorflow/nmt's ``compute_bleu(smooth=True)``, which HF
+    evaluate's ``bleu`` runs (its docstring cites Lin & Och 2004, whose
+    add-one starts at order 2: sacrebleu's ``add-k`` and NLTK's method2).
+    Effective order changes nothing here: every order has a precision."""
+
+    def __call__(
+        self,
+        stats: Stats,
+        order: int,
+        weights: Sequence[float] | None,
+        effective_order: bool,
+        value: float | None,
+    ) -> Smoothed:
+        precisions = [
+            (c + 1.0) / (t + 1.0) for c, t in zip(stats.counts[:order], stats.totals[:order])
+        ]
+        if weights is None:
+            # nmt's statement: the sum of (1 / max_order) * log(p), in order
+            log_mean = sum((1.0 / order) * math.log(p) for p in precisions)
+        else:
+            log_mean = math.fsum(w * math.log(p) for w, p in zip(weights, precisions))
+        return Smoothed(tuple(100 * p for p in precisions), 100 * math.exp(log_mean))
+
+
 def check_smoothing(obj: object) -> Smoothing:
     """The plugin contract: a subclass of Smoothing, instantiated with no
     arguments, whose call on corpus statistics gives a ``Smoothed``."""
@@ -384,6 +410,12 @@ SMOOTHINGS.register(
     "exp.v1",
     SacrebleuSmoothing("exp", None),
     "1/2^k for the k-th order with no match (mteval-v13a), sacrebleu 'exp'",
+)
+SMOOTHINGS.register(
+    "add-one-all.v1",
+    AddOneSmoothing(),
+    "add 1 to matches and totals of every order, unigrams included (tensorflow/nmt, "
+    "HF evaluate bleu smooth=True)",
 )
 # (default, what the value is, its range, description): NLTK divides by k
 # and alpha, so 0 is a division by zero there, and a value too close to it

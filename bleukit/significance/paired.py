@@ -260,6 +260,18 @@ def _row_scores(
     return float32_score, int_score
 
 
+def _sacrebleu_score(rows: Sequence[Sequence[Any]], score: sacrebleu_resampling.RowScores) -> float:
+    """A system's score as sacrebleu computes the observed difference from
+    it: its rows summed left to right (``sum_of_lists``), then scored. The
+    same as the exact score for integer rows; for TER's float rows the
+    sum's rounding can move the score by an ulp, and a p-value's strict
+    ``>`` reads that (deliberate compatibility quirk)."""
+    totals = list(rows[0])
+    for row in rows[1:]:
+        totals = [a + b for a, b in zip(totals, row)]
+    return score([totals])[0]
+
+
 def _paired_sacrebleu(
     metric: AnyMetric,
     names: Sequence[str],
@@ -268,9 +280,10 @@ def _paired_sacrebleu(
     spec: SignificanceSpec,
 ) -> list[SystemResult]:
     float32_score, int_score = _row_scores(metric, columns[0])
+    rows = [_rows(metric, c) for c in columns]
     outcomes = sacrebleu_resampling.paired(
-        [_rows(metric, c) for c in columns],
-        [r.score for r in results],
+        rows,
+        [_sacrebleu_score(r, int_score) for r in rows],
         float32_score,
         int_score,
         spec.test,  # type: ignore[arg-type]

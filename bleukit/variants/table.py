@@ -153,6 +153,43 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "whitespace": False,
         "eps_smoothing": False,
     },
+    "hf-bleu": {
+        "name": "hf-bleu",
+        "description": "HF evaluate's bleu metric (tensorflow/nmt's compute_bleu) "
+        "with its defaults: its tokenizer_13a (sacrebleu's 13a "
+        "rules), case kept, the shortest reference length, order "
+        "4, no smoothing. 0-100 (evaluate: 0-1).",
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "shortest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
+    "hf-bleu-smooth": {
+        "name": "hf-bleu-smooth",
+        "description": "HF evaluate's bleu with smooth=True: one added to "
+        "the matches and the totals of every order, "
+        "unigrams included (tensorflow/nmt); otherwise as "
+        'hf-bleu. No other smoothing gives its numbers: "a '
+        'b c" against "a b d" scores 70.7107.',
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "shortest.v1",
+        "smoothing": "add-one-all.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
     "multi-bleu": {
         "name": "multi-bleu",
         "description": "Moses multi-bleu.perl on pre-tokenized text: tokens "
