@@ -174,7 +174,7 @@ class SegmentStore(StatisticsStore[S]):
             segments, _ = v.segment_stats(lines, prepared)
             if self._rows is not None:
                 self._rows[i].extend(segments)
-            self._sums[i] = functools.reduce(v.add_stats, segments, self._sums[i])
+            self._sums[i] = v.add_stats(self._sums[i], v.sum_stats(segments))
 
     def extend(self, later: SegmentStore[S]) -> None:
         self._sums = [self._variant.add_stats(a, b) for a, b in zip(self._sums, later._sums)]
@@ -391,6 +391,11 @@ class Metric(ABC, Generic[S, R]):
                 "statistics of parts of a corpus do not add up to the corpus's; score "
                 "the whole corpus in one call"
             )
+
+    def sum_stats(self, stats: Iterable[S]) -> S:
+        """Segments' statistics summed, in order (``add_stats`` from
+        ``zero_stats``)."""
+        return functools.reduce(self.add_stats, stats, self.zero_stats())
 
     def score_value(self, stats: S) -> float:
         """Only the score of (summed) statistics."""

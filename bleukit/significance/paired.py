@@ -27,7 +27,9 @@ Two modes:
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -266,10 +268,7 @@ def _sacrebleu_score(rows: Sequence[Sequence[Any]], score: sacrebleu_resampling.
     same as the exact score for integer rows; for TER's float rows the
     sum's rounding can move the score by an ulp, and a p-value's strict
     ``>`` reads that (deliberate compatibility quirk)."""
-    totals = list(rows[0])
-    for row in rows[1:]:
-        totals = [a + b for a, b in zip(totals, row)]
-    return score([totals])[0]
+    return score([[functools.reduce(operator.add, column) for column in zip(*rows)]])[0]
 
 
 def _paired_sacrebleu(

@@ -343,9 +343,7 @@ class Metric(Generic[Prepared, ScoreT]):
             # summed by the engine, without statistics per segment
             return self._from_stats(variant.corpus_stats(hypotheses, prepared)[0])
         segments, nrefs = variant.segment_stats(hypotheses, prepared)
-        score = self._from_stats(
-            functools.reduce(variant.add_stats, segments, variant.zero_stats())
-        )
+        score = self._from_stats(variant.sum_stats(segments))
         score._mean, score._ci, seed = bootstrap_ci(variant, segments, nrefs, n_bootstrap)
         self.n_bootstrap, self.seed = n_bootstrap, str(seed)
         return score

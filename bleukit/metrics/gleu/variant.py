@@ -94,7 +94,7 @@ class GleuVariant(TokenCounting):
         self, hyps: Sequence[str], refs: RefStreams | GleuReferences
     ) -> tuple[GleuStats, int | str]:
         stats, nrefs = self.segment_stats(hyps, refs)
-        return (sum(s[0] for s in stats), sum(s[1] for s in stats)), nrefs
+        return self.sum_stats(stats), nrefs
 
     def score_values(self, stats: Iterable[GleuStats]) -> list[float]:
         return [gleu_score(s) for s in stats]

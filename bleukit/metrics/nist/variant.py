@@ -116,14 +116,6 @@ class NistVariant(TokenCounting):
         stats, nrefs = self.segment_stats(hyps, refs)
         return self.sum_stats(stats), nrefs
 
-    def sum_stats(self, stats: Iterable[NistStats]) -> NistStats:
-        """Segments' statistics summed."""
-        total = list(self.zero_stats())
-        for row in stats:
-            for k, value in enumerate(row):
-                total[k] += value
-        return tuple(total)
-
     def score_values(self, stats: Iterable[NistStats]) -> list[float]:
         order = self.config.max_order
         return [nist_score(s, order) for s in stats]
@@ -223,4 +215,5 @@ class NistStore(StatisticsStore[NistStats]):
         return self._counted()[system]
 
     def total(self, metric: NistVariant, system: int) -> NistStats:
-        return self._variant.sum_stats(self._counted()[system])
+        total: NistStats = self._variant.sum_stats(self._counted()[system])
+        return total

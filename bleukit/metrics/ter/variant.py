@@ -125,7 +125,7 @@ class TerVariant(Metric[TerStats, TerResult]):
         self, hyps: Sequence[str], refs: RefStreams | TerReferences
     ) -> tuple[TerStats, int | str]:
         stats, nrefs = self.segment_stats(hyps, refs)
-        return sum_stats(stats), nrefs
+        return self.sum_stats(stats), nrefs
 
     def score_values(self, stats: Iterable[TerStats]) -> list[float]:
         return [ter_score(s) for s in stats]
@@ -181,13 +181,3 @@ class TerVariant(Metric[TerStats, TerResult]):
         self, metrics: Sequence[Any], systems: int, per_segment: bool
     ) -> StatisticsStore[TerStats]:
         return SegmentStore(self, systems, per_segment)
-
-
-def sum_stats(stats: Iterable[TerStats]) -> TerStats:
-    """Segments' statistics summed."""
-    edits: int = 0
-    ref_len: int | Fraction = 0
-    for e, r in stats:
-        edits += e
-        ref_len += r
-    return edits, ref_len
