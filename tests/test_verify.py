@@ -66,3 +66,16 @@ def test_a_chrf_claim_is_rescored_under_its_signature():
     v = verify(result.signature.short, refs, hyps, claim)
     assert v.reproduced and v.result.score == result.score and v.printed == claim
     assert not verify(result.signature.long, refs, hyps, "1.0").reproduced
+
+
+def test_claims_are_bounded_where_the_metric_is():
+    """A TER above 100 is a score (hypotheses longer than references); a
+    BLEU above 100 is not; sacrebleu 1.x's chrF was printed between 0 and 1."""
+    ter = bleukit.load_metric("TER").corpus_score(["a b c d e"], [["a"]])
+    assert ter.score == 400.0
+    assert verify(ter.signature.long, [["a"]], ["a b c d e"], "400.0").reproduced
+    signature, _ = _claim(1)
+    with pytest.raises(InputError, match="between 0 and 100,"):
+        verify(signature, REFS, HYPS, "100.5")
+    with pytest.raises(InputError, match="between 0 and 1,"):
+        verify("chrF2+numchars.6+space.false+version.1.5.1", REFS[:1], HYPS, "1.5")

@@ -1,5 +1,6 @@
 """Checking a published score: rescore with the variant a signature names
-(BLEU or chrF) and compare at the precision the claim was printed with.
+(bleukit's, of any metric, or sacrebleu's 2.x and 1.x forms) and compare at
+the precision and on the scale the claim was printed with.
 
 >>> import bleukit
 >>> from bleukit.analysis.verify import verify
@@ -16,8 +17,9 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from ..core.errors import InputError
-from ..metrics import metric_for, parse_any_signature
+from ..metrics import metric_for, read_signature
 from ..metrics.base import MetricResult, MetricSignature
+from ..metrics.sacrebleu_signature import SacrebleuSignature
 
 #: a float64 score has about 15 significant decimals; a claim with more is
 #: no printed score (and would print a score with as many)
@@ -29,7 +31,7 @@ class Verification:
     """The rescored result of a claim: ``printed`` is the score written with
     as many decimals as the claim, ``reproduced`` whether it equals it."""
 
-    signature: MetricSignature
+    signature: MetricSignature | SacrebleuSignature
     result: MetricResult
     claimed: str
     decimals: int
@@ -40,8 +42,13 @@ class Verification:
         return Decimal(self.printed) == Decimal(self.claimed)
 
     @property
+    def rescored(self) -> float:
+        """The score on the scale the claim was printed on."""
+        return self.result.score * self.signature.scale
+
+    @property
     def difference(self) -> float:
-        return self.result.score - float(self.claimed)
+        return self.rescored - float(self.claimed)
 
 
 def verify(
@@ -50,7 +57,7 @@ def verify(
     """Rescore ``hyps`` against the reference ``streams`` under the variant
     ``signature`` describes, and compare with the claimed score ``expect``
     (a number as printed, e.g. "31.2")."""
-    sig = parse_any_signature(signature)
+    sig = read_signature(signature)
     try:
         claimed = Decimal(expect)
     except InvalidOperation:
@@ -59,14 +66,22 @@ def verify(
     if not isinstance(exponent, int):  # NaN, Infinity
         raise InputError(f"--expect {expect!r} is not a number")
     decimals = max(0, -exponent)
-    if decimals > MAX_DECIMALS or not 0 <= claimed <= 100:
+    metric = metric_for(sig.config)
+    # BLEU, chrF and GLEU stay within 0-100 (on the printed scale); TER
+    # exceeds 100 where hypotheses outgrow references, and NIST is no percentage
+    bounded = metric.percent and metric.higher_is_better
+    top = Decimal(100) * Decimal(str(sig.scale))
+    if decimals > MAX_DECIMALS or claimed < 0 or (bounded and claimed > top):
+        scale = f"between 0 and {top.normalize():f}" if bounded else "not negative"
         raise InputError(
-            f"--expect {expect[:40]!r}: a score as printed, between 0 and 100 with at most "
+            f"--expect {expect[:40]!r}: a score as printed, {scale}, with at most "
             f"{MAX_DECIMALS} decimals"
         )
     if isinstance(sig.nrefs, int) and sig.nrefs != len(streams):
         raise InputError(
             f"the signature says nrefs:{sig.nrefs} but {len(streams)} reference file(s) were given"
         )
-    result = metric_for(sig.config).corpus_score(hyps, streams)
-    return Verification(sig, result, expect, decimals, f"{result.score:.{decimals}f}")
+    used = streams[:1] if sig.first_reference_only else streams
+    result = metric.corpus_score(hyps, used)
+    printed = f"{result.score * sig.scale:.{decimals}f}"
+    return Verification(sig, result, expect, decimals, printed)

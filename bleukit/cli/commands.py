@@ -203,8 +203,9 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
 
     streams, hyps = read_aligned(a.flatten(args.ref), [args.input])
     v = verify(args.signature, streams, hyps[0][1], args.expect)
-    score = f"{v.result.score:.{v.decimals + 2}f}"
-    out.write(f"variant: {v.signature.long}\n")
+    score = f"{v.rescored:.{v.decimals + 2}f}"
+    out.write(f"variant: {v.signature.bleukit.long}\n")
+    out.write("".join(f"assumed: {line}\n" for line in v.signature.assumed))
     out.write(f"rescored: {v.result}\n")
     if v.reproduced:
         out.write(f"reproduced: {score} prints as {v.printed}, as claimed\n")
@@ -239,13 +240,13 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_signature(args: argparse.Namespace, out: TextIO) -> None:
-    from ..metrics import parse_any_signature
+    from ..metrics import read_signature
     from ..report.text import dumps, variant_yaml
 
     if args.sig_command != "parse":
         args.usage.print_help(out)
         return
-    sig = parse_any_signature(args.signature)
+    sig = read_signature(args.signature)
     if args.format == "json":
         out.write(dumps(sig.described()) + "\n")
         return

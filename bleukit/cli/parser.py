@@ -284,7 +284,10 @@ def _report_options(report: argparse.ArgumentParser) -> None:
 
 def _verify_options(verify: argparse.ArgumentParser) -> None:
     verify.add_argument(
-        "--signature", "-s", required=True, help="the signature published with the score"
+        "--signature",
+        "-s",
+        required=True,
+        help="the signature published with the score: bleukit's, or sacrebleu's (2.x, 1.x)",
     )
     _add_refs(verify)
     _completes(
@@ -316,7 +319,10 @@ def _signature_options(sig: argparse.ArgumentParser) -> None:
         help="rebuild the variant a signature describes",
         description="Print the variant a signature describes, as YAML that loads back as it.",
     )
-    parse.add_argument("signature", help="a long or short signature (BLEU or chrF)")
+    parse.add_argument(
+        "signature",
+        help="bleukit's signature (long or short, any metric) or sacrebleu's (2.x, 1.x)",
+    )
     _add_format(parse, ("yaml", "json"), width=False)
 
 

@@ -8,12 +8,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .base import AnyMetric
+    from .base import AnyMetric, MetricSignature
     from .bleu.result import BleuResult
     from .bleu.signature import Signature, parse_signature
     from .bleu.variant import Variant, load_variant
     from .chrf.core import ChrfResult, ChrfSignature
     from .chrf.variant import ChrfVariant, load_chrf
+    from .sacrebleu_signature import SacrebleuSignature
 
 #: the metrics' public names (re-exported by ``bleukit``), imported on first
 #: use: name -> its module under ``metrics``
@@ -50,23 +51,11 @@ def __getattr__(name: str) -> Any:
     return getattr(import_module(f".{module}", __name__), name)
 
 
-#: each metric's implementation by the versioned name its configuration's
-#: ``metric`` gives (a BLEU configuration has none): module under
-#: ``metrics``, class
-_IMPLEMENTATIONS = {
-    "chrf.v1": ("chrf.variant", "ChrfVariant"),
-    "ter.v1": ("ter.variant", "TerVariant"),
-    "nist.v1": ("nist.variant", "NistVariant"),
-    "gleu.v1": ("gleu.variant", "GleuVariant"),
-    None: ("bleu.variant", "Variant"),
-}
-
-
 def metric_for(config: Any, engine: str | None = None, threads: int | None = None) -> AnyMetric:
     """The variant of whichever metric ``config`` configures."""
-    module, name = _IMPLEMENTATIONS[getattr(config, "metric", None)]
-    cls = getattr(import_module(f".{module}", __name__), name)
-    return cls(config, engine, threads)  # type: ignore[no-any-return]
+    from .signatures import implementation
+
+    return implementation(config, "variant")(config, engine, threads)  # type: ignore[no-any-return]
 
 
 def load_metric(
@@ -82,6 +71,16 @@ def load_metric(
 def as_metric(variant: str | AnyMetric) -> AnyMetric:
     """A variant object from a name, a YAML path or a variant."""
     return load_metric(variant) if isinstance(variant, str) else variant
+
+
+def read_signature(text: str) -> MetricSignature | SacrebleuSignature:
+    """A signature in any form bleukit reads: its own (long or short, every
+    metric) or sacrebleu's (2.x and 1.x; ``sacrebleu_signature``)."""
+    from .sacrebleu_signature import is_sacrebleu_signature, parse_sacrebleu_signature
+
+    if is_sacrebleu_signature(text):
+        return parse_sacrebleu_signature(text)
+    return parse_any_signature(text)  # type: ignore[no-any-return]
 
 
 def parse_any_signature(text: str) -> Any:

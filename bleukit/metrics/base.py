@@ -52,6 +52,20 @@ class MetricSignature(ABC):
     config: Any
     nrefs: int | str
     test: Any
+    #: how a score under this signature is printed: bleukit's number times
+    #: ``scale`` (sacrebleu 1.x printed chrF and TER between 0 and 1), and
+    #: whether it was scored against the first reference only
+    #: (``sacrebleu_signature.SacrebleuSignature`` differs)
+    scale: ClassVar[float] = 1.0
+    first_reference_only: ClassVar[bool] = False
+    #: what the signature leaves open and was assumed, one line each
+    assumed: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def bleukit(self) -> MetricSignature:
+        """bleukit's signature of the variant (for a signature read from
+        another tool's form, that variant's own)."""
+        return self
 
     @abstractmethod
     def _format(self, short: bool, versions: bool = True) -> str:
