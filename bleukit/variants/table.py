@@ -207,6 +207,24 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "exact",
     },
+    "multi-bleu-detok": {
+        "name": "multi-bleu-detok",
+        "description": "Moses multi-bleu-detok.perl on raw text: "
+        "mteval-v13a's tokenization, tokens split on "
+        "ASCII whitespace, closest reference, no "
+        "smoothing (= multi-bleu with tokenizer 13a).",
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "ascii.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
     "nist": {
         "name": "nist",
         "description": "The old name of BLEUw4-shortest (BLEU with the shortest "

@@ -106,6 +106,17 @@ def build(root: Path = DATA) -> dict:
                             "stdout": exp["stdout"],
                         }
                     )
+                # multi-bleu-detok.perl tokenizes raw text with mteval-v13a's rules
+                exp = res["multi_bleu_detok"]
+                cases.append(
+                    {
+                        **where,
+                        "tool": "multi-bleu-detok.perl",
+                        "variant": "multi-bleu-detok",
+                        "overrides": {},
+                        "stdout": exp["stdout"],
+                    }
+                )
                 for key, overrides in MTEVAL_OPTIONS.items():
                     exp = res["mteval_v13a"][key]
                     cases.append(
