@@ -1,6 +1,6 @@
 """Tokenizers behind optional extras: ja-mecab.v1, ko-mecab.v1, th.v1.
 
-Each group runs where its extra is installed (tox -e tok-ja, tok-ko, tok-th;
+Each group runs where its extra is installed (tox -e tok;
 BLEUKIT_TOK then names the tokenizer and a missing extra is an error) and is
 skipped elsewhere with the reason shown. What happens without the extra is
 tested everywhere."""
@@ -23,7 +23,7 @@ def _needs(tokenizer: str, module: str):
     if os.environ.get("BLEUKIT_TOK") == tokenizer:
         return lambda fn: fn  # its tox factor: the extra must be there
     have = importlib.util.find_spec(module) is not None
-    return pytest.mark.skipif(not have, reason=f"{module} not installed (tox -e tok-...)")
+    return pytest.mark.skipif(not have, reason=f"{module} not installed (tox -e tok)")
 
 
 def tok(name: str, line: str) -> list[str]:

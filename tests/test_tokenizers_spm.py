@@ -1,6 +1,6 @@
 """SentencePiece tokenizers (bleukit.tokenizers.spm) on a model trained here
 from the WMT references (no published model can be fetched offline).
-tox -e tok-spm installs sentencepiece and sets BLEUKIT_REQUIRE_SPM=1, which
+tox -e tok installs sentencepiece and sets BLEUKIT_REQUIRE_SPM=1, which
 makes its absence a failure; tox -e oracle compares with sacrebleu's
 flores101/flores200/spm tokenizers on the same model, byte for byte."""
 
@@ -21,7 +21,7 @@ REF = DATA / "newstest2021.en-de.ref.A.txt"
 HYP = DATA / "newstest2021.en-de.hyp.UF.txt"
 
 if not os.environ.get("BLEUKIT_REQUIRE_SPM"):
-    pytest.importorskip("sentencepiece", reason="sentencepiece not installed (tox -e tok-spm)")
+    pytest.importorskip("sentencepiece", reason="sentencepiece not installed (tox -e tok)")
 
 
 def train(folder: Path, vocab: int) -> Path:
