@@ -88,22 +88,6 @@ def parse_any_signature(text: str) -> Any:
     ``NistSignature``, ``GleuSignature``) a
     text states, in its long or short form: the configuration (``.config``)
     and ``.nrefs``."""
-    from .chrf.core import is_chrf_signature, parse_chrf_signature
+    from .signatures import parse_own_signature
 
-    if is_chrf_signature(text):
-        return parse_chrf_signature(text)
-    from .ter.core import is_ter_signature, parse_ter_signature
-
-    if is_ter_signature(text):
-        return parse_ter_signature(text)
-    from .nist.core import is_nist_signature, parse_nist_signature
-
-    if is_nist_signature(text):
-        return parse_nist_signature(text)
-    from .gleu.core import is_gleu_signature, parse_gleu_signature
-
-    if is_gleu_signature(text):
-        return parse_gleu_signature(text)
-    from .bleu.signature import parse_signature
-
-    return parse_signature(text)
+    return parse_own_signature(text)

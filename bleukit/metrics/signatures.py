@@ -31,3 +31,19 @@ def implementation(config: Any, role: Literal["variant", "signature"]) -> Any:
 def signature_for(config: Any, nrefs: int | str) -> MetricSignature:
     """The signature of ``config``'s scores with ``nrefs`` references."""
     return implementation(config, "signature")(config, nrefs)  # type: ignore[no-any-return]
+
+
+def parse_own_signature(text: str) -> MetricSignature:
+    """The signature a bleukit signature's text states (long or short form,
+    any metric): the field metric whose ``metric`` key it carries, else
+    BLEU's, which carries none."""
+    from ..config.schema import validate_any
+
+    for metric, (_, (module, name)) in _CLASSES.items():
+        if metric is not None:
+            cls = getattr(import_module(f".{module}", __package__), name)
+            if cls.form.states(text):
+                return cls.parse(text, validate_any)  # type: ignore[no-any-return]
+    from .bleu.signature import parse_signature
+
+    return parse_signature(text)

@@ -43,17 +43,6 @@ class GleuSignature(OwnSignature):
     form = GLEU_FORM
 
 
-def is_gleu_signature(text: str) -> bool:
-    return GLEU_FORM.states(text)
-
-
-def parse_gleu_signature(text: str) -> GleuSignature:
-    """The GLEU variant a signature (long or short form) states."""
-    from ...config.schema import validate_gleu
-
-    return GleuSignature.parse(text, validate_gleu)
-
-
 def segment_stats(
     hyp: Sequence[str], refs: Sequence[Sequence[str]], low: int, high: int
 ) -> GleuStats:

@@ -73,17 +73,6 @@ class NistSignature(OwnSignature):
     form = NIST_FORM
 
 
-def is_nist_signature(text: str) -> bool:
-    return NIST_FORM.states(text)
-
-
-def parse_nist_signature(text: str) -> NistSignature:
-    """The NIST variant a signature (long or short form) states."""
-    from ...config.schema import validate_nist
-
-    return NistSignature.parse(text, validate_nist)
-
-
 def information(references: Iterable[Sequence[str]], order: int) -> dict[Ngram, int]:
     """Each reference n-gram's information in bits, fixed point, from every
     reference segment of the corpus (mteval's compute_ngram_info)."""

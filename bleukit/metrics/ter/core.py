@@ -77,17 +77,6 @@ class TerSignature(FieldSignature):
         return self.sacrebleu_format()
 
 
-def is_ter_signature(text: str) -> bool:
-    return TER_FORM.states(text)
-
-
-def parse_ter_signature(text: str) -> TerSignature:
-    """The TER variant a signature (long or short form) states."""
-    from ...config.schema import validate_ter
-
-    return TerSignature.parse(text, validate_ter)
-
-
 def ter_score(stats: TerStats) -> float:
     """TER (0-100, lower is better) of summed statistics: edits per
     reference word; with no reference word, 100 where there are edits and
