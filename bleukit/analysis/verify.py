@@ -35,7 +35,6 @@ class Verification:
     result: MetricResult
     claimed: str
     decimals: int
-    printed: str
 
     @property
     def reproduced(self) -> bool:
@@ -45,6 +44,11 @@ class Verification:
     def rescored(self) -> float:
         """The score on the scale the claim was printed on."""
         return self.result.score * self.signature.scale
+
+    @property
+    def printed(self) -> str:
+        """The rescored score written as the claim was: its decimals, its scale."""
+        return f"{self.rescored:.{self.decimals}f}"
 
     @property
     def difference(self) -> float:
@@ -82,6 +86,4 @@ def verify(
             f"the signature says nrefs:{sig.nrefs} but {len(streams)} reference file(s) were given"
         )
     used = streams[:1] if sig.first_reference_only else streams
-    result = metric.corpus_score(hyps, used)
-    printed = f"{result.score * sig.scale:.{decimals}f}"
-    return Verification(sig, result, expect, decimals, printed)
+    return Verification(sig, metric.corpus_score(hyps, used), expect, decimals)

@@ -126,11 +126,10 @@ def parse_sacrebleu_signature(text: str) -> SacrebleuSignature:
         release = 1
     metric = _metric(text, name, fields)
     long = _long_keys(text, metric, fields, release)
-    reader = _READERS[(metric, release)]
     version = long.pop("version", None)
     nrefs = _nrefs(text, long.pop("nrefs" if release == 2 else "numrefs", None))
     context = {key: long.pop(key) for key in _CONTEXT if key in long}
-    reading = reader(_Fields(text, long), name)
+    reading = _READERS[metric](_Fields(text, long), name, release)
     assumed = list(reading.assumed)
     if version is None:
         assumed.append(f"a sacrebleu {release}.x release (the signature states none)")
@@ -139,7 +138,7 @@ def parse_sacrebleu_signature(text: str) -> SacrebleuSignature:
             f"bleukit reproduces sacrebleu {REPRODUCED}; {version} is later and was not checked"
         )
     return SacrebleuSignature(
-        text, release, metric, version, {k: v for k, v in fields}, reading.config, nrefs,
+        text, release, metric, version, dict(fields), reading.config, nrefs,
         reading.scale, reading.first_reference_only, tuple(assumed), context,
     )  # fmt: skip
 
@@ -234,7 +233,8 @@ def _long_keys(
     for key, value in fields:
         if key == "t" and metric == "TER" and value.startswith("tercom"):
             key = "tok"
-        key = short.get(key, key) if key not in known else key
+        if key not in known:
+            key = short.get(key, key)
         if key not in known:
             raise _error(text, f"unknown field {key!r} for sacrebleu's {metric}")
         if key in long:
@@ -295,7 +295,7 @@ def _component(kind: str, sacrebleu_name: str, text: str) -> str:
 def _bleu(fields: _Fields, release: int) -> _Reading:
     assumed = [_ORDER]
     tokenizer = fields.take("tok")
-    if tokenizer.startswith(("ja-mecab", "ko-mecab")) and "-" in tokenizer[9:]:
+    if tokenizer.startswith(("ja-mecab-", "ko-mecab-")):
         assumed.append(
             f"tok:{tokenizer} names the MeCab release and dictionary sacrebleu loaded; "
             "bleukit's tokenizer uses the ones installed with bleukit[ja] or bleukit[ko]"
@@ -414,11 +414,9 @@ def _ter(fields: _Fields, release: int) -> _Reading:
     return _Reading(fields.done("TER", overrides), assumed, 0.01)
 
 
-_READERS: dict[tuple[str, int], Callable[[_Fields, str | None], _Reading]] = {
-    ("BLEU", 2): lambda f, name: _bleu(f, 2),
-    ("BLEU", 1): lambda f, name: _bleu(f, 1),
-    ("chrF", 2): lambda f, name: _chrf(f, name, 2),
-    ("chrF", 1): lambda f, name: _chrf(f, name, 1),
-    ("TER", 2): lambda f, name: _ter(f, 2),
-    ("TER", 1): lambda f, name: _ter(f, 1),
+#: each metric's reader: its fields, the score's name (or None), the release
+_READERS: dict[str, Callable[[_Fields, str | None, int], _Reading]] = {
+    "BLEU": lambda fields, name, release: _bleu(fields, release),
+    "chrF": _chrf,
+    "TER": lambda fields, name, release: _ter(fields, release),
 }

@@ -41,8 +41,8 @@ DATASETS = [
 ZH = [("newstest2021.en-zh", "Facebook-AI", ["A"], ["-tok", "zh"])]
 
 
-def run(command: str, args: list[str], name: str, system: str, refs: list[str]) -> list[str]:
-    release = version(command)
+def run(command: str, release: str, args: list[str], name: str, system: str,
+        refs: list[str]) -> list[str]:  # fmt: skip
     out = subprocess.run(
         [command, *(str(DATA / f"{name}.ref.{r}.txt") for r in refs), "-i",
          str(DATA / f"{name}.hyp.{system}.txt"), "-w", "12", *args,
@@ -68,7 +68,7 @@ def main(commands: list[str]) -> None:
         plans += [((name, system, refs), extra) for name, system, refs, extra in ZH]
         for (name, system, refs), args in plans:
             try:
-                lines = run(command, args, name, system, refs)
+                lines = run(command, release, args, name, system, refs)
             except subprocess.CalledProcessError:  # 1.4's TER fails with --short (#131)
                 print(f"sacrebleu {release} fails on {args}: not recorded", file=sys.stderr)
                 continue
