@@ -78,6 +78,24 @@ def workloads(root: Path, bindir: Path) -> list[Workload]:
             [*least, "sentence", "-r", ref("A"), "-i", hyps[0]],
         ),
         Workload(
+            "score -v TER, 1 reference",
+            [bk, "score", "-v", "TER", "-r", ref("A"), "-i", hyps[0]],
+            [sb, ref("A"), "-i", hyps[0], "-m", "ter", "-f", "text", "-w", "2"],
+            "ter",
+        ),
+        Workload(
+            "score --sentence -v TER, 1 reference",
+            [bk, "score", "--sentence", "-v", "TER", "-r", ref("A"), "-i", hyps[0]],
+            [sb, ref("A"), "-i", hyps[0], "-m", "ter", "--sentence-level", "-f", "text", "-w", "2"],
+            "ter",
+        ),
+        Workload(
+            "bleukit sacrebleu -m bleu chrf ter (drop-in), 2 references",
+            [bk, "sacrebleu", ref("A"), ref("C"), "-i", hyps[0], "-m", "bleu", "chrf", "ter"],
+            [sb, ref("A"), ref("C"), "-i", hyps[0], "-m", "bleu", "chrf", "ter"],
+            "identical",
+        ),
+        Workload(
             "compare --paired-bs, 6 systems",
             [bk, "compare", "-v", "sacrebleu", "-r", ref("A"), "-i", *hyps, "--paired-bs"],
             [sb, ref("A"), "-i", *hyps, "--paired-bs", "-f", "text", "-w", "2"],
@@ -151,6 +169,11 @@ def agree(w: Workload, ours: str, theirs: str) -> str:
     elif w.check == "sentence":
         a = re.findall(rf"BLEU = {_NUMBER}", ours)
         b = re.findall(rf"BLEU\S* = {_NUMBER}", theirs)
+    elif w.check == "ter":
+        a = re.findall(rf"TER\S* = {_NUMBER}", ours)
+        b = re.findall(rf"TER\S* = {_NUMBER}", theirs)
+    elif w.check == "identical":
+        a, b = ours.splitlines(), theirs.splitlines()
     elif w.check == "systems":
         a = re.findall(rf"(?m)^\S+(?: \(baseline\))?\s+{_NUMBER}\s", ours)
         b = [s for s, *_ in _paired(theirs, False)]

@@ -29,7 +29,6 @@ Choices a user should know (docs/integrations.md):
 from __future__ import annotations
 
 import math
-from array import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +36,7 @@ from .core.errors import InputError, InputTypeError
 from .engines import limited_threads
 from .metrics import as_metric
 from .metrics.base import AnyMetric
-from .metrics.inputs import streams_from_rows
+from .metrics.inputs import ids_as_text, streams_from_rows
 
 #: sacrebleu.sentence_bleu's defaults: exponential smoothing, effective order
 DEFAULT_VARIANT = "sacrebleu[effective_order=true]"
@@ -56,31 +55,6 @@ def _text(completion: Any, index: int) -> str:
         f"completion {index} is {type(completion).__name__}: expected a string or a list of "
         "messages whose last one has a string 'content'"
     )
-
-
-#: token ids are written as the code points U+10000 + id: Unicode's planes
-#: 1-16 hold no whitespace and no surrogate, so every id is one character
-ID_OFFSET = 0x10000
-#: the most ids a vocabulary may have (the code points of planes 1-16)
-MAX_IDS = 0x110000 - ID_OFFSET
-
-
-def _ids(value: Any, what: str) -> str:
-    """A sequence of token ids as a string of one character per id (a
-    tensor or array works through ``tolist``)."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise InputError(f"{what} is {type(value).__name__}, not a sequence of token ids")
-    if not set(map(type, value)) <= {int}:  # in C: no Python loop over the ids
-        raise InputError(f"{what} holds something other than int token ids")
-    out_of_range = InputError(f"{what}: token ids must be between 0 and {MAX_IDS - 1}")
-    if value and min(value) < 0:
-        raise out_of_range
-    try:  # UTF-32 code units decoded in C; past U+10FFFF is a decode error
-        return array("I", map(ID_OFFSET.__add__, value)).tobytes().decode("utf-32-le")
-    except (OverflowError, UnicodeDecodeError):
-        raise out_of_range from None
 
 
 class SentenceReward:
@@ -126,7 +100,7 @@ class SentenceReward:
             raise InputError("token_ids=True reads the keyword argument completion_ids")
         if len(ids) != len(completions):
             raise InputError(f"{len(ids)} completion_ids for {len(completions)} completions")
-        return [_ids(c, f"completion_ids[{i}]") for i, c in enumerate(ids)]
+        return [ids_as_text(c, f"completion_ids[{i}]") for i, c in enumerate(ids)]
 
     def _streams(self, size: int, kwargs: dict[str, Any]) -> list[list[str | None]]:
         """Reference streams (None where a completion has fewer references)."""
@@ -153,7 +127,7 @@ class SentenceReward:
             if hasattr(value, "tolist"):
                 value = value.tolist()
             nested = isinstance(value, list) and value and not isinstance(value[0], int)
-            return [_ids(v, what) for v in value] if nested else [_ids(value, what)]
+            return [ids_as_text(v, what) for v in value] if nested else [ids_as_text(value, what)]
         if isinstance(value, str):
             return [value]
         if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):

@@ -134,9 +134,9 @@ FIELD_VALUES = {
     "split": ["ascii.v1"],
     "lowercase": [True, "ascii"],
     "max_order": [1, 2, 3, 5, 18, 30],
-    "weights": [(0.1, 0.2, 0.3, 0.4), (0.25, 0.25, 0.5, 0.0)],
-    "ref_length": ["shortest.v1", "average.v1"],
-    "smoothing": ["exp.v1", "floor.v1", "add-k.v1", "nltk-method1.v1"],
+    "weights": [(0.1, 0.2, 0.3, 0.4), (0.25, 0.25, 0.5, 0.0), "auto-reweigh"],
+    "ref_length": ["shortest.v1", "average.v1", "closest-first.v1"],
+    "smoothing": ["exp.v1", "floor.v1", "add-k.v1", "nltk-method1.v1", "t2t-exp.v1"],
     "effective_order": [True],
     "totals": ["at-least-one"],
 }

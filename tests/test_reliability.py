@@ -94,7 +94,8 @@ def test_integers_of_5000_digits_are_one_short_line(files, tmp_path, capsys, whe
     else:
         argv += ["-v", f"BLEUw{digits}"]
     err = one_line_error(argv, capsys, "")
-    assert len(err) < 600
+    # the number is cut; the unknown-name message also lists the built-ins
+    assert digits not in err and len(err) < 1000
 
 
 def test_a_huge_invalid_yaml_gives_a_short_message(files, tmp_path, capsys):

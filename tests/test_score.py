@@ -40,3 +40,14 @@ def test_average_reference_length_formats_as_a_number():
     assert r.ref_len == pytest.approx(3.5)
     assert "ref_len = 3.50" in str(r)
     assert r.to_dict()["ref_len"] == 3.5
+
+
+def test_auto_reweigh_in_a_batch_equals_one_segment_at_a_time():
+    """``smoothed`` smooths the short segments of a batch again, by length:
+    the batch gives what each segment alone gives."""
+    variant = bleukit.load_variant("nltk-auto-reweigh", smoothing="nltk-method1.v1")
+    hyps = ["a b", "a b c d e", "", "a", "b c a", "c d"]
+    refs = ["a b c", "a b c d e f", "a", "a", "a b c", "c d e"]
+    batch = [r.score for r in variant.sentence_scores(hyps, [refs])]
+    assert batch == [variant.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+    assert batch[0] == batch[5] > 0 and batch[3] == 100.0

@@ -138,6 +138,28 @@ def test_nltk_method7_is_method4_then_method5():
     assert r7.mean > 0
 
 
+def test_t2t_exp_skips_an_order_without_ngrams_but_divides_by_the_order():
+    # bleu_hook: precisions 3/4, 1/3, 1/(2*2), then 0 (no 4-gram): log sum / 4
+    r = smooth("t2t-exp", stats([3, 1, 0, 0], [4, 3, 2, 0]))
+    assert r.precisions == (75.0, 100 * (1 / 3), 100 / 4, 0.0)
+    expected = math.exp((math.log(3 / 4) + math.log(1 / 3) + math.log(1 / 4)) / 4)
+    assert r.mean == pytest.approx(100 * expected, rel=1e-15)
+    # sacrebleu's exp scores the same statistics 0
+    assert smooth("exp", stats([3, 1, 0, 0], [4, 3, 2, 0])).mean == 0.0
+    # effective order: the divisor is the last order with n-grams
+    r = smooth("t2t-exp", stats([3, 1, 0, 0], [4, 3, 2, 0]), eff=True)
+    assert r.mean == pytest.approx(100 * expected ** (4 / 3), rel=1e-14)
+
+
+def test_t2t_exp_smooths_a_hypothesis_without_any_match():
+    r = smooth("t2t-exp", stats([0, 0, 0, 0], [2, 1, 0, 0]))
+    assert r.precisions == (100 / 4, 100 / 4, 0.0, 0.0)
+    assert r.mean == pytest.approx(100 * math.exp(2 * math.log(1 / 4) / 4), rel=1e-15)
+    assert smooth("t2t-exp", stats([0, 0, 0, 0], [0, 0, 0, 0])).mean == 0.0
+    weighted = smooth("t2t-exp", stats([2, 1, 0, 0], [2, 1, 0, 0]), weights=(0.5, 0.5, 0, 0))
+    assert weighted.mean == pytest.approx(100.0, rel=1e-15)
+
+
 def test_defaults_and_names():
     assert SMOOTHINGS.get("floor").default_value == 0.1
     assert SMOOTHINGS.get("add-k").default_value == 1
@@ -153,7 +175,7 @@ def test_defaults_and_names():
         ),
         max_size=20,
     ),
-    st.sampled_from(["none.v1", "exp.v1", "floor.v1", "add-k.v1"]),
+    st.sampled_from(["none.v1", "exp.v1", "floor.v1", "add-k.v1", "t2t-exp.v1", "add-one-all.v1"]),
     st.booleans(),
     st.one_of(st.none(), st.just((0.1, 0.2, 0.3, 0.4))),
 )

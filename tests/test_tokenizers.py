@@ -176,3 +176,25 @@ def test_char_space_counts_the_space_in_ngrams():
     assert plain.sentence_score("ab cd", ["abcd"]).score == pytest.approx(100.0)
     r = spaced.sentence_score("ab cd", ["abcd"])
     assert r.counts == (4, 2) and r.totals == (5, 4)
+
+
+@pytest.mark.parametrize(
+    ("line", "tokens"),
+    [
+        # 13a rules as Marian's tokenize writes them (entities decoded, padding)
+        ("Hello, world. 3.5 x-1 2019-20 &amp;", "Hello , world . 3.5 x-1 2019 - 20 &".split()),
+        ("&quot;a&quot;", ['"', "a", '"']),
+        # Han, kana and Thai code points one by one (Thai marks too: not graphemes)
+        ("東京タワーは高い。", ["東", "京", "タ", "ワ", "ー", "は", "高", "い", "。"]),
+        ("กินน้ำ", ["ก", "ิ", "น", "น", "้", "ำ"]),
+        # Hangul and full-width forms are not in Marian's table
+        ("한국어，ＡＢ", ["한국어，ＡＢ"]),
+        # U+9FEF is Marian's last unified ideograph, U+9FF0 is not
+        ("\u9fef\u9ff0\u9ff0", ["\u9fef", "\u9ff0\u9ff0"]),
+        # C++'s \s+ leaves a no-break space inside its token
+        ("a\u00a0b c", ["a\u00a0b", "c"]),
+        ("<skipped>a-\nb", ["ab"]),
+    ],
+)
+def test_marian_tokenizer(line, tokens):
+    assert split_ascii(tok("marian.v1", line)) == tokens

@@ -191,7 +191,7 @@ def test_sentence_scores_equal_sacrebleu(corpus, tok, eff):
             assert ours[i].score == pytest.approx(theirs.score, abs=TOL, rel=0)
 
 
-def _nltk(hyps, refs, order, method, value, weights):
+def _nltk(hyps, refs, order, method, value, weights, auto_reweigh=False):
     list_of_refs = [[r[i].split() for r in refs if r[i] is not None] for i in range(len(hyps))]
     kwargs = {}
     if method == 1 and value is not None:
@@ -204,7 +204,11 @@ def _nltk(hyps, refs, order, method, value, weights):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return 100 * nltk_bleu.corpus_bleu(
-            list_of_refs, [h.split() for h in hyps], weights=weights, smoothing_function=fn
+            list_of_refs,
+            [h.split() for h in hyps],
+            weights=weights,
+            smoothing_function=fn,
+            auto_reweigh=auto_reweigh,
         )
 
 
@@ -232,6 +236,27 @@ def test_corpus_scores_equal_nltk(corpus, order, method, value, explicit):
             variant.corpus_score(hyps, refs)
         assert method == 6, exc
         return
+    assert variant.corpus_score(hyps, refs).score == pytest.approx(theirs, abs=TOL, rel=0)
+
+
+SHORT = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=5).map(" ".join)
+
+
+@settings(max_examples=80)
+@given(
+    st.lists(st.tuples(SHORT, SHORT.filter(bool)), min_size=1, max_size=2),
+    st.sampled_from([0, 1, 2, 3, 4, 5, 7]),
+)
+def test_auto_reweigh_equals_nltk(segments, method):
+    """NLTK's auto_reweigh on corpora of fewer than four hypothesis tokens
+    (the only ones it changes), every smoothing but method 6 (which asserts
+    a trigram precision that such corpora lack)."""
+    hyps = [h for h, _ in segments]
+    refs = [[r for _, r in segments]]
+    variant = bleukit.load_variant(
+        "nltk", weights="auto-reweigh", smoothing=f"nltk-method{method}.v1"
+    )
+    theirs = _nltk(hyps, refs, 4, method, None, (0.25,) * 4, auto_reweigh=True)
     assert variant.corpus_score(hyps, refs).score == pytest.approx(theirs, abs=TOL, rel=0)
 
 

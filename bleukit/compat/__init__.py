@@ -4,4 +4,5 @@
   (``BLEU``, ``corpus_bleu``, ``sentence_bleu``...) and its command line
   (``bleukit sacrebleu ...``, ``bleukit-sacrebleu``), with byte-identical
   output.
+* ``bleukit.compat.torchtext``: torchtext's ``bleu_score`` on token lists.
 """

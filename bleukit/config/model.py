@@ -136,7 +136,9 @@ class VariantConfig(_Fields):
         )
     )
     max_order: int = _declares(SignatureKey("order", "n", sacrebleu_states=4))
-    weights: Literal["uniform"] | tuple[float, ...] = _declares(
+    # "auto-reweigh": uniform, except that a corpus (or sentence) of h < max_order
+    # hypothesis tokens weighs its first h orders 1/h each (NLTK auto_reweigh)
+    weights: Literal["uniform", "auto-reweigh"] | tuple[float, ...] = _declares(
         SignatureKey("weights", "w", sacrebleu_requires="uniform")
     )
     ref_length: str = _declares(SignatureKey("reflen", "r", sacrebleu_requires="closest.v1"))

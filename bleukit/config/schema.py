@@ -74,7 +74,7 @@ class VariantModel(BaseModel):
     split: str
     lowercase: bool | Literal["ascii"]
     max_order: Annotated[int, Field(ge=1, le=MAX_ORDER_LIMIT)]
-    weights: Literal["uniform"] | tuple[float, ...]
+    weights: Literal["uniform", "auto-reweigh"] | tuple[float, ...]
     ref_length: str
     smoothing: str
     smoothing_value: float | None
@@ -86,9 +86,9 @@ class VariantModel(BaseModel):
     @field_validator("weights")
     @classmethod
     def _weights(
-        cls, v: Literal["uniform"] | tuple[float, ...]
-    ) -> Literal["uniform"] | tuple[float, ...]:
-        if v == "uniform":
+        cls, v: Literal["uniform", "auto-reweigh"] | tuple[float, ...]
+    ) -> Literal["uniform", "auto-reweigh"] | tuple[float, ...]:
+        if isinstance(v, str):
             return v
         if any(not math.isfinite(w) or w < 0 for w in v):
             raise ValueError("weights must be finite and non-negative")
@@ -98,7 +98,7 @@ class VariantModel(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> VariantModel:
-        if self.weights != "uniform" and len(self.weights) != self.max_order:
+        if isinstance(self.weights, tuple) and len(self.weights) != self.max_order:
             raise ValueError(
                 f"key 'weights' has {len(self.weights)} values but key 'max_order' "
                 f"is {self.max_order}"

@@ -66,6 +66,14 @@ def closest(hyp_len: int, ref_lens: Sequence[int]) -> int:
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
 
 
+def closest_first(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """Closest reference length; on a tie the reference listed first wins
+    (torchtext ``bleu_score``: ``min`` over the lengths in reference order
+    keeps the first minimum). Equal to ``closest`` except on a tie between a
+    shorter and a longer reference when the longer is listed first."""
+    return min(ref_lens, key=lambda r: abs(r - hyp_len))
+
+
 def shortest(hyp_len: int, ref_lens: Sequence[int]) -> int:
     """Shortest reference length (NIST mteval before v13, 2009)."""
     return min(ref_lens)
@@ -78,6 +86,9 @@ def average(hyp_len: int, ref_lens: Sequence[int]) -> Fraction:
 
 
 REF_LENGTHS.register("closest.v1", closest, "closest reference length, ties to the shorter")
+REF_LENGTHS.register(
+    "closest-first.v1", closest_first, "closest reference length, ties to the first listed"
+)
 REF_LENGTHS.register("shortest.v1", shortest, "shortest reference length (NIST mteval < v13)")
 REF_LENGTHS.register("average.v1", average, "mean reference length (Moses mert BleuScorer)")
 

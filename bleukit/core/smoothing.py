@@ -1,7 +1,7 @@
 """Smoothing and weights: corpus statistics to modified precisions and their
 weighted geometric mean.
 
-Two families, each reproducing its reference implementation exactly:
+Each method reproduces its reference implementation exactly:
 
 * sacrebleu 2.x (``BLEU.compute_bleu``): ``none.v1``, ``floor.v1``,
   ``add-k.v1``, ``exp.v1``; precisions on the 0-100 scale, a zero precision
@@ -9,6 +9,8 @@ Two families, each reproducing its reference implementation exactly:
 * NLTK 3.10 (``SmoothingFunction``, Chen & Cherry 2014): ``nltk-method0.v1``
   ... ``nltk-method7.v1``; precisions as fractions, combined as
   ``exp(fsum(w_n * log p_n))`` over the positive ones.
+* tensorflow/nmt (HF evaluate ``bleu``): ``add-one-all.v1``;
+  tensor2tensor ``bleu_hook``: ``t2t-exp.v1``.
 
 The weighted mean uses uniform weights (``weights=None``) or an explicit
 vector. With ``effective_order`` the orders after the last one that has any
@@ -377,6 +379,44 @@ class AddOneSmoothing(Smoothing):
         return Smoothed(tuple(100 * p for p in precisions), 100 * math.exp(log_mean))
 
 
+class Tensor2TensorSmoothing(Smoothing):
+    """tensor2tensor ``bleu_hook.compute_bleu``, statement for statement: an
+    order whose n-grams all miss gets mteval's 1/2^k (as sacrebleu's
+    ``exp``), but an order with no hypothesis n-gram at all has precision 0,
+    which the log sum skips while still dividing by the order (sacrebleu
+    scores such a corpus 0). No match at all is smoothed too (sacrebleu
+    gives 0). With ``effective_order`` the divisor is the last order with
+    n-grams instead."""
+
+    def __call__(
+        self,
+        stats: Stats,
+        order: int,
+        weights: Sequence[float] | None,
+        effective_order: bool,
+        value: float | None,
+    ) -> Smoothed:
+        precisions = [0.0] * order
+        smooth = 1.0
+        for i, (c, t) in enumerate(zip(stats.counts[:order], stats.totals[:order])):
+            if t > 0:
+                if c > 0:
+                    precisions[i] = c / t
+                else:
+                    smooth *= 2
+                    precisions[i] = 1.0 / (smooth * t)
+        eff = _effective_order(stats.totals, order, effective_order)
+        if max(precisions) == 0 or eff == 0:
+            return Smoothed(tuple(precisions), 0.0)
+        if weights is None:
+            # bleu_hook: sum(math.log(p) for p in precisions if p) / max_order
+            log_mean = sum(math.log(p) for p in precisions[:eff] if p) / eff
+        else:
+            w = _weights_for(weights, eff)
+            log_mean = math.fsum(wi * math.log(p) for wi, p in zip(w, precisions) if p)
+        return Smoothed(tuple(100 * p for p in precisions), 100 * math.exp(log_mean))
+
+
 def check_smoothing(obj: object) -> Smoothing:
     """The plugin contract: a subclass of Smoothing, instantiated with no
     arguments, whose call on corpus statistics gives a ``Smoothed``."""
@@ -416,6 +456,12 @@ SMOOTHINGS.register(
     AddOneSmoothing(),
     "add 1 to matches and totals of every order, unigrams included (tensorflow/nmt, "
     "HF evaluate bleu smooth=True)",
+)
+SMOOTHINGS.register(
+    "t2t-exp.v1",
+    Tensor2TensorSmoothing(),
+    "1/2^k for the k-th order with no match; an order with no n-gram is skipped "
+    "but still counted (tensor2tensor bleu_hook)",
 )
 # (default, what the value is, its range, description): NLTK divides by k
 # and alpha, so 0 is a division by zero there, and a value too close to it

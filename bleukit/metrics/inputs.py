@@ -4,7 +4,9 @@ with a reference), with errors that name the segment or stream."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..core.errors import InputError, InputTypeError
 from ..engines import Engine, resolve_engine
@@ -98,3 +100,47 @@ def engine_for(requested: str | None, tokenization: Tokenization) -> Engine:
     """The engine that runs a tokenization (``engines.resolve_engine``):
     every scorer asks here, so the engine is chosen in one place."""
     return resolve_engine(requested, tokenization)
+
+
+#: token ids are written as the code points U+10000 + id: Unicode's planes
+#: 1-16 hold no whitespace and no surrogate, so every id is one character,
+#: and a metric's ``for_token_ids`` variant (one token per character)
+#: matches n-grams of ids exactly
+ID_OFFSET = 0x10000
+#: the most ids a vocabulary may have (the code points of planes 1-16)
+MAX_IDS = 0x110000 - ID_OFFSET
+
+
+def ids_as_text(value: Any, what: str) -> str:
+    """A sequence of token ids as a string of one character per id (a
+    tensor or array works through ``tolist``)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InputError(f"{what} is {type(value).__name__}, not a sequence of token ids")
+    if not set(map(type, value)) <= {int}:  # in C: no Python loop over the ids
+        raise InputError(f"{what} holds something other than int token ids")
+    out_of_range = InputError(f"{what}: token ids must be between 0 and {MAX_IDS - 1}")
+    if value and min(value) < 0:
+        raise out_of_range
+    try:  # UTF-32 code units decoded in C; past U+10FFFF is a decode error
+        return array("I", map(ID_OFFSET.__add__, value)).tobytes().decode("utf-32-le")
+    except (OverflowError, UnicodeDecodeError):
+        raise out_of_range from None
+
+
+def tokens_as_text(tokens: Iterable[object], vocabulary: dict[str, int], what: str) -> str:
+    """A list of string tokens (already tokenized text) as one character
+    per token, each distinct token given the next id of ``vocabulary``
+    (shared by every segment of a corpus): tokens match only as wholes,
+    whatever characters they hold, spaces included."""
+    if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Iterable):
+        raise InputTypeError(f"{what} is {type(tokens).__name__}, not a list of tokens")
+    ids = []
+    for token in tokens:
+        if not isinstance(token, str):
+            raise InputTypeError(f"{what} holds a {type(token).__name__}, not a string token")
+        ids.append(vocabulary.setdefault(token, len(vocabulary)))
+    if len(vocabulary) > MAX_IDS:
+        raise InputError(f"{what}: more than {MAX_IDS} distinct tokens in one corpus")
+    return ids_as_text(ids, what)

@@ -35,6 +35,7 @@ from .cjk import (
     ZH_COMMON_RANGES,
     ZH_V1_MALFORMED_RANGES,
     ZH_V2_INTENDED_RANGES,
+    MarianTokenizer,
     ScriptTokenizer,
     TokenizerZh,
 )
@@ -99,6 +100,12 @@ TOKENIZERS.register(
     "script.v1",
     ScriptTokenizer(),
     "characters of scripts without spaces (Han, kana, Thai, ...), 13a words elsewhere",
+)
+TOKENIZERS.register(
+    "marian.v1",
+    MarianTokenizer(),
+    "Marian's validation BLEU (SentencePiece vocabularies): 13a rules, then Han, kana "
+    "and Thai characters as tokens",
 )
 TOKENIZERS.register(
     "ja-mecab.v1",

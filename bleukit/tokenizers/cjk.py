@@ -1,5 +1,6 @@
 """Tokenizers for scripts written without spaces: sacrebleu's ``zh`` (and
-its corrected ``zh.v2``), and the dependency-free ``script.v1``."""
+its corrected ``zh.v2``), Marian's validation tokenizer, and the
+dependency-free ``script.v1``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from typing import Any
 
 from .base import BlockMode
-from .rules import RULES_13A_BLOCK, Tokenizer13a, apply_13a_rules, pad_13a
+from .rules import RULES_13A, RULES_13A_BLOCK, Tokenizer13a, apply_13a_rules, entities, pad_13a
 
 # sacrebleu's tokenizer_zh ranges (Shujian Huang's script), as (first, last)
 # code points. Deliberate compatibility quirk of zh.v1: sacrebleu writes the
@@ -76,6 +77,37 @@ class TokenizerZh:
         # str.strip() on each line (it also covers the preprocessor's rstrip)
         text = _STRIP_BLOCK.sub("", text)
         return pad_13a(self._chinese.sub(r" \1 ", text), RULES_13A_BLOCK)
+
+
+# Marian's utils::isContinuousScript (src/common/utils.cpp, marian-dev
+# 1.12): its hand-coded Han, kana and Thai ranges, as (first, last)
+MARIAN_CONTINUOUS_RANGES = (
+    (0x2E80, 0x2E99), (0x2E9B, 0x2EF3), (0x2F00, 0x2FD5), (0x3005, 0x3005),
+    (0x3007, 0x3007), (0x3021, 0x3029), (0x3038, 0x303A), (0x303B, 0x303B),
+    (0x3200, 0x32FF), (0x3400, 0x4DB5), (0x4E00, 0x9FEF), (0xF900, 0xFA6D),
+    (0xFA70, 0xFAD9), (0x20000, 0x2A6D6), (0x2A700, 0x2B734), (0x2B740, 0x2B81D),
+    (0x2B820, 0x2CEA1), (0x2CEB0, 0x2EBE0), (0x2F800, 0x2FA1D),
+    (0x3040, 0x30FF), (0x1B000, 0x1B0FF), (0x1B130, 0x1B16F),  # kana
+    (0x0E00, 0x0E7F),  # Thai
+)  # fmt: skip
+
+
+class MarianTokenizer:
+    """Marian's ``SacreBleuValidator`` (``--valid-metrics bleu``, alias
+    ``bleu-detok``) for SentencePiece and factored vocabularies: its
+    ``tokenize`` (mteval-v13a's rules, "adapted from multi-bleu-detok.pl"),
+    then ``tokenizeContinuousScript`` (each Han, kana or Thai character
+    padded with spaces). Unlike sacrebleu's 13a, C++'s ``\\s+`` collapses
+    only ASCII whitespace, so a no-break space stays inside its token: use
+    it with the ``ascii.v1`` splitter (Marian splits at spaces)."""
+
+    @functools.cached_property
+    def _continuous(self) -> re.Pattern[str]:
+        return _range_class(MARIAN_CONTINUOUS_RANGES)
+
+    def __call__(self, line: str) -> str:
+        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        return self._continuous.sub(r" \1 ", pad_13a(f" {entities(line)} ", RULES_13A))
 
 
 # Scripts written without spaces between words. A character belongs to one

@@ -76,7 +76,7 @@ def apply_13a_rules(line: str) -> str:
     return " ".join(pad_13a(line, RULES_13A).split())
 
 
-def _entities(text: str) -> str:
+def entities(text: str) -> str:
     if "&" in text:
         text = (
             text.replace("&quot;", '"')
@@ -97,13 +97,13 @@ class Tokenizer13a:
         # language-independent part of mteval-v13a.pl's NormalizeText
         line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
         # mteval pads the line with spaces so that a final period is split
-        return apply_13a_rules(f" {_entities(line)} ")
+        return apply_13a_rules(f" {entities(line)} ")
 
     def tokenize_block(self, text: str) -> str:
         """The kernel applies the padding and the rules to each line.
         Trailing whitespace needs no stripping: every whitespace character
         acts as the padding space does in the rules."""
-        return _entities(text.replace("<skipped>", ""))
+        return entities(text.replace("<skipped>", ""))
 
 
 class TokenizerIntl:
@@ -177,7 +177,7 @@ class TokenizerMtevalIntl:
     def __call__(self, line: str) -> str:
         spaces, rules, separators = self._rules
         line = spaces.sub(" ", line).replace("<skipped>", "")
-        line = _entities(line).replace("&apos;", "'")
+        line = entities(line).replace("&apos;", "'")
         for pattern, replacement in rules:
             line = pattern.sub(replacement, line)
         out: str = separators.sub(" ", line)

@@ -190,6 +190,28 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "exact",
     },
+    "marian-bleu": {
+        "name": "marian-bleu",
+        "description": "Marian's --valid-metrics bleu (and bleu-detok, its "
+        "deprecated alias) with a SentencePiece or factored "
+        "vocabulary: its 13a rules, each Han, kana or Thai "
+        "character a token, tokens split at ASCII whitespace "
+        "only, one reference, no smoothing. Marian computes in "
+        "float32 and scores the reference after a round trip "
+        "through its vocabulary (SentencePiece's normalisation "
+        "applied).",
+        "tokenizer": "marian.v1",
+        "tokenizer_model": None,
+        "split": "ascii.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
     "multi-bleu": {
         "name": "multi-bleu",
         "description": "Moses multi-bleu.perl on pre-tokenized text: tokens "
@@ -260,6 +282,25 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "at-least-one",
     },
+    "nltk-auto-reweigh": {
+        "name": "nltk-auto-reweigh",
+        "description": "NLTK corpus_bleu (and sentence_bleu) with "
+        "auto_reweigh=True: as nltk, but a corpus of h < "
+        "4 hypothesis tokens weighs its first h orders "
+        "1/h each. Equal to nltk on any corpus of four "
+        "tokens or more.",
+        "tokenizer": "none.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "auto-reweigh",
+        "ref_length": "closest.v1",
+        "smoothing": "nltk-method0.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "at-least-one",
+    },
     "sacrebleu": {
         "name": "sacrebleu",
         "description": "sacrebleu 2.x defaults: 13a, mixed case, closest "
@@ -291,6 +332,48 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "smoothing": "exp.v1",
         "smoothing_value": None,
         "effective_order": True,
+        "totals": "exact",
+    },
+    "t2t-bleu": {
+        "name": "t2t-bleu",
+        "description": "tensor2tensor's bleu_hook.bleu_wrapper (t2t-bleu's "
+        "BLEU_uncased): its bleu_tokenize (mteval-v14's "
+        "international rules, intl.v1), lowercased, order 4, "
+        "mteval's 1/2^k for an order with no match and an order "
+        "with no n-gram skipped (t2t-exp.v1). t2t returns a "
+        "float32, so it agrees to float32 precision; BLEU_cased "
+        "is t2t-bleu[lowercase=false].",
+        "tokenizer": "intl.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": True,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "t2t-exp.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
+    "torchtext": {
+        "name": "torchtext",
+        "description": "torchtext's bleu_score (torchtext.data.metrics) on "
+        "whitespace-split tokens: order 4, uniform weights, the "
+        "closest reference length with a tie going to the "
+        "reference listed first, no smoothing. torchtext "
+        "computes the precisions in float32, so it agrees to "
+        "float32 precision; token lists go through "
+        "bleukit.compat.torchtext.bleu_score.",
+        "tokenizer": "none.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest-first.v1",
+        "smoothing": "none.v1",
+        "smoothing_value": None,
+        "effective_order": False,
         "totals": "exact",
     },
 }

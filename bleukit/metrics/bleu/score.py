@@ -5,11 +5,46 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Literal
 
-from ...core.smoothing import Smoothing
+from ...core.smoothing import Smoothed, Smoothing
 from ...core.stats import RefLength, Stats
 from .result import BleuResult
 from .signature import Signature
+
+#: the weights a variant scores with: a vector, None (uniform), or
+#: "auto-reweigh" (uniform, reweighed for short hypotheses: see ``smoothed``)
+Weights = Sequence[float] | None | Literal["auto-reweigh"]
+
+
+def smoothed(
+    smoothing: Smoothing,
+    stats: Sequence[Stats],
+    order: int,
+    weights: Weights,
+    effective_order: bool,
+    smoothing_value: float | None,
+) -> list[Smoothed]:
+    """``smoothing.many`` under the variant's weights. "auto-reweigh" is
+    NLTK's ``corpus_bleu(..., auto_reweigh=True)``: uniform, except that
+    statistics of h hypothesis tokens, 0 < h < order, weigh their first h
+    orders 1/h each (NLTK reweighs only its default (0.25,) * 4, so at
+    order 4 this is NLTK's rule; at other orders it is the same rule for
+    uniform weights). The short ones, rare in a batch, are smoothed again in
+    groups of one length."""
+    if weights != "auto-reweigh":
+        return smoothing.many(stats, order, weights, effective_order, smoothing_value)
+    out = smoothing.many(stats, order, None, effective_order, smoothing_value)
+    short: dict[int, list[int]] = {}
+    for i, s in enumerate(stats):
+        if 0 < s.sys_len < order:
+            short.setdefault(int(s.sys_len), []).append(i)
+    for h, where in short.items():
+        group = [stats[i] for i in where]
+        again = smoothing.many(group, order, (1 / h,) * h, effective_order, smoothing_value)
+        for i, result in zip(where, again):
+            out[i] = result
+    return out
 
 
 def brevity_penalty(sys_len: int, ref_len: RefLength) -> float:
@@ -24,7 +59,7 @@ def compute_bleu(
     stats: Stats,
     order: int,
     smoothing: Smoothing,
-    weights: Sequence[float] | None,
+    weights: Weights,
     effective_order: bool,
     smoothing_value: float | None,
     signature: Signature | None = None,
@@ -38,17 +73,17 @@ def compute_bleu_many(
     stats: Sequence[Stats],
     order: int,
     smoothing: Smoothing,
-    weights: Sequence[float] | None,
+    weights: Weights,
     effective_order: bool,
     smoothing_value: float | None,
     signatures: Sequence[Signature | None],
 ) -> list[BleuResult]:
     """``compute_bleu`` of many statistics (each with its signature) at
     once: sentence BLEU of a batch smooths them in one call."""
-    smoothed = smoothing.many(stats, order, weights, effective_order, smoothing_value)
+    means = smoothed(smoothing, stats, order, weights, effective_order, smoothing_value)
     make = BleuResult.make
     out = []
-    for s, (precisions, mean), signature in zip(stats, smoothed, signatures):
+    for s, (precisions, mean), signature in zip(stats, means, signatures):
         bp = brevity_penalty(s.sys_len, s.ref_len)
         out.append(
             make(

@@ -59,14 +59,18 @@ def _format_float(x: float) -> str:
     return repr(float(x))
 
 
+#: the weights policies that are words, as (long, short) spellings
+_WEIGHT_WORDS = {"uniform": ("uniform", "u"), "auto-reweigh": ("auto-reweigh", "a")}
+
+
 def _spell(field: str, value: Any, short: bool, plugins: bool) -> str:
     """One field's value as a signature writes it."""
     key = _FIELD_KEYS[field]
     if key.spelling is not None:
         return key.spelling[value][short]
     if field == "weights":
-        if value == "uniform":
-            return "u" if short else "uniform"
+        if isinstance(value, str):
+            return _WEIGHT_WORDS[value][short]
         return ",".join(_format_float(w) for w in value)
     if field == "tokenizer_model":
         from ...tokenizers.spm import model_digest
@@ -93,11 +97,8 @@ def _read(field: str, text: str, short: bool) -> Any:
         raise ConfigError(f"signature key {key.long!r}: {text!r} is not one of {allowed}")
     try:
         if field == "weights":
-            return (
-                "uniform"
-                if text == ("u" if short else "uniform")
-                else tuple(float(x) for x in text.split(","))
-            )
+            words = {names[short]: word for word, names in _WEIGHT_WORDS.items()}
+            return words[text] if text in words else tuple(float(x) for x in text.split(","))
         if field == "max_order":
             return int(text)
         if field == "smoothing_value":
@@ -214,7 +215,7 @@ class Signature(MetricSignature):
 
     def described(self) -> dict[str, Any]:
         variant = self.config.scoring_dict()
-        if self.config.weights != "uniform":
+        if isinstance(self.config.weights, tuple):
             variant["weights"] = list(self.config.weights)
         return {"variant": variant, "nrefs": self.nrefs, "version": self.version, **self.to_dict()}
 

@@ -29,7 +29,7 @@ from ..inputs import (
     engine_for,
 )
 from .result import BleuResult
-from .score import brevity_penalty, compute_bleu, compute_bleu_many
+from .score import Weights, brevity_penalty, compute_bleu, compute_bleu_many, smoothed
 from .signature import Signature
 
 #: what makes a word variant count token ids (``Metric.for_token_ids``): one
@@ -73,7 +73,7 @@ class Variant(Metric[Stats, BleuResult]):
         self._smoothing = SMOOTHINGS.get(config.smoothing)
         # NLTK methods 5 and 7 read the last segment's 5-gram statistics
         self.stat_order = max(config.max_order, self._smoothing.last_segment_order)
-        self._weights = None if config.weights == "uniform" else config.weights
+        self._weights: Weights = None if config.weights == "uniform" else config.weights
 
     @staticmethod
     def _validate(data: dict[str, Any], source: str) -> VariantConfig:
@@ -241,10 +241,11 @@ class Variant(Metric[Stats, BleuResult]):
         batch: the resampling hot path (a thousand resamples a system)."""
         c = self.config
         batch = stats if isinstance(stats, (list, tuple)) else list(stats)
-        smoothed = self._smoothing.many(
-            batch, c.max_order, self._weights, c.effective_order, c.smoothing_value
-        )
-        return [brevity_penalty(s.sys_len, s.ref_len) * m.mean for s, m in zip(batch, smoothed)]
+        means = smoothed(
+            self._smoothing, batch, c.max_order, self._weights, c.effective_order,
+            c.smoothing_value,
+        )  # fmt: skip
+        return [brevity_penalty(s.sys_len, s.ref_len) * m.mean for s, m in zip(batch, means)]
 
     def sentence_results(
         self, segments: Sequence[Stats], per_segment: Sequence[int]
