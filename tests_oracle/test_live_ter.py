@@ -103,6 +103,8 @@ def test_paired_tests_equal_sacrebleu(n, nrefs, test, seed, flags, data):
     rows = paired_test(variant, stats, prepared.nrefs, spec)
     for row, expected in zip(rows, theirs["TER"]):
         assert row.result.score == pytest.approx(expected.score, abs=1e-9, rel=0)
+        # what bleukit sacrebleu's JSON prints: sacrebleu's float, to the bit
+        assert row.sacrebleu_score == expected.score
         assert row.p_value == expected.p_value
         assert row.interval.mean == pytest.approx(expected.mean, abs=1e-9, rel=0)
         assert row.interval.half_width == pytest.approx(expected.ci, abs=1e-9, rel=0)

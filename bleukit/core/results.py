@@ -47,6 +47,10 @@ class SystemResult:
     p_value: float | None = None
     baseline: bool = False
     scores: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    #: in sacrebleu's mode, the score as sacrebleu 2.6.0 prints it: the
+    #: segment rows summed left to right, then scored (an ulp from
+    #: ``result.score`` where TER's mean reference lengths are fractions)
+    sacrebleu_score: float | None = field(default=None, compare=False)
 
     @property
     def significant(self) -> bool:

@@ -280,9 +280,10 @@ def _paired_sacrebleu(
 ) -> list[SystemResult]:
     float32_score, int_score = _row_scores(metric, columns[0])
     rows = [_rows(metric, c) for c in columns]
+    observed = [_sacrebleu_score(r, int_score) for r in rows]
     outcomes = sacrebleu_resampling.paired(
         rows,
-        [_sacrebleu_score(r, int_score) for r in rows],
+        observed,
         float32_score,
         int_score,
         spec.test,  # type: ignore[arg-type]
@@ -298,6 +299,9 @@ def _paired_sacrebleu(
             outcome.p_value,
             baseline=k == 0,
             scores=outcome.scores,
+            sacrebleu_score=score,
         )
-        for k, (name, result, outcome) in enumerate(zip(names, results, outcomes))
+        for k, (name, result, outcome, score) in enumerate(
+            zip(names, results, outcomes, observed)
+        )
     ]

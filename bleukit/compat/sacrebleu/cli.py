@@ -574,10 +574,10 @@ def _paired_metric(metric: Metric, names: list[str], systems: list[list[str]],
     prepared = metric.references()
     stats = [(n, variant.segment_stats(s, prepared)[0]) for n, s in zip(names, systems)]
     rows = paired_test(variant, stats, prepared.nrefs, spec)
-    return [_result(r.result.score, r.p_value, r.interval) for r in rows]
+    return [_result(r.sacrebleu_score, r.p_value, r.interval) for r in rows]
 
 
-def _result(score: float, p_value: float | None, interval: Interval | None) -> dict[str, Any]:
+def _result(score: float | None, p_value: float | None, interval: Interval | None) -> dict[str, Any]:
     """sacrebleu's ``Result`` object as its JSON output writes it. chrF's
     bootstrap statistics are float32 values, which sacrebleu 2.6.0 fails to
     write as JSON (a TypeError); here they are written as floats."""
