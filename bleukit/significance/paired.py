@@ -301,7 +301,5 @@ def _paired_sacrebleu(
             scores=outcome.scores,
             sacrebleu_score=score,
         )
-        for k, (name, result, outcome, score) in enumerate(
-            zip(names, results, outcomes, observed)
-        )
+        for k, (name, result, outcome, score) in enumerate(zip(names, results, outcomes, observed))
     ]

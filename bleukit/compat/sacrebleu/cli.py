@@ -577,7 +577,9 @@ def _paired_metric(metric: Metric, names: list[str], systems: list[list[str]],
     return [_result(r.sacrebleu_score, r.p_value, r.interval) for r in rows]
 
 
-def _result(score: float | None, p_value: float | None, interval: Interval | None) -> dict[str, Any]:
+def _result(
+    score: float | None, p_value: float | None, interval: Interval | None
+) -> dict[str, Any]:
     """sacrebleu's ``Result`` object as its JSON output writes it. chrF's
     bootstrap statistics are float32 values, which sacrebleu 2.6.0 fails to
     write as JSON (a TypeError); here they are written as floats."""
