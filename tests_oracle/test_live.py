@@ -319,6 +319,41 @@ def test_paired_tests_equal_sacrebleu(n, test, seed, data):
         assert row.interval.half_width == pytest.approx(expected.ci, abs=TOL, rel=0)
 
 
+@settings(max_examples=6)
+@given(st.integers(3, 10), st.sampled_from(["bs", "ar"]), st.integers(1, 2**31), st.data())
+def test_all_pairs_equal_sacrebleu_with_each_system_as_baseline(n, test, seed, data):
+    """Issue 24's acceptance: every pair's raw p-value in sacrebleu's mode is
+    what sacrebleu's PairedTest gives with each system in turn as baseline
+    (both orders of a pair)."""
+    import os
+
+    from sacrebleu.significance import PairedTest
+
+    from bleukit.significance import SignificanceSpec
+    from bleukit.significance.ranking import rank
+
+    lines = st.lists(LINE, min_size=n, max_size=n)
+    refs = [data.draw(lines)]
+    systems = [(f"s{k}", data.draw(lines)) for k in range(3)]
+    samples = 100 if test == "bs" else 200
+    variant = bleukit.load_variant("sacrebleu")
+    prepared = variant.prepare_references(refs)
+    stats = [(name, variant.segment_stats(h, prepared)[0]) for name, h in systems]
+    ours = rank(variant, stats, 1, SignificanceSpec(test, samples=samples, seed=seed,
+                                                   compat="sacrebleu"))  # fmt: skip
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    try:
+        for b in range(len(systems)):
+            ordered = [systems[b], *systems[:b], *systems[b + 1 :]]
+            _, theirs = PairedTest(ordered, {"BLEU": BLEU()}, refs, test_type=test,
+                                   n_samples=samples, n_ar_confidence=0)()  # fmt: skip
+            others = [k for k in range(len(systems)) if k != b]
+            for k, result in zip(others, theirs["BLEU"][1:]):
+                assert ours.p_values[b][k] == result.p_value
+    finally:
+        del os.environ["SACREBLEU_SEED"]
+
+
 @settings(max_examples=100)
 @given(st.sampled_from(["ja-mecab", "ko-mecab"]), TEXT)
 def test_mecab_tokenizers_equal_sacrebleu(tok, line):

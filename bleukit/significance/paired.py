@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 
-def _percentile_interval(scores: list[float], level: float) -> Interval:
+def percentile_interval(scores: list[float], level: float) -> Interval:
     ordered = sorted(scores)
     n = len(ordered)
     # for level 0.95 and 1000 resamples this is sacrebleu's n // 40 = 25;
@@ -116,7 +116,7 @@ def confidence(
 ) -> SystemResult:
     """Bootstrap interval of one system (``bleukit score --confidence``)."""
     cols = Columns(segments, metric)
-    result = _corpus_result(metric, cols, nrefs)
+    result = corpus_result(metric, cols, nrefs)
     samples = spec.bootstrap_samples
     if spec.compat == "sacrebleu":
         _check_compat(metric)
@@ -127,7 +127,7 @@ def confidence(
     else:
         draws = Draws.from_seed(cols.n, samples, spec.seed)
         (scores,) = _score_all(metric, [cols], draws)
-        interval = _percentile_interval(scores, spec.level)
+        interval = percentile_interval(scores, spec.level)
     return SystemResult("", result, interval, scores=tuple(scores))
 
 
@@ -177,6 +177,20 @@ def paired_test(
     spec: SignificanceSpec,
 ) -> list[SystemResult]:
     """The first system is the baseline; every other is tested against it."""
+    columns = paired_columns(metric, systems, spec)
+    names = [name for name, _ in systems]
+    results = [corpus_result(metric, c, nrefs) for c in columns]
+    if spec.compat == "sacrebleu":
+        return _paired_sacrebleu(metric, names, columns, results, spec)
+    return _paired_exact(metric, names, columns, results, spec)
+
+
+def paired_columns(
+    metric: AnyMetric, systems: Sequence[tuple[str, Sequence[Any]]], spec: SignificanceSpec
+) -> list[Columns]:
+    """The systems' resampling columns, once the input is checked: two
+    systems or more, of one length, a known test, and in sacrebleu's mode a
+    variant whose resampling bleukit reproduces."""
     if len(systems) < 2:
         raise BleukitError("a paired test needs a baseline and at least one more system")
     lengths = {len(segs) for _, segs in systems}
@@ -184,18 +198,47 @@ def paired_test(
         raise BleukitError("all systems must have the same number of segments")
     if spec.test not in ("bs", "ar"):
         raise BleukitError(f"unknown paired test {spec.test!r} (use 'bs' or 'ar')")
-    columns = [Columns(segs, metric) for _, segs in systems]
-    names = [name for name, _ in systems]
-    results = [_corpus_result(metric, c, nrefs) for c in columns]
     if spec.compat == "sacrebleu":
         _check_compat(metric)
-        return _paired_sacrebleu(metric, names, columns, results, spec)
-    return _paired_exact(metric, names, columns, results, spec)
+    return [Columns(segs, metric) for _, segs in systems]
 
 
-def _corpus_result(metric: AnyMetric, cols: Columns, nrefs: int | str) -> Any:
+def corpus_result(metric: AnyMetric, cols: Columns, nrefs: int | str) -> Any:
     """The corpus result of a system's resampling columns (summed once)."""
     return metric.score_stats(cols.to_stats(cols.total()), nrefs)
+
+
+def bootstrap_p_value(
+    scores_a: Sequence[float], scores_b: Sequence[float], observed: float
+) -> float:
+    """The paired bootstrap p-value of two systems from their scores on
+    the same resamples (symmetric in the two)."""
+    diffs = [abs(b - a) for a, b in zip(scores_a, scores_b)]
+    mean = math.fsum(diffs) / len(diffs)
+    return _p_value([d - mean for d in diffs], observed)
+
+
+def randomization_p_value(
+    metric: AnyMetric, a: Columns, b: Columns, trials: Draws, observed: float
+) -> float:
+    """The approximate randomization p-value of two systems (symmetric: a
+    trial swaps each segment between the two)."""
+    sides = list(metric.engine.randomization_sums(a, b, trials))
+    scores_a = metric.score_values(a.to_stats(x) for x, _ in sides)
+    scores_b = metric.score_values(a.to_stats(y) for _, y in sides)
+    return _p_value([abs(x - y) for x, y in zip(scores_a, scores_b)], observed)
+
+
+def bootstrap_all(
+    metric: AnyMetric, columns: Sequence[Columns], spec: SignificanceSpec
+) -> list[list[float]]:
+    """Per system, its score on each of the same bootstrap resamples (none
+    when the spec asks for no intervals)."""
+    if not spec.bootstrap_samples:
+        return [[] for _ in columns]
+    return _score_all(
+        metric, columns, Draws.from_seed(columns[0].n, spec.bootstrap_samples, spec.seed)
+    )
 
 
 def _paired_exact(
@@ -205,33 +248,21 @@ def _paired_exact(
     results: Sequence[Any],
     spec: SignificanceSpec,
 ) -> list[SystemResult]:
-    n = columns[0].n
     # intervals: the same bootstrap resamples for every system
-    if spec.bootstrap_samples:
-        boot = _score_all(metric, columns, Draws.from_seed(n, spec.bootstrap_samples, spec.seed))
-    else:  # randomization without intervals
-        boot = [[] for _ in columns]
+    boot = bootstrap_all(metric, columns, spec)
 
     def interval(scores: list[float]) -> Interval | None:
-        return _percentile_interval(scores, spec.level) if scores else None
+        return percentile_interval(scores, spec.level) if scores else None
 
+    trials = Draws.from_seed(columns[0].n, spec.samples, spec.seed) if spec.test == "ar" else None
     out = [SystemResult(names[0], results[0], interval(boot[0]), baseline=True,
                         scores=tuple(boot[0]))]  # fmt: skip
-    if spec.test == "bs":
-        for name, res, scores in zip(names[1:], results[1:], boot[1:]):
-            diffs = [abs(s - b) for s, b in zip(scores, boot[0])]
-            mean = math.fsum(diffs) / len(diffs)
-            p = _p_value([d - mean for d in diffs], abs(results[0].score - res.score))
-            out.append(SystemResult(name, res, interval(scores), p, scores=tuple(scores)))
-        return out
-    trials = Draws.from_seed(n, spec.samples, spec.seed)
-    base = columns[0]
     for name, cols, res, scores in zip(names[1:], columns[1:], results[1:], boot[1:]):
-        sides = list(metric.engine.randomization_sums(base, cols, trials))
-        scores_a = metric.score_values(base.to_stats(a) for a, _ in sides)
-        scores_b = metric.score_values(base.to_stats(b) for _, b in sides)
-        stats_ab = [abs(a - b) for a, b in zip(scores_a, scores_b)]
-        p = _p_value(stats_ab, abs(results[0].score - res.score))
+        observed = abs(results[0].score - res.score)
+        if trials is None:
+            p = bootstrap_p_value(boot[0], scores, observed)
+        else:
+            p = randomization_p_value(metric, columns[0], cols, trials, observed)
         out.append(SystemResult(name, res, interval(scores), p, scores=tuple(scores)))
     return out
 

@@ -1,0 +1,168 @@
+"""Every pair of systems tested, the p-values corrected for testing them
+together, and the systems ranked in clusters (issue 24): what a shared
+task's table or an ablation needs, beyond each system against a baseline.
+
+One set of per-segment statistics serves every pair. The paired bootstrap
+scores each system once on the same resamples and takes every pair's
+differences from those scores; approximate randomization runs its trials
+per pair (a trial swaps segments between the two systems it compares).
+Both p-values are symmetric in the two systems, so the matrix is too.
+
+With ``compat="sacrebleu"`` each pair's p-value is what sacrebleu 2.6.0's
+``--paired-bs``/``--paired-ar`` prints for it with the earlier-listed
+system as baseline (its resamples and trials depend only on the seed, so
+which other systems share the run changes nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..core.resampling import Draws
+from ..core.results import ALPHA, SystemResult
+from ..core.spec import SignificanceSpec
+from .multiple import Cluster, Correction, adjust, clusters
+from .paired import (
+    bootstrap_all,
+    bootstrap_p_value,
+    corpus_result,
+    paired_columns,
+    paired_test,
+    percentile_interval,
+    randomization_p_value,
+)
+
+if TYPE_CHECKING:
+    from ..corpus.systems import SystemStatistics
+    from ..metrics.base import Metric, MetricSignature
+
+    AnyMetric = Metric[Any, Any]
+
+#: a square matrix of p-values, ``None`` on the diagonal
+Matrix = tuple[tuple[float | None, ...], ...]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """One metric's all-pairs significance: each system's result (score and
+    interval; ``p_value`` unset), the raw and corrected p-value of every
+    pair, and the ranking clusters the corrected ones give."""
+
+    variant: str
+    signature: MetricSignature
+    systems: tuple[SystemResult, ...]
+    p_values: Matrix
+    adjusted: Matrix
+    correction: Correction
+    clusters: tuple[Cluster, ...]
+    higher_is_better: bool
+
+    def significant(self, a: int, b: int) -> bool:
+        """Whether systems ``a`` and ``b`` differ significantly (corrected)."""
+        p = self.adjusted[a][b]
+        return p is not None and p < ALPHA
+
+    def worse(self, a: int, b: int) -> bool:
+        """Whether system ``a`` is significantly worse than system ``b``."""
+        sa, sb = self.systems[a].result.score, self.systems[b].result.score
+        behind = sa < sb if self.higher_is_better else sa > sb
+        return behind and self.significant(a, b)
+
+    def cluster_of(self, system: int) -> int:
+        """The 0-based index of the cluster holding ``system``."""
+        return next(k for k, c in enumerate(self.clusters) if system in c.members)
+
+
+def _square(n: int, pairs: dict[tuple[int, int], float]) -> Matrix:
+    return tuple(
+        tuple(None if i == j else pairs[min(i, j), max(i, j)] for j in range(n)) for i in range(n)
+    )
+
+
+def _pair_p_values(
+    metric: AnyMetric,
+    systems: Sequence[tuple[str, Sequence[Any]]],
+    nrefs: int | str,
+    spec: SignificanceSpec,
+) -> tuple[list[SystemResult], dict[tuple[int, int], float]]:
+    """Each system's result with its interval, and each pair's raw p-value
+    (keyed by (earlier, later) position)."""
+    n = len(systems)
+    pairs: dict[tuple[int, int], float] = {}
+    if spec.compat == "sacrebleu":
+        # sacrebleu's paired test with each system in turn as the baseline
+        for i in range(n - 1):
+            rows = paired_test(metric, systems[i:], nrefs, spec)
+            if i == 0:
+                results = [SystemResult(r.system, r.result, r.interval) for r in rows]
+            for j, row in enumerate(rows[1:], i + 1):
+                pairs[i, j] = float(row.p_value)  # type: ignore[arg-type]
+        return results, pairs
+    columns = paired_columns(metric, systems, spec)
+    boot = bootstrap_all(metric, columns, spec)
+    results = [
+        SystemResult(name, corpus_result(metric, cols, nrefs),
+                     percentile_interval(scores, spec.level) if scores else None)
+        for (name, _), cols, scores in zip(systems, columns, boot)
+    ]  # fmt: skip
+    trials = Draws.from_seed(columns[0].n, spec.samples, spec.seed) if spec.test == "ar" else None
+    for i in range(n):
+        for j in range(i + 1, n):
+            observed = abs(results[i].result.score - results[j].result.score)
+            if trials is None:
+                pairs[i, j] = bootstrap_p_value(boot[i], boot[j], observed)
+            else:
+                pairs[i, j] = randomization_p_value(
+                    metric, columns[i], columns[j], trials, observed
+                )
+    return results, pairs
+
+
+def rank(
+    metric: AnyMetric,
+    systems: Sequence[tuple[str, Sequence[Any]]],
+    nrefs: int | str,
+    spec: SignificanceSpec,
+    correction: Correction = "holm",
+) -> Ranking:
+    """Every pair of ``systems`` (name, per-segment statistics) tested under
+    ``spec``, the p-values corrected together, and the clusters."""
+    results, pairs = _pair_p_values(metric, systems, nrefs, spec)
+    n = len(results)
+    keys = sorted(pairs)
+    corrected = dict(zip(keys, adjust([pairs[k] for k in keys], correction)))
+    adjusted = _square(n, corrected)
+
+    def worse(a: int, b: int) -> bool:
+        p = adjusted[a][b]
+        return p is not None and p < ALPHA
+
+    scores = [r.result.score for r in results]
+    groups = clusters(scores, worse, metric.higher_is_better)
+    return Ranking(
+        metric.name,
+        metric.signature(nrefs).with_test(spec),
+        tuple(results),
+        _square(n, pairs),
+        adjusted,
+        correction,
+        tuple(groups),
+        metric.higher_is_better,
+    )
+
+
+def rank_all(
+    metrics: Sequence[AnyMetric],
+    stats: SystemStatistics,
+    spec: SignificanceSpec,
+    correction: Correction = "holm",
+) -> list[Ranking]:
+    """``rank`` of the systems of ``stats`` under each metric (``bleukit
+    compare --all-pairs``)."""
+    return [
+        rank(metric, [(s, stats.segment_stats(metric, s)) for s in stats.systems],
+             stats.nrefs, spec, correction)
+        for metric in metrics
+    ]  # fmt: skip
