@@ -36,6 +36,11 @@ class Interval:
         return dict(zip(self.KEYS, (bounds, self.level, float(self.mean), float(self.half_width))))
 
 
+def is_significant(p_value: float | None) -> bool:
+    """Whether a p-value (None: no test) is below ``ALPHA``."""
+    return p_value is not None and p_value < ALPHA
+
+
 @dataclass(frozen=True)
 class SystemResult:
     """One system's score, interval and p-value against the baseline."""
@@ -54,4 +59,4 @@ class SystemResult:
 
     @property
     def significant(self) -> bool:
-        return self.p_value is not None and self.p_value < ALPHA
+        return is_significant(self.p_value)

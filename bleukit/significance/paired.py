@@ -117,16 +117,14 @@ def confidence(
     """Bootstrap interval of one system (``bleukit score --confidence``)."""
     cols = Columns(segments, metric)
     result = corpus_result(metric, cols, nrefs)
-    samples = spec.bootstrap_samples
     if spec.compat == "sacrebleu":
         _check_compat(metric)
-        idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, cols.n, samples)
+        idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, cols.n, spec.bootstrap_samples)
         float32_score, _ = _row_scores(metric, cols)
         scores = sacrebleu_resampling.bootstrap_scores(_rows(metric, cols), float32_score, idxs)
         interval = sacrebleu_resampling.estimate_ci(scores)
     else:
-        draws = Draws.from_seed(cols.n, samples, spec.seed)
-        (scores,) = _score_all(metric, [cols], draws)
+        (scores,) = bootstrap_all(metric, [cols], spec)
         interval = percentile_interval(scores, spec.level)
     return SystemResult("", result, interval, scores=tuple(scores))
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..core.resampling import Draws
-from ..core.results import ALPHA, SystemResult
+from ..core.results import SystemResult, is_significant
 from ..core.spec import SignificanceSpec
 from .multiple import Cluster, Correction, adjust, clusters
 from .paired import (
@@ -61,8 +61,7 @@ class Ranking:
 
     def significant(self, a: int, b: int) -> bool:
         """Whether systems ``a`` and ``b`` differ significantly (corrected)."""
-        p = self.adjusted[a][b]
-        return p is not None and p < ALPHA
+        return is_significant(self.adjusted[a][b])
 
     def worse(self, a: int, b: int) -> bool:
         """Whether system ``a`` is significantly worse than system ``b``."""
@@ -135,12 +134,9 @@ def rank(
     corrected = dict(zip(keys, adjust([pairs[k] for k in keys], correction)))
     adjusted = _square(n, corrected)
 
-    def worse(a: int, b: int) -> bool:
-        p = adjusted[a][b]
-        return p is not None and p < ALPHA
-
     scores = [r.result.score for r in results]
-    groups = clusters(scores, worse, metric.higher_is_better)
+    # clusters ask only whether a lower-ranked system differs from one above it
+    groups = clusters(scores, lambda a, b: is_significant(adjusted[a][b]), metric.higher_is_better)
     return Ranking(
         metric.name,
         metric.signature(nrefs).with_test(spec),

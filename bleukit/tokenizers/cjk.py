@@ -9,7 +9,14 @@ import re
 from typing import Any
 
 from .base import BlockMode
-from .rules import RULES_13A, RULES_13A_BLOCK, Tokenizer13a, apply_13a_rules, entities, pad_13a
+from .rules import (
+    RULES_13A,
+    RULES_13A_BLOCK,
+    Tokenizer13a,
+    apply_13a_rules,
+    normalize_13a,
+    pad_13a,
+)
 
 # sacrebleu's tokenizer_zh ranges (Shujian Huang's script), as (first, last)
 # code points. Deliberate compatibility quirk of zh.v1: sacrebleu writes the
@@ -106,8 +113,7 @@ class MarianTokenizer:
         return _range_class(MARIAN_CONTINUOUS_RANGES)
 
     def __call__(self, line: str) -> str:
-        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        return self._continuous.sub(r" \1 ", pad_13a(f" {entities(line)} ", RULES_13A))
+        return self._continuous.sub(r" \1 ", pad_13a(normalize_13a(line), RULES_13A))
 
 
 # Scripts written without spaces between words. A character belongs to one

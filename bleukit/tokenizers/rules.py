@@ -76,7 +76,7 @@ def apply_13a_rules(line: str) -> str:
     return " ".join(pad_13a(line, RULES_13A).split())
 
 
-def entities(text: str) -> str:
+def _entities(text: str) -> str:
     if "&" in text:
         text = (
             text.replace("&quot;", '"')
@@ -87,6 +87,15 @@ def entities(text: str) -> str:
     return text
 
 
+def normalize_13a(line: str) -> str:
+    """The language-independent part of mteval-v13a.pl's NormalizeText
+    (``<skipped>`` removed, ``-\\n`` joined, entities decoded), padded with
+    spaces as mteval pads it, so that a final period is split: the line the
+    13a rules rewrite."""
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    return f" {_entities(line)} "
+
+
 class Tokenizer13a:
     """mteval-v13a.pl tokenization as sacrebleu 2.x ``13a`` implements it."""
 
@@ -94,16 +103,13 @@ class Tokenizer13a:
     sacrebleu = "13a"
 
     def __call__(self, line: str) -> str:
-        # language-independent part of mteval-v13a.pl's NormalizeText
-        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        # mteval pads the line with spaces so that a final period is split
-        return apply_13a_rules(f" {entities(line)} ")
+        return apply_13a_rules(normalize_13a(line))
 
     def tokenize_block(self, text: str) -> str:
         """The kernel applies the padding and the rules to each line.
         Trailing whitespace needs no stripping: every whitespace character
         acts as the padding space does in the rules."""
-        return entities(text.replace("<skipped>", ""))
+        return _entities(text.replace("<skipped>", ""))
 
 
 class TokenizerIntl:
@@ -177,7 +183,7 @@ class TokenizerMtevalIntl:
     def __call__(self, line: str) -> str:
         spaces, rules, separators = self._rules
         line = spaces.sub(" ", line).replace("<skipped>", "")
-        line = entities(line).replace("&apos;", "'")
+        line = _entities(line).replace("&apos;", "'")
         for pattern, replacement in rules:
             line = pattern.sub(replacement, line)
         out: str = separators.sub(" ", line)
