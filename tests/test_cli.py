@@ -945,3 +945,36 @@ def test_every_command_takes_nist(three_systems, tmp_path, capsys):
     assert code == 0 and '"metric": "NIST"' in page.read_text("utf-8"), err
     code, out, err = run(["agree", "BLEUw4", "NIST", "-r", ref, "-i", base, good, bad], capsys)
     assert code == 2 and "no upper bound" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "latex", "csv"])
+def test_compare_all_pairs_formats(three_systems, capsys, fmt):
+    ref, base, good, bad = three_systems
+    argv = ["compare", "--all-pairs", "-r", ref, "-i", base, good, bad, "--samples", "60"]
+    code, out, err = run([*argv, "-v", "BLEUw4,TER", "-f", fmt, "--correction", "bh"], capsys)
+    assert code == 0, err
+    plain = out.replace("\\|", "|").replace("\\textbar{}\\allowbreak{}", "|")
+    assert "test:bs|samples:60" in plain and "metric:ter.v1" in plain
+    if fmt == "json":
+        data = json.loads(out)
+        assert [d["variant"] for d in data] == ["BLEUw4", "TER"]
+        assert all(d["correction"] == "bh" and len(d["pairs"]) == 3 for d in data)
+        assert [s["system"] for s in data[0]["systems"]][-1] == "bad"
+    elif fmt == "csv":
+        assert out.count("\n") == 1 + 2 * 3
+    else:
+        assert "Benjamini-Hochberg-corrected" in out
+
+
+def test_compare_all_pairs_errors(three_systems, capsys):
+    ref, base, good, _ = three_systems
+    argv = ["compare", "-r", ref, "-i", base, good]
+    code, _, err = run([*argv, "--correction", "holm"], capsys)
+    assert code == 2
+    assert err == (
+        "bleukit: error: --correction applies to --all-pairs (a baseline test is not corrected)\n"
+    )
+    code, _, err = run(["compare", "--all-pairs", "-r", ref, "-i", base], capsys)
+    assert code == 2 and "at least one more system" in err
+    with pytest.raises(SystemExit):
+        main([*argv, "--all-pairs", "--correction", "sidak"])

@@ -105,3 +105,43 @@ def test_bad_input_is_one_error():
         rank(metric, [("a", one)], 1, spec("bs"))
     with pytest.raises(bleukit.BleukitError, match="unknown correction"):
         rank(metric, [("a", one), ("b", one)], 1, spec("bs"), "sidak")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", ["BLEUw4", "chrF++", "TER"])
+def test_wmt22_all_pairs_follow_the_cluster_rule(variant, wmt):
+    """Issue 24's acceptance on WMT22 en-ja (all 2,037 segments, 5 systems,
+    1000 resamples): the clusters obey the WMT rule, checked here from the
+    corrected matrix rather than through clusters()."""
+    names = ["JDExploreAcademy", "LanguageX", "NT5", "Online-G", "Online-W"]
+    metric = bleukit.load_metric(variant)
+    refs = wmt.prepared(metric, "generaltest2022.en-ja", ["A"])
+    stats = [(n, metric.segment_stats(wmt.hyps("generaltest2022.en-ja", n), refs)[0])
+             for n in names]  # fmt: skip
+    r = rank(metric, stats, 1, SignificanceSpec("bs", samples=1000, seed=12345))
+    order = [m for c in r.clusters for m in c.members]
+    sign = 1 if r.higher_is_better else -1
+    scores = [sign * r.systems[m].result.score for m in order]
+    assert scores == sorted(scores, reverse=True)
+    for k, m in enumerate(order[1:], 1):
+        starts = r.cluster_of(m) != r.cluster_of(order[k - 1])
+        assert starts == all(r.worse(m, above) for above in order[:k])
+    assert [c.first for c in r.clusters] == [1 + order.index(c.members[0]) for c in r.clusters]
+    # the best and worst systems of en-ja differ under every metric (under
+    # TER one cluster still holds all five: Online-W is not significantly
+    # worse than JDExploreAcademy, just above it)
+    assert r.worse(order[-1], order[0])
+
+
+def test_thread_count_changes_no_p_value(wmt, monkeypatch):
+    """Same seed, same matrix, on one thread or several (the kernel splits
+    the resamples between threads once the rows are large: forced here)."""
+    from bleukit.engines import call_threads, compiled
+
+    monkeypatch.setattr(compiled, "_SPLIT_ROW_BYTES", 0)
+    metric = bleukit.load_metric("sacrebleu")
+    stats = systems(metric, wmt)
+    with call_threads(1):
+        one = rank(metric, stats, 1, spec("bs"))
+    with call_threads(3):
+        three = rank(metric, stats, 1, spec("bs"))
+    assert one.p_values == three.p_values and one.systems == three.systems

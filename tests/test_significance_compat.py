@@ -203,3 +203,31 @@ def test_ter_observed_score_is_sacrebleus_float_sum():
                             confidence_samples=1000)  # fmt: skip
     rows = paired_test(ter, stats, prepared.nrefs, spec)
     assert rows[2].p_value == 0.0033222591362126247
+
+
+ALL_PAIRS = json.loads(
+    (Path(__file__).parent / "golden" / "all_pairs_sacrebleu.json").read_text("utf-8")
+)
+
+
+@pytest.mark.golden
+def test_all_pairs_equal_sacrebleu_with_each_system_as_baseline(capsys):
+    """Issue 24's acceptance: ``compare --all-pairs --compat sacrebleu`` on
+    WMT22 en-ja for BLEU, chrF++ and TER gives every pair, in both orders,
+    the p-value sacrebleu's --paired-bs printed with either system as its
+    baseline (tests/golden/make_all_pairs_golden.py)."""
+    from bleukit.cli import main
+
+    meta = ALL_PAIRS["meta"]
+    root = Path(__file__).parent / "data" / "wmt"
+    hyps = [str(root / f"{meta['set']}.hyp.{s}.txt") for s in meta["systems"]]
+    argv = ["compare", "--all-pairs", "--compat", "sacrebleu", "-v", "sacrebleu,chrF++,TER",
+            "-r", str(root / f"{meta['set']}.ref.A.txt"), "-i", *hyps,
+            "--names", ",".join(meta["systems"]), "-f", "json"]  # fmt: skip
+    assert main(argv) == 0
+    out = {d["variant"]: d for d in json.loads(capsys.readouterr().out)}
+    for variant, theirs in ALL_PAIRS["pairs"].items():
+        ours = {frozenset((p["system_a"], p["system_b"])): p for p in out[variant]["pairs"]}
+        assert len(theirs) == 2 * len(ours) == 20
+        for pair in theirs:
+            assert ours[frozenset((pair["baseline"], pair["system"]))]["p_value"] == pair["p_value"]

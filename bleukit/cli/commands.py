@@ -139,15 +139,24 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
-    from ..report.tables import FORMATS
-    from ..significance.paired import compare
-
     a.check_width(args.width)
+    if args.correction is not None and not args.all_pairs:
+        raise InputError("--correction applies to --all-pairs (a baseline test is not corrected)")
     spec = a.test_spec(args, paired=True)
     variants = a.variants(a.variant_names(args), args.set)
     a.warn_language(args, variants)
-    comparisons = compare(variants, _collect(args, variants), spec)
-    out.write(FORMATS[args.format](comparisons, args.width))
+    stats = _collect(args, variants)
+    if args.all_pairs:
+        from ..report.ranking import FORMATS as RANKING_FORMATS
+        from ..significance.ranking import rank_all
+
+        rankings = rank_all(variants, stats, spec, args.correction or "holm")
+        out.write(RANKING_FORMATS[args.format](rankings, args.width))
+        return
+    from ..report.tables import FORMATS
+    from ..significance.paired import compare
+
+    out.write(FORMATS[args.format](compare(variants, stats, spec), args.width))
 
 
 def cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:

@@ -233,9 +233,22 @@ def _system_options(
 
 def _compare_options(compare: argparse.ArgumentParser) -> None:
     formats = ("text", "json", "markdown", "latex", "csv")
-    baseline = "hypothesis files; the first is the baseline"
+    baseline = "hypothesis files; the first is the baseline (but see --all-pairs)"
     _system_options(compare, baseline, "BLEUw4, or chosen by --lang", formats)
-    _add_resampling_args(compare.add_argument_group("significance"), tests=True)
+    significance = compare.add_argument_group("significance")
+    _add_resampling_args(significance, tests=True)
+    significance.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="test every pair of systems, not each against the first; rank them in clusters",
+    )
+    significance.add_argument(
+        "--correction",
+        choices=("holm", "bonferroni", "bh", "none"),
+        default=None,
+        help="--all-pairs: how the p-values are corrected for testing every pair "
+        "(default holm; bh: Benjamini-Hochberg)",
+    )
     _add_executor(compare.add_argument_group("execution"))
 
 
@@ -377,17 +390,23 @@ are an error, never truncated.""",
         ),
     ),
     "compare": _Command(
-        "scores, intervals and paired significance tests against a baseline",
+        "scores, intervals and paired significance tests: against a baseline, or all pairs",
         _compare_options,
         """\
 Score several systems under one or more variants and test each against the
 first (the baseline): paired bootstrap resampling (default) or approximate
 randomization. Prints scores, intervals and p-values as text, JSON,
-Markdown, LaTeX or CSV, with each variant's signature.""",
+Markdown, LaTeX or CSV, with each variant's signature.
+
+--all-pairs tests every pair of systems instead, corrects the p-values for
+testing them together (Holm by default) and ranks the systems in clusters
+as WMT's findings papers do: a cluster ends where the next system is
+significantly worse than every system above it.""",
         (
             "bleukit compare -r ref.txt -i base.txt sysA.txt sysB.txt",
             "bleukit compare -v BLEUw4,BLEUc18 -r ref.txt -i base.txt sysA.txt -f latex",
             "bleukit compare --paired-ar -r ref.txt -i base.txt sysA.txt",
+            "bleukit compare --all-pairs -v BLEUw4,chrF++,TER -r ref.txt -i a.txt b.txt c.txt",
         ),
     ),
     "agree": _Command(

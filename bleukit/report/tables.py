@@ -12,7 +12,7 @@ from ..core.results import ALPHA, Interval, SystemResult
 from ..significance.paired import Comparison
 
 
-def _interval(row: SystemResult, width: int, compat: bool) -> str:
+def interval_cell(row: SystemResult, width: int, compat: bool) -> str:
     iv = row.interval
     if iv is None:
         return ""
@@ -57,7 +57,7 @@ def _cells(columns: Sequence[Comparison], width: int) -> tuple[list[str], list[l
             row = col.rows[i]
             cells.append(f"{row.result.score:.{width}f}")
             if has_ci:
-                cells.append(_interval(row, width, _compat(col)))
+                cells.append(interval_cell(row, width, _compat(col)))
             if has_p:
                 cells.append(_p(row))
         body.append(cells)

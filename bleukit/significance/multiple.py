@@ -29,6 +29,13 @@ from ..core.errors import InputError
 
 Correction = Literal["holm", "bonferroni", "bh", "none"]
 CORRECTIONS: tuple[Correction, ...] = ("holm", "bonferroni", "bh", "none")
+#: how a report names what each correction did to the p-values
+CORRECTION_NAMES: dict[Correction, str] = {
+    "holm": "Holm-corrected",
+    "bonferroni": "Bonferroni-corrected",
+    "bh": "Benjamini-Hochberg-corrected",
+    "none": "uncorrected",
+}
 
 
 def _checked(p_values: Sequence[float]) -> list[float]:

@@ -300,6 +300,23 @@ def _sacrebleu_score(rows: Sequence[Sequence[Any]], score: sacrebleu_resampling.
     return score([[functools.reduce(operator.add, column) for column in zip(*rows)]])[0]
 
 
+def _sacrebleu_run(
+    metric: AnyMetric, columns: Sequence[Columns], seed: int
+) -> sacrebleu_resampling.PairedRun:
+    float32_score, int_score = _row_scores(metric, columns[0])
+    rows = [_rows(metric, c) for c in columns]
+    observed = [_sacrebleu_score(r, int_score) for r in rows]
+    return sacrebleu_resampling.PairedRun(rows, observed, float32_score, int_score, seed)
+
+
+def sacrebleu_pair_p_values(
+    metric: AnyMetric, columns: Sequence[Columns], spec: SignificanceSpec
+) -> dict[tuple[int, int], float]:
+    """Every pair's p-value (i < j) as sacrebleu's paired test prints it
+    for system j with system i as its baseline."""
+    return _sacrebleu_run(metric, columns, spec.seed).all_pairs(spec.test, spec.samples)  # type: ignore[arg-type]
+
+
 def _paired_sacrebleu(
     metric: AnyMetric,
     names: Sequence[str],
@@ -307,19 +324,9 @@ def _paired_sacrebleu(
     results: Sequence[Any],
     spec: SignificanceSpec,
 ) -> list[SystemResult]:
-    float32_score, int_score = _row_scores(metric, columns[0])
-    rows = [_rows(metric, c) for c in columns]
-    observed = [_sacrebleu_score(r, int_score) for r in rows]
-    outcomes = sacrebleu_resampling.paired(
-        rows,
-        observed,
-        float32_score,
-        int_score,
-        spec.test,  # type: ignore[arg-type]
-        spec.samples,
-        spec.bootstrap_samples,
-        spec.seed,
-    )
+    run = _sacrebleu_run(metric, columns, spec.seed)
+    outcomes = run.paired(spec.test, spec.samples, spec.bootstrap_samples)  # type: ignore[arg-type]
+    observed = run.observed
     return [
         SystemResult(
             name,

@@ -32,6 +32,7 @@ from .paired import (
     paired_test,
     percentile_interval,
     randomization_p_value,
+    sacrebleu_pair_p_values,
 )
 
 if TYPE_CHECKING:
@@ -91,13 +92,11 @@ def _pair_p_values(
     n = len(systems)
     pairs: dict[tuple[int, int], float] = {}
     if spec.compat == "sacrebleu":
-        # sacrebleu's paired test with each system in turn as the baseline
-        for i in range(n - 1):
-            rows = paired_test(metric, systems[i:], nrefs, spec)
-            if i == 0:
-                results = [SystemResult(r.system, r.result, r.interval) for r in rows]
-            for j, row in enumerate(rows[1:], i + 1):
-                pairs[i, j] = float(row.p_value)  # type: ignore[arg-type]
+        # sacrebleu's paired test with each system in turn as the baseline;
+        # the results (and intervals) are those of the first system's run
+        rows = paired_test(metric, systems, nrefs, spec)
+        results = [SystemResult(r.system, r.result, r.interval) for r in rows]
+        pairs = sacrebleu_pair_p_values(metric, paired_columns(metric, systems, spec), spec)
         return results, pairs
     columns = paired_columns(metric, systems, spec)
     boot = bootstrap_all(metric, columns, spec)

@@ -13,7 +13,6 @@ p-value count, ``n // 40`` order statistics for the interval).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -130,55 +129,91 @@ class PairedOutcome:
         )
 
 
-def paired(
-    systems: Sequence[Rows],
-    observed: Sequence[float],
-    float32_score: RowScores,
-    int_score: RowScores,
-    test: Literal["bs", "ar"],
-    samples: int,
-    confidence_samples: int,
-    seed: int,
-) -> list[PairedOutcome]:
-    """sacrebleu's ``PairedTest``: the first system is the baseline (its
-    interval from a fresh generator); every other system's test starts a
-    fresh generator with the same seed. ``observed``: each system's score;
-    ``confidence_samples`` 0: randomization without intervals."""
-    np = require_numpy()
-    n = len(systems[0])
-    base = systems[0]
+class PairedRun:
+    """sacrebleu's paired tests of ``systems`` (each a system's rows;
+    ``observed``: each system's score, ``float32_score``/``int_score``: how
+    sacrebleu scores summed rows). Every test starts a fresh
+    ``default_rng(seed)``, so its resamples depend on the seed alone: they
+    are drawn once, and each system is scored on them once, however many
+    tests read them."""
 
-    # every system's test draws its resamples from a fresh default_rng(seed):
-    # the same resamples each time, drawn once here (and the baseline's
-    # scores on them computed once)
-    @functools.cache
-    def resamples(count: int) -> Any:
-        return bootstrap_draws(seed, n, count)
+    def __init__(
+        self,
+        systems: Sequence[Rows],
+        observed: Sequence[float],
+        float32_score: RowScores,
+        int_score: RowScores,
+        seed: int,
+    ) -> None:
+        self.systems, self.observed, self.seed = systems, observed, seed
+        self.float32_score, self.int_score = float32_score, int_score
+        self.n = len(systems[0])
+        self._draws: dict[int, Any] = {}
+        self._scores: dict[tuple[int, int], list[float]] = {}
 
-    @functools.cache
-    def baseline(count: int) -> list[float]:
-        return bootstrap_scores(base, float32_score, resamples(count))
+    def _resamples(self, count: int) -> Any:
+        if count not in self._draws:
+            self._draws[count] = bootstrap_draws(self.seed, self.n, count)
+        return self._draws[count]
 
-    out = [PairedOutcome(None, tuple(baseline(confidence_samples) if confidence_samples else ()))]
-    for rows, score in zip(systems[1:], observed[1:]):
-        diff = abs(observed[0] - score)
-        if test == "bs":
-            sys_scores = bootstrap_scores(rows, float32_score, resamples(samples))
-            bl_scores = baseline(samples)
-            sample_diffs = np.abs(np.array(sys_scores) - np.array(bl_scores))
-            p = p_value(np, sample_diffs - sample_diffs.mean(), diff)
-        else:
-            rng = np.random.default_rng(seed)
-            pos_sel = rng.integers(2, size=(samples, n), dtype=bool)
-            bl, sy = np.array(base), np.array(rows)
-            shuf_a = (pos_sel @ bl + ~pos_sel @ sy).tolist()
-            shuf_b = (~pos_sel @ bl + pos_sel @ sy).tolist()
-            scores_a = np.array(int_score(shuf_a))
-            scores_b = np.array(int_score(shuf_b))
-            p = p_value(np, np.abs(scores_a - scores_b), diff)
-            sys_scores = []
-            if confidence_samples:  # drawn after the trials, from the same generator
-                bs_idxs = rng.choice(n, size=(confidence_samples, n), replace=True)
-                sys_scores = bootstrap_scores(rows, float32_score, bs_idxs)
-        out.append(PairedOutcome(p, tuple(sys_scores)))
-    return out
+    def _bootstrap(self, system: int, count: int) -> list[float]:
+        key = (system, count)
+        if key not in self._scores:
+            rows = self.systems[system]
+            self._scores[key] = bootstrap_scores(rows, self.float32_score, self._resamples(count))
+        return self._scores[key]
+
+    def _bootstrap_p(self, a: int, b: int, count: int) -> float:
+        np = require_numpy()
+        diff = abs(self.observed[a] - self.observed[b])
+        sample_diffs = np.abs(
+            np.array(self._bootstrap(b, count)) - np.array(self._bootstrap(a, count))
+        )
+        return p_value(np, sample_diffs - sample_diffs.mean(), diff)
+
+    def _randomization_p(self, a: int, b: int, samples: int) -> tuple[float, Any]:
+        """The p-value of system ``b`` against baseline ``a``, and the
+        generator after the trials (sacrebleu draws ``b``'s interval from it)."""
+        np = require_numpy()
+        rng = np.random.default_rng(self.seed)
+        pos_sel = rng.integers(2, size=(samples, self.n), dtype=bool)
+        bl, sy = np.array(self.systems[a]), np.array(self.systems[b])
+        shuf_a = (pos_sel @ bl + ~pos_sel @ sy).tolist()
+        shuf_b = (~pos_sel @ bl + pos_sel @ sy).tolist()
+        scores_a = np.array(self.int_score(shuf_a))
+        scores_b = np.array(self.int_score(shuf_b))
+        diff = abs(self.observed[a] - self.observed[b])
+        return p_value(np, np.abs(scores_a - scores_b), diff), rng
+
+    def paired(
+        self, test: Literal["bs", "ar"], samples: int, confidence_samples: int
+    ) -> list[PairedOutcome]:
+        """sacrebleu's ``PairedTest``: the first system is the baseline (its
+        interval from a fresh generator), every other is tested against it;
+        ``confidence_samples`` 0: randomization without intervals."""
+        base = self._bootstrap(0, confidence_samples) if confidence_samples else []
+        out = [PairedOutcome(None, tuple(base))]
+        for k in range(1, len(self.systems)):
+            if test == "bs":
+                p = self._bootstrap_p(0, k, samples)
+                sys_scores = self._bootstrap(k, samples)
+            else:
+                p, rng = self._randomization_p(0, k, samples)
+                sys_scores = []
+                if confidence_samples:  # drawn after the trials, from the same generator
+                    bs_idxs = rng.choice(self.n, size=(confidence_samples, self.n), replace=True)
+                    sys_scores = bootstrap_scores(self.systems[k], self.float32_score, bs_idxs)
+            out.append(PairedOutcome(p, tuple(sys_scores)))
+        return out
+
+    def all_pairs(self, test: Literal["bs", "ar"], samples: int) -> dict[tuple[int, int], float]:
+        """For every pair (i, j), i < j, the p-value sacrebleu's ``PairedTest``
+        gives system j with system i as its baseline."""
+        out = {}
+        for i in range(len(self.systems)):
+            for j in range(i + 1, len(self.systems)):
+                if test == "bs":
+                    out[i, j] = self._bootstrap_p(i, j, samples)
+                else:
+                    out[i, j] = self._randomization_p(i, j, samples)[0]
+        return out
