@@ -1,0 +1,345 @@
+"""Why systems differ: compare-mt's analyses (Neubig et al. 2019,
+neulab/compare-mt 0.2.10), written again over bleukit's statistics.
+
+- ``sentence_buckets``: segments grouped by a per-segment value (the
+  reference's length, the hypothesis's length minus it, or their ratio),
+  and each group scored as a corpus under any metric: its segments'
+  additive statistics summed, so a bucket's score is exactly the metric's
+  corpus score of those segments.
+- ``word_accuracy``: compare-mt's word F-measure by frequency bucket
+  (``FreqWordBucketer``): a hypothesis word matches the reference word of
+  the same form at its k-th occurrence, a word's bucket is its frequency
+  in a training corpus or the references.
+- ``ngram_wins``: compare-mt's ``compare_ngrams`` (match): the n-grams one
+  system matches in the reference more often than the other, by its
+  Laplace-smoothed share of the two systems' matches.
+- ``largest_differences``: the segments whose sentence scores differ most.
+
+Words are token lists; which tokenization gives them is the caller's
+choice (compare-mt splits lines on spaces: ``compare_mt_words``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.errors import InputError
+
+Words = Sequence[str]
+
+#: compare-mt's default cutoffs (LengthSentenceBucketer,
+#: LengthDiffSentenceBucketer, FreqWordBucketer)
+LENGTH_CUTOFFS: tuple[int, ...] = (10, 20, 30, 40, 50, 60)
+LENGTH_DIFF_CUTOFFS: tuple[int, ...] = (-20, -10, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 11, 21)
+FREQUENCY_CUTOFFS: tuple[int, ...] = (1, 2, 3, 4, 5, 10, 100, 1000)
+#: bleukit's: hypothesis length over reference length (compare-mt has none)
+RATIO_CUTOFFS: tuple[float, ...] = (0.5, 0.8, 0.9, 1.0, 1.1, 1.2, 1.5)
+
+
+def compare_mt_words(line: str) -> list[str]:
+    """A line's words as compare-mt reads them (``corpus_utils.iterate_tokens``):
+    stripped, then split on single spaces, so an empty line is one empty
+    word and two spaces make an empty word between them (compatibility
+    quirk)."""
+    return line.strip().split(" ")
+
+
+def bucket_labels(cutoffs: Sequence[float], integer: bool = True) -> tuple[str, ...]:
+    """compare-mt's bucket names (``Bucketer.set_bucket_cutoffs``): "<c0",
+    then "[a,b)", or "a" when an integer bucket holds one value, then ">=cN"."""
+    labels = []
+    for i, x in enumerate(cutoffs):
+        if i == 0:
+            labels.append(f"<{x}")
+        elif integer and x - 1 == cutoffs[i - 1]:
+            labels.append(f"{x - 1}")
+        else:
+            labels.append(f"[{cutoffs[i - 1]},{x})")
+    labels.append(f">={cutoffs[-1]}")
+    return tuple(labels)
+
+
+def bucket_index(value: float, cutoffs: Sequence[float]) -> int:
+    """The bucket of ``value``: the first cutoff it is below, else the last."""
+    for i, cut in enumerate(cutoffs):
+        if value < cut:
+            return i
+    return len(cutoffs)
+
+
+def check_cutoffs(cutoffs: Sequence[float], what: str) -> None:
+    if not cutoffs or any(b <= a for a, b in itertools.pairwise(cutoffs)):
+        raise InputError(f"{what}: cutoffs must be increasing, and at least one")
+
+
+# ------------------------------------------------------------ sentence buckets
+
+
+@dataclass(frozen=True)
+class SentenceBuckets:
+    """Segments bucketed by ``by``; per system (in ``systems`` order) and
+    bucket: how many segments, and their corpus score under ``variant``
+    (None where a bucket is empty)."""
+
+    by: str
+    variant: str
+    labels: tuple[str, ...]
+    systems: tuple[str, ...]
+    counts: tuple[tuple[int, ...], ...]
+    scores: tuple[tuple[float | None, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "variant": self.variant,
+            "buckets": list(self.labels),
+            "systems": [
+                {"system": s, "counts": list(c), "scores": list(v)}
+                for s, c, v in zip(self.systems, self.counts, self.scores)
+            ],
+        }
+
+
+def sentence_buckets(
+    metric: Any,
+    systems: Sequence[tuple[str, Sequence[Any]]],
+    nrefs: int | str,
+    values: Sequence[Sequence[float]],
+    cutoffs: Sequence[float],
+    by: str,
+    integer: bool = True,
+) -> SentenceBuckets:
+    """Each system's segments (name, per-segment statistics under
+    ``metric``) bucketed by its per-segment ``values`` at ``cutoffs``, and
+    each bucket scored from its summed statistics."""
+    check_cutoffs(cutoffs, by)
+    n = len(cutoffs) + 1
+    counts, scores = [], []
+    for (_, segs), vals in zip(systems, values):
+        if len(segs) != len(vals):
+            raise InputError(f"{by}: {len(vals)} values for {len(segs)} segments")
+        sums = [metric.zero_stats() for _ in range(n)]
+        count = [0] * n
+        for seg, value in zip(segs, vals):
+            b = bucket_index(value, cutoffs)
+            sums[b] = metric.add_stats(sums[b], seg)
+            count[b] += 1
+        counts.append(tuple(count))
+        scores.append(tuple(metric.score_stats(s, nrefs).score if c else None
+                            for s, c in zip(sums, count)))  # fmt: skip
+    return SentenceBuckets(
+        by,
+        metric.name,
+        bucket_labels(cutoffs, integer),
+        tuple(name for name, _ in systems),
+        tuple(counts),
+        tuple(scores),
+    )
+
+
+def reference_lengths(refs: Sequence[Words]) -> list[int]:
+    return [len(r) for r in refs]
+
+
+def length_differences(hyps: Sequence[Words], refs: Sequence[Words]) -> list[int]:
+    """len(hypothesis) - len(reference), compare-mt's "lengthdiff"."""
+    return [len(h) - len(r) for h, r in zip(hyps, refs)]
+
+
+def length_ratios(hyps: Sequence[Words], refs: Sequence[Words]) -> list[float]:
+    """len(hypothesis) / len(reference); an empty reference counts as one word."""
+    return [len(h) / max(1, len(r)) for h, r in zip(hyps, refs)]
+
+
+# ------------------------------------------------------------- word accuracy
+
+
+@dataclass(frozen=True)
+class WordAccuracy:
+    """Per system and frequency bucket, compare-mt's word statistics:
+    matched words, reference words, hypothesis words, and recall,
+    precision and F-measure (0 where nothing matched, as compare-mt)."""
+
+    labels: tuple[str, ...]
+    systems: tuple[str, ...]
+    matches: tuple[tuple[int, ...], ...]
+    ref_totals: tuple[int, ...]
+    hyp_totals: tuple[tuple[int, ...], ...]
+
+    def measures(self, system: int, bucket: int) -> tuple[float, float, float]:
+        """(recall, precision, F-measure), computed as compare-mt does."""
+        m = self.matches[system][bucket]
+        if m == 0:
+            return 0.0, 0.0, 0.0
+        rec = m / float(self.ref_totals[bucket])
+        prec = m / float(self.hyp_totals[system][bucket])
+        return rec, prec, 2 * prec * rec / (prec + rec)
+
+    def to_dict(self) -> dict[str, Any]:
+        systems = []
+        for k, name in enumerate(self.systems):
+            rows = [self.measures(k, b) for b in range(len(self.labels))]
+            systems.append(
+                {
+                    "system": name,
+                    "matches": list(self.matches[k]),
+                    "hyp_words": list(self.hyp_totals[k]),
+                    "recall": [r for r, _, _ in rows],
+                    "precision": [p for _, p, _ in rows],
+                    "f_measure": [f for _, _, f in rows],
+                }
+            )
+        return {"buckets": list(self.labels), "ref_words": list(self.ref_totals),
+                "systems": systems}  # fmt: skip
+
+
+def word_frequencies(corpus: Iterable[Words]) -> Counter[str]:
+    return Counter(w for words in corpus for w in words)
+
+
+def _matches(ref: Words, hyp: Words) -> list[int]:
+    """Per hypothesis word, the reference position it matches or -1: the
+    k-th occurrence of a word matches the k-th occurrence of it in the
+    reference (compare-mt ``WordBucketer._calc_trg_matches``)."""
+    positions: dict[str, list[int]] = {}
+    for i, w in enumerate(ref):
+        positions.setdefault(w, []).append(i)
+    seen: Counter[str] = Counter()
+    out = []
+    for w in hyp:
+        where = positions.get(w)
+        k = seen[w]
+        out.append(where[k] if where and k < len(where) else -1)
+        seen[w] += 1
+    return out
+
+
+def word_accuracy(
+    refs: Sequence[Words],
+    systems: Sequence[tuple[str, Sequence[Words]]],
+    frequencies: Counter[str],
+    cutoffs: Sequence[int] = FREQUENCY_CUTOFFS,
+) -> WordAccuracy:
+    """Word recall, precision and F-measure by frequency bucket, as
+    compare-mt's ``--compare_word_accuracies bucket_type=freq``: a word's
+    bucket is its count in ``frequencies``; a matched hypothesis word takes
+    the bucket of the reference word it matched."""
+    check_cutoffs(cutoffs, "word frequency")
+    n = len(cutoffs) + 1
+
+    def bucket(word: str) -> int:
+        return bucket_index(frequencies.get(word, 0), cutoffs)
+
+    ref_total = [0] * n
+    for ref in refs:
+        for w in ref:
+            ref_total[bucket(w)] += 1
+    matches, hyp_totals = [], []
+    for _, hyps in systems:
+        if len(hyps) != len(refs):
+            raise InputError(f"word accuracy: {len(hyps)} hypotheses for {len(refs)} references")
+        match, total = [0] * n, [0] * n
+        for ref, hyp in zip(refs, hyps):
+            for w, m in zip(hyp, _matches(ref, hyp)):
+                b = bucket(ref[m]) if m >= 0 else bucket(w)
+                total[b] += 1
+                match[b] += m >= 0
+        matches.append(tuple(match))
+        hyp_totals.append(tuple(total))
+    return WordAccuracy(
+        bucket_labels(cutoffs),
+        tuple(name for name, _ in systems),
+        tuple(matches),
+        tuple(ref_total),
+        tuple(hyp_totals),
+    )
+
+
+# ------------------------------------------------------------- n-gram wins
+
+
+@dataclass(frozen=True)
+class NgramWin:
+    """An n-gram, how often each of two systems matched it in the
+    references, and compare-mt's salience: (a + alpha) / (a + b + 2 alpha)."""
+
+    ngram: tuple[str, ...]
+    matches_a: int
+    matches_b: int
+    salience: float
+
+
+def matched_ngrams(
+    refs: Sequence[Words], hyps: Sequence[Words], min_order: int = 1, max_order: int = 4
+) -> Counter[tuple[str, ...]]:
+    """How often each n-gram of the hypotheses matched one of its segment's
+    reference n-grams, each reference occurrence used once
+    (compare-mt ``ngram_utils.compare_ngrams``, its ``match``)."""
+    matched: Counter[tuple[str, ...]] = Counter()
+    for ref, hyp in zip(refs, hyps):
+        available = Counter(_ngrams(ref, min_order, max_order))
+        for g in _ngrams(hyp, min_order, max_order):
+            if available[g] > 0:
+                matched[g] += 1
+                available[g] -= 1
+    return matched
+
+
+def _ngrams(words: Words, min_order: int, max_order: int) -> Iterable[tuple[str, ...]]:
+    for n in range(min_order, max_order + 1):
+        for i in range(len(words) - n + 1):
+            yield tuple(words[i : i + n])
+
+
+def ngram_wins(
+    refs: Sequence[Words],
+    hyps_a: Sequence[Words],
+    hyps_b: Sequence[Words],
+    min_order: int = 1,
+    max_order: int = 4,
+    alpha: float = 1.0,
+) -> list[NgramWin]:
+    """Every n-gram either system matched, system A's wins first: by
+    salience, then by how often the two matched it together (the most
+    frequent first), then by the n-gram itself (compare-mt leaves ties in
+    hash order, which changes from run to run)."""
+    a = matched_ngrams(refs, hyps_a, min_order, max_order)
+    b = matched_ngrams(refs, hyps_b, min_order, max_order)
+    wins = [NgramWin(g, a[g], b[g], (a[g] + alpha) / (a[g] + b[g] + 2 * alpha))
+            for g in a.keys() | b.keys()]  # fmt: skip
+    wins.sort(key=lambda w: (-w.salience, -(w.matches_a + w.matches_b), w.ngram))
+    return wins
+
+
+def losses(wins: Sequence[NgramWin]) -> list[NgramWin]:
+    """System B's wins, its strongest first (``ngram_wins`` reversed within
+    salience, the most frequent first)."""
+    return sorted(wins, key=lambda w: (w.salience, -(w.matches_a + w.matches_b), w.ngram))
+
+
+# ------------------------------------------------------ largest differences
+
+
+def largest_differences(
+    scores_a: Sequence[float], scores_b: Sequence[float], count: int
+) -> tuple[list[int], list[int]]:
+    """The ``count`` segments where A scores most above B, and those where B
+    scores most above A (0-based, ties by position)."""
+    diffs = [a - b for a, b in zip(scores_a, scores_b)]
+    order = sorted(range(len(diffs)), key=lambda i: (-diffs[i], i))
+    better_a = [i for i in order[:count] if diffs[i] > 0]
+    better_b = [i for i in sorted(range(len(diffs)), key=lambda i: (diffs[i], i))[:count]
+                if diffs[i] < 0]  # fmt: skip
+    return better_a, better_b
+
+
+def histogram(values: Sequence[float], edges: Sequence[float]) -> list[int]:
+    """Counts of ``values`` per bucket of ``edges`` (as ``bucket_index``)."""
+    counts = [0] * (len(edges) + 1)
+    for v in values:
+        counts[bucket_index(v, edges)] += 1
+    return counts

@@ -1,0 +1,108 @@
+"""bleukit/analysis/buckets.py against compare-mt 0.2.10 itself, on WMT21
+en-de (tests/data/wmt, reference A, UEdin against Facebook-AI), read as
+compare-mt reads files (``compare_mt_words``). Opt-in: ``tox -e comparemt``
+(compare-mt pulls in matplotlib, nltk and absl: too heavy for every run).
+
+What compare-mt computes, and where it is reproduced:
+- word F-measure by frequency bucket (frequencies from the reference, and
+  from a training corpus): every count and measure, exactly;
+- n-gram matches and their salience (compare_type=match, alpha=1): exactly;
+  its ranking leaves ties in hash order, so bleukit breaks them itself;
+- sentence buckets by reference length and by length difference: the
+  counts exactly, and each bucket's BLEU (compare-mt's ``bleu`` scorer)
+  exactly from ``nltk[smoothing=none.v1]`` on compare-mt's own tokens (token
+  ids: a double space makes an empty word there). Its scorer differs from
+  NLTK only where an order has no match in a whole bucket (it then takes
+  that order's precision as 1); no bucket here has one, which is checked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import bleukit
+from bleukit.analysis import buckets as b
+from bleukit.metrics.inputs import tokens_as_text
+
+cm = pytest.importorskip("compare_mt", reason="tox -e comparemt installs compare-mt 0.2.10")
+from compare_mt import bucketers, corpus_utils, ngram_utils, scorers, stat_utils  # noqa: E402
+
+D = Path(__file__).resolve().parents[1] / "tests" / "data" / "wmt"
+SET = "newstest2021.en-de"
+
+
+def theirs(name: str) -> list[list[str]]:
+    return corpus_utils.load_tokens(str(D / f"{SET}.{name}.txt"))
+
+
+def ours(name: str) -> list[list[str]]:
+    text = (D / f"{SET}.{name}.txt").read_text("utf-8")
+    return [b.compare_mt_words(line) for line in text.split("\n")[:-1]]
+
+
+REF = theirs("ref.A")
+OUTS = [theirs("hyp.UEdin"), theirs("hyp.Facebook-AI")]
+
+
+def test_words_are_read_as_compare_mt_reads_them():
+    assert ours("ref.A") == REF and ours("hyp.UEdin") == OUTS[0]
+    assert any("" in words for words in REF)  # the double space: an empty word
+
+
+@pytest.mark.parametrize("train", [None, "ref.C"])
+def test_word_accuracy_by_frequency(train):
+    freq_data = theirs(train) if train else REF
+    bucketer = bucketers.FreqWordBucketer(freq_data=freq_data)
+    stats, *_ = bucketer.calc_statistics(REF, OUTS)
+    mine = b.word_accuracy(REF, [("a", OUTS[0]), ("b", OUTS[1])], b.word_frequencies(freq_data))
+    assert list(mine.labels) == bucketer.bucket_strs
+    for k in range(2):
+        for i in range(len(mine.labels)):
+            match, ref, out, rec, prec, fmeas = stats[k][i]
+            assert (mine.matches[k][i], mine.ref_totals[i], mine.hyp_totals[k][i]) == (
+                match, ref, out)  # fmt: skip
+            assert mine.measures(k, i) == (rec, prec, fmeas)
+
+
+def test_ngram_matches_and_salience():
+    _, match_a, _, _ = ngram_utils.compare_ngrams(REF, OUTS[0])
+    _, match_b, _, _ = ngram_utils.compare_ngrams(REF, OUTS[1])
+    assert b.matched_ngrams(REF, OUTS[0]) == Counter({k: v for k, v in match_a.items() if v})
+    salience = stat_utils.extract_salient_features(match_a, match_b)
+    wins = b.ngram_wins(REF, OUTS[0], OUTS[1])
+    expected = {k: v for k, v in salience.items() if match_a[k] or match_b[k]}
+    assert {w.ngram: w.salience for w in wins} == expected
+    assert [w.salience for w in wins] == sorted(expected.values(), reverse=True)
+
+
+@pytest.mark.parametrize("kind", ["length", "lengthdiff"])
+def test_sentence_bucket_counts_and_bleu(kind):
+    bucketer = bucketers.create_sentence_bucketer_from_profile(kind)
+    scorer = scorers.create_scorer_from_profile("bleu")
+    metric = bleukit.load_metric("nltk", smoothing="none.v1").for_token_ids()
+    vocabulary: dict[str, int] = {}
+    refs = [[tokens_as_text(r, vocabulary, "ref") for r in REF]]
+    prepared = metric.prepare_references(refs)
+    for out in OUTS:
+        corpus = bucketer.create_bucketed_corpus(out, ref=REF)
+        if kind == "length":
+            values, cutoffs = b.reference_lengths(REF), b.LENGTH_CUTOFFS
+        else:
+            values, cutoffs = b.length_differences(out, REF), b.LENGTH_DIFF_CUTOFFS
+        segs, _ = metric.segment_stats(
+            [tokens_as_text(h, vocabulary, "hyp") for h in out], prepared
+        )
+        mine = b.sentence_buckets(metric, [("s", segs)], 1, [values], cutoffs, kind)
+        assert list(mine.labels) == bucketer.bucket_strs
+        assert list(mine.counts[0]) == [len(bucket[0]) for bucket in corpus]
+        for score, (hyps, refs_, _) in zip(mine.scores[0], corpus):
+            if not hyps:
+                assert score is None
+                continue
+            stats = scorer.cache_stats(refs_, hyps)
+            # compare-mt's scorer and NLTK's part where an order never matches
+            assert all(sum(s[2][n][0] for s in stats) > 0 for n in range(4))
+            assert score == pytest.approx(scorer.score_corpus(refs_, hyps)[0], abs=1e-9, rel=0)
