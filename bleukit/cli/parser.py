@@ -406,7 +406,7 @@ significantly worse than every system above it.""",
             "bleukit compare -r ref.txt -i base.txt sysA.txt sysB.txt",
             "bleukit compare -v BLEUw4,BLEUc18 -r ref.txt -i base.txt sysA.txt -f latex",
             "bleukit compare --paired-ar -r ref.txt -i base.txt sysA.txt",
-            "bleukit compare --all-pairs -v BLEUw4,chrF++,TER -r ref.txt -i a.txt b.txt c.txt",
+            "bleukit compare --all-pairs -v BLEUw4,TER -r ref.txt -i sys1.txt sys2.txt sys3.txt",
         ),
     ),
     "agree": _Command(
