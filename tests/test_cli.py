@@ -978,3 +978,14 @@ def test_compare_all_pairs_errors(three_systems, capsys):
     assert code == 2 and "at least one more system" in err
     with pytest.raises(SystemExit):
         main([*argv, "--all-pairs", "--correction", "sidak"])
+
+
+def test_correction_choices_are_the_library_s():
+    """The parser spells the corrections out (importing the significance
+    package would load it at every start): they must stay multiple.py's."""
+    from bleukit.cli.parser import build_parser
+    from bleukit.significance.multiple import CORRECTIONS
+
+    (sub,) = [a for a in build_parser("compare")._actions if a.dest == "command"]
+    (correction,) = [a for a in sub.choices["compare"]._actions if a.dest == "correction"]
+    assert tuple(correction.choices) == CORRECTIONS

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import InputError
+from ..core.ngrams import Ngram, count_ngrams
 
 Words = Sequence[str]
 
@@ -279,20 +280,12 @@ def matched_ngrams(
     """How often each n-gram of the hypotheses matched one of its segment's
     reference n-grams, each reference occurrence used once
     (compare-mt ``ngram_utils.compare_ngrams``, its ``match``)."""
-    matched: Counter[tuple[str, ...]] = Counter()
+    matched: Counter[Ngram] = Counter()
     for ref, hyp in zip(refs, hyps):
-        available = Counter(_ngrams(ref, min_order, max_order))
-        for g in _ngrams(hyp, min_order, max_order):
-            if available[g] > 0:
-                matched[g] += 1
-                available[g] -= 1
-    return matched
-
-
-def _ngrams(words: Words, min_order: int, max_order: int) -> Iterable[tuple[str, ...]]:
-    for n in range(min_order, max_order + 1):
-        for i in range(len(words) - n + 1):
-            yield tuple(words[i : i + n])
+        # each hypothesis occurrence matches while an unused reference one
+        # is left: min(hypothesis count, reference count) in all
+        matched += count_ngrams(hyp, max_order, min_order) & count_ngrams(ref, max_order, min_order)
+    return matched  # type: ignore[return-value]  # lists of words give tuple n-grams
 
 
 def ngram_wins(

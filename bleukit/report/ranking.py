@@ -12,7 +12,14 @@ from typing import Any
 from ..core.results import ALPHA, Interval
 from ..significance.multiple import CORRECTION_NAMES
 from ..significance.ranking import Ranking
-from .tables import interval_cell, render_latex, render_markdown, render_text
+from .tables import (
+    interval_cell,
+    p_cell,
+    render_latex,
+    render_markdown,
+    render_text,
+    sacrebleu_mode,
+)
 
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
 
@@ -31,16 +38,10 @@ def _ranks(r: Ranking) -> list[str]:
     return out
 
 
-def _p_cell(p: float | None) -> str:
-    if p is None:
-        return "-"
-    return f"{p:.4f}" + ("*" if p < ALPHA else "")
-
-
 def _grids(r: Ranking, width: int) -> tuple[tuple[list[str], list[list[str]]], ...]:
     order = best_first(r)
     ranks = _ranks(r)
-    compat = r.signature.test is not None and r.signature.test.compat == "sacrebleu"
+    compat = sacrebleu_mode(r.signature)
     has_ci = any(s.interval is not None for s in r.systems)
     header = ["#", "Rank", "System", r.variant]
     if has_ci:
@@ -54,7 +55,7 @@ def _grids(r: Ranking, width: int) -> tuple[tuple[list[str], list[list[str]]], .
             cells.append(interval_cell(row, width, compat))
         body.append(cells)
     # the matrix names systems by position: their names would make it too wide
-    matrix = [[f"#{k}", *(_p_cell(r.adjusted[i][j]) for j in order)]
+    matrix = [[f"#{k}", *(p_cell(r.adjusted[i][j], "-") for j in order)]
               for k, i in enumerate(order, 1)]  # fmt: skip
     top = [f"p ({CORRECTION_NAMES[r.correction]})", *(f"#{k}" for k in range(1, len(order) + 1))]
     return (header, body), (top, matrix)

@@ -8,7 +8,8 @@ import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..core.results import ALPHA, Interval, SystemResult
+from ..core.results import ALPHA, Interval, SystemResult, is_significant
+from ..metrics.base import MetricSignature
 from ..significance.paired import Comparison
 
 
@@ -21,14 +22,17 @@ def interval_cell(row: SystemResult, width: int, compat: bool) -> str:
     return f"[{iv.low:.{width}f}, {iv.high:.{width}f}]"
 
 
-def _p(row: SystemResult) -> str:
-    if row.p_value is None:
-        return ""
-    return f"{row.p_value:.4f}" + ("*" if row.significant else "")
+def p_cell(p: float | None, missing: str = "") -> str:
+    """A p-value to four decimals, starred when significant (``missing``
+    where there is none)."""
+    if p is None:
+        return missing
+    return f"{p:.4f}" + ("*" if is_significant(p) else "")
 
 
-def _compat(col: Comparison) -> bool:
-    return col.signature.test is not None and col.signature.test.compat == "sacrebleu"
+def sacrebleu_mode(signature: MetricSignature) -> bool:
+    """Whether the intervals and p-values were computed as sacrebleu's."""
+    return signature.test is not None and signature.test.compat == "sacrebleu"
 
 
 def _footnote(columns: Sequence[Comparison]) -> list[str]:
@@ -57,9 +61,9 @@ def _cells(columns: Sequence[Comparison], width: int) -> tuple[list[str], list[l
             row = col.rows[i]
             cells.append(f"{row.result.score:.{width}f}")
             if has_ci:
-                cells.append(interval_cell(row, width, _compat(col)))
+                cells.append(interval_cell(row, width, sacrebleu_mode(col.signature)))
             if has_p:
-                cells.append(_p(row))
+                cells.append(p_cell(row.p_value))
         body.append(cells)
     return header, body
 

@@ -179,7 +179,7 @@ def paired_test(
     names = [name for name, _ in systems]
     results = [corpus_result(metric, c, nrefs) for c in columns]
     if spec.compat == "sacrebleu":
-        return _paired_sacrebleu(metric, names, columns, results, spec)
+        return _paired_sacrebleu(names, results, _sacrebleu_run(metric, columns, spec.seed), spec)
     return _paired_exact(metric, names, columns, results, spec)
 
 
@@ -309,22 +309,28 @@ def _sacrebleu_run(
     return sacrebleu_resampling.PairedRun(rows, observed, float32_score, int_score, seed)
 
 
-def sacrebleu_pair_p_values(
-    metric: AnyMetric, columns: Sequence[Columns], spec: SignificanceSpec
-) -> dict[tuple[int, int], float]:
-    """Every pair's p-value (i < j) as sacrebleu's paired test prints it
-    for system j with system i as its baseline."""
-    return _sacrebleu_run(metric, columns, spec.seed).all_pairs(spec.test, spec.samples)  # type: ignore[arg-type]
+def sacrebleu_all_pairs(
+    metric: AnyMetric,
+    systems: Sequence[tuple[str, Sequence[Any]]],
+    nrefs: int | str,
+    spec: SignificanceSpec,
+) -> tuple[list[SystemResult], dict[tuple[int, int], float]]:
+    """sacrebleu's paired test of ``systems`` against the first, and every
+    pair's p-value (i < j) as that test prints it for system j with system
+    i as its baseline: one run, each system scored once on its resamples."""
+    columns = paired_columns(metric, systems, spec)
+    results = [corpus_result(metric, c, nrefs) for c in columns]
+    run = _sacrebleu_run(metric, columns, spec.seed)
+    rows = _paired_sacrebleu([name for name, _ in systems], results, run, spec)
+    return rows, run.all_pairs(spec.test, spec.samples)  # type: ignore[arg-type]
 
 
 def _paired_sacrebleu(
-    metric: AnyMetric,
     names: Sequence[str],
-    columns: Sequence[Columns],
     results: Sequence[Any],
+    run: sacrebleu_resampling.PairedRun,
     spec: SignificanceSpec,
 ) -> list[SystemResult]:
-    run = _sacrebleu_run(metric, columns, spec.seed)
     outcomes = run.paired(spec.test, spec.samples, spec.bootstrap_samples)  # type: ignore[arg-type]
     observed = run.observed
     return [

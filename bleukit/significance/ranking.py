@@ -29,10 +29,9 @@ from .paired import (
     bootstrap_p_value,
     corpus_result,
     paired_columns,
-    paired_test,
     percentile_interval,
     randomization_p_value,
-    sacrebleu_pair_p_values,
+    sacrebleu_all_pairs,
 )
 
 if TYPE_CHECKING:
@@ -94,10 +93,8 @@ def _pair_p_values(
     if spec.compat == "sacrebleu":
         # sacrebleu's paired test with each system in turn as the baseline;
         # the results (and intervals) are those of the first system's run
-        rows = paired_test(metric, systems, nrefs, spec)
-        results = [SystemResult(r.system, r.result, r.interval) for r in rows]
-        pairs = sacrebleu_pair_p_values(metric, paired_columns(metric, systems, spec), spec)
-        return results, pairs
+        rows, pairs = sacrebleu_all_pairs(metric, systems, nrefs, spec)
+        return [SystemResult(r.system, r.result, r.interval) for r in rows], pairs
     columns = paired_columns(metric, systems, spec)
     boot = bootstrap_all(metric, columns, spec)
     results = [

@@ -150,6 +150,8 @@ class PairedRun:
         self.n = len(systems[0])
         self._draws: dict[int, Any] = {}
         self._scores: dict[tuple[int, int], list[float]] = {}
+        #: randomization p-values by (baseline, system, trials)
+        self._randomized: dict[tuple[int, int, int], float] = {}
 
     def _resamples(self, count: int) -> Any:
         if count not in self._draws:
@@ -183,7 +185,9 @@ class PairedRun:
         scores_a = np.array(self.int_score(shuf_a))
         scores_b = np.array(self.int_score(shuf_b))
         diff = abs(self.observed[a] - self.observed[b])
-        return p_value(np, np.abs(scores_a - scores_b), diff), rng
+        p = p_value(np, np.abs(scores_a - scores_b), diff)
+        self._randomized[a, b, samples] = p
+        return p, rng
 
     def paired(
         self, test: Literal["bs", "ar"], samples: int, confidence_samples: int
@@ -208,12 +212,15 @@ class PairedRun:
 
     def all_pairs(self, test: Literal["bs", "ar"], samples: int) -> dict[tuple[int, int], float]:
         """For every pair (i, j), i < j, the p-value sacrebleu's ``PairedTest``
-        gives system j with system i as its baseline."""
+        gives system j with system i as its baseline (a test this run has
+        made already is not made again)."""
         out = {}
         for i in range(len(self.systems)):
             for j in range(i + 1, len(self.systems)):
                 if test == "bs":
                     out[i, j] = self._bootstrap_p(i, j, samples)
+                elif (i, j, samples) in self._randomized:
+                    out[i, j] = self._randomized[i, j, samples]
                 else:
                     out[i, j] = self._randomization_p(i, j, samples)[0]
         return out
