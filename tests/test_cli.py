@@ -378,7 +378,7 @@ def test_compare_ar_names_and_errors(three_systems, capsys):
         main(["compare", "-r", ref, "-i", base, good, "--paired-ar", "--paired-bs"])
 
 
-@pytest.mark.parametrize("command", ["compare", "matrix", "agree", "report"])
+@pytest.mark.parametrize("command", ["compare", "matrix", "agree", "report", "analyze"])
 def test_every_system_needs_its_own_name(three_systems, tmp_path, command, capsys):
     """Two systems under one name would share (and lose) one's scores."""
     ref, base, good, _ = three_systems
@@ -510,6 +510,31 @@ def test_report_command(three_systems, tmp_path, capsys):
     assert "<!DOCTYPE html>" in out_file.read_text(encoding="utf-8")
     code, _, err = run([*argv[:-1], str(tmp_path / "missing-dir" / "r.html")], capsys)
     assert code == 2 and "r.html: cannot write: No such file or directory" in err
+
+
+def test_analyze_command(three_systems, files, capsys):
+    ref, base, good, bad = three_systems
+    argv = ["analyze", "-r", ref, "-i", base, good, bad, "--names", "B,G,X", "--top", "2"]
+    code, out, err = run([*argv, "-f", "json"], capsys)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert [p["system"] for p in data["pairs"]] == ["G", "X"]
+    assert data["frequencies"] == "references" and data["tokens"] == "BLEUw4's tokens"
+    assert [len(p["ahead"]) for p in data["pairs"]] == [2, 0]
+    train = files("train.txt", "the cat\n" * 5)
+    code, out, _ = run(
+        [*argv, "--train", train, "--words", "compare-mt", "-v", "BLEUw4,chrF"], capsys
+    )
+    assert code == 0 and f"Word F-measure by frequency in the training corpus {train}" in out
+    assert "chrF by length ratio" in out and "compare-mt's (lines split on spaces)" in out
+    for extra, message in (
+        (["--top", "0"], "--top 0: list at least one n-gram and segment"),
+        (["--train", ref + ".missing"], "ref.txt.missing"),
+    ):
+        code, out, err = run([*argv, *extra], capsys)
+        assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
+    code, _, err = run(["analyze", "-r", ref, "-i", base], capsys)
+    assert code == 2 and "give at least two with -i" in err
 
 
 def test_sentence_scores_stream_without_partial_output(tmp_path, capsys, monkeypatch):

@@ -22,8 +22,9 @@ choice (compare-mt splits lines on spaces: ``compare_mt_words``).
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,71 +199,6 @@ class WordAccuracy:
                 "systems": systems}  # fmt: skip
 
 
-def word_frequencies(corpus: Iterable[Words]) -> Counter[str]:
-    return Counter(w for words in corpus for w in words)
-
-
-def _matches(ref: Words, hyp: Words) -> list[int]:
-    """Per hypothesis word, the reference position it matches or -1: the
-    k-th occurrence of a word matches the k-th occurrence of it in the
-    reference (compare-mt ``WordBucketer._calc_trg_matches``)."""
-    positions: dict[str, list[int]] = {}
-    for i, w in enumerate(ref):
-        positions.setdefault(w, []).append(i)
-    seen: Counter[str] = Counter()
-    out = []
-    for w in hyp:
-        where = positions.get(w)
-        k = seen[w]
-        out.append(where[k] if where and k < len(where) else -1)
-        seen[w] += 1
-    return out
-
-
-def word_accuracy(
-    refs: Sequence[Words],
-    systems: Sequence[tuple[str, Sequence[Words]]],
-    frequencies: Counter[str],
-    cutoffs: Sequence[int] = FREQUENCY_CUTOFFS,
-) -> WordAccuracy:
-    """Word recall, precision and F-measure by frequency bucket, as
-    compare-mt's ``--compare_word_accuracies bucket_type=freq``: a word's
-    bucket is its count in ``frequencies``; a matched hypothesis word takes
-    the bucket of the reference word it matched."""
-    check_cutoffs(cutoffs, "word frequency")
-    n = len(cutoffs) + 1
-
-    def bucket(word: str) -> int:
-        return bucket_index(frequencies.get(word, 0), cutoffs)
-
-    ref_total = [0] * n
-    for ref in refs:
-        for w in ref:
-            ref_total[bucket(w)] += 1
-    matches, hyp_totals = [], []
-    for _, hyps in systems:
-        if len(hyps) != len(refs):
-            raise InputError(f"word accuracy: {len(hyps)} hypotheses for {len(refs)} references")
-        match, total = [0] * n, [0] * n
-        for ref, hyp in zip(refs, hyps):
-            for w, m in zip(hyp, _matches(ref, hyp)):
-                b = bucket(ref[m]) if m >= 0 else bucket(w)
-                total[b] += 1
-                match[b] += m >= 0
-        matches.append(tuple(match))
-        hyp_totals.append(tuple(total))
-    return WordAccuracy(
-        bucket_labels(cutoffs),
-        tuple(name for name, _ in systems),
-        tuple(matches),
-        tuple(ref_total),
-        tuple(hyp_totals),
-    )
-
-
-# ------------------------------------------------------------- n-gram wins
-
-
 @dataclass(frozen=True)
 class NgramWin:
     """An n-gram, how often each of two systems matched it in the
@@ -274,18 +210,118 @@ class NgramWin:
     salience: float
 
 
+def word_frequencies(corpus: Iterable[Words]) -> Counter[str]:
+    return Counter(itertools.chain.from_iterable(corpus))
+
+
+class CorpusCounts:
+    """What the word and n-gram analyses need of a corpus, added a chunk
+    at a time so that no text is kept: per segment the (first) reference's
+    length and each system's, each side's word counts, and per system how
+    often each n-gram (orders 1 to ``max_order``) matched its segment's
+    reference, each reference occurrence used once (compare-mt
+    ``ngram_utils.compare_ngrams``, its ``match``)."""
+
+    def __init__(self, systems: Sequence[str], max_order: int = 4) -> None:
+        self.systems = tuple(systems)
+        self.max_order = max_order
+        self.ref_lengths = array("l")
+        self.hyp_lengths = [array("l") for _ in systems]
+        self.ref_words: Counter[str] = Counter()
+        self.hyp_words: list[Counter[str]] = [Counter() for _ in systems]
+        self.matched: list[Counter[Ngram]] = [Counter() for _ in systems]
+
+    @property
+    def segments(self) -> int:
+        return len(self.ref_lengths)
+
+    def add(self, refs: Sequence[Words], hyps: Sequence[Sequence[Words]]) -> None:
+        """One chunk: a reference per segment, each system's hypotheses."""
+        if len(hyps) != len(self.systems):
+            raise InputError(f"{len(hyps)} hypothesis chunks for {len(self.systems)} systems")
+        for name, lines in zip(self.systems, hyps):
+            if len(lines) != len(refs):
+                raise InputError(f"{name}: {len(lines)} hypotheses for {len(refs)} references")
+        self.ref_lengths.extend(map(len, refs))
+        self.ref_words.update(itertools.chain.from_iterable(refs))
+        for k, lines in enumerate(hyps):
+            self.hyp_lengths[k].extend(map(len, lines))
+            self.hyp_words[k].update(itertools.chain.from_iterable(lines))
+        order = self.max_order
+        for i, ref in enumerate(refs):
+            ref_counts = count_ngrams(ref, order)
+            for lines, matched in zip(hyps, self.matched):
+                hyp_counts = count_ngrams(lines[i], order)
+                # each hypothesis occurrence matches while an unused reference
+                # one is left: min(hypothesis count, reference count) in all
+                for g in hyp_counts.keys() & ref_counts.keys():
+                    matched[g] += min(hyp_counts[g], ref_counts[g])
+
+    def word_accuracy(
+        self, frequencies: Mapping[str, int], cutoffs: Sequence[int] = FREQUENCY_CUTOFFS
+    ) -> WordAccuracy:
+        """Word recall, precision and F-measure by frequency bucket, as
+        compare-mt's ``--compare_word_accuracies bucket_type=freq``: a
+        word's bucket is its count in ``frequencies``. compare-mt matches
+        the k-th occurrence of a hypothesis word to the k-th occurrence of
+        the same word in the reference, and buckets a match by that
+        reference word: the same word, so per segment and word, min(its
+        hypothesis count, its reference count) match, the clipped unigram
+        matches (``WordBucketer._calc_trg_matches``)."""
+        check_cutoffs(cutoffs, "word frequency")
+
+        def by_bucket(words: Iterable[tuple[str, int]]) -> tuple[int, ...]:
+            sums = [0] * (len(cutoffs) + 1)
+            for word, c in words:
+                sums[bucket_index(frequencies.get(word, 0), cutoffs)] += c
+            return tuple(sums)
+
+        matches = tuple(by_bucket((g[0], c) for g, c in m.items() if len(g) == 1)
+                        for m in self.matched)  # fmt: skip
+        return WordAccuracy(
+            bucket_labels(cutoffs),
+            self.systems,
+            matches,
+            by_bucket(self.ref_words.items()),
+            tuple(by_bucket(h.items()) for h in self.hyp_words),
+        )
+
+    def ngram_wins(self, a: int, b: int, min_order: int = 1, alpha: float = 1.0) -> list[NgramWin]:
+        """Every n-gram system ``a`` or ``b`` matched (orders ``min_order``
+        up), A's wins first: by compare-mt's salience, then by how often
+        the two matched it together (the most frequent first), then by the
+        n-gram itself (compare-mt leaves ties in hash order, which changes
+        from run to run)."""
+        ma, mb = self.matched[a], self.matched[b]
+        wins = [NgramWin(tuple(g), ma[g], mb[g], (ma[g] + alpha) / (ma[g] + mb[g] + 2 * alpha))
+                for g in ma.keys() | mb.keys() if len(g) >= min_order]  # fmt: skip
+        wins.sort(key=lambda w: (-w.salience, -(w.matches_a + w.matches_b), w.ngram))
+        return wins
+
+
+def word_accuracy(
+    refs: Sequence[Words],
+    systems: Sequence[tuple[str, Sequence[Words]]],
+    frequencies: Mapping[str, int],
+    cutoffs: Sequence[int] = FREQUENCY_CUTOFFS,
+) -> WordAccuracy:
+    """``CorpusCounts.word_accuracy`` of systems held in memory."""
+    counts = CorpusCounts([name for name, _ in systems], 1)
+    counts.add(refs, [hyps for _, hyps in systems])
+    return counts.word_accuracy(frequencies, cutoffs)
+
+
+# ------------------------------------------------------------- n-gram wins
+
+
 def matched_ngrams(
     refs: Sequence[Words], hyps: Sequence[Words], min_order: int = 1, max_order: int = 4
-) -> Counter[tuple[str, ...]]:
-    """How often each n-gram of the hypotheses matched one of its segment's
-    reference n-grams, each reference occurrence used once
-    (compare-mt ``ngram_utils.compare_ngrams``, its ``match``)."""
-    matched: Counter[Ngram] = Counter()
-    for ref, hyp in zip(refs, hyps):
-        # each hypothesis occurrence matches while an unused reference one
-        # is left: min(hypothesis count, reference count) in all
-        matched += count_ngrams(hyp, max_order, min_order) & count_ngrams(ref, max_order, min_order)
-    return matched  # type: ignore[return-value]  # lists of words give tuple n-grams
+) -> Counter[Ngram]:
+    """How often each n-gram of the hypotheses matched its segment's
+    reference (``CorpusCounts.matched``), orders ``min_order`` up."""
+    counts = CorpusCounts(["s"], max_order)
+    counts.add(refs, [hyps])
+    return Counter({g: c for g, c in counts.matched[0].items() if len(g) >= min_order})
 
 
 def ngram_wins(
@@ -296,16 +332,10 @@ def ngram_wins(
     max_order: int = 4,
     alpha: float = 1.0,
 ) -> list[NgramWin]:
-    """Every n-gram either system matched, system A's wins first: by
-    salience, then by how often the two matched it together (the most
-    frequent first), then by the n-gram itself (compare-mt leaves ties in
-    hash order, which changes from run to run)."""
-    a = matched_ngrams(refs, hyps_a, min_order, max_order)
-    b = matched_ngrams(refs, hyps_b, min_order, max_order)
-    wins = [NgramWin(g, a[g], b[g], (a[g] + alpha) / (a[g] + b[g] + 2 * alpha))
-            for g in a.keys() | b.keys()]  # fmt: skip
-    wins.sort(key=lambda w: (-w.salience, -(w.matches_a + w.matches_b), w.ngram))
-    return wins
+    """``CorpusCounts.ngram_wins`` of two systems held in memory."""
+    counts = CorpusCounts(["a", "b"], max_order)
+    counts.add(refs, [hyps_a, hyps_b])
+    return counts.ngram_wins(0, 1, min_order, alpha)
 
 
 def losses(wins: Sequence[NgramWin]) -> list[NgramWin]:

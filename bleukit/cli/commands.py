@@ -188,6 +188,25 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> None:
     out.write(f"wrote {args.output} ({size // 1024} KiB, {len(stats.systems)} systems)\n")
 
 
+def cmd_analyze(args: argparse.Namespace, out: TextIO) -> None:
+    from ..analysis.profile import analyze_files
+    from ..report.analysis import FORMATS
+
+    a.check_width(args.width)
+    if args.top < 1:
+        raise InputError(f"--top {args.top}: list at least one n-gram and segment")
+    variants = a.variants(a.variant_names(args), args.set)
+    a.warn_language(args, variants)
+    names, paths = a.systems(args)
+    if len(paths) < 2:
+        raise InputError("analyze compares systems with the first: give at least two with -i")
+    analysis, _ = analyze_files(
+        variants, a.flatten(args.ref), paths, names, args.words, args.train, args.top,
+        a.execution(args),
+    )  # fmt: skip
+    out.write(FORMATS[args.format](analysis, args.width))
+
+
 def cmd_agree(args: argparse.Namespace, out: TextIO) -> None:
     from ..analysis.agreement import agree_stats, study_variants
     from ..report.text import agreement_text, dumps, search_text
@@ -316,6 +335,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int | None]] = {
     "agree": cmd_agree,
     "matrix": cmd_matrix,
     "report": cmd_report,
+    "analyze": cmd_analyze,
     "verify": cmd_verify,
     "variants": cmd_variants,
     "show": cmd_show,

@@ -295,6 +295,34 @@ def _report_options(report: argparse.ArgumentParser) -> None:
     _add_executor(report.add_argument_group("execution"))
 
 
+def _analyze_options(analyze: argparse.ArgumentParser) -> None:
+    formats = ("text", "json", "markdown")
+    _system_options(analyze, "hypothesis files; the first is the baseline", "BLEUw4", formats)
+    _add_analysis(analyze.add_argument_group("analysis"))
+    _add_executor(analyze.add_argument_group("execution"))
+
+
+def _add_analysis(group: _Group) -> None:
+    _completes(
+        group.add_argument(
+            "--train",
+            metavar="FILE",
+            help="word frequencies from this training corpus (default: from the references)",
+        ),
+        "files",
+    )
+    group.add_argument(
+        "--words",
+        choices=("variant", "compare-mt"),
+        default="variant",
+        help="the words of the word and n-gram analyses: the first variant's tokens (default), "
+        "or lines split on spaces as compare-mt reads them",
+    )
+    group.add_argument(
+        "--top", type=int, default=10, metavar="N", help="n-grams and segments listed (default 10)"
+    )
+
+
 def _verify_options(verify: argparse.ArgumentParser) -> None:
     verify.add_argument(
         "--signature",
@@ -446,6 +474,22 @@ and the segments side by side with their matched n-grams.""",
         (
             "bleukit report -r ref.txt -i base.txt sysA.txt -o report.html",
             "bleukit report -v BLEUw4,BLEUc18 -r ref.txt -i base.txt sysA.txt sysB.txt -o r.html",
+        ),
+    ),
+    "analyze": _Command(
+        "why systems differ: compare-mt's analyses over every segment",
+        _analyze_options,
+        """\
+Analyse several systems against the first (the baseline), as compare-mt
+does, over every segment: each variant's score by reference-length and
+length-ratio bucket, word F-measure by word frequency (in the references,
+or a training corpus given with --train), the n-grams each system matches
+more and less often than the baseline, and the segments where they differ
+most in smoothed sentence scores.""",
+        (
+            "bleukit analyze -r ref.txt -i base.txt sysA.txt",
+            "bleukit analyze -v BLEUw4,chrF -r ref.txt -i base.txt sysA.txt -f markdown",
+            "bleukit analyze --words compare-mt --train ref.txt -r ref.txt -i sys1.txt sys2.txt",
         ),
     ),
     "verify": _Command(

@@ -296,6 +296,11 @@ class Metric(ABC, Generic[S, R]):
         """Each line as the tokens a report shows it in (words by default)."""
         return [line.split() for line in lines]
 
+    def sentence_variant(self) -> Any:
+        """The variant whose sentence scores a report shows for this one:
+        itself, unless most of its sentence scores would be 0."""
+        return self
+
     @property
     def display_order(self) -> int:
         """The longest n-gram a report highlights in ``display_tokens``."""

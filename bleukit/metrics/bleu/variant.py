@@ -110,6 +110,14 @@ class Variant(Metric[Stats, BleuResult]):
     def display_tokens(self, lines: Sequence[str]) -> list[list[str]]:
         return self.tokenize_lines(lines)
 
+    def sentence_variant(self) -> Variant:
+        """Unsmoothed, a sentence with no matched 4-gram scores 0 (most
+        sentences): sacrebleu's sentence_bleu settings instead (exp
+        smoothing, effective order), as its ``--sentence-level`` prints."""
+        if not self.zero_without_match:
+            return self
+        return self.with_overrides(smoothing="exp.v1", effective_order=True)  # type: ignore[no-any-return]
+
     @property
     def display_order(self) -> int:
         return self.config.max_order

@@ -1,0 +1,256 @@
+"""Why systems differ, all analyses at once (``analyze``, the report):
+compare-mt's analyses (``buckets``) of several systems against the first,
+over every segment, from the statistics the scores came from
+(``SystemStatistics``) and the counts of their tokens (``CorpusCounts``).
+
+- Per variant, each system's corpus score by reference-length bucket and
+  by hypothesis/reference length-ratio bucket (lengths in the tokens of
+  ``CorpusCounts``: the first reference, as compare-mt reads one).
+- Word F-measure by frequency bucket (frequencies from a training corpus,
+  else from the references).
+- Per system against the baseline: its n-gram wins and losses, the
+  histogram of its sentence-score differences and the segments where it
+  differs most, in the sentence scores of ``sentence_variant`` (a smoothed
+  variant where the first one scores most sentences 0).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.errors import InputError
+from ..corpus.streaming import read_in_step
+from ..corpus.systems import SystemStatistics
+from ..executors import LOCAL, Execution
+from ..executors.files import OnChunk, collect_files
+from ..metrics.base import AnyMetric
+from .buckets import (
+    FREQUENCY_CUTOFFS,
+    LENGTH_CUTOFFS,
+    RATIO_CUTOFFS,
+    CorpusCounts,
+    NgramWin,
+    SentenceBuckets,
+    WordAccuracy,
+    bucket_labels,
+    compare_mt_words,
+    histogram,
+    largest_differences,
+    losses,
+    sentence_buckets,
+)
+
+#: sentence-score differences (system minus baseline, 0-100 scale) that
+#: bound the histogram's bars; the middle bar holds near-ties
+#: lines of a training corpus read at a time
+TRAIN_CHUNK = 65536
+
+DIFFERENCE_EDGES: tuple[float, ...] = (-20.0, -10.0, -5.0, -2.0, -0.5, 0.5, 2.0, 5.0, 10.0, 20.0)
+
+
+def _win(w: NgramWin) -> dict[str, Any]:
+    return {"ngram": " ".join(w.ngram), "system": w.matches_a, "baseline": w.matches_b,
+            "salience": w.salience}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PairAnalysis:
+    """One system against the baseline: the n-grams it matches more often
+    (``wins``) and less often (``losses``) than the baseline, strongest
+    first; its sentence-score differences (system minus baseline, signed
+    so that positive is better) as a histogram over ``edges``; and the
+    segments (0-based) where it is most ahead (``ahead``) and most behind
+    (``behind``), with their differences."""
+
+    system: str
+    baseline: str
+    wins: tuple[NgramWin, ...]
+    losses: tuple[NgramWin, ...]
+    edges: tuple[float, ...]
+    counts: tuple[int, ...]
+    ahead: tuple[tuple[int, float], ...]
+    behind: tuple[tuple[int, float], ...]
+
+    @property
+    def buckets(self) -> tuple[str, ...]:
+        """The histogram's bucket names."""
+        return bucket_labels(self.edges, integer=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "baseline": self.baseline,
+            "wins": [_win(w) for w in self.wins],
+            "losses": [_win(w) for w in self.losses],
+            "differences": {
+                "buckets": list(self.buckets),
+                "counts": list(self.counts),
+            },
+            "ahead": [{"segment": i + 1, "difference": d} for i, d in self.ahead],
+            "behind": [{"segment": i + 1, "difference": d} for i, d in self.behind],
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every analysis of ``systems`` (the first is the baseline)."""
+
+    systems: tuple[str, ...]
+    #: how the words of the word and n-gram analyses were made
+    tokens: str
+    #: where the word frequencies came from
+    frequencies: str
+    #: the variant of the sentence scores, and its signature
+    sentence_variant: str
+    sentence_signature: str
+    by_length: tuple[SentenceBuckets, ...]
+    by_ratio: tuple[SentenceBuckets, ...]
+    words: WordAccuracy
+    pairs: tuple[PairAnalysis, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "systems": list(self.systems),
+            "tokens": self.tokens,
+            "frequencies": self.frequencies,
+            "sentence_scores": {
+                "variant": self.sentence_variant,
+                "signature": self.sentence_signature,
+            },
+            "by_reference_length": [b.to_dict() for b in self.by_length],
+            "by_length_ratio": [b.to_dict() for b in self.by_ratio],
+            "word_accuracy": self.words.to_dict(),
+            "pairs": [p.to_dict() for p in self.pairs],
+        }
+
+
+def sentence_scores(
+    variant: AnyMetric, stats: SystemStatistics
+) -> tuple[AnyMetric, list[list[float]]]:
+    """The variant of ``variant`` whose sentence scores a report shows
+    (``Metric.sentence_variant``), and each system's scores under it."""
+    sentence = variant.sentence_variant()
+    return sentence, [stats.sentence_values(sentence, name) for name in stats.systems]
+
+
+def _signed(variant: AnyMetric, a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """a - b, negated where a lower score is better (TER)."""
+    sign = 1.0 if variant.higher_is_better else -1.0
+    return [sign * (x - y) for x, y in zip(a, b)]
+
+
+def analyze(
+    variants: Sequence[AnyMetric],
+    stats: SystemStatistics,
+    counts: CorpusCounts,
+    tokens: str,
+    frequencies: Mapping[str, int] | None = None,
+    frequency_source: str = "references",
+    top: int = 10,
+) -> Analysis:
+    """Every analysis of the systems in ``stats`` (counted in ``counts``
+    too, in the same order and segments); ``frequencies``: word counts of
+    a training corpus (None: the references'); ``top``: how many n-grams
+    and segments each list keeps."""
+    names = stats.systems
+    ref_lengths = list(counts.ref_lengths)
+    ratios = [[h / max(1, r) for h, r in zip(lengths, ref_lengths)]
+              for lengths in counts.hyp_lengths]  # fmt: skip
+    by_length, by_ratio = [], []
+    for v in variants:
+        segs = [(name, stats.segment_stats(v, name)) for name in names]
+        by_length.append(sentence_buckets(v, segs, stats.nrefs, [ref_lengths] * len(names),
+                                          LENGTH_CUTOFFS, "reference length"))  # fmt: skip
+        by_ratio.append(sentence_buckets(v, segs, stats.nrefs, ratios, RATIO_CUTOFFS,
+                                         "length ratio", integer=False))  # fmt: skip
+    words = counts.word_accuracy(
+        counts.ref_words if frequencies is None else frequencies, FREQUENCY_CUTOFFS
+    )
+    sentence, scores = sentence_scores(variants[0], stats)
+    pairs = []
+    for k in range(1, len(names)):
+        wins = counts.ngram_wins(k, 0)
+        diffs = _signed(sentence, scores[k], scores[0])
+        ahead, behind = largest_differences(diffs, [0.0] * len(diffs), top)
+        pairs.append(
+            PairAnalysis(
+                names[k],
+                names[0],
+                tuple(w for w in wins[:top] if w.salience > 0.5),
+                tuple(w for w in losses(wins)[:top] if w.salience < 0.5),
+                DIFFERENCE_EDGES,
+                tuple(histogram(diffs, DIFFERENCE_EDGES)),
+                tuple((i, diffs[i]) for i in ahead),
+                tuple((i, diffs[i]) for i in behind),
+            )
+        )
+    return Analysis(
+        tuple(names),
+        tokens,
+        frequency_source,
+        sentence.name,
+        sentence.signature(stats.nrefs).long,
+        tuple(by_length),
+        tuple(by_ratio),
+        words,
+        tuple(pairs),
+    )
+
+
+#: how ``analyze_files`` can make words: compare-mt's (lines split on
+#: spaces), or the first variant's tokens (``Metric.display_tokens``)
+WORDS = ("variant", "compare-mt")
+
+
+def tokenizer(
+    variant: AnyMetric, words: str
+) -> tuple[Callable[[Sequence[str]], list[list[str]]], str]:
+    """How lines become words for ``words`` (one of ``WORDS``), and how a page says it."""
+    if words == "compare-mt":
+        return (
+            lambda lines: [compare_mt_words(x) for x in lines]
+        ), "compare-mt's (lines split on spaces)"
+    if words != "variant":
+        raise InputError(f"words: {words!r} is not one of {', '.join(WORDS)}")
+    return variant.display_tokens, f"{variant.name}'s tokens"
+
+
+def file_frequencies(
+    path: str, tokenize: Callable[[Sequence[str]], list[list[str]]]
+) -> Counter[str]:
+    """Word counts of a training corpus file, read a chunk at a time."""
+    counts: Counter[str] = Counter()
+    for (lines,) in read_in_step([path], TRAIN_CHUNK):
+        counts.update(itertools.chain.from_iterable(tokenize(lines)))
+    return counts
+
+
+def analyze_files(
+    variants: Sequence[AnyMetric],
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    names: Sequence[str],
+    words: str = "variant",
+    train: str | None = None,
+    top: int = 10,
+    execution: Execution = LOCAL,
+    on_chunk: OnChunk | None = None,
+) -> tuple[Analysis, SystemStatistics]:
+    """``analyze`` of hypothesis files (the first is the baseline), read
+    once a chunk at a time; ``on_chunk`` sees every chunk too."""
+    tokenize, described = tokenizer(variants[0], words)
+    frequencies = None if train is None else file_frequencies(train, tokenize)
+    counts = CorpusCounts(names)
+
+    def count(refs: list[list[str]], hyps: list[list[str]]) -> None:
+        counts.add(tokenize([r or "" for r in refs[0]]), [tokenize(lines) for lines in hyps])
+        if on_chunk is not None:
+            on_chunk(refs, hyps)
+
+    stats = collect_files(variants, ref_paths, hyp_paths, names, execution, count)
+    source = "references" if train is None else f"training corpus {train}"
+    return analyze(variants, stats, counts, described, frequencies, source, top), stats
