@@ -200,6 +200,13 @@ def test_system_names_are_the_shortest_that_tell_systems_apart():
     assert system_names(["out/a.txt", "out/b.txt.gz"]) == ["a", "b"]
     assert system_names(["x/sys.txt", "x/sys.gz"]) == ["sys.txt", "sys.gz"]
     assert system_names(["x/sys.txt", "y/sys.txt"]) == ["x/sys.txt", "y/sys.txt"]
+    wmt = [f"d/newstest2021.en-de.hyp.{s}.txt" for s in ("UEdin", "Online-W", "UF")]
+    assert system_names(wmt) == ["UEdin", "Online-W", "UF"]
+    assert system_names(wmt[:1]) == ["newstest2021.en-de.hyp.UEdin"]
+    # a prefix up to a dot only, and never one that leaves a name empty
+    assert system_names(["run.a1.txt", "run.a2.txt"]) == ["a1", "a2"]
+    assert system_names(["sys1.txt", "sys2.txt"]) == ["sys1", "sys2"]
+    assert system_names(["a.b.txt", "a.b.c.txt"]) == ["b", "b.c"]
 
 
 def test_read_aligned_reads_every_file_and_checks_their_lengths(tmp_path):

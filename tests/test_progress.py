@@ -41,3 +41,24 @@ def test_unknown_total(monkeypatch):
     p = progress.Progress("scoring", None, out)
     p.advance(1234)
     assert "1,234 lines," in out.getvalue() and "%" not in out.getvalue()
+
+
+def test_a_phase_is_shown_on_a_terminal_only_and_erased(monkeypatch):
+    import time
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.01)
+    out = Terminal()
+    with progress.phase("resampling", out):
+        time.sleep(0.1)
+    text = out.getvalue()
+    assert "\rbleukit: resampling, 0 s\x1b[K" in text and text.endswith("\r\x1b[K")
+    quiet = io.StringIO()
+    with progress.phase("resampling", quiet):
+        time.sleep(0.05)
+    assert quiet.getvalue() == ""
+    monkeypatch.setattr(progress, "DELAY", 3600.0)
+    short = Terminal()
+    with progress.phase("resampling", short):
+        pass
+    assert short.getvalue() == ""  # a short phase shows nothing

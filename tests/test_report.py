@@ -17,7 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.report.html import _matched_levels, _reference_ngrams, build_report
+from bleukit.analysis.profile import PairAnalysis
+from bleukit.core.errors import InputError
+from bleukit.report.html import _matched_levels, _reference_ngrams, build_report, select_rows
 from bleukit.significance.paired import SignificanceSpec
 
 # the third reference would end or change the page's script if the data
@@ -48,14 +50,53 @@ def test_self_contained_and_numbers_match(page):
     payload = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S)
     assert not re.search("[<>&\u2028\u2029]", payload.group(1))
     data = json.loads(payload.group(1))
-    assert data["segments"][2]["refs"] == [HOSTILE]
+    assert data["rows"][2]["refs"] == [HOSTILE]
     assert data["systems"] == ["base", "better & <b>"]
-    w4 = data["variants"][0]
-    expected = bleukit.load_variant("BLEUw4").corpus_score(SYSTEMS[1][1], REFS).score
-    assert w4["rows"][1]["score"] == expected
-    assert w4["rows"][0]["p"] is None and 0 < w4["rows"][1]["p"] <= 1
-    assert "test:bs|samples:50" in w4["signature"]
-    assert len(data["segments"]) == 12 and len(w4["sentence"][0]) == 12
+    w4 = bleukit.load_variant("BLEUw4")
+    expected = w4.corpus_score(SYSTEMS[1][1], REFS).score
+    assert f'">{expected:.2f}</span>' in page and "test:bs|samples:50" in page
+    # the table's scores are smoothed sentence scores, and the page says which
+    sentence = w4.sentence_variant()
+    assert data["sentence"] == sentence.name and "smooth:exp.v1|eff:yes" in data["signature"]
+    assert [r["i"] for r in data["rows"]] == list(range(12))
+    assert data["rows"][4]["scores"][1] == sentence.sentence_score(SYSTEMS[1][1][4],
+                                                                   [REFS[0][4]]).score  # fmt: skip
+    assert "All 12 segments." in page
+
+
+def test_rows_past_the_limit_are_chosen_and_the_page_says_so():
+    variants = [bleukit.load_variant("BLEUw4")]
+    page = build_report(variants, SYSTEMS, REFS, SignificanceSpec("bs", samples=20), rows=5)
+    data = json.loads(re.search(r'type="application/json">(.*?)</script>', page, re.S).group(1))
+    assert len(data["rows"]) == 5
+    assert "The table holds 5 of the 12 segments" in page
+    # the analyses still cover every segment: 12 in the histogram
+    counts = re.findall(r"<title>better &amp; &lt;b&gt;, [^:]*: (\d+)</title>", page)
+    assert sum(map(int, counts)) == 12
+    with pytest.raises(InputError, match="--rows 0: the table needs at least one segment"):
+        build_report(variants, SYSTEMS, REFS, SignificanceSpec("bs", samples=20), rows=0)
+
+
+def test_select_rows_keeps_the_largest_differences_then_spaces_the_rest():
+    pair = PairAnalysis("b", "a", (), (), (0.0,), (0, 0), ((97, 9.0), (5, 3.0)), ((50, -8.0),))
+    assert select_rows(10, [pair], 10) == list(range(10))
+    rows = select_rows(100, [pair], 6)
+    assert len(rows) == 6 and rows == sorted(set(rows)) and {5, 50, 97} <= set(rows)
+    assert select_rows(100, [pair], 2) == [5, 97]
+
+
+def test_report_files_are_read_twice_so_not_from_stdin(tmp_path):
+    from bleukit.report.html import pick_lines, write_report_file
+
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("".join(f"r {i}\n" for i in range(10)), encoding="utf-8")
+    hyp.write_text("".join(f"h {i}\n" for i in range(10)), encoding="utf-8")
+    refs, hyps = pick_lines([str(ref)], [str(hyp), str(hyp)], [0, 3, 9], 4)
+    assert refs == [["r 0", "r 3", "r 9"]] and hyps == [["h 0", "h 3", "h 9"]] * 2
+    v = [bleukit.load_variant("BLEUw4")]
+    with pytest.raises(InputError, match="report reads its files twice"):
+        write_report_file(str(tmp_path / "r.html"), v, [str(ref)], ["-", str(hyp)], ["a", "b"],
+                          SignificanceSpec("bs", samples=10))  # fmt: skip
 
 
 def _chromium() -> str | None:
@@ -88,7 +129,13 @@ def test_renders_in_headless_chromium(page, tmp_path):
     assert ":CONSOLE" not in run.stderr, run.stderr[-2000:]
     assert re.search(r'<body[^>]*data-ready="yes"', dom), dom[:500]
     assert 'data-errors="0"' in dom
-    assert dom.count("<svg") == 2 and dom.count("<rect") == 2 * (4 + 18)
+    # per variant its precision chart, by length and by ratio; word accuracy;
+    # one histogram per system against the baseline: every chart titled,
+    # both axes labelled
+    assert dom.count("<svg") == 2 * 3 + 1 + 1
+    assert dom.count('<text class="label"') == 2 * dom.count("<svg")
+    assert len(re.findall(r"<svg[^>]*>\s*<title>[^<]+</title>", dom)) == dom.count("<svg")
+    assert dom.count('<td title="') > 0  # the table of sentence scores
     assert dom.count('class="tok m') > 0  # highlighted matches in the side-by-side view
     assert "better &amp; &lt;b&gt;" in dom  # names are text, never markup
     shot = tmp_path / "report.png"

@@ -27,6 +27,7 @@ from ..corpus.streaming import read_in_step
 from ..corpus.systems import SystemStatistics
 from ..executors import LOCAL, Execution
 from ..executors.files import OnChunk, collect_files
+from ..io.progress import phase
 from ..metrics.base import AnyMetric
 from .buckets import (
     FREQUENCY_CUTOFFS,
@@ -253,4 +254,5 @@ def analyze_files(
 
     stats = collect_files(variants, ref_paths, hyp_paths, names, execution, count)
     source = "references" if train is None else f"training corpus {train}"
-    return analyze(variants, stats, counts, described, frequencies, source, top), stats
+    with phase("analyses"):
+        return analyze(variants, stats, counts, described, frequencies, source, top), stats

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import InputError
+from ..io.progress import phase
 from . import arguments as a
 
 if TYPE_CHECKING:
@@ -150,13 +151,16 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
         from ..report.ranking import FORMATS as RANKING_FORMATS
         from ..significance.ranking import rank_all
 
-        rankings = rank_all(variants, stats, spec, args.correction or "holm")
+        with phase("resampling every pair"):
+            rankings = rank_all(variants, stats, spec, args.correction or "holm")
         out.write(RANKING_FORMATS[args.format](rankings, args.width))
         return
     from ..report.tables import FORMATS
     from ..significance.paired import compare
 
-    out.write(FORMATS[args.format](compare(variants, stats, spec), args.width))
+    with phase("resampling"):
+        columns = compare(variants, stats, spec)
+    out.write(FORMATS[args.format](columns, args.width))
 
 
 def cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
@@ -182,10 +186,14 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> None:
     spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
     names, paths = a.systems(args)
     execution = a.execution(args)
-    size, stats = write_report_file(
-        args.output, variants, a.flatten(args.ref), paths, names, spec, execution
+    size, page = write_report_file(
+        args.output, variants, a.flatten(args.ref), paths, names, spec, execution, args.rows,
+        args.train,
+    )  # fmt: skip
+    out.write(
+        f"wrote {args.output} ({size // 1024} KiB, {len(names)} systems, "
+        f"{len(page.shown):,} of {page.stats.segments:,} segments in its table)\n"
     )
-    out.write(f"wrote {args.output} ({size // 1024} KiB, {len(stats.systems)} systems)\n")
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> None:
@@ -214,7 +222,9 @@ def cmd_agree(args: argparse.Namespace, out: TextIO) -> None:
     va, vb = a.variants([args.variant_a, args.variant_b], args.set)
     a.warn_language(args, [va, vb])
     orders = a.order_range(args.search_order) if args.search_order else None
-    study = agree_stats(va, vb, _collect(args, study_variants(va, vb, orders)), orders)
+    stats = _collect(args, study_variants(va, vb, orders))
+    with phase("agreement"):
+        study = agree_stats(va, vb, stats, orders)
     if args.format == "json":
         out.write(dumps(study.to_dict()) + "\n")
         return

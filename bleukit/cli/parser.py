@@ -292,6 +292,16 @@ def _report_options(report: argparse.ArgumentParser) -> None:
         "--samples", type=int, default=1000, help="bootstrap resamples (default 1000)"
     )
     significance.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    analysis = report.add_argument_group("analysis")
+    analysis.add_argument(
+        "--rows",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="segments in the table of sentence scores (default 1000): past N, those where "
+        "systems differ most, then evenly spaced ones; the analyses cover every segment",
+    )
+    _add_train(analysis)
     _add_executor(report.add_argument_group("execution"))
 
 
@@ -303,14 +313,7 @@ def _analyze_options(analyze: argparse.ArgumentParser) -> None:
 
 
 def _add_analysis(group: _Group) -> None:
-    _completes(
-        group.add_argument(
-            "--train",
-            metavar="FILE",
-            help="word frequencies from this training corpus (default: from the references)",
-        ),
-        "files",
-    )
+    _add_train(group)
     group.add_argument(
         "--words",
         choices=("variant", "compare-mt"),
@@ -320,6 +323,17 @@ def _add_analysis(group: _Group) -> None:
     )
     group.add_argument(
         "--top", type=int, default=10, metavar="N", help="n-grams and segments listed (default 10)"
+    )
+
+
+def _add_train(group: _Group) -> None:
+    _completes(
+        group.add_argument(
+            "--train",
+            metavar="FILE",
+            help="word frequencies from this training corpus (default: from the references)",
+        ),
+        "files",
     )
 
 
@@ -468,9 +482,11 @@ change order.""",
         "a self-contained HTML report of several systems",
         _report_options,
         """\
-Write one self-contained HTML file comparing several systems (the first is
-the baseline): scores with intervals and paired tests under each variant,
-and the segments side by side with their matched n-grams.""",
+Write one self-contained HTML file comparing several systems: per variant
+the systems ranked in significance clusters with intervals and every
+pair's corrected p-value; compare-mt's analyses against the first system
+(the baseline) as charts; and a table of smoothed sentence scores with a
+diff view of two systems beside the references.""",
         (
             "bleukit report -r ref.txt -i base.txt sysA.txt -o report.html",
             "bleukit report -v BLEUw4,BLEUc18 -r ref.txt -i base.txt sysA.txt sysB.txt -o r.html",

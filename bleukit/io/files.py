@@ -324,13 +324,27 @@ def read_aligned(
     return [lines for _, lines in refs], hyps
 
 
+def _shared_prefix(stems: Sequence[str]) -> int:
+    """The length of the dotted prefix every stem shares (``newstest2021.en-de.hyp.``
+    of WMT's system files), 0 for one stem or when dropping it would leave
+    a name empty."""
+    if len(stems) < 2:
+        return 0
+    # character by character on purpose: the names, not path components
+    prefix = os.path.commonprefix(list(stems))  # noqa: RUF071
+    cut = prefix.rfind(".") + 1
+    return cut if all(len(s) > cut for s in stems) else 0
+
+
 def system_names(paths: Sequence[str]) -> list[str]:
     """Names for systems read from ``paths``: each file's name without its
-    extension (``.txt``, ``.txt.gz``), else its name, else the path, the
-    shortest that tells the systems apart."""
+    extension (``.txt``, ``.txt.gz``) and without the dotted prefix all of
+    them share (``newstest2021.en-de.hyp.UEdin.txt``: ``UEdin``), else its
+    name, else the path, the shortest that tells the systems apart."""
     names = [os.path.basename(os.path.normpath(p)) for p in paths]
     stems = [os.path.splitext(n[:-3] if n.endswith(".gz") else n)[0] or n for n in names]
-    for candidate in (stems, names):
+    cut = _shared_prefix(stems)
+    for candidate in ([s[cut:] for s in stems], stems, names):
         if len(set(candidate)) == len(candidate):
             return candidate
     return list(paths)

@@ -8,7 +8,10 @@ erased at the end, so that piped or logged output never holds it.
 from __future__ import annotations
 
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 DELAY = 2.0
@@ -46,3 +49,40 @@ class Progress:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self._shown = False
+
+
+@contextmanager
+def phase(what: str, stream: TextIO | None = None) -> Iterator[None]:
+    """A line naming a long phase that reports no lines (resampling, the
+    analyses) with its elapsed seconds, under the same rules as
+    ``Progress``; a thread redraws it, as the work may sit in one call
+    (the C bootstrap kernel releases the GIL while it runs)."""
+    out = stream if stream is not None else sys.stderr
+    if not getattr(out, "isatty", lambda: False)():
+        yield
+        return
+    done = threading.Event()
+    start = time.monotonic()
+    shown = False
+
+    def draw() -> None:
+        nonlocal shown
+        if done.wait(DELAY):
+            return
+        while True:
+            out.write(f"\rbleukit: {what}, {time.monotonic() - start:.0f} s\x1b[K")
+            out.flush()
+            shown = True
+            if done.wait(INTERVAL):
+                return
+
+    thread = threading.Thread(target=draw, name="bleukit-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        if shown:
+            out.write("\r\x1b[K")
+            out.flush()

@@ -1,27 +1,61 @@
-"""A self-contained HTML report (the iBLEU idea, static): one file, no
-network. Per variant: every system's score, bootstrap interval, p-value
-against the first system, brevity penalty and an n-gram precision chart;
-a sortable per-segment table; a side-by-side view of two systems on one
-segment with the n-grams they share with the references highlighted.
-Every number carries its variant's signature (as a tooltip, and listed).
+"""A self-contained HTML report (the iBLEU idea, static, with compare-mt's
+analyses): one file, no network. Drawn here, without a script:
+
+- per variant, every system ranked in WMT clusters with its score, interval
+  and details (brevity penalty, length ratio), the matrix of corrected
+  all-pairs p-values, and the n-gram precision chart;
+- the analyses of ``analysis.profile`` over every segment: scores by
+  reference length and length ratio, word F-measure by frequency, and per
+  system against the baseline its n-gram wins and losses, the histogram of
+  its sentence-score differences and the segments it differs most on.
+
+A small inline script pages and sorts the table of sentence scores and
+draws the diff view: two hypotheses of one segment beside the references,
+their tokens shaded by the longest reference n-gram they lie in and the
+tokens one has and the other lacks marked. On a large corpus the table
+holds ``rows`` segments (those where systems differ most, then evenly
+spaced ones), and the page says so; every analysis still covers every
+segment. Every number carries its variant's signature.
 """
 
 from __future__ import annotations
 
 import html
 import io
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import compress, count
 from typing import Any, TextIO
 
+from ..analysis.buckets import CorpusCounts, SentenceBuckets
+from ..analysis.profile import (
+    Analysis,
+    PairAnalysis,
+    analyze,
+    analyze_files,
+    sentence_scores,
+    tokenizer,
+)
+from ..core.errors import InputError
 from ..core.spec import SignificanceSpec
+from ..corpus.streaming import system_chunks
 from ..corpus.systems import SystemStatistics, collect
 from ..executors import LOCAL, Execution
-from ..executors.files import collect_files
-from ..io.files import Spool, write_text_file
+from ..io.files import write_text_file
+from ..io.progress import phase
 from ..metrics.base import AnyMetric
-from ..significance.paired import compare
+from ..significance.multiple import CORRECTION_NAMES
+from ..significance.ranking import Ranking, rank_all
+from . import svg
+from .ranking import best_first, method_line
+from .tables import interval_cell, p_cell
+
+#: segments whose rows the page holds by default
+ROWS = 1000
+#: segments listed per page of the table
+PAGE_ROWS = 50
 
 
 def _reference_ngrams(refs: Sequence[Sequence[str]], order: int) -> set[tuple[str, ...]]:
@@ -68,12 +102,11 @@ _SCRIPT_ESCAPES = [(c, f"\\u{ord(c):04x}") for c in "<>&\u2028\u2029"]
 
 def side_by_side(
     variant: AnyMetric, streams: Sequence[Sequence[str | None]], hyps: Sequence[Sequence[str]]
-) -> Iterator[str]:
-    """Per segment of a chunk, the side-by-side view's data as script-safe
-    JSON: the references, and each system's tokens under ``variant`` with
-    their match levels."""
+) -> Iterator[dict[str, Any]]:
+    """Per segment, the diff view's data: the references, and each system's
+    tokens under ``variant`` with their match levels."""
     order = variant.display_order
-    # the chunk's lines tokenized a stream at a time (BLEU: on its engine)
+    # the lines tokenized a stream at a time (BLEU: on its engine)
     ref_tokens = [variant.display_tokens([r or "" for r in stream]) for stream in streams]
     hyp_tokens = [variant.display_tokens(lines) for lines in hyps]
     for i in range(len(streams[0])):
@@ -84,53 +117,275 @@ def side_by_side(
             {"tokens": tokens[i], "levels": _matched_levels(tokens[i], ref_ngrams, order)}
             for tokens in hyp_tokens
         ]
-        yield _script_json({"refs": [streams[k][i] for k in present], "hyps": views})
+        yield {"refs": [streams[k][i] for k in present], "hyps": views}
 
 
-def write_report(
-    out: TextIO,
+def select_rows(segments: int, pairs: Sequence[PairAnalysis], limit: int) -> list[int]:
+    """The segments (0-based, in order) whose rows the page holds: every
+    one when there are at most ``limit``; else those where a system differs
+    most from the baseline, then evenly spaced ones, ``limit`` in all."""
+    if segments <= limit:
+        return list(range(segments))
+    chosen = dict.fromkeys(i for p in pairs for i, _ in (*p.ahead, *p.behind))
+    wanted = set(list(chosen)[:limit])
+    rest = limit - len(wanted)
+    # spaced indices that are already chosen leave room: the first
+    # segments not yet chosen fill it
+    spaced = [k * segments // rest for k in range(rest)]
+    for i in itertools.chain(spaced, range(segments)):
+        if len(wanted) == limit:
+            break
+        wanted.add(i)
+    return sorted(wanted)
+
+
+def pick_lines(
+    ref_paths: Sequence[str], hyp_paths: Sequence[str], wanted: Sequence[int], batch: int
+) -> tuple[list[list[str | None]], list[list[str]]]:
+    """The reference streams' and each system's lines of the ``wanted``
+    segments (0-based, increasing), read from the files again."""
+    want = iter(wanted)
+    target = next(want, None)
+    refs: list[list[str | None]] = [[] for _ in ref_paths]
+    hyps: list[list[str]] = [[] for _ in hyp_paths]
+    start = 0
+    for ref_chunk, hyp_chunk in system_chunks(ref_paths, hyp_paths, batch):
+        end = start + len(hyp_chunk[0])
+        while target is not None and target < end:
+            for stream, lines in zip(refs, ref_chunk):
+                stream.append(lines[target - start])
+            for out, lines in zip(hyps, hyp_chunk):
+                out.append(lines[target - start])
+            target = next(want, None)
+        start = end
+        if target is None:
+            break
+    return refs, hyps
+
+
+@dataclass(frozen=True)
+class Page:
+    """What a report shows: the variants' statistics and rankings, the
+    analyses, the sentence scores of ``analysis.sentence_variant`` and the
+    segments whose rows the page holds (``shown``, 0-based)."""
+
+    variants: Sequence[AnyMetric]
+    stats: SystemStatistics
+    analysis: Analysis
+    rankings: Sequence[Ranking]
+    scores: Sequence[Sequence[float]]
+    shown: Sequence[int]
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]], cls: str = "") -> str:
+    """A table of already escaped cells; the first column left-aligned."""
+    head = "".join(f"<th>{h}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<div class="scroll"><table class="{cls}"><tr>{head}</tr>{body}</table></div>'
+
+
+def _figure(chart: str, names: Sequence[str], caption: str = "") -> str:
+    note = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
+    return f'<figure class="card">{chart}{svg.legend(names)}{note}</figure>'
+
+
+def _scores_card(variant: AnyMetric, r: Ranking, nrefs: int | str) -> str:
+    """The ranked systems with their details, the corrected p-values of
+    every pair and how they were computed."""
+    sig = _e(r.signature.long)
+    order = best_first(r)
+    details = [variant.details(s.result) for s in r.systems]
+    extra = list(details[0]["columns"])
+    level = next((s.interval.level for s in r.systems if s.interval), None)
+    header = ["Rank", "System", _e(variant.score_name)]
+    header += [f"{level:.0%} CI"] if level is not None else []
+    header += [_e(k) for k in extra]
+    rows = []
+    for k, i in enumerate(order):
+        s = r.systems[i]
+        rank = r.clusters[r.cluster_of(i)].rank
+        first = k > 0 and r.cluster_of(order[k - 1]) != r.cluster_of(i)
+        cells = [
+            f'<span class="{"newcluster" if first else ""}">{_e(rank)}</span>',
+            f"#{k + 1} {_e(s.system)}",
+            f'<span title="{sig}">{s.result.score:.2f}</span>',
+        ]
+        if level is not None:
+            cells.append(_e(interval_cell(s, 2, False)))
+        cells += [f"{details[i]['columns'][c]:.3f}" for c in extra]
+        rows.append(cells)
+    top = [f"p ({_e(CORRECTION_NAMES[r.correction])})", *(f"#{k + 1}" for k in range(len(order)))]
+    matrix = [
+        [f"#{k + 1} {_e(r.systems[i].system)}",
+         *(f'<span class="{"significant" if j != i and r.significant(i, j) else ""}">'
+           f"{_e(p_cell(r.adjusted[i][j], '-'))}</span>" for j in order)]
+        for k, i in enumerate(order)
+    ]  # fmt: skip
+    return (
+        f'<div class="card"><h3>{_e(variant.name)}</h3>'
+        f"{_table(header, rows, 'scores')}"
+        f'<p class="muted">Systems that no significant difference separates share a rank '
+        f"(WMT clusters). All pairs:</p>{_table(top, matrix, 'matrix')}"
+        f'<p class="muted">{_e(method_line(r))}</p><p class="sig">{sig}</p></div>'
+    )
+
+
+def _precision_figure(variant: AnyMetric, r: Ranking) -> str:
+    details = [variant.details(s.result) for s in r.systems]
+    label = details[0]["bars_label"]
+    if not details[0]["bars"]:
+        return ""
+    orders = [str(n + 1) for n in range(len(details[0]["bars"]))]
+    series = [(s.system, d["bars"]) for s, d in zip(r.systems, details)]
+    chart = svg.bar_chart(f"{label} by order, {variant.name}", orders, series, "n-gram order",
+                          f"{label} (%)", note=r.signature.long)  # fmt: skip
+    return _figure(chart, [s.system for s in r.systems])
+
+
+def _bucket_figure(b: SentenceBuckets, x_label: str) -> str:
+    series = list(zip(b.systems, b.scores))
+    title = f"{b.variant} by {b.by}"
+    chart = svg.bar_chart(title, b.labels, series, x_label, b.variant)
+    counts = ", ".join(f"{label}: {c}" for label, c in zip(b.labels, b.counts[0]))
+    return _figure(chart, b.systems, f"Segments per bucket ({b.systems[0]}): {counts}")
+
+
+def _words_figure(a: Analysis) -> str:
+    w = a.words
+    series = [(name, [w.measures(k, b)[2] for b in range(len(w.labels))])
+              for k, name in enumerate(w.systems)]  # fmt: skip
+    chart = svg.bar_chart(f"Word F-measure by frequency in the {a.frequencies}", w.labels, series,
+                          "word frequency", "F-measure", y_max=1.0, decimals=4)  # fmt: skip
+    refs = ", ".join(f"{label}: {c}" for label, c in zip(w.labels, w.ref_totals))
+    return _figure(chart, w.systems, f"Reference words per bucket ({a.tokens}): {refs}")
+
+
+def _wins_table(title: str, p: PairAnalysis, wins: Sequence[Any]) -> str:
+    rows = [[_e(" ".join(w.ngram)), str(w.matches_a), str(w.matches_b), f"{w.salience:.3f}"]
+            for w in wins] or [["(none)", "", "", ""]]  # fmt: skip
+    header = ["n-gram", _e(p.system), _e(p.baseline), "salience"]
+    return f"<div><h4>{_e(title)}</h4>{_table(header, rows, 'wins')}</div>"
+
+
+def _segment_links(rows: Sequence[tuple[int, float]]) -> str:
+    links = " ".join(f'<a href="#segments" data-seg="{i}">{i + 1}</a> ({d:+.1f})' for i, d in rows)
+    return links or "none"
+
+
+def _pair_cards(a: Analysis) -> Iterator[str]:
+    for k, p in enumerate(a.pairs, 1):
+        chart = svg.bar_chart(
+            f"Sentence score differences, {p.system} minus {p.baseline}",
+            p.buckets,
+            [(p.system, list(map(float, p.counts)))],
+            f"{a.sentence_variant} difference (positive: {p.system} better)",
+            "segments",
+            decimals=0,
+            first_colour=k,
+        )
+        yield (
+            f'<div class="card"><h3>{_e(p.system)} against {_e(p.baseline)}</h3>{chart}'
+            f"<p>Furthest ahead: {_segment_links(p.ahead)}</p>"
+            f"<p>Furthest behind: {_segment_links(p.behind)}</p>"
+            f'<div class="two">'
+            f"{_wins_table(f'n-grams {p.system} matches more often', p, p.wins)}"
+            f"{_wins_table(f'n-grams {p.system} matches less often', p, p.losses)}</div></div>"
+        )
+
+
+def _sections(page: Page) -> Iterator[str]:
+    a, stats = page.analysis, page.stats
+    n = stats.segments
+    yield (
+        f'<p class="meta">{len(stats.systems)} systems, {n:,} segments, references: '
+        f"{_e(stats.nrefs)}; the first system, {_e(stats.systems[0])}, is the baseline of the "
+        f"analyses. Variants: {_e(', '.join(v.name for v in page.variants))}.</p>"
+        '<nav><a href="#scores">Scores</a> <a href="#buckets">Buckets</a> '
+        '<a href="#pairs">Against the baseline</a> <a href="#segments">Segments</a></nav>'
+    )
+    yield '<h2 id="scores">Scores, significance and ranking</h2>'
+    for v, r in zip(page.variants, page.rankings):
+        yield f'<div class="grid">{_scores_card(v, r, stats.nrefs)}{_precision_figure(v, r)}</div>'
+    yield (
+        '<h2 id="buckets">Scores by bucket</h2><p class="muted">Every segment counted; a '
+        "bucket's score is the corpus score of its segments. Lengths in "
+        f"{_e(a.tokens)} of the first reference.</p>"
+    )
+    figures = [_bucket_figure(b, "reference length (tokens)") for b in a.by_length]
+    figures += [_bucket_figure(b, "hypothesis length / reference length") for b in a.by_ratio]
+    figures.append(_words_figure(a))
+    yield f'<div class="grid">{"".join(figures)}</div>'
+    yield (
+        '<h2 id="pairs">Against the baseline</h2><p class="muted">Sentence scores: '
+        f'{_e(a.sentence_variant)} <span class="sig">{_e(a.sentence_signature)}</span>. '
+        "N-grams: compare-mt's salience (a + 1) / (a + b + 2) of their matches in the "
+        f"references, in {_e(a.tokens)}.</p>"
+    )
+    yield f'<div class="grid">{"".join(_pair_cards(a))}</div>'
+    shown = len(page.shown)
+    cut = (f"The table holds {shown:,} of the {n:,} segments: those where a system differs most "
+           "from the baseline, then evenly spaced ones (<code>--rows</code> sets how many). "
+           "Every analysis above covers all segments.") if shown < n else (
+           f"All {n:,} segments.")  # fmt: skip
+    yield (
+        f'<h2 id="segments">Segments</h2><p class="muted">{cut} Scores: '
+        f"{_e(a.sentence_variant)}. Click a column to sort, a row to open it below.</p>"
+        '<div class="pager"><button id="prev" type="button">&larr;</button> '
+        '<span id="pageinfo"></span> <button id="next" type="button">&rarr;</button></div>'
+        '<div class="scroll"><table id="rows"></table></div>'
+        '<h3 id="diffview">Diff view</h3><p>Segment <input id="seg" type="number" min="1" '
+        'size="7"> <select id="sysA"></select> against <select id="sysB"></select></p>'
+        '<p class="legend">Shaded: tokens inside an n-gram that occurs in a reference, darker '
+        'for longer ones (<span class="tok m1">1</span><span class="tok m2">2</span>'
+        '<span class="tok m3">3</span><span class="tok m4">4+</span>); '
+        '<span class="tok only">underlined</span>: not in the other hypothesis.</p>'
+        '<div id="refs"></div><div class="side"><div id="sideA"></div><div id="sideB"></div></div>'
+    )
+
+
+def write_report(out: TextIO, page: Page, segments: Iterable[dict[str, Any]]) -> None:
+    """Write the page to ``out``; ``segments``: ``side_by_side``'s data of
+    the ``shown`` segments, in order."""
+    title = "bleukit report: " + ", ".join(page.stats.systems)
+    head, tail = _TEMPLATE.replace("__TITLE__", _e(title)).split("__BODY__")
+    out.write(head)
+    for part in _sections(page):
+        out.write(part)
+    data_head, data_tail = tail.split("__DATA__")
+    out.write(data_head)
+    a = page.analysis
+    out.write(
+        f'{{"systems":{_script_json(page.stats.systems)},'
+        f'"sentence":{_script_json(a.sentence_variant)},'
+        f'"signature":{_script_json(a.sentence_signature)},"pageRows":{PAGE_ROWS},"rows":['
+    )
+    for k, (i, segment) in enumerate(zip(page.shown, segments)):
+        row = {"i": i, "scores": [s[i] for s in page.scores], **segment}
+        out.write(("," if k else "") + _script_json(row))
+    out.write("]}")
+    out.write(data_tail)
+
+
+def _page(
     variants: Sequence[AnyMetric],
     stats: SystemStatistics,
+    analysis: Analysis,
     spec: SignificanceSpec,
-    segments: Iterable[str],
-) -> None:
-    """Write the report to ``out``: the scores from ``stats``, and the
-    side-by-side ``segments`` (``side_by_side``'s, for the first variant)
-    copied through one at a time."""
-    summaries = []
-    for variant, comparison in zip(variants, compare(variants, stats, spec)):
-        sentence = [stats.sentence_values(variant, name) for name in stats.systems]
-        rows = comparison.rows
-        details = [variant.details(r.result) for r in rows]
-        summaries.append(
-            {
-                "name": variant.name,
-                "signature": comparison.signature.long,
-                "metric": variant.score_name,
-                "bars_label": details[0]["bars_label"],
-                "rows": [
-                    {
-                        "system": r.system,
-                        "score": r.result.score,
-                        "ci": [r.interval.low, r.interval.high] if r.interval else None,
-                        "p": r.p_value,
-                        "columns": d["columns"],
-                        "bars": d["bars"],
-                    }
-                    for r, d in zip(rows, details)
-                ],
-                "sentence": sentence,
-            }
-        )
-    title = html.escape("bleukit report: " + ", ".join(v.name for v in variants))
-    head, tail = _TEMPLATE.replace("__TITLE__", title).split("__DATA__")
-    out.write(head)
-    out.write(f'{{"systems":{_script_json(stats.systems)},"variants":{_script_json(summaries)},')
-    out.write('"segments":[')
-    for k, segment in enumerate(segments):
-        out.write("," + segment if k else segment)
-    out.write("]}")
-    out.write(tail)
+    rows: int,
+) -> Page:
+    rankings = rank_all(variants, stats, spec)
+    _, scores = sentence_scores(variants[0], stats)
+    shown = select_rows(stats.segments, analysis.pairs, rows)
+    return Page(variants, stats, analysis, rankings, scores, shown)
+
+
+def _check_rows(rows: int) -> None:
+    if rows < 1:
+        raise InputError(f"--rows {rows}: the table needs at least one segment")
 
 
 def write_report_file(
@@ -141,25 +396,30 @@ def write_report_file(
     names: Sequence[str],
     spec: SignificanceSpec,
     execution: Execution = LOCAL,
-) -> tuple[int, SystemStatistics]:
+    rows: int = ROWS,
+    train: str | None = None,
+) -> tuple[int, Page]:
     """Write the report of hypothesis files (``names``; the first is the
-    baseline) to ``path``; its size in bytes, and the statistics. The files
-    are read once, a chunk at a time: the side-by-side view's segments wait
-    in a spool, one JSON line each, until the scores are known (past 16M
-    characters on disk, so a large corpus's text is never all in memory),
-    and an existing report is never half-overwritten
+    baseline) to ``path``; its size in bytes, and what it shows. The files
+    are read once for the statistics and analyses, a chunk at a time, then
+    again for the lines of the segments the table shows (they are chosen
+    from the scores); an existing report is never half-overwritten
     (``files.write_text_file``)."""
-    with Spool() as spool:
+    _check_rows(rows)
+    if "-" in [*ref_paths, *hyp_paths]:
+        raise InputError("report reads its files twice (the rows it shows are chosen from the "
+                         "scores): give files, not - (standard input)")  # fmt: skip
+    analysis, stats = analyze_files(variants, ref_paths, hyp_paths, names, train=train,
+                                    execution=execution)  # fmt: skip
+    with phase("resampling every pair"):
+        page = _page(variants, stats, analysis, spec, rows)
+    with phase("reading the table's rows"):
+        refs, hyps = pick_lines(ref_paths, hyp_paths, page.shown, variants[0].batch_lines())
 
-        def spool_chunk(refs: list[list[str]], hyps: list[list[str]]) -> None:
-            spool.write("".join(s + "\n" for s in side_by_side(variants[0], refs, hyps)))
+    def write(fh: TextIO) -> None:
+        write_report(fh, page, side_by_side(variants[0], refs, hyps))
 
-        stats = collect_files(variants, ref_paths, hyp_paths, names, execution, spool_chunk)
-
-        def page(fh: TextIO) -> None:
-            write_report(fh, variants, stats, spec, spool.lines())
-
-        return write_text_file(path, page), stats
+    return write_text_file(path, write), page
 
 
 def build_report(
@@ -167,12 +427,20 @@ def build_report(
     named_hyps: Sequence[tuple[str, Sequence[str]]],
     streams: Sequence[Sequence[str | None]],
     spec: SignificanceSpec,
+    rows: int = ROWS,
 ) -> str:
     """The report of systems held in memory, as one HTML string."""
-    out = io.StringIO()
+    _check_rows(rows)
     stats = collect(variants, named_hyps, streams)
-    segments = side_by_side(variants[0], streams, [lines for _, lines in named_hyps])
-    write_report(out, variants, stats, spec, segments)
+    counts = CorpusCounts(stats.systems)
+    tokenize, described = tokenizer(variants[0], "variant")
+    counts.add(tokenize([r or "" for r in streams[0]]), [tokenize(x) for _, x in named_hyps])
+    analysis = analyze(variants, stats, counts, described)
+    page = _page(variants, stats, analysis, spec, rows)
+    shown_refs = [[stream[i] for i in page.shown] for stream in streams]
+    shown_hyps = [[lines[i] for i in page.shown] for _, lines in named_hyps]
+    out = io.StringIO()
+    write_report(out, page, side_by_side(variants[0], shown_refs, shown_hyps))
     return out.getvalue()
 
 
@@ -180,37 +448,58 @@ _TEMPLATE = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>__TITLE__</title>
 <style>
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
-table { border-collapse: collapse; margin: .5em 0; }
-th, td { border-bottom: 1px solid #ddd; padding: .25em .6em; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-th.sortable { cursor: pointer; text-decoration: underline dotted; }
-.sig { font-family: monospace; font-size: .75em; color: #555; word-break: break-all; }
-.chart { margin: .5em 0 1em; }
+:root { --fg: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg);
+  margin: 0 auto; padding: 12px 20px 40px; max-width: 1400px; }
+h1 { font-size: 1.45em; margin: .4em 0 .2em; } h2 { font-size: 1.2em; margin: 1.4em 0 .4em; }
+h3 { font-size: 1.05em; margin: 0 0 .4em; } h4 { font-size: .95em; margin: .8em 0 .3em; }
+nav a { margin-right: 1em; } .meta, .muted, figcaption { color: var(--muted); }
+figcaption, .muted { font-size: .88em; } figure { margin: 0; }
+.grid { display: grid; gap: 14px; align-items: start;
+  grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr)); }
+.card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; min-width: 0; }
+.two { display: grid; gap: 0 14px;
+  grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid var(--line); padding: .2em .55em; text-align: right;
+  white-space: nowrap; }
+th:first-child, td:first-child, table.scores :nth-child(2), table.wins td:first-child {
+  text-align: left; }
+table.wins td:first-child { white-space: normal; }
+.newcluster { border-top: 2px solid var(--fg); padding-top: 2px; }
+.significant { font-weight: 600; color: #0a5; }
+.sig { font-family: ui-monospace, monospace; font-size: .75em; color: var(--muted);
+  word-break: break-all; }
+svg.chart { width: 100%; height: auto; display: block; }
+svg .grid { stroke: #e6e8eb; } svg .axis { stroke: var(--muted); }
+svg .tick { font-size: 13px; fill: var(--muted); } svg .label { font-size: 14px; fill: var(--fg); }
+.legend { display: flex; flex-wrap: wrap; gap: .2em 1em; font-size: .88em; margin: .3em 0; }
+.key { white-space: nowrap; }
+.swatch { display: inline-block; width: .8em; height: .8em; margin-right: .3em;
+  border-radius: 2px; }
+#rows tr { cursor: pointer; } #rows tr:hover td { background: var(--soft); }
+#rows th { cursor: pointer; text-decoration: underline dotted; position: sticky; top: 0;
+  background: #fff; }
+.pager { margin: .4em 0; }
 .tok { padding: 0 1px; margin: 0 1px; border-radius: 2px; }
 .m1 { background: #fde2b8; } .m2 { background: #fbc97a; } .m3 { background: #b9e4a8; }
-.m4 { background: #7fd07a; }
-#segments { max-height: 28em; overflow-y: auto; display: block; }
-.side { display: flex; gap: 1em; } .side > div { flex: 1; border: 1px solid #ddd; padding: .5em; }
-.legend span { margin-right: 1em; }
+.m4 { background: #7fd07a; } .only { text-decoration: underline 2px #D55E00; }
+.side { display: flex; gap: 14px; }
+.side > div { flex: 1; min-width: 0; border: 1px solid var(--line); border-radius: 8px;
+  padding: .5em .8em; }
+#refs p { margin: .3em 0; }
+@media (max-width: 640px) { body { padding: 8px 10px 30px; font-size: 14px; }
+  .side { flex-direction: column; } }
 </style>
 </head>
 <body>
 <h1>__TITLE__</h1>
-<div id="summary"></div>
-<h2>Per-segment scores (first variant; click a column to sort)</h2>
-<table id="segments"></table>
-<h2>Side by side</h2>
-<p>Segment <input id="seg" type="number" min="1" value="1" size="6">
-System <select id="sysA"></select> vs <select id="sysB"></select></p>
-<p class="legend">Highlighted: tokens inside an n-gram that occurs in a reference,
-darker for longer n-grams (<span class="tok m1">1</span><span class="tok m2">2</span>
-<span class="tok m3">3</span><span class="tok m4">4+</span>).</p>
-<div id="refs"></div>
-<div class="side"><div id="sideA"></div><div id="sideB"></div></div>
+__BODY__
 <script id="data" type="application/json">__DATA__</script>
 <script>
 "use strict";
@@ -223,137 +512,96 @@ const el = (tag, attrs, text) => {
   if (text !== undefined) e.textContent = text;
   return e;
 };
-const f2 = x => x.toFixed(2);
-const colors = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"];
+const byIndex = new Map(D.rows.map((r, k) => [r.i, k]));
+let sortKey = 0, sortDir = 1, pageNo = 0, order = D.rows.map((_, k) => k);
 
-function summary() {
-  const root = document.getElementById("summary");
-  for (const v of D.variants) {
-    root.appendChild(el("h2", {}, v.name));
-    const t = el("table", {"class": "scores"});
-    const head = el("tr");
-    const extra = Object.keys(v.rows[0].columns);
-    for (const h of ["System", v.metric, "95% CI", "p-value", ...extra]) {
-      head.appendChild(el("th", {}, h));
-    }
-    t.appendChild(head);
-    for (const r of v.rows) {
-      const tr = el("tr");
-      const sig = {"title": v.signature, "data-signature": v.signature};
-      const p = r.p === null ? "" : r.p.toFixed(4) + (r.p < 0.05 ? "*" : "");
-      tr.appendChild(el("td", {}, r.system + (r.p === null ? " (baseline)" : "")));
-      tr.appendChild(el("td", sig, f2(r.score)));
-      tr.appendChild(el("td", sig, "[" + f2(r.ci[0]) + ", " + f2(r.ci[1]) + "]"));
-      tr.appendChild(el("td", sig, p));
-      for (const k of extra) tr.appendChild(el("td", sig, r.columns[k].toFixed(3)));
-      t.appendChild(tr);
-    }
-    root.appendChild(t);
-    root.appendChild(chart(v));
-    const legend = el("p", {"class": "legend"}, v.bars_label + " by order: ");
-    v.rows.forEach((r, s) => {
-      const key = el("span", {}, "\u25a0 " + r.system);
-      key.setAttribute("style", "color:" + colors[s % colors.length]);
-      legend.appendChild(key);
-    });
-    root.appendChild(legend);
-    root.appendChild(el("div", {"class": "sig"}, "signature: " + v.signature));
-  }
+function sortRows() {
+  const key = k => sortKey === 0 ? D.rows[k].i : D.rows[k].scores[sortKey - 1];
+  order.sort((a, b) => sortDir * (key(a) - key(b)) || a - b);
 }
 
-function chart(v) {
-  const ns = "http://www.w3.org/2000/svg";
-  const orders = v.rows[0].bars.length, nsys = v.rows.length;
-  const bw = 8, gap = 6, h = 160, left = 30;
-  const w = left + orders * (nsys * bw + gap) + 10;
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("width", w); svg.setAttribute("height", h + 40);
-  svg.setAttribute("class", "chart"); svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", v.bars_label + " per order, " + v.name);
-  const title = document.createElementNS(ns, "title");
-  title.textContent = v.bars_label + " per order (" + v.signature + ")";
-  svg.appendChild(title);
-  for (const pct of [0, 50, 100]) {
-    const tick = document.createElementNS(ns, "text");
-    tick.setAttribute("x", 0); tick.setAttribute("y", 14 + h - h * pct / 100);
-    tick.setAttribute("font-size", "10"); tick.textContent = pct;
-    svg.appendChild(tick);
-  }
-  for (let n = 0; n < orders; n++) {
-    v.rows.forEach((r, s) => {
-      const p = r.bars[n];
-      const rect = document.createElementNS(ns, "rect");
-      const x = left + n * (nsys * bw + gap) + s * bw;
-      rect.setAttribute("x", x); rect.setAttribute("width", bw - 1);
-      rect.setAttribute("y", 10 + h - h * p / 100); rect.setAttribute("height", h * p / 100);
-      rect.setAttribute("fill", colors[s % colors.length]);
-      const tip = document.createElementNS(ns, "title");
-      tip.textContent =
-        r.system + ", order " + (n + 1) + ": " + f2(p) + " (" + v.signature + ")";
-      rect.appendChild(tip);
-      svg.appendChild(rect);
-    });
-    const label = document.createElementNS(ns, "text");
-    label.setAttribute("x", left + n * (nsys * bw + gap)); label.setAttribute("y", h + 28);
-    label.setAttribute("font-size", "10"); label.textContent = n + 1;
-    svg.appendChild(label);
-  }
-  return svg;
-}
-
-let sortKey = 0, sortDir = 1;
-function segments() {
-  const v = D.variants[0];
-  const t = document.getElementById("segments");
+function table() {
+  const t = document.getElementById("rows");
   t.textContent = "";
   const head = el("tr");
   ["#", ...D.systems].forEach((h, k) => {
-    const th = el("th", {"class": "sortable"}, h);
+    const arrow = k === sortKey ? (sortDir > 0 ? " \\u25b2" : " \\u25bc") : "";
+    const th = el("th", {"title": "sort"}, h + arrow);
     th.addEventListener("click", () => {
-      sortDir = sortKey === k ? -sortDir : 1;
-      sortKey = k;
-      segments();
+      sortDir = sortKey === k ? -sortDir : (k ? -1 : 1);
+      sortKey = k; pageNo = 0; sortRows(); table();
     });
     head.appendChild(th);
   });
   t.appendChild(head);
-  const rows = D.segments.map((_, i) => [i + 1, ...v.sentence.map(col => col[i])]);
-  rows.sort((a, b) => sortDir * (a[sortKey] - b[sortKey]));
-  for (const r of rows) {
+  const pages = Math.max(1, Math.ceil(order.length / D.pageRows));
+  pageNo = Math.min(Math.max(0, pageNo), pages - 1);
+  for (const k of order.slice(pageNo * D.pageRows, (pageNo + 1) * D.pageRows)) {
+    const r = D.rows[k];
     const tr = el("tr");
-    tr.appendChild(el("td", {}, String(r[0])));
-    for (const x of r.slice(1)) tr.appendChild(el("td", {"title": v.signature}, f2(x)));
-    tr.addEventListener("click", () => { document.getElementById("seg").value = r[0]; side(); });
+    tr.appendChild(el("td", {}, String(r.i + 1)));
+    for (const x of r.scores) tr.appendChild(el("td", {"title": D.signature}, x.toFixed(2)));
+    tr.addEventListener("click", () => open(r.i));
     t.appendChild(tr);
   }
+  document.getElementById("pageinfo").textContent =
+    "page " + (pageNo + 1) + " of " + pages + " (" + order.length + " rows)";
+}
+
+function lcsMarks(a, b) {
+  // the tokens of a and b outside one longest common subsequence
+  const onlyA = a.map(() => true), onlyB = b.map(() => true);
+  if (a.length * b.length > 250000) return [onlyA.map(() => false), onlyB.map(() => false)];
+  const L = Array.from({length: a.length + 1}, () => new Uint16Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      L[i][j] = a[i] === b[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+  let i = 0, j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) { onlyA[i++] = false; onlyB[j++] = false; }
+    else if (L[i + 1][j] >= L[i][j + 1]) i++; else j++;
+  }
+  return [onlyA, onlyB];
 }
 
 function side() {
-  const asked = Number(document.getElementById("seg").value) || 1;
-  const i = Math.min(Math.max(1, asked), D.segments.length) - 1;
-  const seg = D.segments[i];
+  const asked = Number(document.getElementById("seg").value) - 1;
+  const k = byIndex.get(asked);
   const refs = document.getElementById("refs");
   refs.textContent = "";
-  seg.refs.forEach((r, k) => refs.appendChild(el("p", {}, "Reference " + (k + 1) + ": " + r)));
-  for (const [box, sel] of [["sideA", "sysA"], ["sideB", "sysB"]]) {
-    const s = Number(document.getElementById(sel).value);
-    const div = document.getElementById(box);
-    div.textContent = "";
-    const v = D.variants[0];
-    div.appendChild(el("p", {}, D.systems[s] + ": " + f2(v.sentence[s][i]) + " " + v.name));
-    const p = el("p");
-    const hyp = seg.hyps[s];
-    hyp.tokens.forEach((tok, k) => {
-      const lvl = Math.min(hyp.levels[k], 4);
-      p.appendChild(el("span", {"class": "tok" + (lvl ? " m" + lvl : "")}, tok));
-    });
-    div.appendChild(p);
+  const boxes = ["sideA", "sideB"].map(id => document.getElementById(id));
+  boxes.forEach(b => { b.textContent = ""; });
+  if (k === undefined) {
+    const missing = "Segment " + (asked + 1) + " is not among the rows of this page.";
+    refs.appendChild(el("p", {}, missing));
+    return;
   }
+  const r = D.rows[k];
+  r.refs.forEach((x, n) => refs.appendChild(el("p", {}, "Reference " + (n + 1) + ": " + x)));
+  const s = ["sysA", "sysB"].map(id => Number(document.getElementById(id).value));
+  const marks = lcsMarks(r.hyps[s[0]].tokens, r.hyps[s[1]].tokens);
+  boxes.forEach((box, n) => {
+    const hyp = r.hyps[s[n]];
+    const score = r.scores[s[n]].toFixed(2);
+    box.appendChild(el("p", {}, D.systems[s[n]] + ": " + score + " " + D.sentence));
+    const p = el("p");
+    hyp.tokens.forEach((tok, t) => {
+      const lvl = Math.min(hyp.levels[t], 4);
+      const cls = "tok" + (lvl ? " m" + lvl : "") + (marks[n][t] ? " only" : "");
+      p.appendChild(el("span", {"class": cls}, tok));
+      p.appendChild(document.createTextNode(" "));
+    });
+    box.appendChild(p);
+  });
+}
+
+function open(i) {
+  document.getElementById("seg").value = i + 1;
+  side();
+  document.getElementById("diffview").scrollIntoView();
 }
 
 function init() {
-  summary();
-  segments();
   for (const id of ["sysA", "sysB"]) {
     const s = document.getElementById(id);
     D.systems.forEach((name, k) => s.appendChild(el("option", {"value": k}, name)));
@@ -361,6 +609,14 @@ function init() {
   }
   document.getElementById("sysB").value = Math.min(1, D.systems.length - 1);
   document.getElementById("seg").addEventListener("input", side);
+  document.getElementById("prev").addEventListener("click", () => { pageNo--; table(); });
+  document.getElementById("next").addEventListener("click", () => { pageNo++; table(); });
+  for (const a of document.querySelectorAll("a[data-seg]")) {
+    a.addEventListener("click", e => { e.preventDefault(); open(Number(a.dataset.seg)); });
+  }
+  sortRows();
+  table();
+  document.getElementById("seg").value = D.rows.length ? D.rows[0].i + 1 : 1;
   side();
   document.body.setAttribute("data-ready", "yes");
 }

@@ -1,0 +1,118 @@
+"""Bar charts as inline SVG for the HTML report: drawn here, so the page
+needs no script or network to show them, and tests can read their labels.
+
+Every chart has a title, both axes labelled, a scale on the y axis and a
+tooltip (``<title>``) on every bar; it scales to its container (viewBox).
+The colours are Okabe & Ito's (2008) palette, told apart with colour
+vision deficiencies; the report prints the legend beside the chart.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+
+#: Okabe & Ito (2008), without yellow (too pale on white) and black
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")
+
+WIDTH, HEIGHT = 640, 300
+LEFT, RIGHT, TOP = 58, 10, 12
+#: the characters a category label may have before it is drawn slanted
+STRAIGHT = 7
+
+
+def colour(k: int) -> str:
+    return PALETTE[k % len(PALETTE)]
+
+
+def nice_step(top: float, ticks: int = 5) -> float:
+    """A round step (1, 2 or 5 times a power of ten) giving about ``ticks``
+    intervals from 0 to ``top``."""
+    raw = max(top, 1e-12) / ticks
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def _num(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def bar_chart(
+    title: str,
+    categories: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float | None]]],
+    x_label: str,
+    y_label: str,
+    y_max: float | None = None,
+    decimals: int = 2,
+    note: str = "",
+    first_colour: int = 0,
+) -> str:
+    """Grouped bars: one group per category, one bar per series (name,
+    value per category; None draws no bar). ``y_max``: the axis's top
+    (default: the largest value, rounded up to a tick); ``note``: added to
+    every tooltip (the signature); ``first_colour``: the palette index of
+    the first series (a system keeps its colour across charts)."""
+    values = [v for _, vs in series for v in vs if v is not None]
+    top = y_max if y_max is not None else max([0.0, *values])
+    step = nice_step(top)
+    top = max(step, math.ceil(top / step - 1e-9) * step)
+    slanted = max(map(len, categories), default=0) > STRAIGHT
+    bottom = 44 + (30 if slanted else 0)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - bottom
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (1 - min(v, top) / top)
+
+    out = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{escape(title)}</title>",
+    ]
+    ticks = round(top / step)
+    for k in range(ticks + 1):
+        v = k * step
+        out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
+                   f'y1="{_num(y(v))}" y2="{_num(y(v))}"/>')  # fmt: skip
+        out.append(f'<text class="tick" x="{LEFT - 6}" y="{_num(y(v) + 4)}" '
+                   f'text-anchor="end">{v:g}</text>')  # fmt: skip
+    group = plot_w / max(1, len(categories))
+    bar = group * 0.8 / max(1, len(series))
+    for c, label in enumerate(categories):
+        x0 = LEFT + c * group + group * 0.1
+        for s, (name, vs) in enumerate(series):
+            value = vs[c]
+            if value is None:
+                continue
+            v = value
+            tip = f"{name}, {label}: {v:.{decimals}f}" + (f" ({note})" if note else "")
+            out.append(
+                f'<rect x="{_num(x0 + s * bar)}" y="{_num(y(v))}" width="{_num(max(bar - 1, 1))}" '
+                f'height="{_num(plot_h * min(v, top) / top)}" fill="{colour(first_colour + s)}">'
+                f"<title>{escape(tip)}</title></rect>"
+            )
+        cx, ly = LEFT + (c + 0.5) * group, TOP + plot_h + 14
+        if slanted:
+            turn = f"rotate(-35 {_num(cx)} {ly})"
+            out.append(f'<text class="tick" x="{_num(cx)}" y="{ly}" text-anchor="end" '
+                       f'transform="{turn}">{escape(label)}</text>')  # fmt: skip
+        else:
+            out.append(f'<text class="tick" x="{_num(cx)}" y="{ly}" '
+                       f'text-anchor="middle">{escape(label)}</text>')  # fmt: skip
+    out.append(f'<line class="axis" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
+               f'y1="{TOP + plot_h}" y2="{TOP + plot_h}"/>')  # fmt: skip
+    out.append(f'<text class="label" x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" '
+               f'text-anchor="middle">{escape(x_label)}</text>')  # fmt: skip
+    mid = TOP + plot_h / 2
+    out.append(f'<text class="label" x="14" y="{mid:.1f}" text-anchor="middle" '
+               f'transform="rotate(-90 14 {mid:.1f})">{escape(y_label)}</text>')  # fmt: skip
+    out.append("</svg>")
+    return "".join(out)
+
+
+def legend(names: Sequence[str]) -> str:
+    """The series' names with their colours, as HTML that wraps as a whole."""
+    keys = "".join(f'<span class="key"><span class="swatch" style="background:{colour(k)}">'
+                   f"</span>{escape(n)}</span>" for k, n in enumerate(names))  # fmt: skip
+    return f'<div class="legend">{keys}</div>'

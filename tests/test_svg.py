@@ -1,0 +1,52 @@
+"""bleukit/report/svg.py: bar charts drawn as inline SVG."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bleukit.report import svg
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def test_nice_steps():
+    assert [svg.nice_step(x) for x in (100, 37, 1.0, 0.3, 2400)] == [20, 10, 0.2, 0.1, 500]
+
+
+def test_a_chart_is_valid_svg_with_title_axis_labels_and_a_tooltip_per_bar():
+    chart = svg.bar_chart("BLEU <by> length", ["<10", "[10,20)"], [("a & b", [25.0, None]),
+                          ("c", [30.5, 12.0])], "reference length", "BLEU", note="sig")  # fmt: skip
+    root = ET.fromstring(chart)
+    assert root.find(f"{NS}title").text == "BLEU <by> length"
+    labels = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "label"]
+    assert labels == ["reference length", "BLEU"]
+    bars = list(root.iter(f"{NS}rect"))
+    # a missing value draws no bar
+    assert [b.find(f"{NS}title").text for b in bars] == [
+        "a & b, <10: 25.00 (sig)", "c, <10: 30.50 (sig)", "c, [10,20): 12.00 (sig)"]  # fmt: skip
+    assert [b.get("fill") for b in bars] == [svg.PALETTE[0], svg.PALETTE[1], svg.PALETTE[1]]
+    ticks = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "tick"]
+    assert ticks[:5] == ["0", "10", "20", "30", "40"] and "<10" in ticks
+
+
+def test_long_category_labels_are_slanted_and_colours_can_start_later():
+    chart = svg.bar_chart(
+        "h", ["[-20.0,-10.0)", "x"], [("s", [1.0, 2.0])], "d", "n", first_colour=2
+    )
+    assert 'transform="rotate(-35' in chart and f'fill="{svg.PALETTE[2]}"' in chart
+    assert "rotate(-35" not in svg.bar_chart("h", ["1", "2"], [("s", [1.0, 2.0])], "d", "n")
+
+
+@given(st.lists(st.floats(0, 1000), min_size=1, max_size=8))
+def test_bars_stay_inside_the_plot(values):
+    chart = svg.bar_chart("t", [str(k) for k in range(len(values))], [("s", values)], "x", "y")
+    for y, h in re.findall(r'<rect x="[^"]+" y="([^"]+)" width="[^"]+" height="([^"]+)"', chart):
+        assert svg.TOP - 0.1 <= float(y) and float(y) + float(h) <= svg.HEIGHT
+
+
+def test_legend_escapes_names():
+    assert "a &amp; &lt;b&gt;" in svg.legend(["a & <b>"])
