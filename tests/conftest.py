@@ -3,6 +3,7 @@ MANIFEST.md gives the provenance of every file)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,32 @@ class WmtData:
 @pytest.fixture(scope="session")
 def wmt() -> WmtData:
     return WmtData(WMT_DIR)
+
+
+@dataclass(frozen=True)
+class AnalysisCase:
+    """Two systems on four segments, analysed (test_profile, test_report_analysis)."""
+
+    refs: tuple[str, ...] = ("the cat sat on the mat", "hello world , how are you ?",
+                             "it rains today", "a b c d e f")  # fmt: skip
+    base: tuple[str, ...] = ("the cat sat on a mat", "hello world how are you", "it rains",
+                             "a b c d e f")  # fmt: skip
+    good: tuple[str, ...] = ("the cat sat on the mat", "hello world , how are you ?",
+                             "it rains today", "a b c d")  # fmt: skip
+    names: tuple[str, ...] = ("base", "good")
+
+    def run(self, variants, top=10, frequencies=None, systems=None):
+        from bleukit.analysis import buckets, profile
+        from bleukit.corpus.systems import collect
+
+        systems = systems or (self.base, self.good)
+        stats = collect(variants, list(zip(self.names, systems)), [list(self.refs)])
+        counts = buckets.CorpusCounts(self.names)
+        tok = variants[0].display_tokens
+        counts.add(tok(list(self.refs)), [tok(list(s)) for s in systems])
+        return profile.analyze(variants, stats, counts, "test tokens", frequencies, "refs", top)
+
+
+@pytest.fixture(scope="session")
+def analysis_case() -> AnalysisCase:
+    return AnalysisCase()

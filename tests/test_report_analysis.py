@@ -8,12 +8,11 @@ import pytest
 
 import bleukit
 from bleukit.report import analysis as formats
-from tests.test_profile import analysis
 
 
 @pytest.fixture(scope="module")
-def result():
-    return analysis([bleukit.load_metric("BLEUw4"), bleukit.load_metric("chrF")], top=3)
+def result(analysis_case):
+    return analysis_case.run([bleukit.load_metric("BLEUw4"), bleukit.load_metric("chrF")], top=3)
 
 
 def test_text_has_every_table_in_compare_mt_s_order(result):
@@ -42,6 +41,6 @@ def test_markdown_and_json(result):
     assert json.loads(formats.as_json(result)) == json.loads(json.dumps(result.to_dict()))
 
 
-def test_an_empty_list_says_none():
-    same = analysis([bleukit.load_metric("BLEUw4")], systems=(["x y"] * 4, ["x y"] * 4))
+def test_an_empty_list_says_none(analysis_case):
+    same = analysis_case.run([bleukit.load_metric("BLEUw4")], systems=(["x y"] * 4, ["x y"] * 4))
     assert "(none)" in formats.text(same)
