@@ -19,14 +19,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import InputError
 from ..corpus.streaming import read_in_step
-from ..corpus.systems import SystemStatistics
+from ..corpus.systems import SystemStatistics, collect
 from ..executors import LOCAL, Execution
-from ..executors.files import OnChunk, collect_files
+from ..executors.files import collect_files
 from ..io.progress import phase
 from ..metrics.base import AnyMetric
 from .buckets import (
@@ -112,6 +112,9 @@ class Analysis:
     by_ratio: tuple[SentenceBuckets, ...]
     words: WordAccuracy
     pairs: tuple[PairAnalysis, ...]
+    #: each system's sentence scores under ``sentence_variant`` (for the
+    #: report's table; not in ``to_dict``)
+    scores: tuple[Sequence[float], ...] = field(repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -127,15 +130,6 @@ class Analysis:
             "word_accuracy": self.words.to_dict(),
             "pairs": [p.to_dict() for p in self.pairs],
         }
-
-
-def sentence_scores(
-    variant: AnyMetric, stats: SystemStatistics
-) -> tuple[AnyMetric, list[list[float]]]:
-    """The variant of ``variant`` whose sentence scores a report shows
-    (``Metric.sentence_variant``), and each system's scores under it."""
-    sentence = variant.sentence_variant()
-    return sentence, [stats.sentence_values(sentence, name) for name in stats.systems]
 
 
 def _signed(variant: AnyMetric, a: Sequence[float], b: Sequence[float]) -> list[float]:
@@ -171,7 +165,9 @@ def analyze(
     words = counts.word_accuracy(
         counts.ref_words if frequencies is None else frequencies, FREQUENCY_CUTOFFS
     )
-    sentence, scores = sentence_scores(variants[0], stats)
+    # a report's sentence scores: most are 0 unsmoothed (Metric.sentence_variant)
+    sentence = variants[0].sentence_variant()
+    scores = tuple(stats.sentence_values(sentence, name) for name in names)
     pairs = []
     for k in range(1, len(names)):
         wins = counts.ngram_wins(k, 0)
@@ -199,6 +195,7 @@ def analyze(
         tuple(by_ratio),
         words,
         tuple(pairs),
+        scores,
     )
 
 
@@ -230,6 +227,30 @@ def file_frequencies(
     return counts
 
 
+def _add_chunk(
+    counts: CorpusCounts,
+    tokenize: Callable[[Sequence[str]], list[list[str]]],
+    refs: Sequence[Sequence[str | None]],
+    hyps: Sequence[Sequence[str]],
+) -> None:
+    """A chunk's words into ``counts``: the first reference stream's (a
+    missing reference as an empty line) and each system's."""
+    counts.add(tokenize([r or "" for r in refs[0]]), [tokenize(lines) for lines in hyps])
+
+
+def analyze_lines(
+    variants: Sequence[AnyMetric],
+    named_hyps: Sequence[tuple[str, Sequence[str]]],
+    streams: Sequence[Sequence[str | None]],
+) -> tuple[Analysis, SystemStatistics]:
+    """``analyze`` of systems held in memory, in the first variant's tokens."""
+    tokenize, described = tokenizer(variants[0], "variant")
+    stats = collect(variants, named_hyps, streams)
+    counts = CorpusCounts(stats.systems)
+    _add_chunk(counts, tokenize, streams, [lines for _, lines in named_hyps])
+    return analyze(variants, stats, counts, described), stats
+
+
 def analyze_files(
     variants: Sequence[AnyMetric],
     ref_paths: Sequence[str],
@@ -239,18 +260,15 @@ def analyze_files(
     train: str | None = None,
     top: int = 10,
     execution: Execution = LOCAL,
-    on_chunk: OnChunk | None = None,
 ) -> tuple[Analysis, SystemStatistics]:
     """``analyze`` of hypothesis files (the first is the baseline), read
-    once a chunk at a time; ``on_chunk`` sees every chunk too."""
+    once a chunk at a time."""
     tokenize, described = tokenizer(variants[0], words)
     frequencies = None if train is None else file_frequencies(train, tokenize)
     counts = CorpusCounts(names)
 
-    def count(refs: list[list[str]], hyps: list[list[str]]) -> None:
-        counts.add(tokenize([r or "" for r in refs[0]]), [tokenize(lines) for lines in hyps])
-        if on_chunk is not None:
-            on_chunk(refs, hyps)
+    def count(refs: Sequence[Sequence[str | None]], hyps: Sequence[Sequence[str]]) -> None:
+        _add_chunk(counts, tokenize, refs, hyps)
 
     stats = collect_files(variants, ref_paths, hyp_paths, names, execution, count)
     source = "references" if train is None else f"training corpus {train}"

@@ -29,19 +29,12 @@ from dataclasses import dataclass
 from itertools import compress, count
 from typing import Any, TextIO
 
-from ..analysis.buckets import CorpusCounts, SentenceBuckets
-from ..analysis.profile import (
-    Analysis,
-    PairAnalysis,
-    analyze,
-    analyze_files,
-    sentence_scores,
-    tokenizer,
-)
+from ..analysis.buckets import SentenceBuckets
+from ..analysis.profile import Analysis, PairAnalysis, analyze_files, analyze_lines
 from ..core.errors import InputError
 from ..core.spec import SignificanceSpec
 from ..corpus.streaming import system_chunks
-from ..corpus.systems import SystemStatistics, collect
+from ..corpus.systems import SystemStatistics
 from ..executors import LOCAL, Execution
 from ..io.files import write_text_file
 from ..io.progress import phase
@@ -166,14 +159,13 @@ def pick_lines(
 @dataclass(frozen=True)
 class Page:
     """What a report shows: the variants' statistics and rankings, the
-    analyses, the sentence scores of ``analysis.sentence_variant`` and the
-    segments whose rows the page holds (``shown``, 0-based)."""
+    analyses (with the sentence scores) and the segments whose rows the
+    page holds (``shown``, 0-based)."""
 
     variants: Sequence[AnyMetric]
     stats: SystemStatistics
     analysis: Analysis
     rankings: Sequence[Ranking]
-    scores: Sequence[Sequence[float]]
     shown: Sequence[int]
 
 
@@ -193,12 +185,11 @@ def _figure(chart: str, names: Sequence[str], caption: str = "") -> str:
     return f'<figure class="card">{chart}{svg.legend(names)}{note}</figure>'
 
 
-def _scores_card(variant: AnyMetric, r: Ranking, nrefs: int | str) -> str:
+def _scores_card(variant: AnyMetric, r: Ranking, details: Sequence[dict[str, Any]]) -> str:
     """The ranked systems with their details, the corrected p-values of
     every pair and how they were computed."""
     sig = _e(r.signature.long)
     order = best_first(r)
-    details = [variant.details(s.result) for s in r.systems]
     extra = list(details[0]["columns"])
     level = next((s.interval.level for s in r.systems if s.interval), None)
     header = ["Rank", "System", _e(variant.score_name)]
@@ -234,8 +225,7 @@ def _scores_card(variant: AnyMetric, r: Ranking, nrefs: int | str) -> str:
     )
 
 
-def _precision_figure(variant: AnyMetric, r: Ranking) -> str:
-    details = [variant.details(s.result) for s in r.systems]
+def _precision_figure(variant: AnyMetric, r: Ranking, details: Sequence[dict[str, Any]]) -> str:
     label = details[0]["bars_label"]
     if not details[0]["bars"]:
         return ""
@@ -309,7 +299,11 @@ def _sections(page: Page) -> Iterator[str]:
     )
     yield '<h2 id="scores">Scores, significance and ranking</h2>'
     for v, r in zip(page.variants, page.rankings):
-        yield f'<div class="grid">{_scores_card(v, r, stats.nrefs)}{_precision_figure(v, r)}</div>'
+        details = [v.details(s.result) for s in r.systems]
+        yield (
+            f'<div class="grid">{_scores_card(v, r, details)}'
+            f"{_precision_figure(v, r, details)}</div>"
+        )
     yield (
         '<h2 id="buckets">Scores by bucket</h2><p class="muted">Every segment counted; a '
         "bucket's score is the corpus score of its segments. Lengths in "
@@ -364,7 +358,7 @@ def write_report(out: TextIO, page: Page, segments: Iterable[dict[str, Any]]) ->
         f'"signature":{_script_json(a.sentence_signature)},"pageRows":{PAGE_ROWS},"rows":['
     )
     for k, (i, segment) in enumerate(zip(page.shown, segments)):
-        row = {"i": i, "scores": [s[i] for s in page.scores], **segment}
+        row = {"i": i, "scores": [s[i] for s in page.analysis.scores], **segment}
         out.write(("," if k else "") + _script_json(row))
     out.write("]}")
     out.write(data_tail)
@@ -378,9 +372,8 @@ def _page(
     rows: int,
 ) -> Page:
     rankings = rank_all(variants, stats, spec)
-    _, scores = sentence_scores(variants[0], stats)
     shown = select_rows(stats.segments, analysis.pairs, rows)
-    return Page(variants, stats, analysis, rankings, scores, shown)
+    return Page(variants, stats, analysis, rankings, shown)
 
 
 def _check_rows(rows: int) -> None:
@@ -431,11 +424,7 @@ def build_report(
 ) -> str:
     """The report of systems held in memory, as one HTML string."""
     _check_rows(rows)
-    stats = collect(variants, named_hyps, streams)
-    counts = CorpusCounts(stats.systems)
-    tokenize, described = tokenizer(variants[0], "variant")
-    counts.add(tokenize([r or "" for r in streams[0]]), [tokenize(x) for _, x in named_hyps])
-    analysis = analyze(variants, stats, counts, described)
+    analysis, stats = analyze_lines(variants, named_hyps, streams)
     page = _page(variants, stats, analysis, spec, rows)
     shown_refs = [[stream[i] for i in page.shown] for stream in streams]
     shown_hyps = [[lines[i] for i in page.shown] for _, lines in named_hyps]
