@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.core.errors import ConfigError, MissingDependencyError
+from bleukit.core.errors import ConfigError, InputError, MissingDependencyError
 from bleukit.core.resampling import Columns, Draws, bootstrap_sums, randomization_sums
 from bleukit.core.stats import Stats
 from bleukit.engines import ENGINES, Engine, compiled, threads
@@ -533,3 +533,103 @@ def test_compiled_ter_edits_of_long_segments_and_bad_calls():
     )
     with pytest.raises(ValueError, match="int32 arrays"):
         ACCEL.ter_edit_count(b"abc", b"")
+
+
+# words that repeat (so that n-grams match) and tell tuples apart the way
+# Python orders them: a prefix ("a" < "ab"), case, a code point past the BMP
+MATCH_WORDS = st.sampled_from(["a", "ab", "b", "B", "é", "猫", "\U00020000", "."])
+# a block's line: words and the spaces between them, runs of spaces and
+# spaces at the ends included (empty words where they count)
+BLOCK_LINE = st.lists(st.one_of(MATCH_WORDS, st.just(" ")), max_size=14).map("".join)
+# a token list may hold anything a tokenizer gives: spaces, newlines, nothing
+LIST_LINE = st.lists(st.one_of(MATCH_WORDS, st.sampled_from(["", " ", "a b", "\n"])), max_size=10)
+
+
+@st.composite
+def match_chunks(draw):
+    """Chunks of a reference and some systems, each side a block or token lists."""
+    systems = draw(st.integers(1, 3))
+    chunks = []
+    for _ in range(draw(st.integers(1, 3))):
+        n = draw(st.integers(1, 5))
+        sides = []
+        for _ in range(systems + 1):
+            if draw(st.booleans()):
+                sides.append("\n".join(draw(st.lists(BLOCK_LINE, min_size=n, max_size=n))))
+            else:
+                sides.append(draw(st.lists(LIST_LINE, min_size=n, max_size=n)))
+        chunks.append((sides[0], sides[1:]))
+    return systems, chunks
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(match_chunks(), st.integers(1, 5), st.booleans(), st.integers(0, 12))
+def test_compiled_match_counts_equal_the_reference(chunks, order, keep_empty, count):
+    """Every word count, matched n-gram and ranking of the kernel's
+    MatchTable is the reference's (core.matches), for blocks and token lists."""
+    from bleukit.core.matches import MatchCounts
+
+    systems, parts = chunks
+    ours = ENGINES.get("c").match_counts(systems, order)
+    assert isinstance(ours, compiled.CompiledMatchCounts)
+    ref = MatchCounts(systems, order)
+    for r, hyps in parts:
+        assert ours.add(r, hyps, keep_empty) == ref.add(r, hyps, keep_empty)
+    for column in range(systems + 1):
+        assert ours.words(column) == ref.words(column)
+    for k in range(systems):
+        for lo, hi in ((1, order), (1, 1), (2, order)):
+            assert ours.matched(k, lo, hi) == ref.matched(k, lo, hi)
+    for a in range(systems):
+        for b in range(systems):
+            for losses in (False, True):
+                for min_order in (1, 2):
+                    args = (a, b, min_order, 1.0, count, losses)
+                    assert ours.ranked(*args) == ref.ranked(*args)
+                assert ours.ranked(a, b, 1, 0.5, 10**9, losses) == ref.ranked(
+                    a, b, 1, 0.5, 10**9, losses
+                )
+
+
+@needs_accel
+def test_match_table_refuses_bad_calls():
+    table = ACCEL.MatchTable(2, 3)
+    with pytest.raises(ValueError, match="3 hypothesis blocks for 2 systems"):
+        table.add("a", ["a", "a", "a"], False)
+    with pytest.raises(ValueError, match="system 1 has 2 lines, the reference 1"):
+        table.add("a", ["a", "a\nb"], False)
+    with pytest.raises(TypeError, match="words must be str"):
+        table.add([["a", 1]], ["a", "a"], False)
+    with pytest.raises(IndexError):
+        table.words(3)
+    with pytest.raises(IndexError):
+        table.ranked(0, 2, 1, 1.0, 5, False)
+    with pytest.raises(ValueError, match="order in 1..8"):
+        ACCEL.MatchTable(1, 9)
+    # an order past the kernel's goes to the reference
+    assert not isinstance(ENGINES.get("c").match_counts(1, 9), compiled.CompiledMatchCounts)
+
+
+@needs_accel
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 9), st.integers(0, 4)),
+                min_size=1, max_size=40), st.integers(5, 7))  # fmt: skip
+def test_compiled_group_sums_equal_the_reference(rows, count):
+    """Bucket sums (Engine.group_sums) in C equal the reference's, values
+    up to the top of uint32 included."""
+    from bleukit.core.resampling import group_sums
+
+    cols = Columns([Stats(a, b, (c, 0), (c, 1), 1) for a, b, c in rows], BLEU2)
+    groups = bytes((a + c) % count for a, _, c in rows)
+    assert ENGINES.get("c").group_sums(cols, groups, count) == group_sums(cols, groups, count)
+
+
+def test_group_sums_refuse_groups_out_of_range():
+    from bleukit.core.resampling import group_sums
+
+    cols = Columns([Stats(1, 1, (1, 0), (1, 1), 1)] * 3, BLEU2)
+    for engine in AVAILABLE:
+        with pytest.raises(InputError, match="3 groups below 3 for 3 segments"):
+            ENGINES.get(engine).group_sums(cols, bytes([0, 1, 3]), 3)
+    assert group_sums(cols, bytes([0, 2, 2]), 3)[2] == [2, 2, 2, 0, 2, 2]

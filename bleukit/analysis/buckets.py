@@ -22,14 +22,18 @@ choice (compare-mt splits lines on spaces: ``compare_mt_words``).
 from __future__ import annotations
 
 import itertools
+import sys
 from array import array
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.ngrams import Ngram, count_ngrams
+from ..core.matches import MatchCounts, MatchStore, Ranked, Text, line_count, salience
+from ..core.ngrams import Ngram
+from ..core.resampling import Columns
 
 Words = Sequence[str]
 
@@ -66,11 +70,9 @@ def bucket_labels(cutoffs: Sequence[float], integer: bool = True) -> tuple[str, 
 
 
 def bucket_index(value: float, cutoffs: Sequence[float]) -> int:
-    """The bucket of ``value``: the first cutoff it is below, else the last."""
-    for i, cut in enumerate(cutoffs):
-        if value < cut:
-            return i
-    return len(cutoffs)
+    """The bucket of ``value``: the first cutoff it is below, else the last
+    (``cutoffs`` increasing)."""
+    return bisect_right(cutoffs, value)
 
 
 def check_cutoffs(cutoffs: Sequence[float], what: str) -> None:
@@ -106,6 +108,28 @@ class SentenceBuckets:
         }
 
 
+def _bucket_scores(
+    metric: Any,
+    segs: Sequence[Any],
+    cols: Columns,
+    nrefs: int | str,
+    groups: bytes,
+    n: int,
+) -> tuple[tuple[int, ...], tuple[float | None, ...]]:
+    """Per bucket, how many segments and their corpus score: the bucket's
+    statistics summed by the metric's engine (``Engine.group_sums``), the
+    same as adding its segments' statistics in order (its last segment
+    kept, as ``add_stats`` keeps it)."""
+    sums = metric.engine.group_sums(cols, groups, n)
+    counts = tuple(groups.count(b) for b in range(n))
+    scores = tuple(
+        metric.score_stats(metric.from_row(s, c, segs[groups.rindex(b)]), nrefs).score
+        if c else None
+        for b, (s, c) in enumerate(zip(sums, counts))
+    )  # fmt: skip
+    return counts, scores
+
+
 def sentence_buckets(
     metric: Any,
     systems: Sequence[tuple[str, Sequence[Any]]],
@@ -114,25 +138,30 @@ def sentence_buckets(
     cutoffs: Sequence[float],
     by: str,
     integer: bool = True,
+    columns: Sequence[Columns] | None = None,
 ) -> SentenceBuckets:
     """Each system's segments (name, per-segment statistics under
     ``metric``) bucketed by its per-segment ``values`` at ``cutoffs``, and
-    each bucket scored from its summed statistics."""
+    each bucket scored from its summed statistics; ``columns``: the
+    systems' statistics as resampling columns, where the caller has them."""
     check_cutoffs(cutoffs, by)
     n = len(cutoffs) + 1
-    counts, scores = [], []
-    for (_, segs), vals in zip(systems, values):
+    if n > 256:
+        raise InputError(f"{by}: at most 255 cutoffs")
+    counts: list[tuple[int, ...]] = []
+    scores: list[tuple[float | None, ...]] = []
+    for k, ((_, segs), vals) in enumerate(zip(systems, values)):
         if len(segs) != len(vals):
             raise InputError(f"{by}: {len(vals)} values for {len(segs)} segments")
-        sums = [metric.zero_stats() for _ in range(n)]
-        count = [0] * n
-        for seg, value in zip(segs, vals):
-            b = bucket_index(value, cutoffs)
-            sums[b] = metric.add_stats(sums[b], seg)
-            count[b] += 1
-        counts.append(tuple(count))
-        scores.append(tuple(metric.score_stats(s, nrefs).score if c else None
-                            for s, c in zip(sums, count)))  # fmt: skip
+        if not segs:
+            counts.append((0,) * n)
+            scores.append((None,) * n)
+            continue
+        groups = bytes(bisect_right(cutoffs, v) for v in vals)
+        cols = Columns(segs, metric) if columns is None else columns[k]
+        count, score = _bucket_scores(metric, segs, cols, nrefs, groups, n)
+        counts.append(count)
+        scores.append(score)
     return SentenceBuckets(
         by,
         metric.name,
@@ -217,45 +246,48 @@ def word_frequencies(corpus: Iterable[Words]) -> Counter[str]:
 class CorpusCounts:
     """What the word and n-gram analyses need of a corpus, added a chunk
     at a time so that no text is kept: per segment the (first) reference's
-    length and each system's, each side's word counts, and per system how
-    often each n-gram (orders 1 to ``max_order``) matched its segment's
-    reference, each reference occurrence used once (compare-mt
-    ``ngram_utils.compare_ngrams``, its ``match``)."""
+    length and each system's, and ``store``'s counts (``core.matches``):
+    each side's words, and per system how often each n-gram (orders 1 to
+    ``max_order``) matched its segment's reference, each reference
+    occurrence used once (compare-mt ``ngram_utils.compare_ngrams``, its
+    ``match``). ``store``: an engine's ``match_counts`` (default: the
+    reference, ``MatchCounts``)."""
 
-    def __init__(self, systems: Sequence[str], max_order: int = 4) -> None:
+    def __init__(
+        self, systems: Sequence[str], max_order: int = 4, store: MatchStore | None = None
+    ) -> None:
         self.systems = tuple(systems)
         self.max_order = max_order
-        self.ref_lengths = array("l")
-        self.hyp_lengths = [array("l") for _ in systems]
-        self.ref_words: Counter[str] = Counter()
-        self.hyp_words: list[Counter[str]] = [Counter() for _ in systems]
-        self.matched: list[Counter[Ngram]] = [Counter() for _ in systems]
+        self.store = MatchCounts(len(systems), max_order) if store is None else store
+        if (self.store.systems, self.store.order) != (len(systems), max_order):
+            raise InputError("the match counts were made for other systems or another order")
+        self.ref_lengths: array[int] = array("q")
+        self.hyp_lengths: list[array[int]] = [array("q") for _ in systems]
 
     @property
     def segments(self) -> int:
         return len(self.ref_lengths)
 
-    def add(self, refs: Sequence[Words], hyps: Sequence[Sequence[Words]]) -> None:
-        """One chunk: a reference per segment, each system's hypotheses."""
+    def add(self, refs: Text, hyps: Sequence[Text], keep_empty: bool = False) -> None:
+        """One chunk: a reference per segment, each system's hypotheses,
+        as token lists or blocks (``core.matches``; ``keep_empty``: a
+        block's empty words count)."""
         if len(hyps) != len(self.systems):
             raise InputError(f"{len(hyps)} hypothesis chunks for {len(self.systems)} systems")
         for name, lines in zip(self.systems, hyps):
-            if len(lines) != len(refs):
-                raise InputError(f"{name}: {len(lines)} hypotheses for {len(refs)} references")
-        self.ref_lengths.extend(map(len, refs))
-        self.ref_words.update(itertools.chain.from_iterable(refs))
-        for k, lines in enumerate(hyps):
-            self.hyp_lengths[k].extend(map(len, lines))
-            self.hyp_words[k].update(itertools.chain.from_iterable(lines))
-        order = self.max_order
-        for i, ref in enumerate(refs):
-            ref_counts = count_ngrams(ref, order)
-            for lines, matched in zip(hyps, self.matched):
-                hyp_counts = count_ngrams(lines[i], order)
-                # each hypothesis occurrence matches while an unused reference
-                # one is left: min(hypothesis count, reference count) in all
-                for g in hyp_counts.keys() & ref_counts.keys():
-                    matched[g] += min(hyp_counts[g], ref_counts[g])
+            if line_count(lines) != line_count(refs):
+                raise InputError(
+                    f"{name}: {line_count(lines)} hypotheses for {line_count(refs)} references"
+                )
+        ref_lengths, *hyp_lengths = self.store.add(refs, hyps, keep_empty)
+        self.ref_lengths.extend(ref_lengths)
+        for lengths, more in zip(self.hyp_lengths, hyp_lengths):
+            lengths.extend(more)
+
+    @property
+    def ref_words(self) -> Counter[str]:
+        """How often each word occurs in the references."""
+        return Counter(self.store.words(0))
 
     def word_accuracy(
         self, frequencies: Mapping[str, int], cutoffs: Sequence[int] = FREQUENCY_CUTOFFS
@@ -276,14 +308,15 @@ class CorpusCounts:
                 sums[bucket_index(frequencies.get(word, 0), cutoffs)] += c
             return tuple(sums)
 
-        matches = tuple(by_bucket((g[0], c) for g, c in m.items() if len(g) == 1)
-                        for m in self.matched)  # fmt: skip
+        systems = range(len(self.systems))
+        matches = tuple(by_bucket((g[0], c) for g, c in self.store.matched(k, 1, 1).items())
+                        for k in systems)  # fmt: skip
         return WordAccuracy(
             bucket_labels(cutoffs),
             self.systems,
             matches,
-            by_bucket(self.ref_words.items()),
-            tuple(by_bucket(h.items()) for h in self.hyp_words),
+            by_bucket(self.store.words(0).items()),
+            tuple(by_bucket(self.store.words(1 + k).items()) for k in systems),
         )
 
     def ngram_wins(self, a: int, b: int, min_order: int = 1, alpha: float = 1.0) -> list[NgramWin]:
@@ -292,11 +325,21 @@ class CorpusCounts:
         the two matched it together (the most frequent first), then by the
         n-gram itself (compare-mt leaves ties in hash order, which changes
         from run to run)."""
-        ma, mb = self.matched[a], self.matched[b]
-        wins = [NgramWin(tuple(g), ma[g], mb[g], (ma[g] + alpha) / (ma[g] + mb[g] + 2 * alpha))
-                for g in ma.keys() | mb.keys() if len(g) >= min_order]  # fmt: skip
-        wins.sort(key=lambda w: (-w.salience, -(w.matches_a + w.matches_b), w.ngram))
-        return wins
+        return _wins(self.store.ranked(a, b, min_order, alpha, sys.maxsize, False), alpha)
+
+    def strongest(
+        self, a: int, b: int, count: int, min_order: int = 1, alpha: float = 1.0
+    ) -> tuple[list[NgramWin], list[NgramWin]]:
+        """The first ``count`` of ``ngram_wins`` (A's strongest wins) and
+        of ``losses`` of it (B's), without ranking every n-gram."""
+        return (
+            _wins(self.store.ranked(a, b, min_order, alpha, count, False), alpha),
+            _wins(self.store.ranked(a, b, min_order, alpha, count, True), alpha),
+        )
+
+
+def _wins(ranked: Sequence[Ranked], alpha: float) -> list[NgramWin]:
+    return [NgramWin(g, a, b, salience(a, b, alpha)) for g, a, b in ranked]
 
 
 def word_accuracy(
@@ -321,7 +364,7 @@ def matched_ngrams(
     reference (``CorpusCounts.matched``), orders ``min_order`` up."""
     counts = CorpusCounts(["s"], max_order)
     counts.add(refs, [hyps])
-    return Counter({g: c for g, c in counts.matched[0].items() if len(g) >= min_order})
+    return Counter(counts.store.matched(0, min_order, max_order))
 
 
 def ngram_wins(

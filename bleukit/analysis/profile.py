@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import InputError
+from ..core.matches import Text
+from ..core.resampling import Columns
 from ..corpus.streaming import read_in_step
 from ..corpus.systems import SystemStatistics, collect
 from ..executors import LOCAL, Execution
@@ -41,7 +43,6 @@ from .buckets import (
     compare_mt_words,
     histogram,
     largest_differences,
-    losses,
     sentence_buckets,
 )
 
@@ -152,16 +153,19 @@ def analyze(
     a training corpus (None: the references'); ``top``: how many n-grams
     and segments each list keeps."""
     names = stats.systems
-    ref_lengths = list(counts.ref_lengths)
+    ref_lengths = counts.ref_lengths
     ratios = [[h / max(1, r) for h, r in zip(lengths, ref_lengths)]
               for lengths in counts.hyp_lengths]  # fmt: skip
     by_length, by_ratio = [], []
     for v in variants:
         segs = [(name, stats.segment_stats(v, name)) for name in names]
+        # each system's statistics as columns once, for both bucketings
+        cols = [Columns(s, v) for _, s in segs] if stats.segments else None
         by_length.append(sentence_buckets(v, segs, stats.nrefs, [ref_lengths] * len(names),
-                                          LENGTH_CUTOFFS, "reference length"))  # fmt: skip
+                                          LENGTH_CUTOFFS, "reference length",
+                                          columns=cols))  # fmt: skip
         by_ratio.append(sentence_buckets(v, segs, stats.nrefs, ratios, RATIO_CUTOFFS,
-                                         "length ratio", integer=False))  # fmt: skip
+                                         "length ratio", integer=False, columns=cols))  # fmt: skip
     words = counts.word_accuracy(
         counts.ref_words if frequencies is None else frequencies, FREQUENCY_CUTOFFS
     )
@@ -170,15 +174,15 @@ def analyze(
     scores = tuple(stats.sentence_values(sentence, name) for name in names)
     pairs = []
     for k in range(1, len(names)):
-        wins = counts.ngram_wins(k, 0)
+        wins, lost = counts.strongest(k, 0, top)
         diffs = _signed(sentence, scores[k], scores[0])
         ahead, behind = largest_differences(diffs, [0.0] * len(diffs), top)
         pairs.append(
             PairAnalysis(
                 names[k],
                 names[0],
-                tuple(w for w in wins[:top] if w.salience > 0.5),
-                tuple(w for w in losses(wins)[:top] if w.salience < 0.5),
+                tuple(w for w in wins if w.salience > 0.5),
+                tuple(w for w in lost if w.salience < 0.5),
                 DIFFERENCE_EDGES,
                 tuple(histogram(diffs, DIFFERENCE_EDGES)),
                 tuple((i, diffs[i]) for i in ahead),
@@ -204,38 +208,72 @@ def analyze(
 WORDS = ("variant", "compare-mt")
 
 
-def tokenizer(
-    variant: AnyMetric, words: str
-) -> tuple[Callable[[Sequence[str]], list[list[str]]], str]:
-    """How lines become words for ``words`` (one of ``WORDS``), and how a page says it."""
+@dataclass(frozen=True)
+class Words:
+    """How lines become the words the analyses count (one of ``WORDS``),
+    and how a page says it."""
+
+    described: str
+    #: each line's words
+    tokens: Callable[[Sequence[str]], list[list[str]]]
+    #: the words as one block (``core.matches``) where that needs no list
+    #: per line, else None
+    block: Callable[[Sequence[str]], str | None]
+    #: whether a block's empty words count (compare-mt's do)
+    keep_empty: bool
+
+    def text(self, lines: Sequence[str]) -> Text:
+        """A chunk's words for ``CorpusCounts.add``: a block where one can
+        be made, else token lists."""
+        block = self.block(lines) if lines else None
+        return self.tokens(lines) if block is None else block
+
+
+def _compare_mt_block(lines: Sequence[str]) -> str | None:
+    """compare-mt's words as a block: each line stripped, the lines joined
+    by newlines (it splits them on single spaces); None where a line holds
+    a newline inside, which a block cannot carry."""
+    block = "\n".join(line.strip() for line in lines)
+    return block if block.count("\n") == len(lines) - 1 else None
+
+
+def tokenizer(variant: AnyMetric, words: str) -> Words:
+    """How lines become words for ``words`` (one of ``WORDS``)."""
     if words == "compare-mt":
-        return (
-            lambda lines: [compare_mt_words(x) for x in lines]
-        ), "compare-mt's (lines split on spaces)"
+        return Words(
+            "compare-mt's (lines split on spaces)",
+            lambda lines: [compare_mt_words(x) for x in lines],
+            _compare_mt_block,
+            keep_empty=True,
+        )
     if words != "variant":
         raise InputError(f"words: {words!r} is not one of {', '.join(WORDS)}")
-    return variant.display_tokens, f"{variant.name}'s tokens"
+    return Words(f"{variant.name}'s tokens", variant.display_tokens, variant.display_block, False)
 
 
-def file_frequencies(
-    path: str, tokenize: Callable[[Sequence[str]], list[list[str]]]
-) -> Counter[str]:
+def file_frequencies(path: str, words: Words) -> Counter[str]:
     """Word counts of a training corpus file, read a chunk at a time."""
     counts: Counter[str] = Counter()
     for (lines,) in read_in_step([path], TRAIN_CHUNK):
-        counts.update(itertools.chain.from_iterable(tokenize(lines)))
+        counts.update(itertools.chain.from_iterable(words.tokens(lines)))
     return counts
+
+
+def corpus_counts(variant: AnyMetric, systems: Sequence[str]) -> CorpusCounts:
+    """Empty counts of ``systems``, kept by the engine of ``variant``."""
+    return CorpusCounts(systems, store=variant.engine.match_counts(len(systems), 4))
 
 
 def _add_chunk(
     counts: CorpusCounts,
-    tokenize: Callable[[Sequence[str]], list[list[str]]],
+    words: Words,
     refs: Sequence[Sequence[str | None]],
     hyps: Sequence[Sequence[str]],
 ) -> None:
     """A chunk's words into ``counts``: the first reference stream's (a
     missing reference as an empty line) and each system's."""
-    counts.add(tokenize([r or "" for r in refs[0]]), [tokenize(lines) for lines in hyps])
+    counts.add(words.text([r or "" for r in refs[0]]), [words.text(lines) for lines in hyps],
+               words.keep_empty)  # fmt: skip
 
 
 def analyze_lines(
@@ -244,11 +282,11 @@ def analyze_lines(
     streams: Sequence[Sequence[str | None]],
 ) -> tuple[Analysis, SystemStatistics]:
     """``analyze`` of systems held in memory, in the first variant's tokens."""
-    tokenize, described = tokenizer(variants[0], "variant")
+    words = tokenizer(variants[0], "variant")
     stats = collect(variants, named_hyps, streams)
-    counts = CorpusCounts(stats.systems)
-    _add_chunk(counts, tokenize, streams, [lines for _, lines in named_hyps])
-    return analyze(variants, stats, counts, described), stats
+    counts = corpus_counts(variants[0], stats.systems)
+    _add_chunk(counts, words, streams, [lines for _, lines in named_hyps])
+    return analyze(variants, stats, counts, words.described), stats
 
 
 def analyze_files(
@@ -263,14 +301,14 @@ def analyze_files(
 ) -> tuple[Analysis, SystemStatistics]:
     """``analyze`` of hypothesis files (the first is the baseline), read
     once a chunk at a time."""
-    tokenize, described = tokenizer(variants[0], words)
-    frequencies = None if train is None else file_frequencies(train, tokenize)
-    counts = CorpusCounts(names)
+    split = tokenizer(variants[0], words)
+    frequencies = None if train is None else file_frequencies(train, split)
+    counts = corpus_counts(variants[0], names)
 
     def count(refs: Sequence[Sequence[str | None]], hyps: Sequence[Sequence[str]]) -> None:
-        _add_chunk(counts, tokenize, refs, hyps)
+        _add_chunk(counts, split, refs, hyps)
 
     stats = collect_files(variants, ref_paths, hyp_paths, names, execution, count)
     source = "references" if train is None else f"training corpus {train}"
     with phase("analyses"):
-        return analyze(variants, stats, counts, described, frequencies, source, top), stats
+        return analyze(variants, stats, counts, split.described, frequencies, source, top), stats

@@ -129,6 +129,18 @@ class Columns:
         return [sum(col) for col in self.cols]
 
 
+def group_sums(cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
+    """Per group 0 .. ``count`` - 1, the column sums of the segments whose
+    byte in ``groups`` (one per segment) is that group (the reference)."""
+    if len(groups) != cols.n or any(g >= count for g in set(groups)):
+        raise InputError(f"{len(groups)} groups below {count} for {cols.n} segments")
+    sums = []
+    for g in range(count):
+        selected = groups.translate(bytes(int(i == g) for i in range(256)))
+        sums.append([sum(compress(col, selected)) for col in cols.cols])
+    return sums
+
+
 @dataclass(frozen=True)
 class Draws:
     """``count`` draws over ``n`` segments from the generator state of

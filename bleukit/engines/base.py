@@ -16,8 +16,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from ..core.edits import edit_count
-from ..core.reflen import Policy
-from ..core.resampling import Columns, Draws, Sides, bootstrap_sums, randomization_sums
+from ..core.matches import MatchCounts, MatchStore
+from ..core.reflen import Policy, RefLength
+from ..core.resampling import (
+    Columns,
+    Draws,
+    Sides,
+    bootstrap_sums,
+    group_sums,
+    randomization_sums,
+)
 from ..core.stats import Stats
 from ..tokenizers import Tokenization
 from .tables import SegmentTable, table_stats, table_sum
@@ -72,6 +80,17 @@ class Engine(ABC):
         ``tokenization.preprocess`` gives, line by line."""
         return [list(tokenization.preprocess(line)) for line in lines]
 
+    def token_block(self, tokenization: Tokenization, lines: Sequence[str]) -> str | None:
+        """``tokens`` as one block, where this engine makes it without a
+        list per line: each line's tokens joined by one space, the lines by
+        newlines (``core.matches``). None: it does not (call ``tokens``)."""
+        return None
+
+    def match_counts(self, systems: int, order: int) -> MatchStore:
+        """Empty counts of the n-grams ``systems`` systems match in their
+        references, orders 1 to ``order`` (``core.matches``)."""
+        return MatchCounts(systems, order)
+
     def stats(
         self, tables: Iterable[SegmentTable], ref_length: Policy, at_least_one: bool, order: int
     ) -> list[Stats]:
@@ -106,6 +125,11 @@ class Engine(ABC):
         """Per approximate-randomization trial, the summed statistics of the
         two shuffled systems (``resampling.randomization_selections``)."""
         return randomization_sums(base, other, draws)
+
+    def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
+        """Per group 0 .. ``count`` - 1, the column sums of the segments
+        whose byte in ``groups`` is that group (``resampling.group_sums``)."""
+        return group_sums(cols, groups, count)
 
 
 def check_engine(obj: object) -> Engine:

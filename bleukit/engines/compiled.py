@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ..core.matches import MatchStore, Ranked, Text, check_chunk
+from ..core.reflen import RefLength
 from ..core.resampling import Columns, Draws, Sides
 from ..tokenizers import BlockForm, Tokenization
 from .base import Engine
@@ -123,6 +125,44 @@ def ref_blocks(
     return tuple(chunks)
 
 
+#: the longest n-gram the kernel's match counts hold (MATCH_MAX_ORDER)
+_MATCH_MAX_ORDER = 8
+
+
+class CompiledMatchCounts:
+    """``core.matches.MatchCounts`` counted in C (``_accel.MatchTable``)."""
+
+    def __init__(self, kernel: ModuleType, systems: int, order: int) -> None:
+        self.systems = systems
+        self.order = order
+        self._table = kernel.MatchTable(systems, order)
+
+    def add(self, ref: Text, hyps: Sequence[Text], keep_empty: bool) -> list[array[int]]:
+        check_chunk(ref, hyps, self.systems)
+        flat = memoryview(self._table.add(ref, list(hyps), keep_empty))
+        size = len(flat) // (self.systems + 1)  # bytes per stream
+        lengths = []
+        for k in range(self.systems + 1):
+            part = array("q")
+            part.frombytes(flat[k * size : (k + 1) * size])
+            lengths.append(part)
+        return lengths
+
+    def words(self, column: int) -> dict[str, int]:
+        words: dict[str, int] = self._table.words(column)
+        return words
+
+    def matched(self, system: int, min_order: int, max_order: int) -> dict[tuple[str, ...], int]:
+        matched: dict[tuple[str, ...], int] = self._table.matched(system, min_order, max_order)
+        return matched
+
+    def ranked(
+        self, a: int, b: int, min_order: int, alpha: float, count: int, losses: bool
+    ) -> list[Ranked]:
+        ranked: list[Ranked] = self._table.ranked(a, b, min_order, alpha, count, losses)
+        return ranked
+
+
 def _resample_stats(cols: Columns, flat: list[int]) -> Iterator[Any]:
     """One system's resample sums (``cols.width`` values each) as statistics."""
     width = cols.width
@@ -215,20 +255,43 @@ class CompiledEngine(Engine):
 
         return ordered_map(count, tokenized(), workers())
 
-    def tokens(self, tokenization: Tokenization, lines: Sequence[str]) -> list[list[str]]:
+    def token_block(self, tokenization: Tokenization, lines: Sequence[str]) -> str | None:
         """The kernel's tokens for the word modes (its 13a and intl rules
-        among them): the same as line by line, at C speed."""
+        among them), as one block."""
         kernel = accelerator()
         form = tokenization.block
         mode = None if form is None else _KERNEL_MODES.get((form.kind, form.ascii_split))
         if kernel is None or form is None or mode not in _WORD_MODES or not lines:
-            return super().tokens(tokenization, lines)
+            return None
         text = form.text(list(lines))
         if text is None:  # a line holds a newline: the block cannot carry it
-            return super().tokens(tokenization, lines)
+            return None
         extra = () if form.categories is None else (form.categories(),)
-        words = kernel.block_words(text, mode, *extra)
+        words: str = kernel.block_words(text, mode, *extra)
+        return words
+
+    def tokens(self, tokenization: Tokenization, lines: Sequence[str]) -> list[list[str]]:
+        """The kernel's tokens for the word modes: the same as line by
+        line, at C speed."""
+        words = self.token_block(tokenization, lines)
+        if words is None:
+            return super().tokens(tokenization, lines)
         return [line.split(" ") if line else [] for line in words.split("\n")]
+
+    def match_counts(self, systems: int, order: int) -> MatchStore:
+        kernel = accelerator()
+        if kernel is None or order > _MATCH_MAX_ORDER:
+            return super().match_counts(systems, order)
+        return CompiledMatchCounts(kernel, systems, order)
+
+    def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
+        kernel = accelerator()
+        if (kernel is None or cols.rows is None or count > 256 or len(groups) != cols.n
+                or max(groups, default=0) >= count):  # fmt: skip
+            # the reference sums what the kernel cannot, and refuses bad groups
+            return super().group_sums(cols, groups, count)
+        flat = memoryview(kernel.group_sums(cols.rows, cols.width, groups, count)).cast("q")
+        return [list(flat[g * cols.width : (g + 1) * cols.width]) for g in range(count)]
 
     def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
         kernel = accelerator()

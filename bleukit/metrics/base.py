@@ -296,6 +296,12 @@ class Metric(ABC, Generic[S, R]):
         """Each line as the tokens a report shows it in (words by default)."""
         return [line.split() for line in lines]
 
+    def display_block(self, lines: Sequence[str]) -> str | None:
+        """``display_tokens`` as one block (each line's tokens joined by one
+        space, the lines by newlines) where the engine makes it without a
+        list per line (``Engine.token_block``); None: it does not."""
+        return None
+
     def sentence_variant(self) -> Any:
         """The variant whose sentence scores a report shows for this one:
         itself, unless most of its sentence scores would be 0."""

@@ -41,6 +41,9 @@ class TokenCounting(Metric[Any, Any]):
     def display_tokens(self, lines: Sequence[str]) -> list[list[str]]:
         return self.engine.tokens(self.tokenization, lines)
 
+    def display_block(self, lines: Sequence[str]) -> str | None:
+        return self.engine.token_block(self.tokenization, lines)
+
     @property
     def display_order(self) -> int:
         return self.order

@@ -110,6 +110,9 @@ class Variant(Metric[Stats, BleuResult]):
     def display_tokens(self, lines: Sequence[str]) -> list[list[str]]:
         return self.tokenize_lines(lines)
 
+    def display_block(self, lines: Sequence[str]) -> str | None:
+        return self.engine.token_block(self.tokenization, lines)
+
     def sentence_variant(self) -> Variant:
         """Unsmoothed, a sentence with no matched 4-gram scores 0 (most
         sentences): sacrebleu's sentence_bleu settings instead (exp
