@@ -186,3 +186,17 @@ def test_sums_alone_extend_in_order_and_refuse_per_segment_questions():
         merged.extend(collect(VARIANTS, list(zip(names, systems)), refs))  # per segment
     with pytest.raises(InputError, match="was not collected"):
         merged.total(bleukit.load_variant("BLEUw3"), "A")
+
+
+def test_columns_are_made_once_until_released_or_more_segments_come():
+    bleu, chrf = bleukit.load_metric("BLEUw4"), bleukit.load_metric("chrF")
+    stats = collect([bleu, chrf], [("a", ["the cat sat"]), ("b", ["a cat"])], [["the cat sat"]])
+    cols = stats.columns(bleu, "a")
+    assert stats.columns(bleu, "a") is cols and stats.columns(chrf, "a") is not cols
+    assert cols.n == 1 and list(cols.total()) == list(bleu.row(stats.total(bleu, "a")))
+    stats.release_columns(bleu)
+    assert stats.columns(bleu, "a") is not cols
+    kept = stats.columns(chrf, "b")
+    stats.add([["a dog"]], [["a dog"], ["dog"]])
+    # new segments: every column is made again, over both
+    assert stats.columns(chrf, "b") is not kept and stats.columns(chrf, "b").n == 2

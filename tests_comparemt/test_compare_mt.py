@@ -18,6 +18,7 @@ What compare-mt computes, and where it is reproduced:
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -106,3 +107,44 @@ def test_sentence_bucket_counts_and_bleu(kind):
             # compare-mt's scorer and NLTK's part where an order never matches
             assert all(sum(s[2][n][0] for s in stats) > 0 for n in range(4))
             assert score == pytest.approx(scorer.score_corpus(refs_, hyps)[0], abs=1e-9, rel=0)
+
+
+def test_the_analyze_command_gives_compare_mts_numbers(capsys):
+    """``bleukit analyze --words compare-mt`` itself, on the compiled engine
+    where it is built (the C match counts): word accuracy, the n-gram wins'
+    salience and the reference-length bucket counts are compare-mt's."""
+    from bleukit.cli import main
+
+    paths = [str(D / f"{SET}.{name}.txt") for name in ("ref.A", "hyp.Facebook-AI", "hyp.UEdin")]
+    assert main(["analyze", "-r", paths[0], "-i", *paths[1:], "--words", "compare-mt",
+                 "-f", "json"]) == 0  # fmt: skip
+    a = json.loads(capsys.readouterr().out)
+    base, system = theirs("hyp.Facebook-AI"), theirs("hyp.UEdin")
+
+    bucketer = bucketers.FreqWordBucketer(freq_data=REF)
+    stats, *_ = bucketer.calc_statistics(REF, [base, system])
+    words = a["word_accuracy"]
+    for k, mine in enumerate(words["systems"]):
+        for i in range(len(words["buckets"])):
+            match, ref, out, rec, prec, fmeas = stats[k][i]
+            assert (mine["matches"][i], words["ref_words"][i], mine["hyp_words"][i]) == (
+                match, ref, out)  # fmt: skip
+            assert (mine["recall"][i], mine["precision"][i], mine["f_measure"][i]) == (
+                rec, prec, fmeas)  # fmt: skip
+
+    _, match_system, _, _ = ngram_utils.compare_ngrams(REF, system)
+    _, match_base, _, _ = ngram_utils.compare_ngrams(REF, base)
+    salience = stat_utils.extract_salient_features(match_system, match_base)
+    expected = {" ".join(k): v for k, v in salience.items() if match_system[k] or match_base[k]}
+    (pair,) = a["pairs"]
+    assert pair["wins"] and pair["losses"]
+    for w in pair["wins"] + pair["losses"]:
+        assert w["salience"] == expected[w["ngram"]]
+    ranked = sorted(expected.values(), reverse=True)
+    assert [w["salience"] for w in pair["wins"]] == ranked[: len(pair["wins"])]
+    assert [w["salience"] for w in pair["losses"]] == sorted(ranked)[: len(pair["losses"])]
+
+    lengths = bucketers.create_sentence_bucketer_from_profile("length")
+    for row, out in zip(a["by_reference_length"][0]["systems"], [base, system]):
+        corpus = lengths.create_bucketed_corpus(out, ref=REF)
+        assert row["counts"] == [len(bucket[0]) for bucket in corpus]

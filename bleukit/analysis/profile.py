@@ -17,6 +17,7 @@ over every segment, from the statistics the scores came from
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,6 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..core.matches import Text
-from ..core.resampling import Columns
 from ..corpus.streaming import read_in_step
 from ..corpus.systems import SystemStatistics, collect
 from ..executors import LOCAL, Execution
@@ -154,13 +154,14 @@ def analyze(
     and segments each list keeps."""
     names = stats.systems
     ref_lengths = counts.ref_lengths
-    ratios = [[h / max(1, r) for h, r in zip(lengths, ref_lengths)]
+    ratios = [array("d", [h / max(1, r) for h, r in zip(lengths, ref_lengths)])
               for lengths in counts.hyp_lengths]  # fmt: skip
     by_length, by_ratio = [], []
     for v in variants:
         segs = [(name, stats.segment_stats(v, name)) for name in names]
-        # each system's statistics as columns once, for both bucketings
-        cols = [Columns(s, v) for _, s in segs] if stats.segments else None
+        # each system's statistics as columns once, for both bucketings and
+        # the tests that follow (``SystemStatistics.columns``)
+        cols = [stats.columns(v, name) for name in names] if stats.segments else None
         by_length.append(sentence_buckets(v, segs, stats.nrefs, [ref_lengths] * len(names),
                                           LENGTH_CUTOFFS, "reference length",
                                           columns=cols))  # fmt: skip

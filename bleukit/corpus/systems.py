@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..core.errors import InputError
+from ..core.resampling import Columns
 from ..metrics.base import Metric, StatisticsStore
 from ..metrics.inputs import RefStreams, check_hypotheses, check_ref_streams
 
@@ -52,6 +53,8 @@ class SystemStatistics:
         self._nrefs: set[int] = set()
         #: the number of segments added
         self.segments = 0
+        #: resampling columns made by ``columns``, by (variant, system)
+        self._columns: dict[tuple[str, str], Columns] = {}
 
     def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
         """One chunk: reference streams aligned with each system's
@@ -65,6 +68,7 @@ class SystemStatistics:
             store.add(ref_streams, hyps)
         self._nrefs.update(per_segment)
         self.segments += len(per_segment)
+        self._columns.clear()
 
     def extend(self, later: SystemStatistics) -> None:
         """Append the statistics of the chunks that follow these (collected
@@ -78,6 +82,7 @@ class SystemStatistics:
             store.extend(later._stores[key])
         self._nrefs.update(later._nrefs)
         self.segments += later.segments
+        self._columns.clear()
 
     @property
     def nrefs(self) -> int | str:
@@ -99,6 +104,20 @@ class SystemStatistics:
         they are read where the store allows it)."""
         store, i = self._store(variant, system)
         return store.segments(variant, i)
+
+    def columns(self, variant: Metric[Any, Any], system: str) -> Columns:
+        """The system's per-segment statistics under a variant as resampling
+        columns, made once for every analysis and test that reads them
+        (until ``release_columns``)."""
+        key = (variant.fingerprint, system)
+        if key not in self._columns:
+            self._columns[key] = Columns(self.segment_stats(variant, system), variant)
+        return self._columns[key]
+
+    def release_columns(self, variant: Metric[Any, Any]) -> None:
+        """Forget the columns ``columns`` made for a variant (their memory)."""
+        for key in [k for k in self._columns if k[0] == variant.fingerprint]:
+            del self._columns[key]
 
     def sentence_values(self, variant: Metric[Any, Any], system: str) -> list[float]:
         """The system's sentence scores under a variant."""

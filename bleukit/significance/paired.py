@@ -184,11 +184,15 @@ def paired_test(
 
 
 def paired_columns(
-    metric: AnyMetric, systems: Sequence[tuple[str, Sequence[Any]]], spec: SignificanceSpec
+    metric: AnyMetric,
+    systems: Sequence[tuple[str, Sequence[Any]]],
+    spec: SignificanceSpec,
+    columns: Sequence[Columns] | None = None,
 ) -> list[Columns]:
-    """The systems' resampling columns, once the input is checked: two
-    systems or more, of one length, a known test, and in sacrebleu's mode a
-    variant whose resampling bleukit reproduces."""
+    """The systems' resampling columns (``columns`` where the caller has
+    them), once the input is checked: two systems or more, of one length, a
+    known test, and in sacrebleu's mode a variant whose resampling bleukit
+    reproduces."""
     if len(systems) < 2:
         raise BleukitError("a paired test needs a baseline and at least one more system")
     lengths = {len(segs) for _, segs in systems}
@@ -198,6 +202,8 @@ def paired_columns(
         raise BleukitError(f"unknown paired test {spec.test!r} (use 'bs' or 'ar')")
     if spec.compat == "sacrebleu":
         _check_compat(metric)
+    if columns is not None:
+        return list(columns)
     return [Columns(segs, metric) for _, segs in systems]
 
 

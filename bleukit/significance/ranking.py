@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core.resampling import Draws
+from ..core.resampling import Columns, Draws
 from ..core.results import SystemResult, is_significant
 from ..core.spec import SignificanceSpec
 from .multiple import Cluster, Correction, adjust, clusters
@@ -85,6 +85,7 @@ def _pair_p_values(
     systems: Sequence[tuple[str, Sequence[Any]]],
     nrefs: int | str,
     spec: SignificanceSpec,
+    columns: Sequence[Columns] | None,
 ) -> tuple[list[SystemResult], dict[tuple[int, int], float]]:
     """Each system's result with its interval, and each pair's raw p-value
     (keyed by (earlier, later) position)."""
@@ -95,7 +96,7 @@ def _pair_p_values(
         # the results (and intervals) are those of the first system's run
         rows, pairs = sacrebleu_all_pairs(metric, systems, nrefs, spec)
         return [SystemResult(r.system, r.result, r.interval) for r in rows], pairs
-    columns = paired_columns(metric, systems, spec)
+    columns = paired_columns(metric, systems, spec, columns)
     boot = bootstrap_all(metric, columns, spec)
     results = [
         SystemResult(name, corpus_result(metric, cols, nrefs),
@@ -121,10 +122,12 @@ def rank(
     nrefs: int | str,
     spec: SignificanceSpec,
     correction: Correction = "holm",
+    columns: Sequence[Columns] | None = None,
 ) -> Ranking:
     """Every pair of ``systems`` (name, per-segment statistics) tested under
-    ``spec``, the p-values corrected together, and the clusters."""
-    results, pairs = _pair_p_values(metric, systems, nrefs, spec)
+    ``spec``, the p-values corrected together, and the clusters; ``columns``:
+    the systems' resampling columns, where the caller has them."""
+    results, pairs = _pair_p_values(metric, systems, nrefs, spec, columns)
     n = len(results)
     keys = sorted(pairs)
     corrected = dict(zip(keys, adjust([pairs[k] for k in keys], correction)))
@@ -152,9 +155,11 @@ def rank_all(
     correction: Correction = "holm",
 ) -> list[Ranking]:
     """``rank`` of the systems of ``stats`` under each metric (``bleukit
-    compare --all-pairs``)."""
-    return [
-        rank(metric, [(s, stats.segment_stats(metric, s)) for s in stats.systems],
-             stats.nrefs, spec, correction)
-        for metric in metrics
-    ]  # fmt: skip
+    compare --all-pairs``), each metric's columns released once ranked."""
+    rankings = []
+    for metric in metrics:
+        systems = [(s, stats.segment_stats(metric, s)) for s in stats.systems]
+        columns = [stats.columns(metric, s) for s in stats.systems]
+        rankings.append(rank(metric, systems, stats.nrefs, spec, correction, columns))
+        stats.release_columns(metric)
+    return rankings
