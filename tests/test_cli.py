@@ -507,7 +507,10 @@ def test_report_command(three_systems, tmp_path, capsys):
     argv = ["report", "-r", ref, "-i", base, good, bad, "--samples", "30", "-o", str(out_file)]
     code, out, _ = run(argv, capsys)
     assert code == 0 and out.startswith(f"wrote {out_file}")
-    assert "<!DOCTYPE html>" in out_file.read_text(encoding="utf-8")
+    page = out_file.read_text(encoding="utf-8")
+    assert "<!DOCTYPE html>" in page and "BLEUw4&#x27;s tokens" in page
+    code, _, _ = run([*argv, "--words", "compare-mt"], capsys)
+    assert code == 0 and "compare-mt&#x27;s (lines split on spaces)" in out_file.read_text("utf-8")
     code, _, err = run([*argv[:-1], str(tmp_path / "missing-dir" / "r.html")], capsys)
     assert code == 2 and "r.html: cannot write: No such file or directory" in err
 

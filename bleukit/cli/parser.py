@@ -302,6 +302,7 @@ def _report_options(report: argparse.ArgumentParser) -> None:
         "systems differ most, then evenly spaced ones; the analyses cover every segment",
     )
     _add_train(analysis)
+    _add_words(analysis)
     _add_executor(report.add_argument_group("execution"))
 
 
@@ -314,15 +315,19 @@ def _analyze_options(analyze: argparse.ArgumentParser) -> None:
 
 def _add_analysis(group: _Group) -> None:
     _add_train(group)
+    _add_words(group)
+    group.add_argument(
+        "--top", type=int, default=10, metavar="N", help="n-grams and segments listed (default 10)"
+    )
+
+
+def _add_words(group: _Group) -> None:
     group.add_argument(
         "--words",
         choices=("variant", "compare-mt"),
         default="variant",
         help="the words of the word and n-gram analyses: the first variant's tokens (default), "
         "or lines split on spaces as compare-mt reads them",
-    )
-    group.add_argument(
-        "--top", type=int, default=10, metavar="N", help="n-grams and segments listed (default 10)"
     )
 
 

@@ -391,6 +391,7 @@ def write_report_file(
     execution: Execution = LOCAL,
     rows: int = ROWS,
     train: str | None = None,
+    words: str = "variant",
 ) -> tuple[int, Page]:
     """Write the report of hypothesis files (``names``; the first is the
     baseline) to ``path``; its size in bytes, and what it shows. The files
@@ -402,7 +403,7 @@ def write_report_file(
     if "-" in [*ref_paths, *hyp_paths]:
         raise InputError("report reads its files twice (the rows it shows are chosen from the "
                          "scores): give files, not - (standard input)")  # fmt: skip
-    analysis, stats = analyze_files(variants, ref_paths, hyp_paths, names, train=train,
+    analysis, stats = analyze_files(variants, ref_paths, hyp_paths, names, words, train,
                                     execution=execution)  # fmt: skip
     with phase("resampling every pair"):
         page = _page(variants, stats, analysis, spec, rows)
