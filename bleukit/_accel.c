@@ -940,6 +940,16 @@ static double twister_random(Twister *t) {
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
+/* random.getrandbits(n) into words[0 .. (n - 1) / 32]: 32-bit draws from
+ * the least significant word up, the last one keeping its top bits */
+static void twister_bits(Twister *t, uint32_t *words, Py_ssize_t n) {
+    Py_ssize_t k = n;
+    for (Py_ssize_t w = 0; k > 0; w++, k -= 32) {
+        uint32_t r = twister_next(t);
+        words[w] = k < 32 ? r >> (32 - k) : r;
+    }
+}
+
 /* The state tuple of random.Random.getstate()[1] into a Twister; -1 with
  * a Python error set. */
 static int twister_load(PyObject *state, Twister *t) {
@@ -1123,13 +1133,7 @@ static PyObject *ar_sums(PyObject *self, PyObject *args) {
     const uint32_t *b = base.buf, *o = other.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t s = 0; s < trials; s++) {
-        /* random.getrandbits(n): 32-bit draws from the least significant
-         * word up, the last one keeping its top bits */
-        Py_ssize_t k = n;
-        for (Py_ssize_t w = 0; w < nwords; w++, k -= 32) {
-            uint32_t r = twister_next(&t);
-            words[w] = k < 32 ? r >> (32 - k) : r;
-        }
+        twister_bits(&t, words, n);
         int64_t *sum = out + s * nfields;
         memset(sum, 0, nfields * sizeof(int64_t));
         for (Py_ssize_t j = 0; j < n; j++) {
@@ -1149,6 +1153,68 @@ done:
     return result;
 }
 
+
+/* pair_swap_sums(state, cells, first, second, table, trials): per trial,
+ * the bits of random.Random(state).getrandbits(cells) (bit c: cell c, from
+ * the least significant), and the sum over pairs p of
+ * table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cell
+ * indices; table: int8): trials int64. The permutation trials of PERM-BOTH
+ * over a statistic that sums over pairs of cells (bleukit/meta/study.py;
+ * the reference is bleukit.core.resampling.pair_swap_sums). */
+static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_ssize_t cells, trials;
+    Py_buffer first, second, table;
+    if (!PyArg_ParseTuple(args, "Ony*y*y*n", &state, &cells, &first, &second, &table, &trials))
+        return NULL;
+    PyObject *result = NULL;
+    uint32_t *words = NULL;
+    Twister t;
+    Py_ssize_t npairs = first.len / (Py_ssize_t)sizeof(int32_t);
+    if (cells < 1 || trials < 0 || first.len != second.len ||
+        first.len != npairs * (Py_ssize_t)sizeof(int32_t) || table.len != 4 * npairs) {
+        PyErr_SetString(PyExc_ValueError,
+                        "pair_swap_sums: first and second int32 of one length, table 4 int8 a pair");
+        goto done;
+    }
+    const int32_t *a = first.buf, *b = second.buf;
+    for (Py_ssize_t p = 0; p < npairs; p++)
+        if (a[p] < 0 || a[p] >= cells || b[p] < 0 || b[p] >= cells) {
+            PyErr_Format(PyExc_ValueError, "pair_swap_sums: pair %zd names a cell outside 0..%zd",
+                         p, cells - 1);
+            goto done;
+        }
+    if (twister_load(state, &t) < 0) goto done;
+    Py_ssize_t nwords = (cells - 1) / 32 + 1;
+    words = malloc(nwords * sizeof(uint32_t));
+    result = PyBytes_FromStringAndSize(NULL, trials * sizeof(int64_t));
+    if (!words || !result) {
+        if (!words) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    const int8_t *tab = table.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t s = 0; s < trials; s++) {
+        twister_bits(&t, words, cells);
+        int64_t sum = 0;
+        for (Py_ssize_t p = 0; p < npairs; p++) {
+            int bit_a = (words[a[p] >> 5] >> (a[p] & 31)) & 1;
+            int bit_b = (words[b[p] >> 5] >> (b[p] & 31)) & 1;
+            sum += tab[4 * p + 2 * bit_a + bit_b];
+        }
+        out[s] = sum;
+    }
+    Py_END_ALLOW_THREADS
+done:
+    free(words);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&second);
+    PyBuffer_Release(&table);
+    return result;
+}
 
 /* ------------------------------------------------------------------ TER
  * TER's edit count as bleukit/core/edits.py computes it (sacrebleu 2.6.0's
@@ -2046,6 +2112,12 @@ static PyMethodDef methods[] = {
      "the baseline's row where random.Random with that state's getrandbits(n)\n"
      "has the segment's bit set (read from the top) and the other system's row\n"
      "elsewhere (base, other: n x nfields uint32): trials x nfields int64."},
+    {"pair_swap_sums", pair_swap_sums, METH_VARARGS,
+     "pair_swap_sums(state, cells, first, second, table, trials) -> bytes\n\n"
+     "Per trial, random.Random with that state's getrandbits(cells) (bit c for\n"
+     "cell c, from the least significant) and the sum over pairs p of\n"
+     "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
+     "table: int8): trials int64."},
     {"ter_edit_count", ter_edit_count, METH_VARARGS,
      "ter_edit_count(hyp, ref) -> int\n\n"
      "TER's edit count (shifts included) from hyp to ref, int32 word ids numbered\n"

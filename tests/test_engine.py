@@ -633,3 +633,37 @@ def test_group_sums_refuse_groups_out_of_range():
         with pytest.raises(InputError, match="3 groups below 3 for 3 segments"):
             ENGINES.get(engine).group_sums(cols, bytes([0, 1, 3]), 3)
     assert group_sums(cols, bytes([0, 2, 2]), 3)[2] == [2, 2, 2, 0, 2, 2]
+
+
+@needs_accel
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 80), st.integers(0, 40), st.integers(0, 2**32) | st.none(), st.data())
+def test_compiled_pair_swap_sums_draw_pythons_trials(cells, pairs, seed, data):
+    """PERM-BOTH's trials (Engine.pair_swap_sums) in C: the same bits of
+    getrandbits(cells) per trial, for cells below, at and above a 32-bit word."""
+    from bleukit.core.resampling import pair_swap_sums
+
+    first = data.draw(st.lists(st.integers(0, cells - 1), min_size=pairs, max_size=pairs))
+    second = data.draw(st.lists(st.integers(0, cells - 1), min_size=pairs, max_size=pairs))
+    table = data.draw(st.lists(st.integers(-2, 2), min_size=4 * pairs, max_size=4 * pairs))
+    draws = Draws.from_seed(cells, data.draw(st.integers(0, 30)), seed)
+    assert ENGINES.get("c").pair_swap_sums(draws, first, second, table) == pair_swap_sums(
+        draws, first, second, table
+    )
+
+
+def test_pair_swap_sums_by_hand_and_refusals():
+    from bleukit.core.resampling import pair_swap_sums
+
+    draws = Draws.from_seed(3, 4, 7)
+    rng = draws.rng()
+    bits = [rng.getrandbits(3) for _ in range(4)]
+    # one pair of cells 0 and 2: the table entry of (bit 0, bit 2)
+    table = [10, 20, 30, 40]
+    expected = [table[2 * (b & 1) + ((b >> 2) & 1)] for b in bits]
+    for engine in AVAILABLE:
+        assert ENGINES.get(engine).pair_swap_sums(draws, [0], [2], table) == expected
+        with pytest.raises(InputError, match="outside 0..2"):
+            ENGINES.get(engine).pair_swap_sums(draws, [0], [3], table)
+    with pytest.raises(InputError, match="four entries a pair"):
+        pair_swap_sums(draws, [0], [1], [1, 2])

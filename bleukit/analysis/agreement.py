@@ -24,22 +24,21 @@ from dataclasses import dataclass
 
 from ..core.errors import InputError
 from ..corpus.systems import SystemStatistics, collect
+from ..meta import statistics
 from ..metrics.base import AnyMetric
 from ..metrics.inputs import RefStreams
 
 
+def _defined(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
 def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    """Pearson's correlation coefficient; None when a variance is zero."""
-    n = len(xs)
-    if n != len(ys) or n < 2:
+    """Pearson's correlation coefficient (``meta.statistics.pearson``); None
+    when a variance is zero."""
+    if len(xs) != len(ys) or len(xs) < 2:
         raise ValueError("pearson needs two sequences of the same length, at least 2")
-    mx, my = math.fsum(xs) / n, math.fsum(ys) / n
-    sxy = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = math.fsum((x - mx) ** 2 for x in xs)
-    syy = math.fsum((y - my) ** 2 for y in ys)
-    if sxx == 0 or syy == 0:
-        return None
-    return sxy / math.sqrt(sxx * syy)
+    return _defined(statistics.pearson(xs, ys))
 
 
 def grade(score: float, grades: int = 10) -> int:
@@ -61,27 +60,9 @@ def cohen_kappa(a: Sequence[int], b: Sequence[int]) -> float | None:
 
 
 def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    """Kendall's tau-b (ties in either ranking accounted for); None when one
-    ranking is all ties."""
-    n = len(xs)
-    concordant = discordant = ties_x = ties_y = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            dx, dy = xs[i] - xs[j], ys[i] - ys[j]
-            if dx == 0 and dy == 0:
-                continue
-            if dx == 0:
-                ties_x += 1
-            elif dy == 0:
-                ties_y += 1
-            elif (dx > 0) == (dy > 0):
-                concordant += 1
-            else:
-                discordant += 1
-    denominator = math.sqrt((concordant + discordant + ties_x) * (concordant + discordant + ties_y))
-    if denominator == 0:
-        return None
-    return (concordant - discordant) / denominator
+    """Kendall's tau-b (``meta.statistics.kendall``); None when one ranking
+    is all ties."""
+    return _defined(statistics.kendall(xs, ys))
 
 
 def rank_flips(

@@ -24,6 +24,7 @@ from ..core.resampling import (
     Sides,
     bootstrap_sums,
     group_sums,
+    pair_swap_sums,
     randomization_sums,
 )
 from ..core.stats import Stats
@@ -125,6 +126,13 @@ class Engine(ABC):
         """Per approximate-randomization trial, the summed statistics of the
         two shuffled systems (``resampling.randomization_selections``)."""
         return randomization_sums(base, other, draws)
+
+    def pair_swap_sums(
+        self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
+    ) -> list[int]:
+        """PERM-BOTH's trials over a statistic that sums over pairs of cells
+        (``resampling.pair_swap_sums``)."""
+        return pair_swap_sums(draws, first, second, table)
 
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         """Per group 0 .. ``count`` - 1, the column sums of the segments

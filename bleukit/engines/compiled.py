@@ -284,6 +284,20 @@ class CompiledEngine(Engine):
             return super().match_counts(systems, order)
         return CompiledMatchCounts(kernel, systems, order)
 
+    def pair_swap_sums(
+        self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
+    ) -> list[int]:
+        kernel = accelerator()
+        fits = len(table) == 4 * len(first) and all(-128 <= v < 128 for v in table)
+        cells = [*first, *second]
+        inside = all(0 <= c < draws.n for c in cells) and len(first) == len(second)
+        if kernel is None or not fits or not inside:
+            # the reference counts what the kernel cannot, and refuses bad pairs
+            return super().pair_swap_sums(draws, first, second, table)
+        sums = kernel.pair_swap_sums(draws.state, draws.n, array("i", first), array("i", second),
+                                     array("b", table), draws.count)  # fmt: skip
+        return memoryview(sums).cast("q").tolist()
+
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         kernel = accelerator()
         if (kernel is None or cols.rows is None or count > 256 or len(groups) != cols.n

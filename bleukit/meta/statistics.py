@@ -1,0 +1,349 @@
+"""The statistics of the WMT metrics task, as pure functions of metric and
+human scores, each with the paper (or program) it follows.
+
+Scores are oriented so that higher is better on both sides: the callers
+negate a lower-is-better metric (TER) or human score (MQM penalties)
+first, so that agreement is always positive.
+
+System level, over one score per system:
+
+* ``pearson``, ``spearman``: as ``scipy.stats.pearsonr`` and ``spearmanr``
+  (Spearman's rho is Pearson's r of average ranks, ``rankdata``);
+* ``kendall``: Kendall's tau-b (ties adjusted, the default, as
+  ``scipy.stats.kendalltau`` and mt-metrics-eval) or tau-c (Stuart's);
+* ``pairwise_accuracy``: the share of system pairs that the metric orders
+  as the humans do (Kocmi et al. 2021, "To Ship or Not to Ship", section
+  3; a pair tied on both sides agrees, mt-metrics-eval's ``Agreement``);
+* ``soft_pairwise_accuracy``: one minus the mean absolute difference
+  between the humans' and the metric's p-values that one system beats
+  another (Thompson et al. 2024, "Improving Statistical Significance in
+  Human Evaluation of Automatic Metrics via Soft Pairwise Accuracy").
+
+Segment level, over a matrix of one score per system and segment (an
+"item"):
+
+* ``kendall_like``: WMT's DARR Kendall-like tau (Ma et al. 2018-2019,
+  Mathur et al. 2020): over the pairs of systems' translations of one item
+  whose human scores differ by at least ``threshold`` (and differ at all),
+  (concordant - discordant) / (concordant + discordant), a metric tie
+  counting as discordant; the pairs of every item pooled (mt-metrics-eval
+  ``KendallLike``, averaged by item with ``macro=False``);
+* ``acc_eq``: pairwise accuracy with ties (Deutsch et al. 2023, "Ties
+  Matter: Meta-Evaluating Modern Metrics with Pairwise Accuracy and Tie
+  Calibration"): (concordant + tied on both sides) / all pairs, a metric
+  tie being a difference of at most epsilon; ``calibrated_acc_eq`` chooses
+  the epsilon that maximizes it (their tie calibration, mt-metrics-eval's
+  ``tau_optimization``);
+* three groupings (Deutsch et al. 2023, section 2): ``none`` (every
+  system's every segment in one vector), ``item`` (per segment over the
+  systems, then the mean) and ``system`` (per system over the segments,
+  then the mean); a group whose statistic is undefined is left out of the
+  mean (mt-metrics-eval drops NaNs).
+
+Undefined values (a constant vector) are ``math.nan``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+from ..core.errors import InputError
+
+nan = math.nan
+Vector = Sequence[float]
+#: scores by system (rows) and segment (columns)
+Matrix = Sequence[Sequence[float]]
+
+#: the groupings of segment-level statistics
+GROUPINGS = ("none", "item", "system")
+
+
+def _check(x: Vector, y: Vector) -> None:
+    if len(x) != len(y):
+        raise InputError(f"{len(x)} metric scores for {len(y)} human scores")
+
+
+def mean(values: Iterable[float]) -> float:
+    """The mean of the values that are not NaN (NaN for none)."""
+    kept = [v for v in values if not math.isnan(v)]
+    return math.fsum(kept) / len(kept) if kept else nan
+
+
+def pearson(x: Vector, y: Vector) -> float:
+    """Pearson's r (``scipy.stats.pearsonr``); NaN for fewer than two
+    values or a constant vector."""
+    _check(x, y)
+    n = len(x)
+    # a constant vector (told by its values, not by a mean that rounding
+    # may put beside them) has no correlation, as in scipy
+    if n < 2 or min(x) == max(x) or min(y) == max(y):
+        return nan
+    mx, my = math.fsum(x) / n, math.fsum(y) / n
+    dx, dy = [v - mx for v in x], [v - my for v in y]
+    sx, sy = math.sqrt(math.fsum(v * v for v in dx)), math.sqrt(math.fsum(v * v for v in dy))
+    if sx == 0 or sy == 0:
+        return nan
+    r = math.fsum((a / sx) * (b / sy) for a, b in zip(dx, dy))
+    return max(-1.0, min(1.0, r))
+
+
+def ranks(values: Vector) -> list[float]:
+    """1-based ranks, ties given the mean of their ranks
+    (``scipy.stats.rankdata(method="average")``)."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(x: Vector, y: Vector) -> float:
+    """Spearman's rho: Pearson's r of the average ranks."""
+    _check(x, y)
+    return pearson(ranks(x), ranks(y))
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """How the pairs of a metric vector and a human vector compare:
+    concordant, discordant, tied only in the metric, tied only in the
+    human scores, tied in both."""
+
+    con: int = 0
+    dis: int = 0
+    tie_metric: int = 0
+    tie_human: int = 0
+    tie_both: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.con + self.dis + self.tie_metric + self.tie_human + self.tie_both
+
+    def __add__(self, other: Pairs) -> Pairs:
+        return Pairs(
+            self.con + other.con,
+            self.dis + other.dis,
+            self.tie_metric + other.tie_metric,
+            self.tie_human + other.tie_human,
+            self.tie_both + other.tie_both,
+        )
+
+
+def _tied_pairs(values: Iterable[Hashable]) -> int:
+    return sum(c * (c - 1) // 2 for c in Counter(values).values())
+
+
+def _inversions(values: list[float]) -> int:
+    """Pairs i < j with values[i] > values[j] (merge sort; sorts in place)."""
+    if len(values) < 2:
+        return 0
+    mid = len(values) // 2
+    left, right = values[:mid], values[mid:]
+    count = _inversions(left) + _inversions(right)
+    i = j = k = 0
+    while i < len(left) and j < len(right):
+        if right[j] < left[i]:
+            values[k] = right[j]
+            count += len(left) - i
+            j += 1
+        else:
+            values[k] = left[i]
+            i += 1
+        k += 1
+    values[k:] = left[i:] + right[j:]
+    return count
+
+
+def pair_counts(metric: Vector, human: Vector) -> Pairs:
+    """Every pair of positions classified (``Pairs``), in O(n log n) as
+    scipy's ``kendalltau`` counts them: discordant pairs are the
+    inversions of the human scores ordered by (metric, human)."""
+    _check(metric, human)
+    n = len(metric)
+    total = n * (n - 1) // 2
+    tie_m, tie_h = _tied_pairs(metric), _tied_pairs(human)
+    tie_both = _tied_pairs(zip(metric, human))
+    order = sorted(range(n), key=lambda i: (metric[i], human[i]))
+    dis = _inversions([human[i] for i in order])
+    con = total - dis - (tie_m - tie_both) - (tie_h - tie_both) - tie_both
+    return Pairs(con, dis, tie_m - tie_both, tie_h - tie_both, tie_both)
+
+
+def kendall(metric: Vector, human: Vector, variant: str = "b") -> float:
+    """Kendall's tau-b or tau-c, as ``scipy.stats.kendalltau``."""
+    if variant not in ("b", "c"):
+        raise InputError(f"Kendall's tau variant {variant!r}: expected 'b' or 'c'")
+    p = pair_counts(metric, human)
+    n = len(metric)
+    tot = p.total
+    xtie, ytie = p.tie_metric + p.tie_both, p.tie_human + p.tie_both
+    if n < 2 or xtie == tot or ytie == tot:
+        return nan
+    if variant == "b":
+        tau = (p.con - p.dis) / math.sqrt(tot - xtie) / math.sqrt(tot - ytie)
+    else:
+        classes = min(len(set(metric)), len(set(human)))
+        tau = 2 * (p.con - p.dis) / (n**2 * (classes - 1) / classes)
+    return max(-1.0, min(1.0, tau))
+
+
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
+def pairwise_accuracy(metric: Vector, human: Vector) -> float:
+    """The share of pairs whose metric difference has the sign of the human
+    one (Kocmi et al. 2021)."""
+    _check(metric, human)
+    pairs = list(itertools.combinations(range(len(metric)), 2))
+    if not pairs:
+        return nan
+    agree = sum(_sign(metric[i] - metric[j]) == _sign(human[i] - human[j]) for i, j in pairs)
+    return agree / len(pairs)
+
+
+def soft_pairwise_accuracy(
+    metric_p: Sequence[Sequence[float]], human_p: Sequence[Sequence[float]]
+) -> float:
+    """1 - the mean over system pairs i < j of |p_metric(i > j) -
+    p_human(i > j)| (Thompson et al. 2024; the p-values of one-sided
+    paired permutation tests, ``[i][j]`` for i < j)."""
+    n = len(human_p)
+    diffs = [abs(metric_p[i][j] - human_p[i][j]) for i in range(n) for j in range(i + 1, n)]
+    return 1 - math.fsum(diffs) / len(diffs) if diffs else nan
+
+
+# ----------------------------------------------------------- segment level
+
+
+def groups(metric: Matrix, human: Matrix, by: str) -> list[tuple[list[float], list[float]]]:
+    """The (metric, human) vectors of a grouping (``GROUPINGS``)."""
+    if by not in GROUPINGS:
+        raise InputError(f"grouping {by!r}: expected one of {', '.join(GROUPINGS)}")
+    if len(metric) != len(human) or any(len(a) != len(b) for a, b in zip(metric, human)):
+        raise InputError("metric and human scores must be matrices of one shape")
+    if by == "none":
+        return [(list(itertools.chain(*metric)), list(itertools.chain(*human)))]
+    if by == "system":
+        return [(list(m), list(h)) for m, h in zip(metric, human)]
+    return [(list(m), list(h)) for m, h in zip(zip(*metric), zip(*human))]
+
+
+def grouped(
+    metric: Matrix, human: Matrix, by: str, statistic: Callable[[Vector, Vector], float]
+) -> float:
+    """A vector statistic under a grouping: of the one vector, or the mean
+    over the groups where it is defined."""
+    return mean(statistic(m, h) for m, h in groups(metric, human, by))
+
+
+def darr_pairs(metric: Vector, human: Vector, threshold: float) -> tuple[int, int]:
+    """WMT's DARR pairs of one item: (concordant, discordant) among the
+    pairs whose human scores differ by at least ``threshold`` and at all;
+    a metric tie is discordant (mt-metrics-eval ``KendallLike``)."""
+    _check(metric, human)
+    con = dis = 0
+    for i, j in itertools.combinations(range(len(metric)), 2):
+        diff = human[i] - human[j]
+        if diff == 0 or abs(diff) < threshold:
+            continue
+        if (diff > 0 and metric[i] > metric[j]) or (diff < 0 and metric[i] < metric[j]):
+            con += 1
+        else:
+            dis += 1
+    return con, dis
+
+
+def kendall_like(metric: Matrix, human: Matrix, threshold: float) -> float:
+    """WMT's Kendall-like tau, the DARR pairs of every item pooled."""
+    counts = [darr_pairs(m, h, threshold) for m, h in groups(metric, human, "item")]
+    con, dis = sum(c for c, _ in counts), sum(d for _, d in counts)
+    return (con - dis) / (con + dis) if con + dis else nan
+
+
+def acc_eq(pairs: Pairs) -> float:
+    """(concordant + tied on both sides) / all pairs (Deutsch et al. 2023)."""
+    return (pairs.con + pairs.tie_both) / pairs.total if pairs.total else nan
+
+
+def epsilon_pairs(metric: Vector, human: Vector, epsilon: float) -> Pairs:
+    """``pair_counts`` with metric differences of at most ``epsilon`` as
+    ties (one pass over the pairs: for the small groups of grouping by item)."""
+    _check(metric, human)
+    con = dis = tie_m = tie_h = tie_both = 0
+    for i, j in itertools.combinations(range(len(metric)), 2):
+        dm, dh = metric[i] - metric[j], human[i] - human[j]
+        m_tied = abs(dm) <= epsilon
+        if m_tied and dh == 0:
+            tie_both += 1
+        elif m_tied:
+            tie_m += 1
+        elif dh == 0:
+            tie_h += 1
+        elif (dm > 0) == (dh > 0):
+            con += 1
+        else:
+            dis += 1
+    return Pairs(con, dis, tie_m, tie_h, tie_both)
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    """acc_eq at the epsilon that maximizes it (the smallest such)."""
+
+    value: float
+    epsilon: float
+
+
+def calibrated_acc_eq(vectors: Sequence[tuple[Vector, Vector]]) -> Calibrated:
+    """Tie calibration (Deutsch et al. 2023, section 5): the mean of
+    ``acc_eq`` over the groups, at every epsilon where a metric pair
+    becomes tied (0 first), and the epsilon that maximizes it. As
+    mt-metrics-eval's ``tau_optimization``: the pairs sorted by their metric
+    difference turn into ties one by one, each group's statistic updated."""
+    stats: list[list[int]] = []  # per group: con + tie_both, total
+    events: list[tuple[float, int, int]] = []  # |difference|, group, change
+    for g, (metric, human) in enumerate(vectors):
+        _check(metric, human)
+        good = total = 0
+        for i, j in itertools.combinations(range(len(metric)), 2):
+            dm, dh = metric[i] - metric[j], human[i] - human[j]
+            total += 1
+            agrees_now = (dh == 0 and dm == 0) or (dm != 0 and dh != 0 and (dm > 0) == (dh > 0))
+            good += agrees_now
+            # as a metric tie the pair agrees exactly when the humans tie it
+            change = int(dh == 0) - int(agrees_now)
+            if change and dm != 0:
+                events.append((abs(dm), g, change))
+        stats.append([good, total])
+    live = [s for s in stats if s[1]]
+    if not live:
+        return Calibrated(nan, 0.0)
+    total_acc = math.fsum(s[0] / s[1] for s in live)
+    best, best_eps = total_acc / len(live), 0.0
+    events.sort()
+    k = 0
+    while k < len(events):
+        eps = events[k][0]
+        while k < len(events) and events[k][0] == eps:
+            _, g, change = events[k]
+            good, total = stats[g]
+            total_acc += change / total
+            stats[g][0] = good + change
+            k += 1
+        value = total_acc / len(live)
+        if value > best:
+            best, best_eps = value, eps
+    # the running sum drifts by rounding: the value at the chosen epsilon, exactly
+    exact = mean(acc_eq(epsilon_pairs(m, h, best_eps)) for m, h in vectors)
+    return Calibrated(exact, best_eps)

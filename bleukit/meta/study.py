@@ -1,0 +1,589 @@
+"""Which variant agrees best with people: every statistic of
+``statistics`` for many metric variants against one set of human
+judgements, with bootstrap intervals, the PERM-BOTH significance of the
+difference between two variants, and significance clusters.
+
+The data: the systems' per-segment statistics under every variant (one
+counting pass per tokenization, ``corpus.systems.SystemStatistics``) and
+the judgements of the same systems. Only the segments rated for every
+system are used, by the metric and by the humans alike: a system's metric
+score is its corpus score over those segments, its human score their mean.
+Scores are oriented so that higher is better (TER and penalties negated).
+
+* System level: each statistic of the metric's and the humans' system
+  scores; soft pairwise accuracy from one-sided paired permutation tests
+  of every pair of systems, the humans' over their segment scores, the
+  metric's by approximate randomization of its corpus statistics (the
+  same draws for both).
+* Segment level: the sentence scores of ``Metric.sentence_variant`` (a
+  BLEU without smoothing scores most sentences 0: sacrebleu's
+  ``sentence_bleu`` settings stand in, and the output names them), WMT's
+  Kendall-like tau and acc_eq in the three groupings, acc_eq with tie
+  calibration by item.
+* Intervals: percentile intervals over bootstrap resamples of the segments
+  (the same resamples for every variant), for the system-level statistics
+  and the segment-level ones grouped by item (per item, at the epsilon
+  calibrated on all of them).
+* PERM-BOTH (Deutsch et al. 2021, "A Statistical Analysis of Summarization
+  Evaluation Metrics using Resampling Methods"; as mt-metrics-eval's
+  ``PermutationSigDiff``): both variants' scores z-normalized, then per
+  trial every score swapped between them with probability 1/2; the p-value
+  that the better variant is better is the share of trials whose
+  difference reaches the observed one. For the system-level correlations
+  and accuracy (the cells are the systems) and the segment-level
+  statistics grouped by item at epsilon 0 (the cells are the segments).
+* Clusters: per statistic, the variants in order of their value, a new
+  cluster starting at a variant that one in the current cluster beats
+  with p <= alpha (mt-metrics-eval's ``AssignRanks``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import InputError
+from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
+from ..corpus.systems import SystemStatistics
+from ..engines import Engine
+from ..metrics.base import AnyMetric
+from ..significance.paired import percentile_interval
+from . import statistics as st
+from .judgements import Judgements
+
+#: the system-level statistics, by name
+SYSTEM: dict[str, Callable[[st.Vector, st.Vector], float]] = {
+    "pearson": st.pearson,
+    "spearman": st.spearman,
+    "kendall_b": st.kendall,
+    "kendall_c": lambda m, h: st.kendall(m, h, "c"),
+    "pairwise_accuracy": st.pairwise_accuracy,
+}
+#: soft pairwise accuracy, which needs permutation tests (no interval)
+SPA = "soft_pairwise_accuracy"
+#: the segment-level statistics, by name (``tie_epsilon``: the calibrated
+#: epsilon of ``acc_eq_item_calibrated``, not a statistic to rank by)
+SEGMENT = (
+    "kendall_like_item",
+    "kendall_like_none",
+    "kendall_like_system",
+    "acc_eq_item",
+    "acc_eq_none",
+    "acc_eq_system",
+    "acc_eq_item_calibrated",
+)
+#: the statistics PERM-BOTH tests and clusters rank
+TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item")
+
+DEFAULT_SAMPLES = 1000
+DEFAULT_TRIALS = 1000
+DEFAULT_SEED = 12345
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a study resamples: ``samples`` bootstrap resamples (0: no
+    intervals), ``trials`` permutation trials (0: no soft pairwise accuracy
+    and no PERM-BOTH), ``seed``, the interval's ``level``, and the human
+    difference below which WMT's Kendall-like tau skips a pair
+    (``threshold``: 25 for DA's 0-100 scale, WMT's DARR; 0 skips only
+    ties)."""
+
+    samples: int = DEFAULT_SAMPLES
+    trials: int = DEFAULT_TRIALS
+    seed: int = DEFAULT_SEED
+    level: float = 0.95
+    threshold: float = 0.0
+
+    def check(self) -> None:
+        if self.samples < 0 or self.trials < 0:
+            raise InputError("samples and trials must be 0 or more")
+        if not 0 < self.level < 1:
+            raise InputError(f"confidence level {self.level}: expected a number in (0, 1)")
+        if self.threshold < 0:
+            raise InputError(f"threshold {self.threshold}: expected 0 or more")
+
+
+@dataclass(frozen=True)
+class VariantResult:
+    """One variant's statistics (``system``, ``segment``: name to value,
+    NaN where undefined), their intervals (name to (low, high)), the
+    calibrated tie epsilon, and its oriented system and sentence scores."""
+
+    name: str
+    signature: str
+    sentence_variant: str
+    higher_is_better: bool
+    system_scores: tuple[float, ...]
+    system: dict[str, float]
+    segment: dict[str, float]
+    epsilon: float
+    intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def value(self, statistic: str) -> float:
+        return self.system[statistic] if statistic in self.system else self.segment[statistic]
+
+
+@dataclass(frozen=True)
+class Significance:
+    """PERM-BOTH of one statistic: the variants (indices) in order of their
+    value, p[a][b] the p-value that variant a is better than b (where a
+    ranks above b), and each variant's cluster (1 = the best)."""
+
+    statistic: str
+    order: tuple[int, ...]
+    p: dict[tuple[int, int], float]
+    clusters: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Study:
+    judgements: str
+    systems: tuple[str, ...]
+    human_scores: tuple[float, ...]
+    segments: int
+    test_set: int
+    settings: Settings
+    variants: tuple[VariantResult, ...]
+    significance: tuple[Significance, ...]
+
+    def best(self, statistic: str) -> VariantResult | None:
+        """The variant with the highest value of a statistic (the first of
+        equals), None where no variant has one."""
+        scored = [v for v in self.variants if not math.isnan(v.value(statistic))]
+        return max(scored, key=lambda v: v.value(statistic)) if scored else None
+
+    def to_dict(self) -> dict[str, Any]:
+        def number(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        sig = {s.statistic: s for s in self.significance}
+        return {
+            "judgements": self.judgements,
+            "systems": list(self.systems),
+            "human_system_scores": list(self.human_scores),
+            "segments": self.segments,
+            "test_set_segments": self.test_set,
+            "settings": vars(self.settings),
+            "variants": [
+                {
+                    "name": v.name,
+                    "signature": v.signature,
+                    "sentence_variant": v.sentence_variant,
+                    "system_scores": list(v.system_scores),
+                    "system": {k: number(x) for k, x in v.system.items()},
+                    "segment": {k: number(x) for k, x in v.segment.items()},
+                    "tie_epsilon": v.epsilon,
+                    "intervals": {k: list(x) for k, x in v.intervals.items()},
+                    "clusters": {name: s.clusters[i] for name, s in sig.items()},
+                }
+                for i, v in enumerate(self.variants)
+            ],
+            "best": {
+                name: best.name
+                for name in (*SYSTEM, SPA, *SEGMENT)
+                if (best := self.best(name)) is not None
+            },
+            "significance": {
+                s.statistic: [
+                    {"better": self.variants[a].name, "worse": self.variants[b].name, "p": p}
+                    for (a, b), p in sorted(s.p.items())
+                ]
+                for s in self.significance
+            },
+        }
+
+
+# ------------------------------------------------------------------ inputs
+
+
+def common_segments(judgements: Judgements, systems: Sequence[str]) -> list[int]:
+    """The 0-based segments rated for every system."""
+    rated = set(judgements.rated(systems[0]))
+    for system in systems[1:]:
+        rated &= set(judgements.rated(system))
+    if not rated:
+        raise InputError(f"{judgements.source}: no segment is rated for every system")
+    return sorted(rated)
+
+
+def _rated(score: float | None) -> float:
+    if score is None:  # common_segments keeps rated segments only
+        raise ValueError("an unrated segment among the common ones")
+    return score
+
+
+def _sign(variant: AnyMetric) -> float:
+    return 1.0 if variant.higher_is_better else -1.0
+
+
+@dataclass(frozen=True)
+class _Scores:
+    """One variant's oriented scores on the common segments, its columns."""
+
+    columns: list[Columns]
+    system: list[float]
+    sentences: list[list[float]]
+
+
+def _variant_scores(
+    variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int]
+) -> _Scores:
+    sign = _sign(variant)
+    sentence = variant.sentence_variant()
+    columns, system, sentences = [], [], []
+    for name in stats.systems:
+        # read in order once: a store's segments are computed a table at a time
+        segs = list(stats.segment_stats(variant, name))
+        cols = Columns([segs[i] for i in segments], variant)
+        columns.append(cols)
+        system.append(sign * variant.score_stats(cols.to_stats(cols.total()), stats.nrefs).score)
+        values = stats.sentence_values(sentence, name)
+        sentences.append([sign * values[i] for i in segments])
+    return _Scores(columns, system, sentences)
+
+
+# ----------------------------------------------------------- the statistics
+
+
+def _segment_statistics(
+    metric: st.Matrix, human: st.Matrix, threshold: float
+) -> tuple[dict[str, float], float]:
+    out = {"kendall_like_item": st.kendall_like(metric, human, threshold)}
+    for by in ("none", "system"):
+        # the other groupings' Kendall-like tau from the pair counts: a pair
+        # counts where the humans do not tie it (threshold 0 only)
+        pairs = [st.pair_counts(m, h) for m, h in st.groups(metric, human, by)]
+        if threshold == 0:
+            counted = [p.con + p.dis + p.tie_metric for p in pairs]
+            out[f"kendall_like_{by}"] = st.mean(
+                (p.con - p.dis - p.tie_metric) / c if c else st.nan for p, c in zip(pairs, counted)
+            )
+        else:
+            out[f"kendall_like_{by}"] = st.nan
+        out[f"acc_eq_{by}"] = st.mean(st.acc_eq(p) for p in pairs)
+    out["acc_eq_item"] = st.grouped(
+        metric, human, "item", lambda m, h: st.acc_eq(st.pair_counts(m, h))
+    )
+    calibrated = st.calibrated_acc_eq(st.groups(metric, human, "item"))
+    out["acc_eq_item_calibrated"] = calibrated.value
+    return {k: out[k] for k in SEGMENT}, calibrated.epsilon
+
+
+def _permutation_p_values(
+    totals: Sequence[float], sides: Callable[[int, int], list[float]]
+) -> list[list[float]]:
+    """p[i][j] (i < j): the share of trials whose difference of i over j
+    reaches the observed one; ``sides(i, j)``: the trials' differences."""
+    n = len(totals)
+    p = [[st.nan] * n for _ in range(n)]
+    for i, j in itertools.combinations(range(n), 2):
+        observed = totals[i] - totals[j]
+        diffs = sides(i, j)
+        p[i][j] = sum(d >= observed for d in diffs) / len(diffs)
+    return p
+
+
+def human_p_values(human: st.Matrix, draws: Draws) -> list[list[float]]:
+    """One-sided paired permutation p-values that system i beats j by the
+    mean of its segment scores (Thompson et al. 2024's ``pce``): per trial
+    each segment's two scores swapped where the trial's bit is set."""
+    signs = [[1 if b else -1 for b in sel] for sel, _ in randomization_selections(draws)]
+    # per trial and system: the sum of its scores, each signed by the trial
+    partial = [[math.fsum(s * x for s, x in zip(row, scores)) for scores in human]
+               for row in signs]  # fmt: skip
+    totals = [math.fsum(scores) for scores in human]
+
+    def sides(i: int, j: int) -> list[float]:
+        # side A keeps i's selected segments and takes j's others: A - B is
+        # the signed sum of i's scores minus the signed sum of j's
+        return [row[i] - row[j] for row in partial]
+
+    return _permutation_p_values(totals, sides)
+
+
+def metric_p_values(variant: AnyMetric, scores: _Scores, draws: Draws) -> list[list[float]]:
+    """The same test of corpus scores by approximate randomization (the
+    engine's ``randomization_sums``, the same draws)."""
+    sign = _sign(variant)
+    cols = scores.columns
+
+    def sides(i: int, j: int) -> list[float]:
+        trials = list(variant.engine.randomization_sums(cols[i], cols[j], draws))
+        a = variant.score_values(cols[i].to_stats(x) for x, _ in trials)
+        b = variant.score_values(cols[i].to_stats(y) for _, y in trials)
+        return [sign * (x - y) for x, y in zip(a, b)]
+
+    return _permutation_p_values(scores.system, sides)
+
+
+def _intervals(
+    variant: AnyMetric,
+    scores: _Scores,
+    human_system: Sequence[Sequence[float]],
+    item_values: dict[str, tuple[list[float], list[float]]],
+    indices: Sequence[Sequence[int]],
+    draws: Draws,
+    settings: Settings,
+) -> dict[str, tuple[float, float]]:
+    """Percentile intervals of the system-level statistics and of the
+    item-grouped segment-level ones over the segment resamples."""
+    sign = _sign(variant)
+    per_system = [
+        [sign * x for x in variant.score_values(it)]
+        for it in variant.engine.bootstrap_sums(scores.columns, draws)
+    ]
+    samples: dict[str, list[float]] = {name: [] for name in (*SYSTEM, *item_values)}
+    for k, idx in enumerate(indices):
+        metric = [per_system[s][k] for s in range(len(per_system))]
+        human = [row[k] for row in human_system]
+        for name, f in SYSTEM.items():
+            samples[name].append(f(metric, human))
+        for name, (numerators, denominators) in item_values.items():
+            num = math.fsum(numerators[i] for i in idx)
+            den = math.fsum(denominators[i] for i in idx)
+            samples[name].append(num / den if den else st.nan)
+    out = {}
+    for name, values in samples.items():
+        kept = [v for v in values if not math.isnan(v)]
+        if kept:
+            interval = percentile_interval(kept, settings.level)
+            out[name] = (interval.low, interval.high)
+    return out
+
+
+def _item_values(
+    metric: st.Matrix, human: st.Matrix, threshold: float, epsilon: float
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Per item (segment), the numerator and denominator of each
+    item-grouped statistic, so that a resample of the items sums them: the
+    pooled Kendall-like tau, and the mean of acc_eq (each item weighing 1)."""
+    kl_num, kl_den, acc, acc_cal, ones = [], [], [], [], []
+    for m, h in st.groups(metric, human, "item"):
+        con, dis = st.darr_pairs(m, h, threshold)
+        kl_num.append(float(con - dis))
+        kl_den.append(float(con + dis))
+        a0 = st.acc_eq(st.pair_counts(m, h))
+        a1 = st.acc_eq(st.epsilon_pairs(m, h, epsilon))
+        defined = not math.isnan(a0)
+        acc.append(a0 if defined else 0.0)
+        acc_cal.append(a1 if defined else 0.0)
+        ones.append(1.0 if defined else 0.0)
+    return {
+        "kendall_like_item": (kl_num, kl_den),
+        "acc_eq_item": (acc, ones),
+        "acc_eq_item_calibrated": (acc_cal, ones),
+    }
+
+
+# ------------------------------------------------------------- PERM-BOTH
+
+
+def _zscore(values: Sequence[float]) -> list[float]:
+    """(x - mean) / population standard deviation (scipy's ``zscore``); a
+    constant vector becomes zeros."""
+    n = len(values)
+    mu = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((x - mu) ** 2 for x in values) / n)
+    return [(x - mu) / sd if sd else 0.0 for x in values]
+
+
+def _swapped(a: list[float], b: list[float], bits: int) -> tuple[list[float], list[float]]:
+    """a and b with the cells whose bit is set exchanged (bit k: cell k)."""
+    x, y = list(a), list(b)
+    k = 0
+    while bits:
+        if bits & 1:
+            x[k], y[k] = b[k], a[k]
+        bits >>= 1
+        k += 1
+    return x, y
+
+
+def perm_both_system(
+    a: Sequence[float], b: Sequence[float], human: Sequence[float], statistic: str, draws: Draws
+) -> float:
+    """PERM-BOTH of a system-level statistic: the p-value that variant b
+    correlates better than variant a (``draws``: one trial per draw, one
+    cell per system)."""
+    f = SYSTEM[statistic]
+    za, zb = _zscore(a), _zscore(b)
+    observed = f(zb, human) - f(za, human)
+    rng = draws.rng()
+    count = 0
+    for _ in range(draws.count):
+        x, y = _swapped(za, zb, rng.getrandbits(len(za)))
+        count += f(y, human) - f(x, human) >= observed
+    return count / draws.count
+
+
+def _outcome(dm: float, dh: float, statistic: str) -> int:
+    if statistic == "kendall_like_item":  # concordant +1, discordant (or metric tie) -1
+        return 1 if dm != 0 and (dm > 0) == (dh > 0) else -1
+    # acc_eq: concordant, or tied on both sides
+    return int((dm == 0 and dh == 0) or (dm != 0 and dh != 0 and (dm > 0) == (dh > 0)))
+
+
+def pair_tables(
+    za: st.Matrix, zb: st.Matrix, human: st.Matrix, statistic: str, threshold: float
+) -> tuple[list[int], list[int], list[int]]:
+    """An item-grouped statistic that sums over the pairs of each item's
+    systems, every pair weighing the same (Kendall-like tau pools its
+    pairs; acc_eq averages items of equal pair counts), as PERM-BOTH's pair
+    tables: per pair its two cells (system-major flat indices), and how much
+    b's integer sum minus a's changes for each way the two cells may be
+    swapped (neither, the second, the first, both)."""
+    systems, items = len(za), len(za[0])
+    first, second, table = [], [], []
+    for j in range(items):
+        for s, t in itertools.combinations(range(systems), 2):
+            dh = human[s][j] - human[t][j]
+            if statistic == "kendall_like_item" and (dh == 0 or abs(dh) < threshold):
+                continue
+            first.append(s * items + j)
+            second.append(t * items + j)
+            for swap_s, swap_t in ((0, 0), (0, 1), (1, 0), (1, 1)):
+                xs, ys = (zb[s][j], za[s][j]) if swap_s else (za[s][j], zb[s][j])
+                xt, yt = (zb[t][j], za[t][j]) if swap_t else (za[t][j], zb[t][j])
+                table.append(_outcome(ys - yt, dh, statistic) - _outcome(xs - xt, dh, statistic))
+    return first, second, table
+
+
+def perm_both_items(
+    a: st.Matrix,
+    b: st.Matrix,
+    human: st.Matrix,
+    statistic: str,
+    threshold: float,
+    draws: Draws,
+    engine: Engine,
+) -> float:
+    """PERM-BOTH of an item-grouped segment-level statistic that sums over
+    pairs (Kendall-like tau, acc_eq at epsilon 0): the p-value that b is
+    better than a. Cells are z-normalized over all of a variant's scores;
+    ``draws``: one trial per draw, one cell per system and segment; the
+    trials are summed by the engine (``Engine.pair_swap_sums``)."""
+    flat_a, flat_b = _zscore(list(itertools.chain(*a))), _zscore(list(itertools.chain(*b)))
+    items = len(a[0])
+    za = [flat_a[s * items : (s + 1) * items] for s in range(len(a))]
+    zb = [flat_b[s * items : (s + 1) * items] for s in range(len(b))]
+    first, second, table = pair_tables(za, zb, human, statistic, threshold)
+    if not first:
+        return st.nan
+    # no cell swapped: the observed difference (as an integer sum, exactly)
+    observed = sum(table[0::4])
+    sums = engine.pair_swap_sums(draws, first, second, table)
+    return sum(x >= observed for x in sums) / len(sums)
+
+
+def assign_clusters(
+    order: Sequence[int], p: dict[tuple[int, int], float], alpha: float
+) -> dict[int, int]:
+    """mt-metrics-eval's ``AssignRanks``: down the order, a new cluster
+    where a variant of the current cluster beats this one with p <= alpha."""
+    clusters, current, start = {}, 1, 0
+    for k, v in enumerate(order):
+        if any(p[order[i], v] <= alpha for i in range(start, k)):
+            current += 1
+            start = k
+        clusters[v] = current
+    return clusters
+
+
+# ------------------------------------------------------------------ study
+
+
+def run(
+    variants: Sequence[AnyMetric],
+    stats: SystemStatistics,
+    judgements: Judgements,
+    settings: Settings = Settings(),
+    tested: Sequence[int] | None = None,
+) -> Study:
+    """The study of ``variants`` (collected in ``stats``) against the
+    judgements of the same systems; ``tested``: the variants (indices) that
+    get intervals, soft pairwise accuracy, PERM-BOTH and clusters (default:
+    all of them; a grid tests a shortlist)."""
+    settings.check()
+    names = stats.systems
+    judged = judgements.for_systems(names, stats.segments)
+    segments = common_segments(judged, names)
+    hsign = 1.0 if judged.higher_is_better else -1.0
+    human = [[hsign * _rated(judged.scores[s][i]) for i in segments] for s in names]
+    human_system = [math.fsum(row) / len(row) for row in human]
+    tested = list(range(len(variants))) if tested is None else list(tested)
+    n = len(segments)
+    boot = Draws.from_seed(n, settings.samples, settings.seed) if settings.samples else None
+    indices = bootstrap_indices(boot) if boot else []
+    human_boot = [[math.fsum(row[i] for i in idx) / n for idx in indices] for row in human]
+    perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
+    human_p = human_p_values(human, perm) if perm else None
+
+    results, kept = [], {}
+    for k, v in enumerate(variants):
+        scores = _variant_scores(v, stats, segments)
+        system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
+        segment, epsilon = _segment_statistics(scores.sentences, human, settings.threshold)
+        intervals: dict[str, tuple[float, float]] = {}
+        if k in tested:
+            kept[k] = scores
+            if perm and human_p is not None:
+                system[SPA] = st.soft_pairwise_accuracy(metric_p_values(v, scores, perm), human_p)
+            if boot:
+                items = _item_values(scores.sentences, human, settings.threshold, epsilon)
+                intervals = _intervals(v, scores, human_boot, items, indices, boot, settings)
+        system.setdefault(SPA, st.nan)
+        results.append(VariantResult(
+            v.name, v.signature(stats.nrefs).long, v.sentence_variant().name, v.higher_is_better,
+            tuple(scores.system), system, segment, epsilon, intervals,
+        ))  # fmt: skip
+
+    significance = []
+    if settings.trials and len(tested) > 1:
+        for statistic in TESTED:
+            significance.append(_significance(statistic, results, kept, human, human_system,
+                                              tested, settings, variants[0].engine))  # fmt: skip
+    return Study(
+        judged.source, tuple(names), tuple(human_system), n, stats.segments, settings,
+        tuple(results), tuple(significance),
+    )  # fmt: skip
+
+
+def _significance(
+    statistic: str,
+    results: Sequence[VariantResult],
+    scores: dict[int, _Scores],
+    human: st.Matrix,
+    human_system: Sequence[float],
+    tested: Sequence[int],
+    settings: Settings,
+    engine: Engine,
+) -> Significance:
+    def key(k: int) -> float:
+        value = results[k].value(statistic)
+        return -math.inf if math.isnan(value) else value
+
+    order = sorted(tested, key=key, reverse=True)
+    # the same trials for every pair: a pair's p-value does not depend on
+    # which other variants are studied
+    cells = len(human_system) if statistic in SYSTEM else len(human) * len(human[0])
+    draws = Draws.from_seed(cells, settings.trials, settings.seed)
+    p: dict[tuple[int, int], float] = {}
+    for x, y in itertools.combinations(range(len(order)), 2):
+        better, worse = order[x], order[y]
+        if statistic in SYSTEM:
+            p[better, worse] = perm_both_system(
+                scores[worse].system, scores[better].system, human_system, statistic, draws
+            )
+        else:
+            p[better, worse] = perm_both_items(
+                scores[worse].sentences, scores[better].sentences, human, statistic,
+                settings.threshold, draws, engine,
+            )  # fmt: skip
+    clusters = assign_clusters(order, p, ALPHA)
+    return Significance(statistic, tuple(order), p,
+                        tuple(clusters.get(k, 0) for k in range(len(results))))  # fmt: skip

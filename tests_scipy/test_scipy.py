@@ -1,0 +1,68 @@
+"""bleukit/meta/statistics.py against scipy.stats itself, to 1e-12, on
+random inputs (ties and near-constant vectors included) and on the WMT21
+MQM data in tests/data/mqm. Opt-in: ``tox -e scipy``."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleukit.meta import statistics as s
+from bleukit.meta.judgements import read_judgements
+
+stats = pytest.importorskip("scipy.stats", reason="tox -e scipy installs scipy")
+
+MQM = Path(__file__).resolve().parents[1] / "tests" / "data" / "mqm"
+
+
+def theirs(name, x, y, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a constant input: scipy warns and returns nan
+        f = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+        return float(f[name](x, y, **kwargs)[0])
+
+
+def same(ours, scipy_value):
+    if math.isnan(scipy_value):
+        return math.isnan(ours)
+    return abs(ours - scipy_value) <= 1e-12
+
+
+VALUES = st.one_of(
+    st.floats(-1e3, 1e3, allow_nan=False), st.integers(-4, 4).map(float), st.just(0.1)
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.data())
+def test_correlations_equal_scipys(data):
+    n = data.draw(st.integers(2, 40))
+    x = data.draw(st.lists(VALUES, min_size=n, max_size=n))
+    y = data.draw(st.lists(VALUES, min_size=n, max_size=n))
+    assert same(s.pearson(x, y), theirs("pearson", x, y))
+    assert same(s.spearman(x, y), theirs("spearman", x, y))
+    assert same(s.kendall(x, y), theirs("kendall", x, y))
+    assert same(s.kendall(x, y, "c"), theirs("kendall", x, y, variant="c"))
+
+
+@pytest.mark.parametrize("pair", ["ende", "zhen"])
+def test_on_the_wmt21_mqm_data(pair):
+    """Every system's segment scores against every other's (a stand-in
+    for metric and human vectors with MQM's many ties), and the system
+    means against their ranks."""
+    j = read_judgements(str(MQM / f"mqm_newstest2021_{pair}.avg_seg_scores.tsv"))
+    rated = [[v for v in j.scores[name] if v is not None] for name in j.systems]
+    for x, y in itertools.pairwise(rated):
+        for name in ("pearson", "spearman", "kendall"):
+            assert same(getattr(s, name)(x, y), theirs(name, x, y))
+        assert same(s.kendall(x, y, "c"), theirs("kendall", x, y, variant="c"))
+    means = [j.system_score(name) for name in j.systems]
+    order = list(range(len(means)))
+    for name in ("pearson", "spearman", "kendall"):
+        assert same(getattr(s, name)(means, order), theirs(name, means, order))
