@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -1017,3 +1018,58 @@ def test_correction_choices_are_the_library_s():
     (sub,) = [a for a in build_parser("compare")._actions if a.dest == "command"]
     (correction,) = [a for a in sub.choices["compare"]._actions if a.dest == "correction"]
     assert tuple(correction.choices) == CORRECTIONS
+
+
+MQM = Path(__file__).resolve().parent / "data" / "mqm"
+
+
+def test_meta_command_on_the_wmt21_mqm_data(capsys):
+    judgements = str(MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv")
+    argv = ["meta", "-H", judgements, "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
+            "-i", str(MQM / "newstest2021.en-de"), "--alias", "NVIDIA-NeMo=Nemo",
+            "-v", "BLEUw4,chrF,TER", "--samples", "20", "--trials", "20"]  # fmt: skip
+    code, out, err = run([*argv, "-f", "json"], capsys)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert [v["name"] for v in data["variants"]] == ["BLEUw4", "chrF", "TER"]
+    assert "Nemo" in data["systems"] and data["segments"] == 527
+    for v in data["variants"]:
+        assert v["signature"].startswith("bleukit|") and v["tested"]
+        assert all(isinstance(x, float) for x in v["system"].values())
+        assert set(v["segment"]) >= {"kendall_like_item", "acc_eq_item_calibrated"}
+        assert v["clusters"]["pearson"] >= 1
+    assert data["best"]["pearson"] in ("BLEUw4", "chrF", "TER")
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and "System level" in out and "Segment level" in out
+    assert "527 of 1002 segments" in out and "best pearson:" in out
+    for fmt, marker in (("markdown", "| Variant |"), ("latex", "\\begin{tabular}")):
+        code, out, _ = run([*argv, "-f", fmt], capsys)
+        assert code == 0 and marker in out
+
+
+def test_meta_grid_and_errors(capsys, tmp_path):
+    judgements = str(MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv")
+    base = ["meta", "-H", judgements, "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
+            "-i", str(MQM / "newstest2021.en-de"), "--samples", "0", "--trials", "0"]  # fmt: skip
+    code, out, err = run([*base, "--alias", "NVIDIA-NeMo=Nemo", "-v", "chrF",
+                          "--search", "max_order=2..3", "lowercase=false,true", "-f", "json"],
+                         capsys)  # fmt: skip
+    assert (code, err) == (0, "")
+    names = [v["name"] for v in json.loads(out)["variants"]]
+    assert names[0] == "chrF" and len(names) == 5 and "BLEUw4[lowercase=True,max_order=3]" in names
+    for extra, message in (
+        ([], "no judgements of NVIDIA-NeMo"),
+        (["--alias", "Nemo"], "--alias 'Nemo': expected SYSTEM=JUDGED"),
+        (["--alias", "X=Nemo"], "--alias names no system given: X"),
+        (["--alias", "NVIDIA-NeMo=Nemo", "--search", "max_order"], "--search 'max_order'"),
+        (["--alias", "NVIDIA-NeMo=Nemo", "--search", "max_order=a..b"], "must be numbers"),
+        (["--alias", "NVIDIA-NeMo=Nemo", "--search", "no_such=1"], "no_such"),
+        (["--alias", "NVIDIA-NeMo=Nemo", "--human-format", "wmt-da"], "expected the header SYS"),
+    ):
+        code, out, err = run([*base, *extra], capsys)
+        assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1, extra
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run(["meta", "-H", judgements, "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
+                        "-i", str(empty)], capsys)  # fmt: skip
+    assert code == 2 and "no files in it" in err

@@ -6,9 +6,10 @@ how options combine live here too, so each error names the options."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError
 
@@ -138,6 +139,59 @@ def systems(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     if twice:
         raise InputError(f"--names: each system needs its own name; {', '.join(twice)} repeats")
     return names, paths
+
+
+def system_files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """``systems``, where a lone -i DIR stands for the files in it (sorted,
+    hidden ones skipped)."""
+    paths = flatten(args.input)
+    if len(paths) == 1 and os.path.isdir(paths[0]):
+        folder = paths[0]
+        files = sorted(
+            os.path.join(folder, f) for f in os.listdir(folder)
+            if not f.startswith(".") and os.path.isfile(os.path.join(folder, f))
+        )  # fmt: skip
+        if not files:
+            raise InputError(f"{folder}: no files in it")
+        args.input = [files]
+    return systems(args)
+
+
+def aliases(pairs: Sequence[str]) -> dict[str, str]:
+    """--alias SYSTEM=JUDGED, each system once."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        system, sep, judged = pair.partition("=")
+        if not sep or not system.strip() or not judged.strip():
+            raise InputError(f"--alias {pair!r}: expected SYSTEM=JUDGED")
+        if system.strip() in out:
+            raise InputError(f"--alias names {system.strip()} twice")
+        out[system.strip()] = judged.strip()
+    return out
+
+
+def search_axes(texts: Sequence[str]) -> list[tuple[str, list[Any]]]:
+    """--search FIELD=V1,V2 or FIELD=FIRST..LAST: each field's values, read
+    as --set reads them."""
+    from ..config.model import parse_override
+
+    axes = []
+    for text in texts:
+        field, sep, values = text.partition("=")
+        if not sep or not field.strip() or not values.strip():
+            raise InputError(f"--search {text!r}: expected FIELD=V1,V2,... or FIELD=FIRST..LAST")
+        first, dots, last = values.partition("..")
+        if dots:
+            try:
+                items = [str(x) for x in range(int(first), int(last) + 1)]
+            except ValueError:
+                raise InputError(f"--search {text!r}: FIRST..LAST must be numbers") from None
+            if not items:
+                raise InputError(f"--search {text!r}: FIRST is above LAST")
+        else:
+            items = [v.strip() for v in values.split(",") if v.strip()]
+        axes.append((field.strip(), [parse_override(f"{field.strip()}={v}")[1] for v in items]))
+    return axes
 
 
 def execution(args: argparse.Namespace) -> Execution:

@@ -215,6 +215,40 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> None:
     out.write(FORMATS[args.format](analysis, args.width))
 
 
+#: the variants ``meta`` studies by default (the issue's list: the usual
+#: BLEU, character BLEU, sacrebleu's default, chrF, chrF++, TER, NIST)
+_META_VARIANTS = ("BLEUw4", "BLEUc18", "sacrebleu", "chrF", "chrF++", "TER", "NIST")
+
+
+def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
+    from ..executors.files import collect_files
+    from ..meta.judgements import MQM_WEIGHTS, read_judgements
+    from ..meta.study import Settings, grid_names, run
+    from ..report.meta import FORMATS
+
+    a.check_width(args.width)
+    listed = a.variant_names(args, default=_META_VARIANTS)
+    grid = grid_names(args.search_base, a.search_axes(args.search)) if args.search else []
+    variants = a.variants([*listed, *grid], args.set)
+    a.warn_language(args, variants)
+    judgements = read_judgements(
+        args.human, args.human_format, field=args.da_score,
+        lower_is_better=args.lower_is_better, weights=args.mqm_weights or MQM_WEIGHTS,
+    )  # fmt: skip
+    names, paths = a.system_files(args)
+    alias = a.aliases(args.alias)
+    unknown = sorted(set(alias) - set(names))
+    if unknown:
+        raise InputError(f"--alias names no system given: {', '.join(unknown)}")
+    names = [alias.get(n, n) for n in names]
+    stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
+    threshold = judgements.darr_threshold if args.threshold is None else args.threshold
+    settings = Settings(args.samples, args.trials, args.seed, args.level, threshold)
+    with phase("meta-evaluation"):
+        study = run(variants, stats, judgements, settings, len(listed) if grid else None)
+    out.write(FORMATS[args.format](study, args.width))
+
+
 def cmd_agree(args: argparse.Namespace, out: TextIO) -> None:
     from ..analysis.agreement import agree_stats, study_variants
     from ..report.text import agreement_text, dumps, search_text
@@ -346,6 +380,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int | None]] = {
     "matrix": cmd_matrix,
     "report": cmd_report,
     "analyze": cmd_analyze,
+    "meta": cmd_meta,
     "verify": cmd_verify,
     "variants": cmd_variants,
     "show": cmd_show,

@@ -144,7 +144,9 @@ def _add_quiet(group: _Group) -> None:
     )
 
 
-def _add_format(group: _Group, choices: tuple[str, ...], width: bool = True) -> None:
+def _add_format(
+    group: _Group, choices: tuple[str, ...], width: bool = True, decimals: int = 2
+) -> None:
     group.add_argument(
         "--format",
         "-f",
@@ -157,9 +159,10 @@ def _add_format(group: _Group, choices: tuple[str, ...], width: bool = True) -> 
             "--width",
             "-w",
             type=int,
-            default=2,
+            default=decimals,
             metavar="N",
-            help="decimals of the scores in text, Markdown and LaTeX output, 0-16 (default 2)",
+            help=f"decimals of the scores in text, Markdown and LaTeX output, 0-16 "
+            f"(default {decimals})",
         )
 
 
@@ -304,6 +307,104 @@ def _report_options(report: argparse.ArgumentParser) -> None:
     _add_train(analysis)
     _add_words(analysis)
     _add_executor(report.add_argument_group("execution"))
+
+
+#: the variants ``meta`` studies by default
+_META = "BLEUw4,BLEUc18,sacrebleu,chrF,chrF++,TER,NIST"
+
+
+def _meta_options(meta: argparse.ArgumentParser) -> None:
+    human = meta.add_argument_group("human judgements")
+    _completes(
+        human.add_argument(
+            "-H",
+            "--human",
+            required=True,
+            metavar="FILE",
+            help="the human judgements: Google's MQM segment averages or error annotations, "
+            "WMT's DA segment scores, or system<TAB>segment<TAB>score lines",
+        ),
+        "files",
+    )
+    human.add_argument(
+        "--human-format",
+        choices=("auto", "mqm-avg", "mqm", "wmt-da", "tsv"),
+        default="auto",
+        help="the judgements' format (default: told by their first line)",
+    )
+    human.add_argument(
+        "--da-score",
+        choices=("z", "raw"),
+        default="z",
+        help="DA's standardized (default) or raw score",
+    )
+    human.add_argument(
+        "--lower-is-better",
+        action="store_true",
+        help="the plain TSV's scores are penalties (lower is better)",
+    )
+    human.add_argument(
+        "--mqm-weights",
+        metavar="SPEC",
+        help="MQM error weights, 'severity[/category...]:weight' separated by spaces "
+        "(default Freitag et al. 2021's: Major:5 Minor:1 Neutral:0 "
+        "Major/Non-translation!:25 Minor/Fluency/Punctuation:0.1)",
+    )
+    human.add_argument(
+        "--alias",
+        action="append",
+        default=[],
+        metavar="SYSTEM=JUDGED",
+        help="the system named SYSTEM is JUDGED in the judgements, and is called so "
+        "(e.g. --alias NVIDIA-NeMo=Nemo)",
+    )
+    output = meta.add_argument_group("output")
+    _add_format(output, ("text", "json", "markdown", "latex"), decimals=3)
+    _add_quiet(output)
+    inputs = meta.add_argument_group("input")
+    _add_refs(inputs)
+    _add_inputs(inputs, "hypothesis files, one per system, or a directory of them", True)
+    _add_names(inputs)
+    variants = meta.add_argument_group("variants")
+    _add_variants(variants, _META, several=True)
+    _add_lang(variants)
+    _add_set(variants)
+    study = meta.add_argument_group("study")
+    study.add_argument(
+        "--search",
+        nargs="+",
+        metavar="FIELD=VALUES",
+        help="a grid of variants from --search-base: every combination of the fields' values "
+        "(comma-separated, or FIRST..LAST for numbers), e.g. tokenizer=13a.v1,char.v1 "
+        "max_order=2..18",
+    )
+    _completes(
+        study.add_argument(
+            "--search-base",
+            default="BLEUw4",
+            metavar="VARIANT",
+            help="the variant the grid changes (default BLEUw4)",
+        ),
+        "variants",
+    )
+    study.add_argument(
+        "--samples", type=int, default=1000, help="bootstrap resamples of the segments "
+        "(default 1000; 0: no intervals)"
+    )  # fmt: skip
+    study.add_argument(
+        "--trials", type=int, default=1000, help="permutation trials for soft pairwise "
+        "accuracy and PERM-BOTH (default 1000; 0: neither)"
+    )  # fmt: skip
+    study.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    study.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
+    study.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        help="the human difference below which WMT's Kendall-like tau skips a pair "
+        "(default 25 for raw DA, WMT's DARR; else 0, skipping ties only)",
+    )
+    _add_executor(meta.add_argument_group("execution"))
 
 
 def _analyze_options(analyze: argparse.ArgumentParser) -> None:
@@ -511,6 +612,26 @@ most in smoothed sentence scores.""",
             "bleukit analyze -r ref.txt -i base.txt sysA.txt",
             "bleukit analyze -v BLEUw4,chrF -r ref.txt -i base.txt sysA.txt -f markdown",
             "bleukit analyze --words compare-mt --train ref.txt -r ref.txt -i sys1.txt sys2.txt",
+        ),
+    ),
+    "meta": _Command(
+        "which variant agrees best with human judgements: the WMT metrics task's statistics",
+        _meta_options,
+        """\
+Meta-evaluate metric variants against human judgements of the same systems
+(Google's MQM, WMT's DA, or a plain TSV): per variant the WMT metrics
+task's statistics at system level (Pearson, Spearman, Kendall tau-b and
+tau-c, pairwise accuracy, soft pairwise accuracy) and segment level (WMT's
+Kendall-like tau and acc_eq, with tie calibration, grouped by item, by
+system or not at all), bootstrap intervals, the best variant for each
+statistic, and the significance clusters among variants (PERM-BOTH).
+--search adds a grid of variants; the grid's statistics share one counting
+pass per tokenization, and its best variants are tested beside the listed ones.""",
+        (
+            "bleukit meta -H mqm.avg_seg_scores.tsv -r ref.txt -i systems/",
+            "bleukit meta -H mqm.tsv -r ref.txt -i sys*.txt -v BLEUw4,chrF -f json",
+            "bleukit meta -H scores.tsv -r ref.txt -i systems/ --search tokenizer=13a.v1,char.v1 "
+            "max_order=2..18 smoothing=none.v1,exp.v1",
         ),
     ),
     "verify": _Command(

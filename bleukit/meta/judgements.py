@@ -60,6 +60,14 @@ class Judgements:
     source: str
     scores: Mapping[str, tuple[float | None, ...]]
     higher_is_better: bool = True
+    #: what the scores are: "mqm", "da-z", "da-raw" or "tsv"
+    kind: str = "tsv"
+
+    @property
+    def darr_threshold(self) -> float:
+        """The human difference below which WMT's Kendall-like tau skips a
+        pair: 25 on DA's raw 0-100 scale (WMT's DARR), else 0 (only ties)."""
+        return 25.0 if self.kind == "da-raw" else 0.0
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -104,7 +112,7 @@ class Judgements:
                 )
             padded = values[:segments] + (None,) * (segments - len(values))
             scores[system] = padded
-        return Judgements(self.source, scores, self.higher_is_better)
+        return Judgements(self.source, scores, self.higher_is_better, self.kind)
 
 
 # ------------------------------------------------------------------ reading
@@ -159,7 +167,7 @@ class _Table:
             )
         seen[segment] = (score, line)
 
-    def judgements(self, source: str, higher_is_better: bool = True) -> Judgements:
+    def judgements(self, source: str, kind: str, higher_is_better: bool = True) -> Judgements:
         if not self.by_system:
             raise InputError(f"{self.path}: no judgements in it")
         scores = {}
@@ -168,7 +176,7 @@ class _Table:
             for segment, (score, _) in seen.items():
                 values[segment - 1] = score
             scores[system] = tuple(values)
-        return Judgements(source, scores, higher_is_better)
+        return Judgements(source, scores, higher_is_better, kind)
 
 
 def _split(path: str, line: int, text: str, fields: int, sep: str | None) -> list[str]:
@@ -194,7 +202,7 @@ def read_mqm_avg(path: str) -> Judgements:
         system, score, segment = _split(path, line, text, 3, None)
         value = None if score == "None" else _number(path, line, score)
         table.put(line, system, _segment(path, line, segment), value)
-    return table.judgements(f"MQM ({Path(path).name})")
+    return table.judgements(f"MQM ({Path(path).name})", "mqm")
 
 
 def read_wmt_da(path: str, field: str = "z") -> Judgements:
@@ -206,7 +214,7 @@ def read_wmt_da(path: str, field: str = "z") -> Judgements:
         table.put(line, system, _segment(path, line, segment),
                   _number(path, line, z if field == "z" else raw))  # fmt: skip
     kind = "z-standardized" if field == "z" else "raw"
-    return table.judgements(f"DA, {kind} ({Path(path).name})")
+    return table.judgements(f"DA, {kind} ({Path(path).name})", f"da-{field}")
 
 
 def read_tsv(path: str, lower_is_better: bool = False) -> Judgements:
@@ -214,7 +222,7 @@ def read_tsv(path: str, lower_is_better: bool = False) -> Judgements:
     for line, text in _rows(path):
         system, segment, score = _split(path, line, text, 3, "\t")
         table.put(line, system, _segment(path, line, segment), _number(path, line, score))
-    return table.judgements(f"human scores ({Path(path).name})", not lower_is_better)
+    return table.judgements(f"human scores ({Path(path).name})", "tsv", not lower_is_better)
 
 
 def parse_weights(spec: str) -> dict[tuple[str, ...], float]:
@@ -275,7 +283,7 @@ def read_mqm(path: str, weights: str = MQM_WEIGHTS) -> Judgements:
         for segment, raters in segments.items():
             values[segment - 1] = -math.fsum(raters.values()) / len(raters)
         scores[system] = tuple(values)
-    return Judgements(f"MQM ({Path(path).name}, weights {weights})", scores)
+    return Judgements(f"MQM ({Path(path).name}, weights {weights})", scores, True, "mqm")
 
 
 def detect(path: str) -> str:

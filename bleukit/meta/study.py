@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.errors import InputError
@@ -150,6 +150,8 @@ class Study:
     settings: Settings
     variants: tuple[VariantResult, ...]
     significance: tuple[Significance, ...]
+    #: the variants (indices) with intervals, soft pairwise accuracy and tests
+    tested: tuple[int, ...] = ()
 
     def best(self, statistic: str) -> VariantResult | None:
         """The variant with the highest value of a statistic (the first of
@@ -178,8 +180,9 @@ class Study:
                     "system": {k: number(x) for k, x in v.system.items()},
                     "segment": {k: number(x) for k, x in v.segment.items()},
                     "tie_epsilon": v.epsilon,
+                    "tested": i in self.tested,
                     "intervals": {k: list(x) for k, x in v.intervals.items()},
-                    "clusters": {name: s.clusters[i] for name, s in sig.items()},
+                    "clusters": {name: s.clusters[i] for name, s in sig.items() if s.clusters[i]},
                 }
                 for i, v in enumerate(self.variants)
             ],
@@ -502,12 +505,13 @@ def run(
     stats: SystemStatistics,
     judgements: Judgements,
     settings: Settings = Settings(),
-    tested: Sequence[int] | None = None,
+    listed: int | None = None,
 ) -> Study:
     """The study of ``variants`` (collected in ``stats``) against the
-    judgements of the same systems; ``tested``: the variants (indices) that
-    get intervals, soft pairwise accuracy, PERM-BOTH and clusters (default:
-    all of them; a grid tests a shortlist)."""
+    judgements of the same systems. Every variant gets every point
+    statistic; the tested ones also get intervals, soft pairwise accuracy,
+    PERM-BOTH and clusters: all of them, or with ``listed`` the first
+    ``listed`` and the best of the others (a grid's) for each statistic."""
     settings.check()
     names = stats.systems
     judged = judgements.for_systems(names, stats.segments)
@@ -515,32 +519,38 @@ def run(
     hsign = 1.0 if judged.higher_is_better else -1.0
     human = [[hsign * _rated(judged.scores[s][i]) for i in segments] for s in names]
     human_system = [math.fsum(row) / len(row) for row in human]
-    tested = list(range(len(variants))) if tested is None else list(tested)
+
+    points = []
+    for v in variants:
+        scores = _variant_scores(v, stats, segments)
+        system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
+        system[SPA] = st.nan
+        segment, epsilon = _segment_statistics(scores.sentences, human, settings.threshold)
+        points.append(VariantResult(
+            v.name, v.signature(stats.nrefs).long, v.sentence_variant().name, v.higher_is_better,
+            tuple(scores.system), system, segment, epsilon,
+        ))  # fmt: skip
+    tested = list(range(len(variants))) if listed is None else _shortlist(points, listed)
+
     n = len(segments)
     boot = Draws.from_seed(n, settings.samples, settings.seed) if settings.samples else None
     indices = bootstrap_indices(boot) if boot else []
     human_boot = [[math.fsum(row[i] for i in idx) / n for idx in indices] for row in human]
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
     human_p = human_p_values(human, perm) if perm else None
-
-    results, kept = [], {}
-    for k, v in enumerate(variants):
-        scores = _variant_scores(v, stats, segments)
-        system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
-        segment, epsilon = _segment_statistics(scores.sentences, human, settings.threshold)
-        intervals: dict[str, tuple[float, float]] = {}
-        if k in tested:
-            kept[k] = scores
-            if perm and human_p is not None:
-                system[SPA] = st.soft_pairwise_accuracy(metric_p_values(v, scores, perm), human_p)
-            if boot:
-                items = _item_values(scores.sentences, human, settings.threshold, epsilon)
-                intervals = _intervals(v, scores, human_boot, items, indices, boot, settings)
-        system.setdefault(SPA, st.nan)
-        results.append(VariantResult(
-            v.name, v.signature(stats.nrefs).long, v.sentence_variant().name, v.higher_is_better,
-            tuple(scores.system), system, segment, epsilon, intervals,
-        ))  # fmt: skip
+    results, kept = list(points), {}
+    for k in tested:
+        v, point = variants[k], points[k]
+        # made again for the few tested: a grid's columns are not all kept
+        scores = kept[k] = _variant_scores(v, stats, segments)
+        system = dict(point.system)
+        if perm and human_p is not None:
+            system[SPA] = st.soft_pairwise_accuracy(metric_p_values(v, scores, perm), human_p)
+        intervals = {}
+        if boot:
+            items = _item_values(scores.sentences, human, settings.threshold, point.epsilon)
+            intervals = _intervals(v, scores, human_boot, items, indices, boot, settings)
+        results[k] = replace(point, system=system, intervals=intervals)
 
     significance = []
     if settings.trials and len(tested) > 1:
@@ -549,8 +559,22 @@ def run(
                                               tested, settings, variants[0].engine))  # fmt: skip
     return Study(
         judged.source, tuple(names), tuple(human_system), n, stats.segments, settings,
-        tuple(results), tuple(significance),
+        tuple(results), tuple(significance), tuple(tested),
     )  # fmt: skip
+
+
+def _shortlist(points: Sequence[VariantResult], listed: int) -> list[int]:
+    """The first ``listed`` variants, and the best of the others for each
+    statistic ranked (the first of equals)."""
+    chosen = list(range(min(listed, len(points))))
+    for statistic in (*SYSTEM, *SEGMENT):
+        scored = [(v.value(statistic), -k) for k, v in enumerate(points)
+                  if k >= listed and not math.isnan(v.value(statistic))]  # fmt: skip
+        if scored:
+            best = -max(scored)[1]
+            if best not in chosen:
+                chosen.append(best)
+    return chosen
 
 
 def _significance(
@@ -587,3 +611,28 @@ def _significance(
     clusters = assign_clusters(order, p, ALPHA)
     return Significance(statistic, tuple(order), p,
                         tuple(clusters.get(k, 0) for k in range(len(results))))  # fmt: skip
+
+
+# ------------------------------------------------------------------- grids
+
+
+def grid_names(base: str, axes: Sequence[tuple[str, Sequence[Any]]]) -> list[str]:
+    """Every combination of the axes' values (field, values) as overrides
+    of ``base``: the names ``load_metric`` loads (``BLEUw4[max_order=5,...]``)."""
+    if not axes:
+        return []
+    fields = [name for name, _ in axes]
+    if len(set(fields)) != len(fields):
+        raise InputError(f"--search names a field twice: {', '.join(fields)}")
+    names = []
+    for values in itertools.product(*(v for _, v in axes)):
+        overrides = ",".join(f"{f}={_yaml(v)}" for f, v in zip(fields, values))
+        names.append(f"{base}[{overrides}]")
+    return names
+
+
+def _yaml(value: Any) -> str:
+    """A value as a variant name writes it (YAML scalars)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

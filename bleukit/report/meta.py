@@ -1,0 +1,132 @@
+"""``bleukit meta``'s study as text, Markdown, LaTeX and JSON: a table of
+the system-level statistics and one of the segment-level ones (each value
+with its cluster among the tested variants), the intervals of the tested
+variants, the best variant for each statistic, what the study used, and
+every variant's signature."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+
+from ..meta.study import SEGMENT, SPA, SYSTEM, Study
+from .tables import render_latex, render_markdown, render_text
+
+#: the columns of the two tables: statistic, heading
+SYSTEM_COLUMNS = [(name, name.replace("_", " ")) for name in (*SYSTEM, SPA)]
+SEGMENT_COLUMNS = [(name, name.replace("_", " ")) for name in SEGMENT]
+
+Renderer = Callable[[list[str], list[list[str]], list[str]], str]
+#: a table's header and body
+Cells = tuple[list[str], list[list[str]]]
+
+
+def _value(x: float, width: int) -> str:
+    return "–" if math.isnan(x) else f"{x:.{width}f}"
+
+
+def _cells(
+    study: Study, columns: Sequence[tuple[str, str]], width: int
+) -> tuple[list[str], list[list[str]]]:
+    clusters = {s.statistic: s.clusters for s in study.significance}
+    header = ["Variant", *(heading for _, heading in columns)]
+    body = []
+    for i, v in enumerate(study.variants):
+        row = [v.name]
+        for name, _ in columns:
+            cell = _value(v.value(name), width)
+            rank = clusters.get(name, ())
+            if rank and rank[i]:
+                cell += f" ({rank[i]})"
+            row.append(cell)
+        body.append(row)
+    return header, body
+
+
+def _interval_cells(study: Study, width: int) -> Cells:
+    names = [n for n in (*SYSTEM, *SEGMENT) if any(n in v.intervals for v in study.variants)]
+    header = ["Variant", *(n.replace("_", " ") for n in names)]
+    body = []
+    for k in study.tested:
+        v = study.variants[k]
+        row = [v.name]
+        for n in names:
+            low_high = v.intervals.get(n)
+            row.append("" if low_high is None else
+                       f"[{low_high[0]:.{width}f}, {low_high[1]:.{width}f}]")  # fmt: skip
+        body.append(row)
+    return header, body
+
+
+def _about(study: Study) -> list[str]:
+    s = study.settings
+    lines = [
+        f"Human judgements: {study.judgements}; {len(study.systems)} systems "
+        f"({', '.join(study.systems)}); {study.segments} of {study.test_set} segments, "
+        "those rated for every system",
+        f"Scores oriented so that higher is better (TER and penalties negated); segment level "
+        f"from each variant's sentence scores; Kendall-like tau skips human differences below "
+        f"{s.threshold:g}",
+    ]
+    if study.tested:
+        lines.append(
+            f"Tested variants: {s.samples} bootstrap resamples of the segments ({s.level:.0%} "
+            f"percentile intervals), {s.trials} permutation trials (soft pairwise accuracy, "
+            f"PERM-BOTH), seed {s.seed}; (k): the variant's significance cluster for that "
+            "statistic (mt-metrics-eval's rule, p <= 0.05)"
+        )
+    return lines
+
+
+def _best(study: Study) -> list[str]:
+    lines = []
+    for name in (*SYSTEM, SPA, *SEGMENT):
+        best = study.best(name)
+        if best is not None:
+            lines.append(f"best {name.replace('_', ' ')}: {best.name} ({best.value(name):.4f})")
+    return lines
+
+
+def _signatures(study: Study) -> list[str]:
+    lines = []
+    for v in study.variants:
+        segment = "" if v.sentence_variant == v.name else f" (segment level: {v.sentence_variant})"
+        lines.append(f"{v.name}{segment}: {v.signature}")
+    return lines
+
+
+def _render(study: Study, width: int, render: Renderer) -> str:
+    parts = [
+        "System level\n" + render(*_cells(study, SYSTEM_COLUMNS, width), []),
+        "Segment level\n" + render(*_cells(study, SEGMENT_COLUMNS, width), []),
+    ]
+    if any(v.intervals for v in study.variants):
+        parts.append("Intervals\n" + render(*_interval_cells(study, width), []))
+    notes = [*_about(study), *_best(study), *_signatures(study)]
+    parts.append("\n".join(notes) + "\n")
+    return "\n".join(parts)
+
+
+def text(study: Study, width: int = 3) -> str:
+    return _render(study, width, render_text)
+
+
+def markdown(study: Study, width: int = 3) -> str:
+    return _render(study, width, render_markdown)
+
+
+def latex(study: Study, width: int = 3) -> str:
+    return _render(study, width, render_latex)
+
+
+def as_json(study: Study, width: int = 3) -> str:
+    return json.dumps(study.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+FORMATS: dict[str, Callable[[Study, int], str]] = {
+    "text": text,
+    "json": as_json,
+    "markdown": markdown,
+    "latex": latex,
+}

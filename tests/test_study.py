@@ -1,0 +1,180 @@
+"""bleukit/meta/study.py: a study of variants against judgements made from
+one of the variants itself (so that its agreement is known), the
+orientation of lower-is-better scores, unrated segments, PERM-BOTH and the
+clusters, grids and shortlists."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import bleukit
+from bleukit.core.errors import InputError
+from bleukit.core.resampling import Draws, randomization_selections
+from bleukit.corpus.systems import collect
+from bleukit.meta import study as s
+from bleukit.meta.judgements import Judgements
+
+SYSTEMS = ("Facebook-AI", "UEdin", "Online-W", "HuaweiTSC")
+N = 40
+
+
+@pytest.fixture(scope="module")
+def corpus(wmt):
+    refs = [wmt.lines("newstest2021.en-de", "ref.A")[:N]]
+    hyps = [(name, wmt.hyps("newstest2021.en-de", name)[:N]) for name in SYSTEMS]
+    return hyps, refs
+
+
+def judged_by(variant, hyps, refs, unrated=()):
+    """Judgements that are the variant's own sentence scores (None on the
+    segments in ``unrated``)."""
+    stats = collect([variant], hyps, refs)
+    scores = {}
+    for name, _ in hyps:
+        values = stats.sentence_values(variant.sentence_variant(), name)
+        scores[name] = tuple(None if i in unrated else v for i, v in enumerate(values))
+    return Judgements("test", scores, variant.higher_is_better, "tsv")
+
+
+def study(variants, corpus, judgements, **settings):
+    hyps, refs = corpus
+    stats = collect(variants, hyps, refs)
+    chosen = s.Settings(**{"samples": 50, "trials": 50, **settings})
+    return s.run(variants, stats, judgements, chosen)
+
+
+def test_a_metric_judged_by_itself_agrees_at_segment_level(corpus):
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    result = study([chrf, bleu], corpus, judged_by(chrf, *corpus))
+    mine, other = result.variants
+    for name in ("kendall_like_item", "kendall_like_none", "acc_eq_item", "acc_eq_none",
+                 "acc_eq_system"):  # fmt: skip
+        assert mine.segment[name] == 1.0, name
+        assert other.segment[name] < 1.0, name
+    assert mine.intervals["kendall_like_item"] == (1.0, 1.0)
+    assert result.best("acc_eq_item").name == "chrF"
+    # the system scores: corpus chrF against the mean sentence chrF
+    assert mine.system["pearson"] > 0.9 and not math.isnan(mine.system["soft_pairwise_accuracy"])
+    assert result.segments == N and result.test_set == N
+    assert mine.sentence_variant == "chrF" and other.sentence_variant.startswith("BLEUw4[")
+    # chrF beats BLEU significantly where it is perfect
+    sig = {x.statistic: x for x in result.significance}
+    assert sig["kendall_like_item"].clusters == (1, 2)
+    assert sig["kendall_like_item"].p[0, 1] <= 0.05
+
+
+def test_lower_is_better_on_both_sides_agrees(corpus):
+    ter = bleukit.load_metric("TER")
+    judgements = judged_by(ter, *corpus)
+    assert not judgements.higher_is_better
+    result = study([ter], corpus, judgements, trials=0, samples=0)
+    (mine,) = result.variants
+    assert mine.segment["kendall_like_item"] == 1.0 and mine.segment["acc_eq_item"] == 1.0
+    # human system scores oriented: minus the mean TER
+    assert result.human_scores[0] == pytest.approx(
+        -math.fsum(v for v in judgements.scores[SYSTEMS[0]]) / N
+    )
+    assert mine.system_scores[0] < 0 and mine.intervals == {} and result.significance == ()
+
+
+def test_only_segments_rated_for_every_system_count(corpus):
+    chrf = bleukit.load_metric("chrF")
+    judgements = judged_by(chrf, *corpus, unrated={0, 5, 7})
+    result = study([chrf], corpus, judgements, samples=0, trials=0)
+    assert result.segments == N - 3
+    hyps, refs = corpus
+    # the metric's system score is its corpus score over the rated segments only
+    kept = [i for i in range(N) if i not in {0, 5, 7}]
+    expected = chrf.corpus_score([hyps[0][1][i] for i in kept], [[refs[0][i] for i in kept]])
+    assert result.variants[0].system_scores[0] == pytest.approx(expected.score, abs=1e-12)
+    none = Judgements("test", {name: (None,) * N for name in SYSTEMS})
+    with pytest.raises(InputError, match="no segment is rated for every system"):
+        study([chrf], corpus, none)
+    with pytest.raises(InputError, match="no judgements of HuaweiTSC"):
+        study([chrf], corpus, Judgements("x.tsv", {n: (1.0,) * N for n in SYSTEMS[:3]}))
+
+
+def test_settings_are_checked():
+    for bad in (s.Settings(samples=-1), s.Settings(level=1.5), s.Settings(threshold=-1)):
+        with pytest.raises(InputError):
+            bad.check()
+
+
+def test_human_p_values_by_brute_force():
+    human = [[3.0, 1.0, 2.0], [1.0, 1.0, 4.0]]
+    draws = Draws.from_seed(3, 200, 9)
+    p = s.human_p_values(human, draws)
+    observed = sum(human[0]) - sum(human[1])
+    deltas = []
+    for sel, _ in randomization_selections(draws):
+        a = sum(h0 if b else h1 for h0, h1, b in zip(human[0], human[1], sel))
+        deltas.append(a - (sum(human[0]) + sum(human[1]) - a))
+    assert p[0][1] == sum(d >= observed for d in deltas) / 200
+
+
+def test_perm_both_of_equal_variants_is_never_significant():
+    draws = Draws.from_seed(5, 100, 1)
+    scores, human = [1.0, 2.0, 3.0, 5.0, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert s.perm_both_system(scores, scores, human, "pearson", draws) == 1.0
+    engine = bleukit.load_metric("BLEUw4").engine
+    matrix = [[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]]
+    cells = Draws.from_seed(6, 100, 1)
+    assert s.perm_both_items(matrix, matrix, matrix, "acc_eq_item", 0.0, cells, engine) == 1.0
+
+
+def test_pair_tables_sum_to_the_statistics_difference():
+    """With no cell swapped, a pair table's entries sum to b's statistic
+    minus a's, in units of one pair."""
+    from bleukit.meta import statistics as st
+
+    human = [[1.0, 5.0, 2.0], [2.0, 5.0, 2.0], [3.0, 1.0, 2.0]]
+    a = [[1.0, 1.0, 3.0], [2.0, 2.0, 2.0], [3.0, 3.0, 1.0]]
+    b = [[3.0, 2.0, 1.0], [2.0, 3.0, 1.0], [1.0, 1.0, 1.0]]
+    _, _, table = s.pair_tables(a, b, human, "kendall_like_item", 0.0)
+    darr = sum(st.darr_pairs(m, h, 0.0)[0] + st.darr_pairs(m, h, 0.0)[1]
+               for m, h in st.groups(a, human, "item"))  # fmt: skip
+    kl = st.kendall_like(b, human, 0.0) - st.kendall_like(a, human, 0.0)
+    assert sum(table[0::4]) / darr == pytest.approx(kl)
+    first, _, table = s.pair_tables(a, b, human, "acc_eq_item", 0.0)
+    acc = st.grouped(b, human, "item", lambda m, h: st.acc_eq(st.pair_counts(m, h))) - st.grouped(
+        a, human, "item", lambda m, h: st.acc_eq(st.pair_counts(m, h))
+    )
+    assert sum(table[0::4]) / len(first) == pytest.approx(acc)
+    # swapping both cells of every pair exchanges a and b: the opposite sign
+    assert sum(table[3::4]) == -sum(table[0::4])
+
+
+def test_clusters_follow_mt_metrics_evals_rule():
+    # 0 beats 1 significantly: 1 starts cluster 2; 2 is beaten by nothing in it
+    p = {(0, 1): 0.01, (0, 2): 0.01, (1, 2): 0.3}
+    assert s.assign_clusters([0, 1, 2], p, 0.05) == {0: 1, 1: 2, 2: 2}
+    p = {(0, 1): 0.2, (0, 2): 0.04, (1, 2): 0.3}
+    assert s.assign_clusters([0, 1, 2], p, 0.05) == {0: 1, 1: 1, 2: 2}
+
+
+def test_grid_names_and_shortlist(corpus):
+    names = s.grid_names("BLEUw4", [("max_order", [2, 3]), ("lowercase", [True, False])])
+    assert names == [
+        f"BLEUw4[max_order={n},lowercase={c}]" for n in (2, 3) for c in ("true", "false")
+    ]
+    assert [bleukit.load_metric(n).config.max_order for n in names] == [2, 2, 3, 3]
+    with pytest.raises(InputError, match="names a field twice"):
+        s.grid_names("BLEUw4", [("max_order", [2]), ("max_order", [3])])
+    chrf = bleukit.load_metric("chrF")
+    variants = [chrf, *(bleukit.load_metric(n) for n in names)]
+    result = s.run(variants, collect(variants, *corpus), judged_by(chrf, *corpus),
+                   s.Settings(samples=20, trials=20), listed=1)  # fmt: skip
+    # the listed variant, and the grid's best for each statistic
+    assert result.tested[0] == 0 and len(set(result.tested)) == len(result.tested) > 1
+    best_pearson = max(range(1, 5), key=lambda k: result.variants[k].system["pearson"])
+    assert best_pearson in result.tested
+    untested = [k for k in range(5) if k not in result.tested]
+    for k in untested:
+        assert result.variants[k].intervals == {}
+        assert math.isnan(result.variants[k].system["soft_pairwise_accuracy"])
+    data = result.to_dict()
+    assert [v["tested"] for v in data["variants"]] == [k in result.tested for k in range(5)]
+    assert set(data["variants"][0]["system"]) == {*s.SYSTEM, s.SPA}
+    assert set(data["variants"][0]["segment"]) == set(s.SEGMENT)
