@@ -1,6 +1,7 @@
 """The bleukit command end to end: outputs, exit codes, one-line errors."""
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -1073,3 +1074,31 @@ def test_meta_grid_and_errors(capsys, tmp_path):
     code, _, err = run(["meta", "-H", judgements, "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
                         "-i", str(empty)], capsys)  # fmt: skip
     assert code == 2 and "no files in it" in err
+
+
+def test_compare_prints_the_human_agreement_of_each_delta(tmp_path, capsys):
+    curves = str(tmp_path / "curves.json")
+    code, _, err = run(["meta", "-H", str(MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv"),
+                        "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
+                        "-i", str(MQM / "newstest2021.en-de"), "--alias", "NVIDIA-NeMo=Nemo",
+                        "-v", "BLEUw4", "--samples", "0", "--trials", "10",
+                        "--save-agreement", curves], capsys)  # fmt: skip
+    assert (code, err) == (0, "")
+    wmt = Path(__file__).resolve().parent / "data" / "wmt"
+    argv = ["compare", "-r", str(wmt / "newstest2021.en-de.ref.A.txt"),
+            "-i", *(str(wmt / f"newstest2021.en-de.hyp.{s}.txt") for s in ("UEdin", "Online-W")),
+            "--samples", "50", "--human-agreement", curves]  # fmt: skip
+    code, out, err = run([*argv, "-f", "json"], capsys)
+    assert (code, err) == (0, "")
+    rows = json.loads(out)
+    assert rows[0]["human_agreement"] is None
+    delta = rows[1]["score"] - rows[0]["score"]
+    saved = json.loads(Path(curves).read_text("utf-8"))["curves"][0]
+    expected = saved["a"] / (1 + math.exp(-saved["b"] * abs(delta)))
+    assert rows[1]["human_agreement"] == pytest.approx(expected)
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and "agreement" in out and "MQM (mqm_newstest2021_ende" in out
+    code, _, err = run([*argv, "-v", "chrF"], capsys)
+    assert code == 2 and "no curve for chrF" in err
+    code, _, err = run([*argv, "--all-pairs"], capsys)
+    assert code == 2 and "--human-agreement goes with a baseline test" in err

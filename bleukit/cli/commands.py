@@ -147,6 +147,8 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
     variants = a.variants(a.variant_names(args), args.set)
     a.warn_language(args, variants)
     stats = _collect(args, variants)
+    if args.all_pairs and args.human_agreement:
+        raise InputError("--human-agreement goes with a baseline test, not --all-pairs")
     if args.all_pairs:
         from ..report.ranking import FORMATS as RANKING_FORMATS
         from ..significance.ranking import rank_all
@@ -160,7 +162,28 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
 
     with phase("resampling"):
         columns = compare(variants, stats, spec)
+    if args.human_agreement:
+        columns = _with_agreement(columns, args.human_agreement)
     out.write(FORMATS[args.format](columns, args.width))
+
+
+def _with_agreement(columns: Sequence[Any], path: str) -> list[Any]:
+    """Each comparison with the curve saved for its variant in ``path``."""
+    import dataclasses
+
+    from ..meta.delta import load, signature_key
+
+    curves = load(path)
+    out = []
+    for column in columns:
+        key = signature_key(column.signature.with_test(None).long)
+        if key not in curves:
+            raise InputError(
+                f"--human-agreement {path}: no curve for {column.variant} ({key}); "
+                "bleukit meta --save-agreement writes one per variant it tests"
+            )
+        out.append(dataclasses.replace(column, agreement=curves[key]))
+    return out
 
 
 def cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
@@ -246,6 +269,15 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     settings = Settings(args.samples, args.trials, args.seed, args.level, threshold)
     with phase("meta-evaluation"):
         study = run(variants, stats, judgements, settings, len(listed) if grid else None)
+    if args.save_agreement:
+        from ..meta.delta import save
+
+        curves = [(v.name, v.signature, v.delta) for v in study.variants if v.delta is not None]
+        if not curves:
+            raise InputError(
+                "--save-agreement: no curve was fitted (give --trials or more systems)"
+            )
+        save(args.save_agreement, curves)
     out.write(FORMATS[args.format](study, args.width))
 
 

@@ -240,6 +240,15 @@ def _compare_options(compare: argparse.ArgumentParser) -> None:
     _system_options(compare, baseline, "BLEUw4, or chosen by --lang", formats)
     significance = compare.add_argument_group("significance")
     _add_resampling_args(significance, tests=True)
+    _completes(
+        significance.add_argument(
+            "--human-agreement",
+            metavar="FILE",
+            help="beside each p-value, the estimated share of such deltas that humans agree "
+            "with, from the curves bleukit meta --save-agreement wrote (Kocmi et al. 2024)",
+        ),
+        "files",
+    )
     significance.add_argument(
         "--all-pairs",
         action="store_true",
@@ -361,6 +370,15 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
     output = meta.add_argument_group("output")
     _add_format(output, ("text", "json", "markdown", "latex"), decimals=3)
     _add_quiet(output)
+    _completes(
+        output.add_argument(
+            "--save-agreement",
+            metavar="FILE",
+            help="write the tested variants' delta-accuracy curves to FILE (JSON), for "
+            "compare --human-agreement",
+        ),
+        "files",
+    )
     inputs = meta.add_argument_group("input")
     _add_refs(inputs)
     _add_inputs(inputs, "hypothesis files, one per system, or a directory of them", True)

@@ -4,6 +4,7 @@ p-value of a system. Value objects, below the modules that compute them
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -60,3 +61,50 @@ class SystemResult:
     @property
     def significant(self) -> bool:
         return is_significant(self.p_value)
+
+
+#: accuracies for which ``DeltaAccuracy.delta_for`` is reported
+LEVELS = (0.8, 0.9)
+
+
+def sigmoid(x: float) -> float:
+    """1 / (1 + exp(-x)), without overflow."""
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1 + e)
+
+
+@dataclass(frozen=True)
+class DeltaAccuracy:
+    """accuracy(delta) = a / (1 + exp(-b delta)), fitted to ``pairs``
+    system pairs (``agreed`` of them ordered as by the humans) estimated on
+    ``source``."""
+
+    a: float
+    b: float
+    pairs: int
+    agreed: int
+    source: str = ""
+
+    def accuracy(self, delta: float) -> float:
+        """The estimated share of system pairs this far apart (in the
+        metric's points, either sign) that humans order the same way."""
+        return self.a * sigmoid(self.b * abs(delta))
+
+    def delta_for(self, accuracy: float) -> float | None:
+        """The delta at which the estimated accuracy reaches ``accuracy``
+        (None where the curve never does: a is below it)."""
+        if not 0 < accuracy < self.a or self.b <= 0:
+            return None
+        return -math.log(self.a / accuracy - 1) / self.b
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "pairs": self.pairs,
+            "agreed": self.agreed,
+            "source": self.source,
+            "delta_for": {f"{level:g}": self.delta_for(level) for level in LEVELS},
+        }

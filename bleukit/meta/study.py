@@ -32,6 +32,9 @@ Scores are oriented so that higher is better (TER and penalties negated).
   difference reaches the observed one. For the system-level correlations
   and accuracy (the cells are the systems) and the segment-level
   statistics grouped by item at epsilon 0 (the cells are the segments).
+* What a delta means (Kocmi et al. 2024, ``delta``): per tested variant,
+  the accuracy of "A beats B" as a function of the metric delta, fitted to
+  the pairs of systems.
 * Clusters: per statistic, the variants in order of their value, a new
   cluster starting at a variant that one in the current cluster beats
   with p <= alpha (mt-metrics-eval's ``AssignRanks``).
@@ -47,11 +50,13 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
+from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
 from ..engines import Engine
 from ..metrics.base import AnyMetric
 from ..significance.paired import percentile_interval
 from . import statistics as st
+from .delta import fit, system_pairs
 from .judgements import Judgements
 
 #: the system-level statistics, by name
@@ -123,6 +128,8 @@ class VariantResult:
     segment: dict[str, float]
     epsilon: float
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: what a delta of this variant means to the humans (tested variants)
+    delta: DeltaAccuracy | None = None
 
     def value(self, statistic: str) -> float:
         return self.system[statistic] if statistic in self.system else self.segment[statistic]
@@ -182,6 +189,7 @@ class Study:
                     "tie_epsilon": v.epsilon,
                     "tested": i in self.tested,
                     "intervals": {k: list(x) for k, x in v.intervals.items()},
+                    "delta_accuracy": None if v.delta is None else v.delta.to_dict(),
                     "clusters": {name: s.clusters[i] for name, s in sig.items() if s.clusters[i]},
                 }
                 for i, v in enumerate(self.variants)
@@ -550,7 +558,8 @@ def run(
         if boot:
             items = _item_values(scores.sentences, human, settings.threshold, point.epsilon)
             intervals = _intervals(v, scores, human_boot, items, indices, boot, settings)
-        results[k] = replace(point, system=system, intervals=intervals)
+        curve = fit(system_pairs(point.system_scores, human_system), judged.source)
+        results[k] = replace(point, system=system, intervals=intervals, delta=curve)
 
     significance = []
     if settings.trials and len(tested) > 1:

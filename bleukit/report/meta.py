@@ -10,6 +10,7 @@ import json
 import math
 from collections.abc import Callable, Sequence
 
+from ..core.results import LEVELS
 from ..meta.study import SEGMENT, SPA, SYSTEM, Study
 from .tables import render_latex, render_markdown, render_text
 
@@ -59,6 +60,21 @@ def _interval_cells(study: Study, width: int) -> Cells:
     return header, body
 
 
+def _delta_cells(study: Study, width: int) -> Cells:
+    levels = [f"delta for {level:.0%}" for level in LEVELS]
+    header = ["Variant", "pairs", "agreed", "a", "b", *levels]
+    body = []
+    for k in study.tested:
+        v = study.variants[k]
+        if v.delta is None:
+            continue
+        deltas = ["–" if d is None else f"{d:.{width}f}"
+                  for d in (v.delta.delta_for(level) for level in LEVELS)]  # fmt: skip
+        curve = [str(v.delta.pairs), str(v.delta.agreed), f"{v.delta.a:.3f}", f"{v.delta.b:.3f}"]
+        body.append([v.name, *curve, *deltas])
+    return header, body
+
+
 def _about(study: Study) -> list[str]:
     s = study.settings
     lines = [
@@ -103,6 +119,12 @@ def _render(study: Study, width: int, render: Renderer) -> str:
     ]
     if any(v.intervals for v in study.variants):
         parts.append("Intervals\n" + render(*_interval_cells(study, width), []))
+    if any(v.delta for v in study.variants):
+        note = [
+            "accuracy(delta) = a / (1 + exp(-b delta)) (Kocmi et al. 2024), fitted to the "
+            "system pairs the humans order; delta in the metric's points"
+        ]
+        parts.append("What a delta means\n" + render(*_delta_cells(study, width), note))
     notes = [*_about(study), *_best(study), *_signatures(study)]
     parts.append("\n".join(notes) + "\n")
     return "\n".join(parts)

@@ -39,6 +39,13 @@ def _footnote(columns: Sequence[Comparison]) -> list[str]:
     lines = [f"{c.variant}: {c.signature.long}" for c in columns]
     if any(r.p_value is not None for c in columns for r in c.rows):
         lines.append(f"* p < {ALPHA} against the baseline (first row)")
+    for c in columns:
+        if c.agreement is not None:
+            lines.append(
+                f"{c.variant} agreement: the share of system pairs this far apart that humans "
+                f"ordered the same way, as Kocmi et al. (2024)'s curve fitted to "
+                f"{c.agreement.pairs} pairs of {c.agreement.source} estimates it"
+            )
     return lines
 
 
@@ -53,6 +60,8 @@ def _cells(columns: Sequence[Comparison], width: int) -> tuple[list[str], list[l
             header.append(f"{level:.0%} CI")
         if has_p:
             header.append("p-value")
+        if col.agreement is not None:
+            header.append("agreement")
     body = []
     for i, first in enumerate(columns[0].rows):
         name = first.system + (" (baseline)" if first.baseline else "")
@@ -64,6 +73,9 @@ def _cells(columns: Sequence[Comparison], width: int) -> tuple[list[str], list[l
                 cells.append(interval_cell(row, width, sacrebleu_mode(col.signature)))
             if has_p:
                 cells.append(p_cell(row.p_value))
+            if col.agreement is not None:
+                agree = col.human_agreement(row)
+                cells.append("" if agree is None else f"{agree:.0%}")
         body.append(cells)
     return header, body
 
@@ -164,6 +176,9 @@ def json_rows(columns: Sequence[Comparison]) -> list[dict[str, Any]]:
     for col in columns:
         for row in col.rows:
             iv = row.interval
+            agreement = (
+                {} if col.agreement is None else {"human_agreement": col.human_agreement(row)}
+            )
             out.append(
                 {
                     "system": row.system,
@@ -173,6 +188,7 @@ def json_rows(columns: Sequence[Comparison]) -> list[dict[str, Any]]:
                     **(iv.to_dict() if iv else dict.fromkeys(Interval.KEYS)),
                     "p_value": row.p_value,
                     "significant": row.significant if row.p_value is not None else None,
+                    **agreement,
                     **{k: v for k, v in row.result.to_dict().items() if k != "score"},
                     **col.signature.to_dict(),
                 }

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import BleukitError
 from ..core.resampling import Columns, Draws
-from ..core.results import Interval, SystemResult
+from ..core.results import DeltaAccuracy, Interval, SystemResult
 from ..core.spec import (
     DEFAULT_CONFIDENCE_SAMPLES,
     DEFAULT_SAMPLES,
@@ -152,6 +152,16 @@ class Comparison:
     variant: str
     signature: MetricSignature
     rows: Sequence[SystemResult]
+    #: what a delta of this variant means to people, where a study measured it
+    agreement: DeltaAccuracy | None = None
+
+    def human_agreement(self, row: SystemResult) -> float | None:
+        """The estimated share of system pairs as far apart as this row and
+        the baseline that humans order the same way (None: no curve, or the
+        baseline itself)."""
+        if self.agreement is None or row.baseline:
+            return None
+        return self.agreement.accuracy(row.result.score - self.rows[0].result.score)
 
 
 def compare(
