@@ -1098,6 +1098,11 @@ def test_compare_prints_the_human_agreement_of_each_delta(tmp_path, capsys):
     assert rows[1]["human_agreement"] == pytest.approx(expected)
     code, out, _ = run(argv, capsys)
     assert code == 0 and "agreement" in out and "MQM (mqm_newstest2021_ende" in out
+    code, out, _ = run([*argv, "-f", "csv"], capsys)
+    header, _, other = out.splitlines()[:3]
+    assert "human_agreement" in header.split(",") and float(other.split(",")[9]) == pytest.approx(
+        expected
+    )
     code, _, err = run([*argv, "-v", "chrF"], capsys)
     assert code == 2 and "no curve for chrF" in err
     code, _, err = run([*argv, "--all-pairs"], capsys)

@@ -216,14 +216,17 @@ def csv_table(columns: Sequence[Comparison], width: int = 2) -> str:
         "ci_level",
         "p_value",
         "significant",
+        *(["human_agreement"] if any(c.agreement is not None for c in columns) else []),
         "signature",
     ]
     import csv  # here: only the CSV format needs it
 
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
+    agreement = "human_agreement" in fields
     for row in json_rows(columns):
         ci = row["ci"] or [None, None]
+        extra = {"human_agreement": row["human_agreement"]} if agreement else {}
         writer.writerow(
             {
                 "system": row["system"],
@@ -235,6 +238,7 @@ def csv_table(columns: Sequence[Comparison], width: int = 2) -> str:
                 "ci_level": row["ci_level"],
                 "p_value": row["p_value"],
                 "significant": row["significant"],
+                **extra,
                 "signature": row["signature"],
             }
         )
