@@ -118,7 +118,7 @@ def test_shell_examples_run(page, command, tmp_path):
     # the bleukit script of the interpreter running the tests comes first
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**os.environ, "PATH": path, "D": str(ROOT / "tests" / "data" / "wmt"),
-           "SACREBLEU": str(cached.parent)}  # fmt: skip
+           "M": str(ROOT / "tests" / "data" / "mqm"), "SACREBLEU": str(cached.parent)}  # fmt: skip
     out = subprocess.run(
         ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )

@@ -112,34 +112,36 @@ def _signatures(study: Study) -> list[str]:
     return lines
 
 
-def _render(study: Study, width: int, render: Renderer) -> str:
+def _render(study: Study, width: int, render: Renderer, line: Callable[[str], str]) -> str:
+    """Each table under its title, then the notes, each through ``line``
+    (a heading or note as the format writes it)."""
     parts = [
-        "System level\n" + render(*_cells(study, SYSTEM_COLUMNS, width), []),
-        "Segment level\n" + render(*_cells(study, SEGMENT_COLUMNS, width), []),
+        line("System level") + "\n" + render(*_cells(study, SYSTEM_COLUMNS, width), []),
+        line("Segment level") + "\n" + render(*_cells(study, SEGMENT_COLUMNS, width), []),
     ]
     if any(v.intervals for v in study.variants):
-        parts.append("Intervals\n" + render(*_interval_cells(study, width), []))
+        parts.append(line("Intervals") + "\n" + render(*_interval_cells(study, width), []))
     if any(v.delta for v in study.variants):
-        note = [
-            "accuracy(delta) = a / (1 + exp(-b delta)) (Kocmi et al. 2024), fitted to the "
-            "system pairs the humans order; delta in the metric's points"
-        ]
-        parts.append("What a delta means\n" + render(*_delta_cells(study, width), note))
+        title = line(
+            "What a delta means: accuracy(delta) = a / (1 + exp(-b delta)) (Kocmi et al. "
+            "2024), fitted to the system pairs the humans order; delta in the metric's points"
+        )
+        parts.append(title + "\n" + render(*_delta_cells(study, width), []))
     notes = [*_about(study), *_best(study), *_signatures(study)]
-    parts.append("\n".join(notes) + "\n")
+    parts.append("\n".join(line(n) for n in notes) + "\n")
     return "\n".join(parts)
 
 
 def text(study: Study, width: int = 3) -> str:
-    return _render(study, width, render_text)
+    return _render(study, width, render_text, lambda s: s)
 
 
 def markdown(study: Study, width: int = 3) -> str:
-    return _render(study, width, render_markdown)
+    return _render(study, width, render_markdown, lambda s: f"- {s}")
 
 
 def latex(study: Study, width: int = 3) -> str:
-    return _render(study, width, render_latex)
+    return _render(study, width, render_latex, lambda s: f"% {s}")
 
 
 def as_json(study: Study, width: int = 3) -> str:

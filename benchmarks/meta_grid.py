@@ -1,0 +1,125 @@
+"""Wall time and peak memory of ``bleukit meta`` with a grid of variants,
+on a study of the size issue 25 names: 15 systems x 1,002 segments.
+
+The systems are WMT21 en-de: the 9 distinct system outputs of
+tests/data/wmt and tests/data/mqm, references C and D scored as systems,
+and 4 more made from outputs with every other word dropped (a stand-in for
+weaker systems); reference A is the reference. The human scores are
+random (seeded) but consistent with quality: each system's segment score
+is its sentence chrF plus noise, so that the statistics are not all near
+zero. Each command runs in a fresh process; its peak RSS is the kernel's
+``ru_maxrss`` for that child.
+
+    python benchmarks/meta_grid.py [--grid "tokenizer=13a.v1,intl.v1,char.v1 ..."] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WMT, MQM = ROOT / "tests" / "data" / "wmt", ROOT / "tests" / "data" / "mqm"
+GRID = (
+    "tokenizer=13a.v1,intl.v1,char.v1 max_order=2..18 smoothing=none.v1,exp.v1 lowercase=false,true"
+)
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text("utf-8").split("\n")[:-1]
+
+
+def make_study(folder: Path, seed: int = 1) -> tuple[Path, Path, Path]:
+    """The reference, a directory of 15 systems and their human scores."""
+    import bleukit
+
+    systems = folder / "systems"
+    systems.mkdir()
+    outputs = {p.name.split(".")[-2]: p for p in (MQM / "newstest2021.en-de").iterdir()}
+    for p in WMT.glob("newstest2021.en-de.hyp.*.txt"):
+        outputs.setdefault(p.name.split(".")[-2], p)
+    texts = {name: lines(path) for name, path in sorted(outputs.items())}
+    for ref in ("C", "D"):
+        texts[f"ref-{ref}"] = lines(WMT / f"newstest2021.en-de.ref.{ref}.txt")
+    for name in sorted(texts)[:4]:
+        texts[f"{name}-half"] = [" ".join(line.split()[::2]) for line in texts[name]]
+    reference = lines(WMT / "newstest2021.en-de.ref.A.txt")
+    chrf = bleukit.load_metric("chrF")
+    rng = random.Random(seed)
+    scores = []
+    for name, text in texts.items():
+        (systems / f"{name}.txt").write_text("\n".join(text) + "\n", encoding="utf-8")
+        for i, (hyp, ref) in enumerate(zip(text, reference), 1):
+            score = chrf.sentence_score(hyp, [ref]).score + rng.gauss(0, 15)
+            scores.append(f"{name}\t{i}\t{score:.3f}")
+    human = folder / "human.tsv"
+    human.write_text("\n".join(scores) + "\n", encoding="utf-8")
+    ref_path = folder / "ref.txt"
+    ref_path.write_text("\n".join(reference) + "\n", encoding="utf-8")
+    return ref_path, systems, human
+
+
+def run(argv: list[str]) -> tuple[float, float, dict[str, object]]:
+    """Peak RSS (MiB), wall seconds and the JSON output of one command."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = proc.stdout.read() if proc.stdout else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status):
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        raise SystemExit(f"{shlex.join(argv)} failed: {err[-500:]}")
+    return usage.ru_maxrss / 1024, wall, json.loads(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grid", default=GRID, help=f"--search's fields (default {GRID})")
+    parser.add_argument("--json", help="also write the measurements here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, systems, human = make_study(Path(tmp))
+        base = [sys.executable, "-m", "bleukit", "meta", "-H", str(human), "-r", str(ref),
+                "-i", str(systems), "-f", "json"]  # fmt: skip
+        rows = []
+        for label, extra in (
+            ("7 variants", []),
+            ("7 variants + grid", ["--search", *args.grid.split()]),
+            (
+                "7 variants + grid, no tests",
+                ["--search", *args.grid.split(), "--samples", "0", "--trials", "0"],
+            ),
+        ):
+            rss, wall, out = run([*base, *extra])
+            variants = out["variants"]
+            tested = sum(v["tested"] for v in variants)
+            rows.append(
+                {
+                    "run": label,
+                    "variants": len(variants),
+                    "tested": tested,
+                    "systems": len(out["systems"]),
+                    "segments": out["segments"],
+                    "wall_s": round(wall, 1),
+                    "peak_rss_mib": round(rss),
+                }
+            )
+            print(f"{label}: {len(variants)} variants ({tested} tested), "
+                  f"{len(out['systems'])} systems x {out['segments']} segments: {wall:.1f} s, "
+                  f"{rss:.0f} MiB")  # fmt: skip
+    if args.json:
+        info = {"python": platform.python_version(), "cpus": os.cpu_count(), "runs": rows}
+        Path(args.json).write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
