@@ -1107,3 +1107,25 @@ def test_compare_prints_the_human_agreement_of_each_delta(tmp_path, capsys):
     assert code == 2 and "no curve for chrF" in err
     code, _, err = run([*argv, "--all-pairs"], capsys)
     assert code == 2 and "--human-agreement goes with a baseline test" in err
+
+
+def test_report_with_human_judgements_has_the_agreement_section(tmp_path, capsys):
+    page = tmp_path / "r.html"
+    hyps = [str(MQM / "newstest2021.en-de" / f"newstest2021.en-de.hyp.{s}.de")
+            for s in ("UEdin", "Facebook-AI", "NVIDIA-NeMo", "Online-W")]  # fmt: skip
+    argv = ["report", "-r", str(MQM / "newstest2021.en-de.ref.A.de"), "-i", *hyps,
+            "--samples", "20", "-o", str(page)]  # fmt: skip
+    judgements = ["-H", str(MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv")]
+    code, _, err = run([*argv, *judgements, "--alias", "NVIDIA-NeMo=Nemo"], capsys)
+    assert (code, err) == (0, "")
+    text = page.read_text("utf-8")
+    section = text[text.index('<h2 id="people">') : text.index('<h2 id="buckets">')]
+    assert '<a href="#people">' in text and "What a delta means" in section
+    assert section.count("<tr>") >= 3 * 3  # system, segment, intervals: a header and 2 variants
+    assert "BLEUc18" in section and "4 systems (UEdin, Facebook-AI, Nemo, Online-W)" in section
+    code, _, err = run([*argv, *judgements], capsys)
+    assert code == 2 and "no judgements of NVIDIA-NeMo" in err
+    code, _, err = run([*argv, "--alias", "NVIDIA-NeMo=Nemo"], capsys)
+    assert code == 2 and "--alias goes with -H/--human" in err
+    code, _, _ = run(argv, capsys)
+    assert code == 0 and '<h2 id="people">' not in page.read_text("utf-8")

@@ -18,6 +18,7 @@ from . import arguments as a
 if TYPE_CHECKING:
     from ..core.spec import SignificanceSpec
     from ..corpus.systems import SystemStatistics
+    from ..meta.judgements import Judgements
     from ..metrics.base import AnyMetric
 
 
@@ -208,10 +209,16 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> None:
     a.warn_language(args, variants)
     spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
     names, paths = a.systems(args)
+    human = None
+    if args.human:
+        human = _judgements(args)
+        names = _judged_names(args, names)
+    elif args.alias:
+        raise InputError("--alias goes with -H/--human")
     execution = a.execution(args)
     size, page = write_report_file(
         args.output, variants, a.flatten(args.ref), paths, names, spec, execution, args.rows,
-        args.train, args.words,
+        args.train, args.words, human,
     )  # fmt: skip
     out.write(
         f"wrote {args.output} ({size // 1024} KiB, {len(names)} systems, "
@@ -243,9 +250,27 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> None:
 _META_VARIANTS = ("BLEUw4", "BLEUc18", "sacrebleu", "chrF", "chrF++", "TER", "NIST")
 
 
+def _judgements(args: argparse.Namespace) -> Judgements:
+    """The human judgements -H names, read as the options say."""
+    from ..meta.judgements import MQM_WEIGHTS, read_judgements
+
+    return read_judgements(
+        args.human, args.human_format, field=args.da_score,
+        lower_is_better=args.lower_is_better, weights=args.mqm_weights or MQM_WEIGHTS,
+    )  # fmt: skip
+
+
+def _judged_names(args: argparse.Namespace, names: Sequence[str]) -> list[str]:
+    """The systems' names, each --alias SYSTEM=JUDGED applied."""
+    alias = a.aliases(args.alias)
+    unknown = sorted(set(alias) - set(names))
+    if unknown:
+        raise InputError(f"--alias names no system given: {', '.join(unknown)}")
+    return [alias.get(n, n) for n in names]
+
+
 def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     from ..executors.files import collect_files
-    from ..meta.judgements import MQM_WEIGHTS, read_judgements
     from ..meta.study import Settings, grid_names, run
     from ..report.meta import FORMATS
 
@@ -254,16 +279,9 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     grid = grid_names(args.search_base, a.search_axes(args.search)) if args.search else []
     variants = a.variants([*listed, *grid], args.set)
     a.warn_language(args, variants)
-    judgements = read_judgements(
-        args.human, args.human_format, field=args.da_score,
-        lower_is_better=args.lower_is_better, weights=args.mqm_weights or MQM_WEIGHTS,
-    )  # fmt: skip
+    judgements = _judgements(args)
     names, paths = a.system_files(args)
-    alias = a.aliases(args.alias)
-    unknown = sorted(set(alias) - set(names))
-    if unknown:
-        raise InputError(f"--alias names no system given: {', '.join(unknown)}")
-    names = [alias.get(n, n) for n in names]
+    names = _judged_names(args, names)
     stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     threshold = judgements.darr_threshold if args.threshold is None else args.threshold
     settings = Settings(args.samples, args.trials, args.seed, args.level, threshold)

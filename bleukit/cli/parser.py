@@ -315,6 +315,7 @@ def _report_options(report: argparse.ArgumentParser) -> None:
     )
     _add_train(analysis)
     _add_words(analysis)
+    _add_human(report.add_argument_group("agreement with people (optional)"), required=False)
     _add_executor(report.add_argument_group("execution"))
 
 
@@ -323,50 +324,7 @@ _META = "BLEUw4,BLEUc18,sacrebleu,chrF,chrF++,TER,NIST"
 
 
 def _meta_options(meta: argparse.ArgumentParser) -> None:
-    human = meta.add_argument_group("human judgements")
-    _completes(
-        human.add_argument(
-            "-H",
-            "--human",
-            required=True,
-            metavar="FILE",
-            help="the human judgements: Google's MQM segment averages or error annotations, "
-            "WMT's DA segment scores, or system<TAB>segment<TAB>score lines",
-        ),
-        "files",
-    )
-    human.add_argument(
-        "--human-format",
-        choices=("auto", "mqm-avg", "mqm", "wmt-da", "tsv"),
-        default="auto",
-        help="the judgements' format (default: told by their first line)",
-    )
-    human.add_argument(
-        "--da-score",
-        choices=("z", "raw"),
-        default="z",
-        help="DA's standardized (default) or raw score",
-    )
-    human.add_argument(
-        "--lower-is-better",
-        action="store_true",
-        help="the plain TSV's scores are penalties (lower is better)",
-    )
-    human.add_argument(
-        "--mqm-weights",
-        metavar="SPEC",
-        help="MQM error weights, 'severity[/category...]:weight' separated by spaces "
-        "(default Freitag et al. 2021's: Major:5 Minor:1 Neutral:0 "
-        "Major/Non-translation!:25 Minor/Fluency/Punctuation:0.1)",
-    )
-    human.add_argument(
-        "--alias",
-        action="append",
-        default=[],
-        metavar="SYSTEM=JUDGED",
-        help="the system named SYSTEM is JUDGED in the judgements, and is called so "
-        "(e.g. --alias NVIDIA-NeMo=Nemo)",
-    )
+    _add_human(meta.add_argument_group("human judgements"), required=True)
     output = meta.add_argument_group("output")
     _add_format(output, ("text", "json", "markdown", "latex"), decimals=3)
     _add_quiet(output)
@@ -423,6 +381,52 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
         "(default 25 for raw DA, WMT's DARR; else 0, skipping ties only)",
     )
     _add_executor(meta.add_argument_group("execution"))
+
+
+def _add_human(human: _Group, required: bool) -> None:
+    _completes(
+        human.add_argument(
+            "-H",
+            "--human",
+            required=required,
+            metavar="FILE",
+            help="the human judgements: Google's MQM segment averages or error annotations, "
+            "WMT's DA segment scores, or system<TAB>segment<TAB>score lines",
+        ),
+        "files",
+    )
+    human.add_argument(
+        "--human-format",
+        choices=("auto", "mqm-avg", "mqm", "wmt-da", "tsv"),
+        default="auto",
+        help="the judgements' format (default: told by their first line)",
+    )
+    human.add_argument(
+        "--da-score",
+        choices=("z", "raw"),
+        default="z",
+        help="DA's standardized (default) or raw score",
+    )
+    human.add_argument(
+        "--lower-is-better",
+        action="store_true",
+        help="the plain TSV's scores are penalties (lower is better)",
+    )
+    human.add_argument(
+        "--mqm-weights",
+        metavar="SPEC",
+        help="MQM error weights, 'severity[/category...]:weight' separated by spaces "
+        "(default Freitag et al. 2021's: Major:5 Minor:1 Neutral:0 "
+        "Major/Non-translation!:25 Minor/Fluency/Punctuation:0.1)",
+    )
+    human.add_argument(
+        "--alias",
+        action="append",
+        default=[],
+        metavar="SYSTEM=JUDGED",
+        help="the system named SYSTEM is JUDGED in the judgements, and is called so "
+        "(e.g. --alias NVIDIA-NeMo=Nemo)",
+    )
 
 
 def _analyze_options(analyze: argparse.ArgumentParser) -> None:

@@ -38,6 +38,8 @@ from ..corpus.systems import SystemStatistics
 from ..executors import LOCAL, Execution
 from ..io.files import write_text_file
 from ..io.progress import phase
+from ..meta.judgements import Judgements
+from ..meta.study import Study
 from ..metrics.base import AnyMetric
 from ..significance.multiple import CORRECTION_NAMES
 from ..significance.ranking import Ranking, rank_all
@@ -167,6 +169,8 @@ class Page:
     analysis: Analysis
     rankings: Sequence[Ranking]
     shown: Sequence[int]
+    #: the variants against human judgements (``--human``), or None
+    study: Study | None = None
 
 
 def _e(text: object) -> str:
@@ -287,6 +291,42 @@ def _pair_cards(a: Analysis) -> Iterator[str]:
         )
 
 
+def _people_section(study: Study) -> str:
+    """The study of the report's variants against human judgements."""
+    from .meta import SEGMENT_COLUMNS, SYSTEM_COLUMNS, about, best_lines, cells, delta_cells
+
+    def table(parts: tuple[list[str], list[list[str]]]) -> str:
+        header, body = parts
+        return _table([_e(h) for h in header], ([_e(c) for c in row] for row in body))
+
+    cards = [
+        f'<div class="card wide"><h3>System level</h3>{table(cells(study, SYSTEM_COLUMNS, 3))}'
+        "</div>",
+        f'<div class="card wide"><h3>Segment level</h3>{table(cells(study, SEGMENT_COLUMNS, 3))}'
+        "</div>",
+    ]
+    if any(v.intervals for v in study.variants):
+        from .meta import interval_cells
+
+        cards.append(
+            f'<div class="card wide"><h3>Intervals</h3>{table(interval_cells(study, 3))}</div>'
+        )
+    if any(v.delta for v in study.variants):
+        cards.append(
+            '<div class="card"><h3>What a delta means</h3>'
+            f'{table(delta_cells(study, 3))}<p class="muted">accuracy(delta) = a / (1 + '
+            "exp(&minus;b delta)) (Kocmi et al. 2024), fitted to the system pairs the humans "
+            "order; delta in the metric's points.</p></div>"
+        )
+    notes = "".join(f"<li>{_e(line)}</li>" for line in [*about(study), *best_lines(study)])
+    return (
+        '<h2 id="people">Agreement with people</h2><p class="muted">How each variant orders '
+        "the systems and their segments as the human judgements do (bleukit meta; (k): its "
+        "significance cluster, PERM-BOTH).</p>"
+        f'<div class="grid">{"".join(cards)}</div><ul class="muted">{notes}</ul>'
+    )
+
+
 def _sections(page: Page) -> Iterator[str]:
     a, stats = page.analysis, page.stats
     n = stats.segments
@@ -295,7 +335,9 @@ def _sections(page: Page) -> Iterator[str]:
         f"{_e(stats.nrefs)}; the first system, {_e(stats.systems[0])}, is the baseline of the "
         f"analyses. Variants: {_e(', '.join(v.name for v in page.variants))}.</p>"
         '<nav><a href="#scores">Scores</a> <a href="#buckets">Buckets</a> '
-        '<a href="#pairs">Against the baseline</a> <a href="#segments">Segments</a></nav>'
+        '<a href="#pairs">Against the baseline</a> <a href="#segments">Segments</a>'
+        + (' <a href="#people">Agreement with people</a>' if page.study else "")
+        + "</nav>"
     )
     yield '<h2 id="scores">Scores, significance and ranking</h2>'
     for v, r in zip(page.variants, page.rankings):
@@ -304,6 +346,8 @@ def _sections(page: Page) -> Iterator[str]:
             f'<div class="grid">{_scores_card(v, r, details)}'
             f"{_precision_figure(v, r, details)}</div>"
         )
+    if page.study is not None:
+        yield _people_section(page.study)
     yield (
         '<h2 id="buckets">Scores by bucket</h2><p class="muted">Every segment counted; a '
         "bucket's score is the corpus score of its segments. Lengths in "
@@ -370,10 +414,19 @@ def _page(
     analysis: Analysis,
     spec: SignificanceSpec,
     rows: int,
+    human: Judgements | None = None,
 ) -> Page:
     rankings = rank_all(variants, stats, spec)
     shown = select_rows(stats.segments, analysis.pairs, rows)
-    return Page(variants, stats, analysis, rankings, shown)
+    study = None
+    if human is not None:
+        from ..meta.study import Settings, run
+
+        with phase("agreement with people"):
+            settings = Settings(spec.bootstrap_samples, spec.bootstrap_samples, spec.seed,
+                                threshold=human.darr_threshold)  # fmt: skip
+            study = run(variants, stats, human, settings)
+    return Page(variants, stats, analysis, rankings, shown, study)
 
 
 def _check_rows(rows: int) -> None:
@@ -392,6 +445,7 @@ def write_report_file(
     rows: int = ROWS,
     train: str | None = None,
     words: str = "variant",
+    human: Judgements | None = None,
 ) -> tuple[int, Page]:
     """Write the report of hypothesis files (``names``; the first is the
     baseline) to ``path``; its size in bytes, and what it shows. The files
@@ -406,7 +460,7 @@ def write_report_file(
     analysis, stats = analyze_files(variants, ref_paths, hyp_paths, names, words, train,
                                     execution=execution)  # fmt: skip
     with phase("resampling every pair"):
-        page = _page(variants, stats, analysis, spec, rows)
+        page = _page(variants, stats, analysis, spec, rows, human)
     with phase("reading the table's rows"):
         refs, hyps = pick_lines(ref_paths, hyp_paths, page.shown, variants[0].batch_lines())
 
@@ -452,6 +506,7 @@ figcaption, .muted { font-size: .88em; } figure { margin: 0; }
 .grid { display: grid; gap: 14px; align-items: start;
   grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr)); }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; min-width: 0; }
+.wide { grid-column: 1 / -1; }
 .two { display: grid; gap: 0 14px;
   grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); }
 .scroll { overflow-x: auto; }

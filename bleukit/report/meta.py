@@ -27,9 +27,8 @@ def _value(x: float, width: int) -> str:
     return "–" if math.isnan(x) else f"{x:.{width}f}"
 
 
-def _cells(
-    study: Study, columns: Sequence[tuple[str, str]], width: int
-) -> tuple[list[str], list[list[str]]]:
+def cells(study: Study, columns: Sequence[tuple[str, str]], width: int) -> Cells:
+    """A table of the statistics ``columns``, each value with its cluster."""
     clusters = {s.statistic: s.clusters for s in study.significance}
     header = ["Variant", *(heading for _, heading in columns)]
     body = []
@@ -45,7 +44,7 @@ def _cells(
     return header, body
 
 
-def _interval_cells(study: Study, width: int) -> Cells:
+def interval_cells(study: Study, width: int) -> Cells:
     names = [n for n in (*SYSTEM, *SEGMENT) if any(n in v.intervals for v in study.variants)]
     header = ["Variant", *(n.replace("_", " ") for n in names)]
     body = []
@@ -60,7 +59,7 @@ def _interval_cells(study: Study, width: int) -> Cells:
     return header, body
 
 
-def _delta_cells(study: Study, width: int) -> Cells:
+def delta_cells(study: Study, width: int) -> Cells:
     levels = [f"delta for {level:.0%}" for level in LEVELS]
     header = ["Variant", "pairs", "agreed", "a", "b", *levels]
     body = []
@@ -75,7 +74,7 @@ def _delta_cells(study: Study, width: int) -> Cells:
     return header, body
 
 
-def _about(study: Study) -> list[str]:
+def about(study: Study) -> list[str]:
     s = study.settings
     lines = [
         f"Human judgements: {study.judgements}; {len(study.systems)} systems "
@@ -95,7 +94,7 @@ def _about(study: Study) -> list[str]:
     return lines
 
 
-def _best(study: Study) -> list[str]:
+def best_lines(study: Study) -> list[str]:
     lines = []
     for name in (*SYSTEM, SPA, *SEGMENT):
         best = study.best(name)
@@ -116,18 +115,18 @@ def _render(study: Study, width: int, render: Renderer, line: Callable[[str], st
     """Each table under its title, then the notes, each through ``line``
     (a heading or note as the format writes it)."""
     parts = [
-        line("System level") + "\n" + render(*_cells(study, SYSTEM_COLUMNS, width), []),
-        line("Segment level") + "\n" + render(*_cells(study, SEGMENT_COLUMNS, width), []),
+        line("System level") + "\n" + render(*cells(study, SYSTEM_COLUMNS, width), []),
+        line("Segment level") + "\n" + render(*cells(study, SEGMENT_COLUMNS, width), []),
     ]
     if any(v.intervals for v in study.variants):
-        parts.append(line("Intervals") + "\n" + render(*_interval_cells(study, width), []))
+        parts.append(line("Intervals") + "\n" + render(*interval_cells(study, width), []))
     if any(v.delta for v in study.variants):
         title = line(
             "What a delta means: accuracy(delta) = a / (1 + exp(-b delta)) (Kocmi et al. "
             "2024), fitted to the system pairs the humans order; delta in the metric's points"
         )
-        parts.append(title + "\n" + render(*_delta_cells(study, width), []))
-    notes = [*_about(study), *_best(study), *_signatures(study)]
+        parts.append(title + "\n" + render(*delta_cells(study, width), []))
+    notes = [*about(study), *best_lines(study), *_signatures(study)]
     parts.append("\n".join(line(n) for n in notes) + "\n")
     return "\n".join(parts)
 
