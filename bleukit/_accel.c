@@ -1216,6 +1216,199 @@ done:
     return result;
 }
 
+/* item_pairs(metric, human, systems, items, threshold) -> (bytes, epsilon):
+ * per item (column) of two systems x items matrices of doubles (system-
+ * major), how its pairs of systems compare, as bleukit.core.pairs.item_pairs
+ * counts them (the reference): concordant, discordant, tied in the metric
+ * only, in the humans only, in both; WMT's DARR concordant and discordant
+ * pairs (human difference nonzero and at least threshold, a metric tie
+ * discordant); the pairs agreeing at the calibrated epsilon; all pairs
+ * (items x 9 int64). The epsilon is tie calibration's (core.pairs.calibrate):
+ * the events sorted as Python sorts (|difference|, item, change) tuples and
+ * the running mean summed in the same order, so that both choose the same. */
+
+typedef struct {
+    double eps;
+    Py_ssize_t item;
+    int change;
+} TieEvent;
+
+static int tie_event_cmp(const void *pa, const void *pb) {
+    const TieEvent *a = pa, *b = pb;
+    if (a->eps != b->eps) return a->eps < b->eps ? -1 : 1;
+    if (a->item != b->item) return a->item < b->item ? -1 : 1;
+    return (a->change > b->change) - (a->change < b->change);
+}
+
+static inline int pair_agrees(double dm, double dh) {
+    return (dm == 0 && dh == 0) || (dm != 0 && dh != 0 && (dm > 0) == (dh > 0));
+}
+
+static PyObject *item_pairs(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf;
+    Py_ssize_t systems, items;
+    double threshold;
+    if (!PyArg_ParseTuple(args, "y*y*nnd", &mbuf, &hbuf, &systems, &items, &threshold))
+        return NULL;
+    PyObject *result = NULL, *counts = NULL;
+    TieEvent *events = NULL;
+    int64_t *good = NULL;
+    if (systems < 0 || items < 0 || mbuf.len != hbuf.len ||
+        mbuf.len != systems * items * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "item_pairs: metric and human must be systems x items float64");
+        goto done;
+    }
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    Py_ssize_t per_item = systems * (systems - 1) / 2;
+    counts = PyBytes_FromStringAndSize(NULL, items * 9 * sizeof(int64_t));
+    events = malloc((items * per_item + 1) * sizeof(TieEvent));
+    good = calloc(items + 1, sizeof(int64_t));
+    if (!counts || !events || !good) {
+        if (counts) PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(counts);
+    double best_eps = 0.0;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t nevents = 0;
+    for (Py_ssize_t j = 0; j < items; j++) {
+        int64_t *c = out + j * 9;
+        memset(c, 0, 9 * sizeof(int64_t));
+        for (Py_ssize_t s = 0; s < systems; s++)
+            for (Py_ssize_t t = s + 1; t < systems; t++) {
+                double ms = m[s * items + j], mt = m[t * items + j];
+                double hs = h[s * items + j], ht = h[t * items + j];
+                double dm = ms - mt, dh = hs - ht;
+                if (dm == 0 && dh == 0) c[4]++;
+                else if (dm == 0) c[2]++;
+                else if (dh == 0) c[3]++;
+                else if ((dm > 0) == (dh > 0)) c[0]++;
+                else c[1]++;
+                if (dh != 0 && fabs(dh) >= threshold) {
+                    if ((dh > 0 && ms > mt) || (dh < 0 && ms < mt)) c[5]++;
+                    else c[6]++;
+                }
+                int agrees = pair_agrees(dm, dh);
+                int change = (dh == 0) - agrees;
+                if (change && dm != 0) events[nevents++] = (TieEvent){fabs(dm), j, change};
+            }
+        c[8] = per_item;
+        good[j] = c[0] + c[4];
+    }
+    if (per_item > 0 && items > 0) {
+        double running = 0.0;
+        for (Py_ssize_t j = 0; j < items; j++) running += (double)good[j] / (double)per_item;
+        double best = running / (double)items;
+        qsort(events, nevents, sizeof(TieEvent), tie_event_cmp);
+        Py_ssize_t k = 0;
+        while (k < nevents) {
+            double eps = events[k].eps;
+            while (k < nevents && events[k].eps == eps) {
+                running += (double)events[k].change / (double)per_item;
+                k++;
+            }
+            double value = running / (double)items;
+            if (value > best) {
+                best = value;
+                best_eps = eps;
+            }
+        }
+    }
+    /* the agreeing pairs at the chosen epsilon */
+    for (Py_ssize_t j = 0; j < items; j++) {
+        int64_t agree = 0;
+        for (Py_ssize_t s = 0; s < systems; s++)
+            for (Py_ssize_t t = s + 1; t < systems; t++) {
+                double dm = m[s * items + j] - m[t * items + j];
+                double dh = h[s * items + j] - h[t * items + j];
+                agree += fabs(dm) <= best_eps ? dh == 0 : pair_agrees(dm, dh);
+            }
+        out[j * 9 + 7] = agree;
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("(Od)", counts, best_eps);
+done:
+    Py_XDECREF(counts);
+    free(events);
+    free(good);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
+/* swap_tables(za, zb, human, systems, items, kind, threshold) -> (first,
+ * second, table): PERM-BOTH's pair tables, as bleukit.core.pairs.swap_tables
+ * makes them (the reference): per pair of systems of an item (kind 0, WMT's
+ * DARR pairs only: human difference nonzero and at least threshold; kind 1,
+ * acc_eq: every pair), its two cells (int32, system-major) and four int8,
+ * b's outcome minus a's with neither, the second, the first or both cells
+ * swapped (DARR: +1 concordant, -1 otherwise; acc_eq: 1 where it agrees). */
+static inline int swap_outcome(double dm, double dh, int kind) {
+    if (kind == 0) return dm != 0 && (dm > 0) == (dh > 0) ? 1 : -1;
+    return pair_agrees(dm, dh);
+}
+
+static PyObject *swap_tables(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer abuf, bbuf, hbuf;
+    Py_ssize_t systems, items;
+    int kind;
+    double threshold;
+    if (!PyArg_ParseTuple(args, "y*y*y*nnid", &abuf, &bbuf, &hbuf, &systems, &items, &kind,
+                          &threshold))
+        return NULL;
+    PyObject *result = NULL, *first = NULL, *second = NULL, *table = NULL;
+    Py_ssize_t want = systems * items * (Py_ssize_t)sizeof(double);
+    if (systems < 0 || items < 0 || abuf.len != want || bbuf.len != want || hbuf.len != want ||
+        (kind != 0 && kind != 1)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "swap_tables: za, zb, human systems x items float64; kind 0 or 1");
+        goto done;
+    }
+    Py_ssize_t most = items * (systems * (systems - 1) / 2);
+    first = PyBytes_FromStringAndSize(NULL, most * sizeof(int32_t));
+    second = PyBytes_FromStringAndSize(NULL, most * sizeof(int32_t));
+    table = PyBytes_FromStringAndSize(NULL, most * 4);
+    if (!first || !second || !table) goto done;
+    const double *za = abuf.buf, *zb = bbuf.buf, *h = hbuf.buf;
+    int32_t *f = (int32_t *)PyBytes_AS_STRING(first), *g = (int32_t *)PyBytes_AS_STRING(second);
+    int8_t *tab = (int8_t *)PyBytes_AS_STRING(table);
+    Py_ssize_t n = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < items; j++)
+        for (Py_ssize_t s = 0; s < systems; s++)
+            for (Py_ssize_t t = s + 1; t < systems; t++) {
+                Py_ssize_t cs = s * items + j, ct = t * items + j;
+                double dh = h[cs] - h[ct];
+                if (kind == 0 && (dh == 0 || fabs(dh) < threshold)) continue;
+                f[n] = (int32_t)cs;
+                g[n] = (int32_t)ct;
+                for (int w = 0; w < 4; w++) {
+                    int swap_s = w >> 1, swap_t = w & 1;
+                    double xs = swap_s ? zb[cs] : za[cs], ys = swap_s ? za[cs] : zb[cs];
+                    double xt = swap_t ? zb[ct] : za[ct], yt = swap_t ? za[ct] : zb[ct];
+                    tab[4 * n + w] =
+                        (int8_t)(swap_outcome(ys - yt, dh, kind) - swap_outcome(xs - xt, dh, kind));
+                }
+                n++;
+            }
+    Py_END_ALLOW_THREADS
+    if (_PyBytes_Resize(&first, n * sizeof(int32_t)) < 0 ||
+        _PyBytes_Resize(&second, n * sizeof(int32_t)) < 0 || _PyBytes_Resize(&table, n * 4) < 0)
+        goto done;
+    result = PyTuple_Pack(3, first, second, table);
+done:
+    Py_XDECREF(first);
+    Py_XDECREF(second);
+    Py_XDECREF(table);
+    PyBuffer_Release(&abuf);
+    PyBuffer_Release(&bbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
 /* ------------------------------------------------------------------ TER
  * TER's edit count as bleukit/core/edits.py computes it (sacrebleu 2.6.0's
  * translation_edit_rate): the beam edit distance with its trace, and
@@ -2118,6 +2311,16 @@ static PyMethodDef methods[] = {
      "cell c, from the least significant) and the sum over pairs p of\n"
      "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
      "table: int8): trials int64."},
+    {"item_pairs", item_pairs, METH_VARARGS,
+     "item_pairs(metric, human, systems, items, threshold) -> (bytes, epsilon)\n\n"
+     "Per item of two systems x items float64 matrices, how its pairs compare (9\n"
+     "int64: concordant, discordant, metric ties, human ties, ties in both, DARR\n"
+     "concordant and discordant, agreeing at the calibrated epsilon, all), and\n"
+     "that epsilon (bleukit.core.pairs.item_pairs is the reference)."},
+    {"swap_tables", swap_tables, METH_VARARGS,
+     "swap_tables(za, zb, human, systems, items, kind, threshold) -> (first, second, table)\n\n"
+     "PERM-BOTH's pair tables (kind 0: WMT's DARR pairs, 1: acc_eq) of systems x items\n"
+     "float64 matrices: int32 cells and 4 int8 a pair (bleukit.core.pairs.swap_tables)."},
     {"ter_edit_count", ter_edit_count, METH_VARARGS,
      "ter_edit_count(hyp, ref) -> int\n\n"
      "TER's edit count (shifts included) from hyp to ref, int32 word ids numbered\n"

@@ -667,3 +667,44 @@ def test_pair_swap_sums_by_hand_and_refusals():
             ENGINES.get(engine).pair_swap_sums(draws, [0], [3], table)
     with pytest.raises(InputError, match="four entries a pair"):
         pair_swap_sums(draws, [0], [1], [1, 2])
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 9), st.sampled_from([0.0, 1.0, 25.0]), st.data())
+def test_compiled_item_pairs_equal_the_reference(systems, items, threshold, data):
+    """Every count and the calibrated epsilon of Engine.item_pairs in C
+    are the reference's (core.pairs.item_pairs), ties and exact float
+    comparisons included."""
+    from bleukit.core.pairs import item_pairs
+
+    cell = st.sampled_from([0.0, 0.1, 0.2, 0.30000000000000004, 1.0, 2.5, 30.0, -1.0])
+    metric = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    assert ENGINES.get("c").item_pairs(metric, human, threshold) == item_pairs(
+        metric, human, threshold
+    )
+
+
+def test_item_pairs_refuse_matrices_of_two_shapes():
+    for engine in AVAILABLE:
+        with pytest.raises(InputError, match="matrices of one shape"):
+            ENGINES.get(engine).item_pairs([[1.0, 2.0]], [[1.0]], 0.0)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 5), st.integers(0, 6), st.sampled_from(["darr", "acc_eq"]),
+       st.sampled_from([0.0, 1.0, 25.0]), st.data())  # fmt: skip
+def test_compiled_swap_tables_equal_the_reference(systems, items, kind, threshold, data):
+    """PERM-BOTH's pair tables (Engine.swap_tables) in C are the
+    reference's (core.pairs.swap_tables), cell for cell."""
+    from bleukit.core.pairs import swap_tables
+
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.25, 30.0])
+    za, zb, human = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(3)
+    )
+    ours = ENGINES.get("c").swap_tables(za, zb, human, kind, threshold)
+    assert tuple(list(x) for x in ours) == swap_tables(za, zb, human, kind, threshold)

@@ -11,6 +11,7 @@ import pytest
 
 import bleukit
 from bleukit.core.errors import InputError
+from bleukit.core.pairs import swap_tables
 from bleukit.core.resampling import Draws, randomization_selections
 from bleukit.corpus.systems import collect
 from bleukit.meta import study as s
@@ -124,7 +125,7 @@ def test_perm_both_of_equal_variants_is_never_significant():
     assert s.perm_both_items(matrix, matrix, matrix, "acc_eq_item", 0.0, cells, engine) == 1.0
 
 
-def test_pair_tables_sum_to_the_statistics_difference():
+def test_swap_tables_sum_to_the_statistics_difference():
     """With no cell swapped, a pair table's entries sum to b's statistic
     minus a's, in units of one pair."""
     from bleukit.meta import statistics as st
@@ -132,12 +133,12 @@ def test_pair_tables_sum_to_the_statistics_difference():
     human = [[1.0, 5.0, 2.0], [2.0, 5.0, 2.0], [3.0, 1.0, 2.0]]
     a = [[1.0, 1.0, 3.0], [2.0, 2.0, 2.0], [3.0, 3.0, 1.0]]
     b = [[3.0, 2.0, 1.0], [2.0, 3.0, 1.0], [1.0, 1.0, 1.0]]
-    _, _, table = s.pair_tables(a, b, human, "kendall_like_item", 0.0)
+    _, _, table = swap_tables(a, b, human, "darr", 0.0)
     darr = sum(st.darr_pairs(m, h, 0.0)[0] + st.darr_pairs(m, h, 0.0)[1]
                for m, h in st.groups(a, human, "item"))  # fmt: skip
     kl = st.kendall_like(b, human, 0.0) - st.kendall_like(a, human, 0.0)
     assert sum(table[0::4]) / darr == pytest.approx(kl)
-    first, _, table = s.pair_tables(a, b, human, "acc_eq_item", 0.0)
+    first, _, table = swap_tables(a, b, human, "acc_eq", 0.0)
     acc = st.grouped(b, human, "item", lambda m, h: st.acc_eq(st.pair_counts(m, h))) - st.grouped(
         a, human, "item", lambda m, h: st.acc_eq(st.pair_counts(m, h))
     )

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from ..core.edits import edit_count
 from ..core.matches import MatchCounts, MatchStore
+from ..core.pairs import ItemCounts, item_pairs, swap_tables
 from ..core.reflen import Policy, RefLength
 from ..core.resampling import (
     Columns,
@@ -133,6 +134,26 @@ class Engine(ABC):
         """PERM-BOTH's trials over a statistic that sums over pairs of cells
         (``resampling.pair_swap_sums``)."""
         return pair_swap_sums(draws, first, second, table)
+
+    def item_pairs(
+        self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float
+    ) -> tuple[list[ItemCounts], float]:
+        """How the pairs of systems of every item (column) of two system x
+        item matrices compare, and acc_eq's calibrated epsilon
+        (``core.pairs.item_pairs``)."""
+        return item_pairs(metric, human, threshold)
+
+    def swap_tables(
+        self,
+        za: Sequence[Sequence[float]],
+        zb: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+        kind: str,
+        threshold: float,
+    ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        """PERM-BOTH's pair tables of an item-grouped statistic
+        (``core.pairs.swap_tables``), for ``pair_swap_sums``."""
+        return swap_tables(za, zb, human, kind, threshold)
 
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         """Per group 0 .. ``count`` - 1, the column sums of the segments

@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from ..core.matches import MatchStore, Ranked, Text, check_chunk
+from ..core.pairs import SWAP_KINDS, ItemCounts
 from ..core.reflen import RefLength
 from ..core.resampling import Columns, Draws, Sides
 from ..tokenizers import BlockForm, Tokenization
@@ -288,15 +289,60 @@ class CompiledEngine(Engine):
         self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
     ) -> list[int]:
         kernel = accelerator()
-        fits = len(table) == 4 * len(first) and all(-128 <= v < 128 for v in table)
-        cells = [*first, *second]
-        inside = all(0 <= c < draws.n for c in cells) and len(first) == len(second)
+        fits = len(table) == 4 * len(first) and (
+            not table or -128 <= min(table) <= max(table) < 128
+        )
+        inside = len(first) == len(second) and (
+            not first
+            or (min(min(first), min(second)) >= 0 and max(max(first), max(second)) < draws.n)
+        )
         if kernel is None or not fits or not inside:
             # the reference counts what the kernel cannot, and refuses bad pairs
             return super().pair_swap_sums(draws, first, second, table)
         sums = kernel.pair_swap_sums(draws.state, draws.n, array("i", first), array("i", second),
                                      array("b", table), draws.count)  # fmt: skip
         return memoryview(sums).cast("q").tolist()
+
+    def item_pairs(
+        self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float
+    ) -> tuple[list[ItemCounts], float]:
+        kernel = accelerator()
+        items = len(metric[0]) if metric else 0
+        shaped = len(metric) == len(human) and all(
+            len(m) == items and len(h) == items for m, h in zip(metric, human)
+        )
+        if kernel is None or not shaped:
+            # the reference refuses what is not two matrices of one shape
+            return super().item_pairs(metric, human, threshold)
+        flat_m = array("d", [x for row in metric for x in row])
+        flat_h = array("d", [x for row in human for x in row])
+        raw, epsilon = kernel.item_pairs(flat_m, flat_h, len(metric), items, threshold)
+        values = memoryview(raw).cast("q").tolist()
+        counts: list[ItemCounts] = [tuple(values[k : k + 9]) for k in range(0, len(values), 9)]  # type: ignore[misc]
+        return counts, epsilon
+
+    def swap_tables(
+        self,
+        za: Sequence[Sequence[float]],
+        zb: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+        kind: str,
+        threshold: float,
+    ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        kernel = accelerator()
+        items = len(za[0]) if za else 0
+        shaped = len(za) == len(zb) == len(human) and all(
+            len(r) == items for r in (*za, *zb, *human)
+        )
+        if kernel is None or not shaped or kind not in SWAP_KINDS:
+            # the reference refuses what is not three matrices of one shape
+            return super().swap_tables(za, zb, human, kind, threshold)
+        flat = [array("d", [x for row in m for x in row]) for m in (za, zb, human)]
+        first, second, table = kernel.swap_tables(
+            *flat, len(za), items, SWAP_KINDS.index(kind), threshold
+        )
+        return (memoryview(first).cast("i"), memoryview(second).cast("i"),
+                memoryview(table).cast("b"))  # fmt: skip
 
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         kernel = accelerator()

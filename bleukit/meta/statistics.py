@@ -52,6 +52,14 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core.errors import InputError
+from ..core.pairs import (
+    Pairs,
+    calibrate,
+    calibration_events,
+    darr_pairs,
+    epsilon_pairs,
+)
+from ..core.pairs import check as _check
 
 nan = math.nan
 Vector = Sequence[float]
@@ -60,11 +68,6 @@ Matrix = Sequence[Sequence[float]]
 
 #: the groupings of segment-level statistics
 GROUPINGS = ("none", "item", "system")
-
-
-def _check(x: Vector, y: Vector) -> None:
-    if len(x) != len(y):
-        raise InputError(f"{len(x)} metric scores for {len(y)} human scores")
 
 
 def mean(values: Iterable[float]) -> float:
@@ -111,32 +114,6 @@ def spearman(x: Vector, y: Vector) -> float:
     """Spearman's rho: Pearson's r of the average ranks."""
     _check(x, y)
     return pearson(ranks(x), ranks(y))
-
-
-@dataclass(frozen=True)
-class Pairs:
-    """How the pairs of a metric vector and a human vector compare:
-    concordant, discordant, tied only in the metric, tied only in the
-    human scores, tied in both."""
-
-    con: int = 0
-    dis: int = 0
-    tie_metric: int = 0
-    tie_human: int = 0
-    tie_both: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.con + self.dis + self.tie_metric + self.tie_human + self.tie_both
-
-    def __add__(self, other: Pairs) -> Pairs:
-        return Pairs(
-            self.con + other.con,
-            self.dis + other.dis,
-            self.tie_metric + other.tie_metric,
-            self.tie_human + other.tie_human,
-            self.tie_both + other.tie_both,
-        )
 
 
 def _tied_pairs(values: Iterable[Hashable]) -> int:
@@ -247,23 +224,6 @@ def grouped(
     return mean(statistic(m, h) for m, h in groups(metric, human, by))
 
 
-def darr_pairs(metric: Vector, human: Vector, threshold: float) -> tuple[int, int]:
-    """WMT's DARR pairs of one item: (concordant, discordant) among the
-    pairs whose human scores differ by at least ``threshold`` and at all;
-    a metric tie is discordant (mt-metrics-eval ``KendallLike``)."""
-    _check(metric, human)
-    con = dis = 0
-    for i, j in itertools.combinations(range(len(metric)), 2):
-        diff = human[i] - human[j]
-        if diff == 0 or abs(diff) < threshold:
-            continue
-        if (diff > 0 and metric[i] > metric[j]) or (diff < 0 and metric[i] < metric[j]):
-            con += 1
-        else:
-            dis += 1
-    return con, dis
-
-
 def kendall_like(metric: Matrix, human: Matrix, threshold: float) -> float:
     """WMT's Kendall-like tau, the DARR pairs of every item pooled."""
     counts = [darr_pairs(m, h, threshold) for m, h in groups(metric, human, "item")]
@@ -274,27 +234,6 @@ def kendall_like(metric: Matrix, human: Matrix, threshold: float) -> float:
 def acc_eq(pairs: Pairs) -> float:
     """(concordant + tied on both sides) / all pairs (Deutsch et al. 2023)."""
     return (pairs.con + pairs.tie_both) / pairs.total if pairs.total else nan
-
-
-def epsilon_pairs(metric: Vector, human: Vector, epsilon: float) -> Pairs:
-    """``pair_counts`` with metric differences of at most ``epsilon`` as
-    ties (one pass over the pairs: for the small groups of grouping by item)."""
-    _check(metric, human)
-    con = dis = tie_m = tie_h = tie_both = 0
-    for i, j in itertools.combinations(range(len(metric)), 2):
-        dm, dh = metric[i] - metric[j], human[i] - human[j]
-        m_tied = abs(dm) <= epsilon
-        if m_tied and dh == 0:
-            tie_both += 1
-        elif m_tied:
-            tie_m += 1
-        elif dh == 0:
-            tie_h += 1
-        elif (dm > 0) == (dh > 0):
-            con += 1
-        else:
-            dis += 1
-    return Pairs(con, dis, tie_m, tie_h, tie_both)
 
 
 @dataclass(frozen=True)
@@ -308,42 +247,16 @@ class Calibrated:
 def calibrated_acc_eq(vectors: Sequence[tuple[Vector, Vector]]) -> Calibrated:
     """Tie calibration (Deutsch et al. 2023, section 5): the mean of
     ``acc_eq`` over the groups, at every epsilon where a metric pair
-    becomes tied (0 first), and the epsilon that maximizes it. As
-    mt-metrics-eval's ``tau_optimization``: the pairs sorted by their metric
-    difference turn into ties one by one, each group's statistic updated."""
-    stats: list[list[int]] = []  # per group: con + tie_both, total
-    events: list[tuple[float, int, int]] = []  # |difference|, group, change
+    becomes tied (0 first), and the epsilon that maximizes it
+    (``core.pairs.calibrate``); the value at that epsilon counted again
+    exactly."""
+    goods, totals, events = [], [], []
     for g, (metric, human) in enumerate(vectors):
-        _check(metric, human)
-        good = total = 0
-        for i, j in itertools.combinations(range(len(metric)), 2):
-            dm, dh = metric[i] - metric[j], human[i] - human[j]
-            total += 1
-            agrees_now = (dh == 0 and dm == 0) or (dm != 0 and dh != 0 and (dm > 0) == (dh > 0))
-            good += agrees_now
-            # as a metric tie the pair agrees exactly when the humans tie it
-            change = int(dh == 0) - int(agrees_now)
-            if change and dm != 0:
-                events.append((abs(dm), g, change))
-        stats.append([good, total])
-    live = [s for s in stats if s[1]]
-    if not live:
+        good, total, more = calibration_events(metric, human, g)
+        goods.append(good)
+        totals.append(total)
+        events.extend(more)
+    if not any(totals):
         return Calibrated(nan, 0.0)
-    total_acc = math.fsum(s[0] / s[1] for s in live)
-    best, best_eps = total_acc / len(live), 0.0
-    events.sort()
-    k = 0
-    while k < len(events):
-        eps = events[k][0]
-        while k < len(events) and events[k][0] == eps:
-            _, g, change = events[k]
-            good, total = stats[g]
-            total_acc += change / total
-            stats[g][0] = good + change
-            k += 1
-        value = total_acc / len(live)
-        if value > best:
-            best, best_eps = value, eps
-    # the running sum drifts by rounding: the value at the chosen epsilon, exactly
-    exact = mean(acc_eq(epsilon_pairs(m, h, best_eps)) for m, h in vectors)
-    return Calibrated(exact, best_eps)
+    epsilon = calibrate(goods, totals, events)
+    return Calibrated(mean(acc_eq(epsilon_pairs(m, h, epsilon)) for m, h in vectors), epsilon)

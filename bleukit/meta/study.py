@@ -262,9 +262,17 @@ def _variant_scores(
 
 
 def _segment_statistics(
-    metric: st.Matrix, human: st.Matrix, threshold: float
+    metric: st.Matrix, human: st.Matrix, threshold: float, engine: Engine
 ) -> tuple[dict[str, float], float]:
-    out = {"kendall_like_item": st.kendall_like(metric, human, threshold)}
+    """Every segment-level statistic, and the calibrated epsilon; grouped by
+    item from the engine's pair counts (``Engine.item_pairs``)."""
+    counts, epsilon = engine.item_pairs(metric, human, threshold)
+    con, dis = sum(c[5] for c in counts), sum(c[6] for c in counts)
+    out = {
+        "kendall_like_item": (con - dis) / (con + dis) if con + dis else st.nan,
+        "acc_eq_item": st.mean((c[0] + c[4]) / c[8] for c in counts if c[8]),
+        "acc_eq_item_calibrated": st.mean(c[7] / c[8] for c in counts if c[8]),
+    }
     for by in ("none", "system"):
         # the other groupings' Kendall-like tau from the pair counts: a pair
         # counts where the humans do not tie it (threshold 0 only)
@@ -277,12 +285,7 @@ def _segment_statistics(
         else:
             out[f"kendall_like_{by}"] = st.nan
         out[f"acc_eq_{by}"] = st.mean(st.acc_eq(p) for p in pairs)
-    out["acc_eq_item"] = st.grouped(
-        metric, human, "item", lambda m, h: st.acc_eq(st.pair_counts(m, h))
-    )
-    calibrated = st.calibrated_acc_eq(st.groups(metric, human, "item"))
-    out["acc_eq_item_calibrated"] = calibrated.value
-    return {k: out[k] for k in SEGMENT}, calibrated.epsilon
+    return {k: out[k] for k in SEGMENT}, epsilon
 
 
 def _permutation_p_values(
@@ -318,15 +321,26 @@ def human_p_values(human: st.Matrix, draws: Draws) -> list[list[float]]:
 
 
 def metric_p_values(variant: AnyMetric, scores: _Scores, draws: Draws) -> list[list[float]]:
-    """The same test of corpus scores by approximate randomization (the
-    engine's ``randomization_sums``, the same draws)."""
+    """The same test of corpus scores by approximate randomization, the
+    same draws. Side A of a trial of systems i and j takes i's selected
+    segments and j's others: per system, its selected and unselected sums
+    are summed once (the engine's ``randomization_sums`` against a system of
+    zeros), and each pair's sides are sums of those."""
     sign = _sign(variant)
     cols = scores.columns
+    zeros = Columns([variant.zero_stats()] * cols[0].n, variant)
+    # per system and trial: (its selected segments' sums, its others')
+    split = [list(variant.engine.randomization_sums(c, zeros, draws)) for c in cols]
 
     def sides(i: int, j: int) -> list[float]:
-        trials = list(variant.engine.randomization_sums(cols[i], cols[j], draws))
-        a = variant.score_values(cols[i].to_stats(x) for x, _ in trials)
-        b = variant.score_values(cols[i].to_stats(y) for _, y in trials)
+        a = variant.score_values(
+            cols[i].to_stats([x + y for x, y in zip(sel_i, rest_j)])
+            for (sel_i, _), (_, rest_j) in zip(split[i], split[j])
+        )
+        b = variant.score_values(
+            cols[i].to_stats([x + y for x, y in zip(sel_j, rest_i)])
+            for (_, rest_i), (sel_j, _) in zip(split[i], split[j])
+        )
         return [sign * (x - y) for x, y in zip(a, b)]
 
     return _permutation_p_values(scores.system, sides)
@@ -368,27 +382,20 @@ def _intervals(
 
 
 def _item_values(
-    metric: st.Matrix, human: st.Matrix, threshold: float, epsilon: float
+    metric: st.Matrix, human: st.Matrix, threshold: float, engine: Engine
 ) -> dict[str, tuple[list[float], list[float]]]:
     """Per item (segment), the numerator and denominator of each
     item-grouped statistic, so that a resample of the items sums them: the
-    pooled Kendall-like tau, and the mean of acc_eq (each item weighing 1)."""
-    kl_num, kl_den, acc, acc_cal, ones = [], [], [], [], []
-    for m, h in st.groups(metric, human, "item"):
-        con, dis = st.darr_pairs(m, h, threshold)
-        kl_num.append(float(con - dis))
-        kl_den.append(float(con + dis))
-        a0 = st.acc_eq(st.pair_counts(m, h))
-        a1 = st.acc_eq(st.epsilon_pairs(m, h, epsilon))
-        defined = not math.isnan(a0)
-        acc.append(a0 if defined else 0.0)
-        acc_cal.append(a1 if defined else 0.0)
-        ones.append(1.0 if defined else 0.0)
+    pooled Kendall-like tau, and the mean of acc_eq (each item with pairs
+    weighing 1), at epsilon 0 and at the calibrated epsilon."""
+    counts, _ = engine.item_pairs(metric, human, threshold)
+    ones = [1.0 if c[8] else 0.0 for c in counts]
     return {
-        "kendall_like_item": (kl_num, kl_den),
-        "acc_eq_item": (acc, ones),
-        "acc_eq_item_calibrated": (acc_cal, ones),
-    }
+        "kendall_like_item": ([float(c[5] - c[6]) for c in counts],
+                              [float(c[5] + c[6]) for c in counts]),
+        "acc_eq_item": ([(c[0] + c[4]) / c[8] if c[8] else 0.0 for c in counts], ones),
+        "acc_eq_item_calibrated": ([c[7] / c[8] if c[8] else 0.0 for c in counts], ones),
+    }  # fmt: skip
 
 
 # ------------------------------------------------------------- PERM-BOTH
@@ -432,38 +439,6 @@ def perm_both_system(
     return count / draws.count
 
 
-def _outcome(dm: float, dh: float, statistic: str) -> int:
-    if statistic == "kendall_like_item":  # concordant +1, discordant (or metric tie) -1
-        return 1 if dm != 0 and (dm > 0) == (dh > 0) else -1
-    # acc_eq: concordant, or tied on both sides
-    return int((dm == 0 and dh == 0) or (dm != 0 and dh != 0 and (dm > 0) == (dh > 0)))
-
-
-def pair_tables(
-    za: st.Matrix, zb: st.Matrix, human: st.Matrix, statistic: str, threshold: float
-) -> tuple[list[int], list[int], list[int]]:
-    """An item-grouped statistic that sums over the pairs of each item's
-    systems, every pair weighing the same (Kendall-like tau pools its
-    pairs; acc_eq averages items of equal pair counts), as PERM-BOTH's pair
-    tables: per pair its two cells (system-major flat indices), and how much
-    b's integer sum minus a's changes for each way the two cells may be
-    swapped (neither, the second, the first, both)."""
-    systems, items = len(za), len(za[0])
-    first, second, table = [], [], []
-    for j in range(items):
-        for s, t in itertools.combinations(range(systems), 2):
-            dh = human[s][j] - human[t][j]
-            if statistic == "kendall_like_item" and (dh == 0 or abs(dh) < threshold):
-                continue
-            first.append(s * items + j)
-            second.append(t * items + j)
-            for swap_s, swap_t in ((0, 0), (0, 1), (1, 0), (1, 1)):
-                xs, ys = (zb[s][j], za[s][j]) if swap_s else (za[s][j], zb[s][j])
-                xt, yt = (zb[t][j], za[t][j]) if swap_t else (za[t][j], zb[t][j])
-                table.append(_outcome(ys - yt, dh, statistic) - _outcome(xs - xt, dh, statistic))
-    return first, second, table
-
-
 def perm_both_items(
     a: st.Matrix,
     b: st.Matrix,
@@ -482,7 +457,8 @@ def perm_both_items(
     items = len(a[0])
     za = [flat_a[s * items : (s + 1) * items] for s in range(len(a))]
     zb = [flat_b[s * items : (s + 1) * items] for s in range(len(b))]
-    first, second, table = pair_tables(za, zb, human, statistic, threshold)
+    kind = "darr" if statistic == "kendall_like_item" else "acc_eq"
+    first, second, table = engine.swap_tables(za, zb, human, kind, threshold)
     if not first:
         return st.nan
     # no cell swapped: the observed difference (as an integer sum, exactly)
@@ -533,7 +509,8 @@ def run(
         scores = _variant_scores(v, stats, segments)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
-        segment, epsilon = _segment_statistics(scores.sentences, human, settings.threshold)
+        segment, epsilon = _segment_statistics(scores.sentences, human, settings.threshold,
+                                               v.engine)  # fmt: skip
         points.append(VariantResult(
             v.name, v.signature(stats.nrefs).long, v.sentence_variant().name, v.higher_is_better,
             tuple(scores.system), system, segment, epsilon,
@@ -556,7 +533,7 @@ def run(
             system[SPA] = st.soft_pairwise_accuracy(metric_p_values(v, scores, perm), human_p)
         intervals = {}
         if boot:
-            items = _item_values(scores.sentences, human, settings.threshold, point.epsilon)
+            items = _item_values(scores.sentences, human, settings.threshold, v.engine)
             intervals = _intervals(v, scores, human_boot, items, indices, boot, settings)
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)

@@ -1,0 +1,224 @@
+"""How the pairs of a metric's and the humans' scores compare, the counts
+that meta-evaluation's pair statistics are made of (``meta.statistics``):
+concordant, discordant and tied pairs, WMT's DARR pairs, and tie
+calibration's sweep over the metric differences. The functions here are
+the reference; the compiled engine counts the pairs of every item of a
+matrix in C (``Engine.item_pairs``).
+
+Scores are oriented so that higher is better on both sides.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import InputError
+
+Vector = Sequence[float]
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """How the pairs of a metric vector and a human vector compare:
+    concordant, discordant, tied only in the metric, tied only in the
+    human scores, tied in both."""
+
+    con: int = 0
+    dis: int = 0
+    tie_metric: int = 0
+    tie_human: int = 0
+    tie_both: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.con + self.dis + self.tie_metric + self.tie_human + self.tie_both
+
+    def __add__(self, other: Pairs) -> Pairs:
+        return Pairs(
+            self.con + other.con,
+            self.dis + other.dis,
+            self.tie_metric + other.tie_metric,
+            self.tie_human + other.tie_human,
+            self.tie_both + other.tie_both,
+        )
+
+
+def check(x: Vector, y: Vector) -> None:
+    if len(x) != len(y):
+        raise InputError(f"{len(x)} metric scores for {len(y)} human scores")
+
+
+def _agrees(dm: float, dh: float) -> bool:
+    """Whether a pair agrees as acc_eq counts it: concordant, or tied on
+    both sides."""
+    return (dm == 0 and dh == 0) or (dm != 0 and dh != 0 and (dm > 0) == (dh > 0))
+
+
+def epsilon_pairs(metric: Vector, human: Vector, epsilon: float) -> Pairs:
+    """Every pair classified, metric differences of at most ``epsilon``
+    counting as ties (one pass over the pairs: for small groups)."""
+    check(metric, human)
+    con = dis = tie_m = tie_h = tie_both = 0
+    for i, j in itertools.combinations(range(len(metric)), 2):
+        dm, dh = metric[i] - metric[j], human[i] - human[j]
+        m_tied = abs(dm) <= epsilon
+        if m_tied and dh == 0:
+            tie_both += 1
+        elif m_tied:
+            tie_m += 1
+        elif dh == 0:
+            tie_h += 1
+        elif (dm > 0) == (dh > 0):
+            con += 1
+        else:
+            dis += 1
+    return Pairs(con, dis, tie_m, tie_h, tie_both)
+
+
+def darr_pairs(metric: Vector, human: Vector, threshold: float) -> tuple[int, int]:
+    """WMT's DARR pairs of one item: (concordant, discordant) among the
+    pairs whose human scores differ by at least ``threshold`` and at all;
+    a metric tie is discordant (mt-metrics-eval ``KendallLike``)."""
+    check(metric, human)
+    con = dis = 0
+    for i, j in itertools.combinations(range(len(metric)), 2):
+        diff = human[i] - human[j]
+        if diff == 0 or abs(diff) < threshold:
+            continue
+        if (diff > 0 and metric[i] > metric[j]) or (diff < 0 and metric[i] < metric[j]):
+            con += 1
+        else:
+            dis += 1
+    return con, dis
+
+
+#: a tie-calibration event: |metric difference|, group, change of the
+#: group's agreeing pairs when that pair becomes a metric tie
+Event = tuple[float, int, int]
+
+
+def calibration_events(metric: Vector, human: Vector, group: int) -> tuple[int, int, list[Event]]:
+    """A group's agreeing pairs at epsilon 0, its pairs, and the events of
+    the pairs whose agreement changes once their metric difference counts
+    as a tie (a metric tie agrees exactly when the humans tie the pair)."""
+    check(metric, human)
+    good = total = 0
+    events = []
+    for i, j in itertools.combinations(range(len(metric)), 2):
+        dm, dh = metric[i] - metric[j], human[i] - human[j]
+        total += 1
+        agrees = _agrees(dm, dh)
+        good += agrees
+        change = int(dh == 0) - int(agrees)
+        if change and dm != 0:
+            events.append((abs(dm), group, change))
+    return good, total, events
+
+
+def calibrate(goods: Sequence[int], totals: Sequence[int], events: list[Event]) -> float:
+    """Tie calibration's sweep (Deutsch et al. 2023, section 5; as
+    mt-metrics-eval's ``tau_optimization``): the epsilon, 0 or a pair's
+    metric difference, that maximizes the mean of the groups' agreeing
+    share (groups without pairs left out; the smallest of equals). The
+    running mean is summed left to right, as the compiled engine sums it,
+    so that both choose the same epsilon. ``events`` is sorted in place."""
+    live = sum(1 for t in totals if t)
+    if not live:
+        return 0.0
+    good = list(goods)
+    running = 0.0
+    for g, t in zip(good, totals):
+        if t:
+            running += g / t
+    best, best_eps = running / live, 0.0
+    events.sort()
+    k = 0
+    while k < len(events):
+        eps = events[k][0]
+        while k < len(events) and events[k][0] == eps:
+            _, g, change = events[k]
+            running += change / totals[g]
+            good[g] += change
+            k += 1
+        value = running / live
+        if value > best:
+            best, best_eps = value, eps
+    return best_eps
+
+
+#: one item's counts (``item_pairs``): concordant, discordant, tied in the
+#: metric only, in the humans only, in both (epsilon 0); WMT's DARR
+#: concordant and discordant pairs; the agreeing pairs at the calibrated
+#: epsilon; and all pairs
+ItemCounts = tuple[int, int, int, int, int, int, int, int, int]
+
+
+def item_pairs(
+    metric: Sequence[Vector], human: Sequence[Vector], threshold: float
+) -> tuple[list[ItemCounts], float]:
+    """The pairs of every item (column) of two system x item matrices, and
+    the calibrated epsilon of acc_eq grouped by item (the reference of
+    ``Engine.item_pairs``)."""
+    if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
+        raise InputError("metric and human scores must be matrices of one shape")
+    columns = list(zip(zip(*metric), zip(*human))) if metric else []
+    goods, totals, events = [], [], []
+    for j, (m, h) in enumerate(columns):
+        good, total, more = calibration_events(m, h, j)
+        goods.append(good)
+        totals.append(total)
+        events.extend(more)
+    epsilon = calibrate(goods, totals, events)
+    out: list[ItemCounts] = []
+    for m, h in columns:
+        p = epsilon_pairs(m, h, 0.0)
+        at = epsilon_pairs(m, h, epsilon)
+        con, dis = darr_pairs(m, h, threshold)
+        out.append((p.con, p.dis, p.tie_metric, p.tie_human, p.tie_both, con, dis,
+                    at.con + at.tie_both, p.total))  # fmt: skip
+    return out, epsilon
+
+
+#: the statistics ``swap_tables`` makes tables of
+SWAP_KINDS = ("darr", "acc_eq")
+
+
+def _outcome(dm: float, dh: float, kind: str) -> int:
+    if kind == "darr":  # concordant +1, discordant (a metric tie too) -1
+        return 1 if dm != 0 and (dm > 0) == (dh > 0) else -1
+    return int(_agrees(dm, dh))
+
+
+def swap_tables(
+    za: Sequence[Vector], zb: Sequence[Vector], human: Sequence[Vector], kind: str, threshold: float
+) -> tuple[list[int], list[int], list[int]]:
+    """PERM-BOTH's pair tables (``Engine.pair_swap_sums``) of an
+    item-grouped statistic that sums over the pairs of each item's systems,
+    every pair weighing the same: WMT's Kendall-like tau (``darr``: its DARR
+    pairs, +1 concordant, -1 discordant) or acc_eq at epsilon 0 (``acc_eq``:
+    1 where a pair agrees). Per pair its two cells (system-major flat
+    indices of the system x item matrices), and how much b's sum minus a's
+    changes for each way the two cells may be swapped between a and b
+    (neither, the second, the first, both). The reference of
+    ``Engine.swap_tables``."""
+    if kind not in SWAP_KINDS:
+        raise InputError(f"pair tables of {kind!r}: expected one of {', '.join(SWAP_KINDS)}")
+    shapes = {(len(x), *(len(r) for r in x)) for x in (za, zb, human)}
+    if len(shapes) != 1 or len({len(r) for r in za}) > 1:
+        raise InputError("metric and human scores must be matrices of one shape")
+    systems, items = len(za), len(za[0]) if za else 0
+    first, second, table = [], [], []
+    for j in range(items):
+        for s, t in itertools.combinations(range(systems), 2):
+            dh = human[s][j] - human[t][j]
+            if kind == "darr" and (dh == 0 or abs(dh) < threshold):
+                continue
+            first.append(s * items + j)
+            second.append(t * items + j)
+            for swap_s, swap_t in ((0, 0), (0, 1), (1, 0), (1, 1)):
+                xs, ys = (zb[s][j], za[s][j]) if swap_s else (za[s][j], zb[s][j])
+                xt, yt = (zb[t][j], za[t][j]) if swap_t else (za[t][j], zb[t][j])
+                table.append(_outcome(ys - yt, dh, kind) - _outcome(xs - xt, dh, kind))
+    return first, second, table

@@ -1,0 +1,43 @@
+"""bleukit/core/pairs.py: the pair counts of meta-evaluation, by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from bleukit.core.errors import InputError
+from bleukit.core.pairs import Pairs, calibrate, darr_pairs, epsilon_pairs, item_pairs
+
+
+def test_pairs_add_and_total():
+    assert Pairs(1, 2, 3, 4, 5) + Pairs(1, 1, 1, 1, 1) == Pairs(2, 3, 4, 5, 6)
+    assert Pairs(1, 2, 3, 4, 5).total == 15
+
+
+def test_epsilon_turns_small_metric_differences_into_ties():
+    metric, human = [1.0, 1.05, 2.0], [1.0, 1.0, 3.0]
+    assert epsilon_pairs(metric, human, 0.0) == Pairs(con=2, tie_human=1)
+    assert epsilon_pairs(metric, human, 0.1) == Pairs(con=2, tie_both=1)
+    assert darr_pairs(metric, human, 0.0) == (2, 0)
+    with pytest.raises(InputError):
+        epsilon_pairs([1.0], [], 0.0)
+
+
+def test_calibration_chooses_the_smallest_best_epsilon():
+    # one group of 2 pairs, one agreeing; at 0.5 a disagreeing pair the
+    # humans tie starts agreeing, at 1.0 the agreeing one stops
+    assert calibrate([1], [2], [(1.0, 0, -1), (0.5, 0, 1)]) == 0.5
+    # nothing improves: epsilon 0
+    assert calibrate([2], [2], [(0.3, 0, -1)]) == 0.0
+    assert calibrate([0], [0], []) == 0.0
+
+
+def test_item_pairs_by_hand():
+    # two systems, two items: item 0 concordant, item 1 tied by the metric only
+    metric, human = [[2.0, 1.0], [1.0, 1.0]], [[5.0, 3.0], [4.0, 0.0]]
+    counts, epsilon = item_pairs(metric, human, 0.0)
+    assert epsilon == 0.0
+    assert counts == [(1, 0, 0, 0, 0, 1, 0, 1, 1), (0, 0, 1, 0, 0, 0, 1, 0, 1)]
+    # a threshold of 2 drops item 0's DARR pair (difference 1)
+    counts, _ = item_pairs(metric, human, 2.0)
+    assert [c[5:7] for c in counts] == [(0, 0), (0, 1)]
+    assert item_pairs([], [], 0.0) == ([], 0.0)
