@@ -148,6 +148,18 @@ def calibrate(goods: Sequence[int], totals: Sequence[int], events: list[Event]) 
     return best_eps
 
 
+def calibrated_epsilon(groups: Sequence[tuple[Vector, Vector]]) -> float:
+    """The epsilon tie calibration chooses for groups of (metric, human)
+    vectors (``calibrate`` over every group's events)."""
+    goods, totals, events = [], [], []
+    for g, (metric, human) in enumerate(groups):
+        good, total, more = calibration_events(metric, human, g)
+        goods.append(good)
+        totals.append(total)
+        events.extend(more)
+    return calibrate(goods, totals, events)
+
+
 #: one item's counts (``item_pairs``): concordant, discordant, tied in the
 #: metric only, in the humans only, in both (epsilon 0); WMT's DARR
 #: concordant and discordant pairs; the agreeing pairs at the calibrated
@@ -164,13 +176,7 @@ def item_pairs(
     if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
         raise InputError("metric and human scores must be matrices of one shape")
     columns = list(zip(zip(*metric), zip(*human))) if metric else []
-    goods, totals, events = [], [], []
-    for j, (m, h) in enumerate(columns):
-        good, total, more = calibration_events(m, h, j)
-        goods.append(good)
-        totals.append(total)
-        events.extend(more)
-    epsilon = calibrate(goods, totals, events)
+    epsilon = calibrated_epsilon(columns)
     out: list[ItemCounts] = []
     for m, h in columns:
         p = epsilon_pairs(m, h, 0.0)

@@ -52,13 +52,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core.errors import InputError
-from ..core.pairs import (
-    Pairs,
-    calibrate,
-    calibration_events,
-    darr_pairs,
-    epsilon_pairs,
-)
+from ..core.pairs import Pairs, calibrated_epsilon, darr_pairs, epsilon_pairs
 from ..core.pairs import check as _check
 
 nan = math.nan
@@ -250,13 +244,6 @@ def calibrated_acc_eq(vectors: Sequence[tuple[Vector, Vector]]) -> Calibrated:
     becomes tied (0 first), and the epsilon that maximizes it
     (``core.pairs.calibrate``); the value at that epsilon counted again
     exactly."""
-    goods, totals, events = [], [], []
-    for g, (metric, human) in enumerate(vectors):
-        good, total, more = calibration_events(metric, human, g)
-        goods.append(good)
-        totals.append(total)
-        events.extend(more)
-    if not any(totals):
-        return Calibrated(nan, 0.0)
-    epsilon = calibrate(goods, totals, events)
-    return Calibrated(mean(acc_eq(epsilon_pairs(m, h, epsilon)) for m, h in vectors), epsilon)
+    epsilon = calibrated_epsilon(vectors)
+    value = mean(acc_eq(epsilon_pairs(m, h, epsilon)) for m, h in vectors)
+    return Calibrated(value, epsilon)
