@@ -1223,9 +1223,8 @@ done:
  * only, in the humans only, in both; WMT's DARR concordant and discordant
  * pairs (human difference nonzero and at least threshold, a metric tie
  * discordant); the pairs agreeing at the calibrated epsilon; all pairs
- * (items x 9 int64). The epsilon is tie calibration's (core.pairs.calibrate):
- * the events sorted as Python sorts (|difference|, item, change) tuples and
- * the running mean summed in the same order, so that both choose the same. */
+ * (items x 9 int64). The epsilon is tie calibration's (core.pairs.calibrate),
+ * the mean share kept exactly as a count of agreeing pairs. */
 
 typedef struct {
     double eps;
@@ -1298,20 +1297,21 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
         good[j] = c[0] + c[4];
     }
     if (per_item > 0 && items > 0) {
-        double running = 0.0;
-        for (Py_ssize_t j = 0; j < items; j++) running += (double)good[j] / (double)per_item;
-        double best = running / (double)items;
+        /* every item has per_item pairs: the mean share is the agreeing
+         * pairs over all of them, kept exactly as a count */
+        int64_t running = 0;
+        for (Py_ssize_t j = 0; j < items; j++) running += good[j];
+        int64_t best = running;
         qsort(events, nevents, sizeof(TieEvent), tie_event_cmp);
         Py_ssize_t k = 0;
         while (k < nevents) {
             double eps = events[k].eps;
             while (k < nevents && events[k].eps == eps) {
-                running += (double)events[k].change / (double)per_item;
+                running += events[k].change;
                 k++;
             }
-            double value = running / (double)items;
-            if (value > best) {
-                best = value;
+            if (running > best) {
+                best = running;
                 best_eps = eps;
             }
         }

@@ -11,6 +11,7 @@ Scores are oriented so that higher is better on both sides.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -121,30 +122,26 @@ def calibrate(goods: Sequence[int], totals: Sequence[int], events: list[Event]) 
     """Tie calibration's sweep (Deutsch et al. 2023, section 5; as
     mt-metrics-eval's ``tau_optimization``): the epsilon, 0 or a pair's
     metric difference, that maximizes the mean of the groups' agreeing
-    share (groups without pairs left out; the smallest of equals). The
-    running mean is summed left to right, as the compiled engine sums it,
-    so that both choose the same epsilon. ``events`` is sorted in place."""
-    live = sum(1 for t in totals if t)
-    if not live:
+    share (groups without pairs left out; the smallest of equals). The mean
+    is kept exactly, as an integer over the least common multiple of the
+    groups' pair counts (a running float sum would drift, and could prefer
+    a larger epsilon for an equal value). ``events`` is sorted in place."""
+    if not any(totals):
         return 0.0
-    good = list(goods)
-    running = 0.0
-    for g, t in zip(good, totals):
-        if t:
-            running += g / t
-    best, best_eps = running / live, 0.0
+    common = math.lcm(*(t for t in totals if t))
+    weight = [common // t if t else 0 for t in totals]
+    running = sum(g * w for g, w in zip(goods, weight))
+    best, best_eps = running, 0.0
     events.sort()
     k = 0
     while k < len(events):
         eps = events[k][0]
         while k < len(events) and events[k][0] == eps:
             _, g, change = events[k]
-            running += change / totals[g]
-            good[g] += change
+            running += change * weight[g]
             k += 1
-        value = running / live
-        if value > best:
-            best, best_eps = value, eps
+        if running > best:
+            best, best_eps = running, eps
     return best_eps
 
 
