@@ -1409,6 +1409,111 @@ done:
     return result;
 }
 
+/* pair_counts(metric, human) -> (con, dis, tie_metric, tie_human, tie_both):
+ * every pair of positions of two float64 vectors classified, as
+ * bleukit.core.pairs.pair_counts (the reference) and scipy's kendalltau count
+ * them, in O(n log n): ties from the runs of equal values, discordant pairs
+ * as the strict inversions of the human scores ordered by (metric, human). */
+typedef struct {
+    double m, h;
+} ScorePair;
+
+static int score_pair_cmp(const void *pa, const void *pb) {
+    const ScorePair *a = pa, *b = pb;
+    if (a->m != b->m) return a->m < b->m ? -1 : 1;
+    if (a->h != b->h) return a->h < b->h ? -1 : 1;
+    return 0;
+}
+
+/* strict inversions of v[0 .. n) (v[i] > v[j], i < j), sorting v; tmp: n doubles */
+static int64_t count_inversions(double *v, double *tmp, Py_ssize_t n) {
+    int64_t count = 0;
+    for (Py_ssize_t width = 1; width < n; width *= 2) {
+        for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
+            Py_ssize_t mid = lo + width < n ? lo + width : n;
+            Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            Py_ssize_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (v[j] < v[i]) {
+                    tmp[k++] = v[j++];
+                    count += mid - i;
+                } else tmp[k++] = v[i++];
+            }
+            while (i < mid) tmp[k++] = v[i++];
+            while (j < hi) tmp[k++] = v[j++];
+        }
+        memcpy(v, tmp, n * sizeof(double));
+    }
+    return count;
+}
+
+static int64_t run_pairs(const double *v, Py_ssize_t n) {
+    int64_t ties = 0;
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = 1; i <= n; i++)
+        if (i == n || v[i] != v[start]) {
+            int64_t c = i - start;
+            ties += c * (c - 1) / 2;
+            start = i;
+        }
+    return ties;
+}
+
+static PyObject *pair_counts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf;
+    if (!PyArg_ParseTuple(args, "y*y*", &mbuf, &hbuf)) return NULL;
+    PyObject *result = NULL;
+    ScorePair *pairs = NULL;
+    double *hs = NULL, *tmp = NULL;
+    Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
+    if (mbuf.len != hbuf.len || mbuf.len != n * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "pair_counts: metric and human must be float64, one length");
+        goto done;
+    }
+    pairs = malloc((n + 1) * sizeof(ScorePair));
+    hs = malloc((n + 1) * sizeof(double));
+    tmp = malloc((n + 1) * sizeof(double));
+    if (!pairs || !hs || !tmp) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    int64_t tie_m = 0, tie_h = 0, tie_both = 0, dis = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) pairs[i] = (ScorePair){m[i], h[i]};
+    qsort(pairs, n, sizeof(ScorePair), score_pair_cmp);
+    Py_ssize_t start = 0, both = 0;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        if (i == n || pairs[i].h != pairs[both].h || pairs[i].m != pairs[both].m) {
+            int64_t c = i - both;
+            tie_both += c * (c - 1) / 2;
+            both = i;
+        }
+        if (i == n || pairs[i].m != pairs[start].m) {
+            int64_t c = i - start;
+            tie_m += c * (c - 1) / 2;
+            start = i;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) hs[i] = pairs[i].h;
+    dis = count_inversions(hs, tmp, n);
+    /* hs is now sorted: the humans' ties are its runs */
+    tie_h = run_pairs(hs, n);
+    Py_END_ALLOW_THREADS
+    int64_t total = (int64_t)n * (n - 1) / 2;
+    int64_t con = total - dis - (tie_m - tie_both) - (tie_h - tie_both) - tie_both;
+    result = Py_BuildValue("(LLLLL)", (long long)con, (long long)dis, (long long)(tie_m - tie_both),
+                           (long long)(tie_h - tie_both), (long long)tie_both);
+done:
+    free(pairs);
+    free(hs);
+    free(tmp);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
 /* ------------------------------------------------------------------ TER
  * TER's edit count as bleukit/core/edits.py computes it (sacrebleu 2.6.0's
  * translation_edit_rate): the beam edit distance with its trace, and
@@ -2321,6 +2426,10 @@ static PyMethodDef methods[] = {
      "swap_tables(za, zb, human, systems, items, kind, threshold) -> (first, second, table)\n\n"
      "PERM-BOTH's pair tables (kind 0: WMT's DARR pairs, 1: acc_eq) of systems x items\n"
      "float64 matrices: int32 cells and 4 int8 a pair (bleukit.core.pairs.swap_tables)."},
+    {"pair_counts", pair_counts, METH_VARARGS,
+     "pair_counts(metric, human) -> (con, dis, tie_metric, tie_human, tie_both)\n\n"
+     "Every pair of positions of two float64 vectors classified, in O(n log n)\n"
+     "(bleukit.core.pairs.pair_counts is the reference)."},
     {"ter_edit_count", ter_edit_count, METH_VARARGS,
      "ter_edit_count(hyp, ref) -> int\n\n"
      "TER's edit count (shifts included) from hyp to ref, int32 word ids numbered\n"

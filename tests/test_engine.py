@@ -708,3 +708,18 @@ def test_compiled_swap_tables_equal_the_reference(systems, items, kind, threshol
     )
     ours = ENGINES.get("c").swap_tables(za, zb, human, kind, threshold)
     assert tuple(list(x) for x in ours) == swap_tables(za, zb, human, kind, threshold)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.data())
+def test_compiled_pair_counts_equal_the_reference(data):
+    """Engine.pair_counts in C classifies every pair as the reference
+    (core.pairs.pair_counts) does: ties, -0.0 and 0.0, runs of equals."""
+    from bleukit.core.pairs import pair_counts
+
+    n = data.draw(st.integers(0, 60))
+    cell = st.sampled_from([0.0, -0.0, 0.5, 1.0, -1.0, 2.5, 1e300, -3.25])
+    metric = data.draw(st.lists(cell, min_size=n, max_size=n))
+    human = data.draw(st.lists(cell, min_size=n, max_size=n))
+    assert ENGINES.get("c").pair_counts(metric, human) == pair_counts(metric, human)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import InputError
@@ -49,6 +50,47 @@ class Pairs:
 def check(x: Vector, y: Vector) -> None:
     if len(x) != len(y):
         raise InputError(f"{len(x)} metric scores for {len(y)} human scores")
+
+
+def _tied_pairs(values: Iterable[Hashable]) -> int:
+    return sum(c * (c - 1) // 2 for c in Counter(values).values())
+
+
+def _inversions(values: list[float]) -> int:
+    """Pairs i < j with values[i] > values[j] (merge sort; sorts in place)."""
+    if len(values) < 2:
+        return 0
+    mid = len(values) // 2
+    left, right = values[:mid], values[mid:]
+    count = _inversions(left) + _inversions(right)
+    i = j = k = 0
+    while i < len(left) and j < len(right):
+        if right[j] < left[i]:
+            values[k] = right[j]
+            count += len(left) - i
+            j += 1
+        else:
+            values[k] = left[i]
+            i += 1
+        k += 1
+    values[k:] = left[i:] + right[j:]
+    return count
+
+
+def pair_counts(metric: Vector, human: Vector) -> Pairs:
+    """Every pair of positions classified (``Pairs``), in O(n log n) as
+    scipy's ``kendalltau`` counts them: discordant pairs are the
+    inversions of the human scores ordered by (metric, human). The
+    reference of ``Engine.pair_counts``."""
+    check(metric, human)
+    n = len(metric)
+    total = n * (n - 1) // 2
+    tie_m, tie_h = _tied_pairs(metric), _tied_pairs(human)
+    tie_both = _tied_pairs(zip(metric, human))
+    order = sorted(range(n), key=lambda i: (metric[i], human[i]))
+    dis = _inversions([human[i] for i in order])
+    con = total - dis - (tie_m - tie_both) - (tie_h - tie_both) - tie_both
+    return Pairs(con, dis, tie_m - tie_both, tie_h - tie_both, tie_both)
 
 
 def _agrees(dm: float, dh: float) -> bool:

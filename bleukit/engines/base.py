@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from ..core.edits import edit_count
 from ..core.matches import MatchCounts, MatchStore
-from ..core.pairs import ItemCounts, item_pairs, swap_tables
+from ..core.pairs import ItemCounts, Pairs, item_pairs, pair_counts, swap_tables
 from ..core.reflen import Policy, RefLength
 from ..core.resampling import (
     Columns,
@@ -134,6 +134,11 @@ class Engine(ABC):
         """PERM-BOTH's trials over a statistic that sums over pairs of cells
         (``resampling.pair_swap_sums``)."""
         return pair_swap_sums(draws, first, second, table)
+
+    def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
+        """Every pair of positions of two score vectors classified
+        (``core.pairs.pair_counts``)."""
+        return pair_counts(metric, human)
 
     def item_pairs(
         self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float

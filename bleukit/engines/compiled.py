@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from ..core.matches import MatchStore, Ranked, Text, check_chunk
-from ..core.pairs import SWAP_KINDS, ItemCounts
+from ..core.pairs import SWAP_KINDS, ItemCounts, Pairs
 from ..core.reflen import RefLength
 from ..core.resampling import Columns, Draws, Sides
 from ..tokenizers import BlockForm, Tokenization
@@ -302,6 +302,13 @@ class CompiledEngine(Engine):
         sums = kernel.pair_swap_sums(draws.state, draws.n, array("i", first), array("i", second),
                                      array("b", table), draws.count)  # fmt: skip
         return memoryview(sums).cast("q").tolist()
+
+    def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
+        kernel = accelerator()
+        if kernel is None or len(metric) != len(human):
+            # the reference refuses vectors of two lengths
+            return super().pair_counts(metric, human)
+        return Pairs(*kernel.pair_counts(array("d", metric), array("d", human)))
 
     def item_pairs(
         self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float

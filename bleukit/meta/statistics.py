@@ -47,13 +47,18 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core.errors import InputError
-from ..core.pairs import Pairs, calibrated_epsilon, darr_pairs, epsilon_pairs
+
+# the pair counts (core.pairs), re-exported: the statistics are made of them
+from ..core.pairs import Pairs as Pairs
+from ..core.pairs import calibrated_epsilon
 from ..core.pairs import check as _check
+from ..core.pairs import darr_pairs as darr_pairs
+from ..core.pairs import epsilon_pairs as epsilon_pairs
+from ..core.pairs import pair_counts as pair_counts
 
 nan = math.nan
 Vector = Sequence[float]
@@ -108,46 +113,6 @@ def spearman(x: Vector, y: Vector) -> float:
     """Spearman's rho: Pearson's r of the average ranks."""
     _check(x, y)
     return pearson(ranks(x), ranks(y))
-
-
-def _tied_pairs(values: Iterable[Hashable]) -> int:
-    return sum(c * (c - 1) // 2 for c in Counter(values).values())
-
-
-def _inversions(values: list[float]) -> int:
-    """Pairs i < j with values[i] > values[j] (merge sort; sorts in place)."""
-    if len(values) < 2:
-        return 0
-    mid = len(values) // 2
-    left, right = values[:mid], values[mid:]
-    count = _inversions(left) + _inversions(right)
-    i = j = k = 0
-    while i < len(left) and j < len(right):
-        if right[j] < left[i]:
-            values[k] = right[j]
-            count += len(left) - i
-            j += 1
-        else:
-            values[k] = left[i]
-            i += 1
-        k += 1
-    values[k:] = left[i:] + right[j:]
-    return count
-
-
-def pair_counts(metric: Vector, human: Vector) -> Pairs:
-    """Every pair of positions classified (``Pairs``), in O(n log n) as
-    scipy's ``kendalltau`` counts them: discordant pairs are the
-    inversions of the human scores ordered by (metric, human)."""
-    _check(metric, human)
-    n = len(metric)
-    total = n * (n - 1) // 2
-    tie_m, tie_h = _tied_pairs(metric), _tied_pairs(human)
-    tie_both = _tied_pairs(zip(metric, human))
-    order = sorted(range(n), key=lambda i: (metric[i], human[i]))
-    dis = _inversions([human[i] for i in order])
-    con = total - dis - (tie_m - tie_both) - (tie_h - tie_both) - tie_both
-    return Pairs(con, dis, tie_m - tie_both, tie_h - tie_both, tie_both)
 
 
 def kendall(metric: Vector, human: Vector, variant: str = "b") -> float:

@@ -276,7 +276,7 @@ def _segment_statistics(
     for by in ("none", "system"):
         # the other groupings' Kendall-like tau from the pair counts: a pair
         # counts where the humans do not tie it (threshold 0 only)
-        pairs = [st.pair_counts(m, h) for m, h in st.groups(metric, human, by)]
+        pairs = [engine.pair_counts(m, h) for m, h in st.groups(metric, human, by)]
         if threshold == 0:
             counted = [p.con + p.dis + p.tie_metric for p in pairs]
             out[f"kendall_like_{by}"] = st.mean(
