@@ -157,7 +157,7 @@ def sentence_buckets(
             counts.append((0,) * n)
             scores.append((None,) * n)
             continue
-        groups = bytes(bisect_right(cutoffs, v) for v in vals)
+        groups = bytes(bucket_index(v, cutoffs) for v in vals)
         cols = Columns(segs, metric) if columns is None else columns[k]
         count, score = _bucket_scores(metric, segs, cols, nrefs, groups, n)
         counts.append(count)
@@ -361,7 +361,7 @@ def matched_ngrams(
     refs: Sequence[Words], hyps: Sequence[Words], min_order: int = 1, max_order: int = 4
 ) -> Counter[Ngram]:
     """How often each n-gram of the hypotheses matched its segment's
-    reference (``CorpusCounts.matched``), orders ``min_order`` up."""
+    reference (the match counts' ``matched``), orders ``min_order`` up."""
     counts = CorpusCounts(["s"], max_order)
     counts.add(refs, [hyps])
     return Counter(counts.store.matched(0, min_order, max_order))

@@ -147,9 +147,9 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
     spec = a.test_spec(args, paired=True)
     variants = a.variants(a.variant_names(args), args.set)
     a.warn_language(args, variants)
-    stats = _collect(args, variants)
     if args.all_pairs and args.human_agreement:
         raise InputError("--human-agreement goes with a baseline test, not --all-pairs")
+    stats = _collect(args, variants)
     if args.all_pairs:
         from ..report.ranking import FORMATS as RANKING_FORMATS
         from ..significance.ranking import rank_all
@@ -212,7 +212,7 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> None:
     human = None
     if args.human:
         human = _judgements(args)
-        names = _judged_names(args, names)
+        names = _judged_names(args, names, human)
     elif args.alias:
         raise InputError("--alias goes with -H/--human")
     execution = a.execution(args)
@@ -260,13 +260,18 @@ def _judgements(args: argparse.Namespace) -> Judgements:
     )  # fmt: skip
 
 
-def _judged_names(args: argparse.Namespace, names: Sequence[str]) -> list[str]:
-    """The systems' names, each --alias SYSTEM=JUDGED applied."""
+def _judged_names(
+    args: argparse.Namespace, names: Sequence[str], judgements: Judgements
+) -> list[str]:
+    """The systems' names, each --alias SYSTEM=JUDGED applied, every one
+    judged (checked before any file is read)."""
     alias = a.aliases(args.alias)
     unknown = sorted(set(alias) - set(names))
     if unknown:
         raise InputError(f"--alias names no system given: {', '.join(unknown)}")
-    return [alias.get(n, n) for n in names]
+    judged = [alias.get(n, n) for n in names]
+    judgements.check_systems(judged)
+    return judged
 
 
 def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
@@ -281,7 +286,7 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     a.warn_language(args, variants)
     judgements = _judgements(args)
     names, paths = a.system_files(args)
-    names = _judged_names(args, names)
+    names = _judged_names(args, names, judgements)
     stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     threshold = judgements.darr_threshold if args.threshold is None else args.threshold
     settings = Settings(args.samples, args.trials, args.seed, args.level, threshold)

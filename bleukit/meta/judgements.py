@@ -91,16 +91,20 @@ class Judgements:
             raise InputError(f"{self.source}: {system} has no rated segment")
         return math.fsum(values) / len(values)
 
-    def for_systems(self, systems: Sequence[str], segments: int) -> Judgements:
-        """The judgements of ``systems`` (in that order) over a test set of
-        ``segments`` lines: every system must be rated, and no rating may
-        fall past the test set's end."""
+    def check_systems(self, systems: Sequence[str]) -> None:
+        """Every one of ``systems`` is rated."""
         unknown = [s for s in systems if s not in self.scores]
         if unknown:
             raise InputError(
                 f"{self.source}: no judgements of {', '.join(unknown)} (it rates "
                 f"{', '.join(sorted(self.scores))}; name the systems with --names)"
             )
+
+    def for_systems(self, systems: Sequence[str], segments: int) -> Judgements:
+        """The judgements of ``systems`` (in that order) over a test set of
+        ``segments`` lines: every system must be rated, and no rating may
+        fall past the test set's end."""
+        self.check_systems(systems)
         scores = {}
         for system in systems:
             values = self.scores[system]

@@ -44,11 +44,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.errors import InputError
+from ..core.pairs import ItemCounts
 from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
@@ -267,12 +268,8 @@ def _segment_statistics(
     """Every segment-level statistic, and the calibrated epsilon; grouped by
     item from the engine's pair counts (``Engine.item_pairs``)."""
     counts, epsilon = engine.item_pairs(metric, human, threshold)
-    con, dis = sum(c[5] for c in counts), sum(c[6] for c in counts)
-    out = {
-        "kendall_like_item": (con - dis) / (con + dis) if con + dis else st.nan,
-        "acc_eq_item": st.mean((c[0] + c[4]) / c[8] for c in counts if c[8]),
-        "acc_eq_item_calibrated": st.mean(c[7] / c[8] for c in counts if c[8]),
-    }
+    out = {name: _ratio(numerators, denominators)
+           for name, (numerators, denominators) in _item_values(counts).items()}  # fmt: skip
     for by in ("none", "system"):
         # the other groupings' Kendall-like tau from the pair counts: a pair
         # counts where the humans do not tie it (threshold 0 only)
@@ -369,9 +366,9 @@ def _intervals(
         for name, f in SYSTEM.items():
             samples[name].append(f(metric, human))
         for name, (numerators, denominators) in item_values.items():
-            num = math.fsum(numerators[i] for i in idx)
-            den = math.fsum(denominators[i] for i in idx)
-            samples[name].append(num / den if den else st.nan)
+            samples[name].append(
+                _ratio((numerators[i] for i in idx), (denominators[i] for i in idx))
+            )
     out = {}
     for name, values in samples.items():
         kept = [v for v in values if not math.isnan(v)]
@@ -381,14 +378,19 @@ def _intervals(
     return out
 
 
-def _item_values(
-    metric: st.Matrix, human: st.Matrix, threshold: float, engine: Engine
-) -> dict[str, tuple[list[float], list[float]]]:
-    """Per item (segment), the numerator and denominator of each
-    item-grouped statistic, so that a resample of the items sums them: the
-    pooled Kendall-like tau, and the mean of acc_eq (each item with pairs
-    weighing 1), at epsilon 0 and at the calibrated epsilon."""
-    counts, _ = engine.item_pairs(metric, human, threshold)
+def _ratio(numerators: Iterable[float], denominators: Iterable[float]) -> float:
+    """An item-grouped statistic of some items: the sum of their numerators
+    over the sum of their denominators (NaN for none)."""
+    den = math.fsum(denominators)
+    return math.fsum(numerators) / den if den else st.nan
+
+
+def _item_values(counts: Sequence[ItemCounts]) -> dict[str, tuple[list[float], list[float]]]:
+    """Per item (segment), from its pair counts (``Engine.item_pairs``), the
+    numerator and denominator of each item-grouped statistic, so that the
+    statistic of any items, a resample's among them, is ``_ratio`` of
+    theirs: the pooled Kendall-like tau, and the mean of acc_eq (each item
+    with pairs weighing 1), at epsilon 0 and at the calibrated epsilon."""
     ones = [1.0 if c[8] else 0.0 for c in counts]
     return {
         "kendall_like_item": ([float(c[5] - c[6]) for c in counts],
@@ -533,7 +535,8 @@ def run(
             system[SPA] = st.soft_pairwise_accuracy(metric_p_values(v, scores, perm), human_p)
         intervals = {}
         if boot:
-            items = _item_values(scores.sentences, human, settings.threshold, v.engine)
+            counts, _ = v.engine.item_pairs(scores.sentences, human, settings.threshold)
+            items = _item_values(counts)
             intervals = _intervals(v, scores, human_boot, items, indices, boot, settings)
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)

@@ -25,7 +25,7 @@ import io
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import compress, count
 from typing import Any, TextIO
 
@@ -293,7 +293,15 @@ def _pair_cards(a: Analysis) -> Iterator[str]:
 
 def _people_section(study: Study) -> str:
     """The study of the report's variants against human judgements."""
-    from .meta import SEGMENT_COLUMNS, SYSTEM_COLUMNS, about, best_lines, cells, delta_cells
+    from .meta import (
+        SEGMENT_COLUMNS,
+        SYSTEM_COLUMNS,
+        about,
+        best_lines,
+        cells,
+        delta_cells,
+        interval_cells,
+    )
 
     def table(parts: tuple[list[str], list[list[str]]]) -> str:
         header, body = parts
@@ -306,8 +314,6 @@ def _people_section(study: Study) -> str:
         "</div>",
     ]
     if any(v.intervals for v in study.variants):
-        from .meta import interval_cells
-
         cards.append(
             f'<div class="card wide"><h3>Intervals</h3>{table(interval_cells(study, 3))}</div>'
         )
@@ -414,19 +420,24 @@ def _page(
     analysis: Analysis,
     spec: SignificanceSpec,
     rows: int,
-    human: Judgements | None = None,
 ) -> Page:
     rankings = rank_all(variants, stats, spec)
     shown = select_rows(stats.segments, analysis.pairs, rows)
-    study = None
-    if human is not None:
-        from ..meta.study import Settings, run
+    return Page(variants, stats, analysis, rankings, shown)
 
-        with phase("agreement with people"):
-            settings = Settings(spec.bootstrap_samples, spec.bootstrap_samples, spec.seed,
-                                threshold=human.darr_threshold)  # fmt: skip
-            study = run(variants, stats, human, settings)
-    return Page(variants, stats, analysis, rankings, shown, study)
+
+def _study(
+    variants: Sequence[AnyMetric],
+    stats: SystemStatistics,
+    human: Judgements,
+    spec: SignificanceSpec,
+) -> Study:
+    """The variants against the human judgements, resampled as the ranking is."""
+    from ..meta.study import Settings, run
+
+    settings = Settings(spec.bootstrap_samples, spec.bootstrap_samples, spec.seed,
+                        threshold=human.darr_threshold)  # fmt: skip
+    return run(variants, stats, human, settings)
 
 
 def _check_rows(rows: int) -> None:
@@ -460,7 +471,10 @@ def write_report_file(
     analysis, stats = analyze_files(variants, ref_paths, hyp_paths, names, words, train,
                                     execution=execution)  # fmt: skip
     with phase("resampling every pair"):
-        page = _page(variants, stats, analysis, spec, rows, human)
+        page = _page(variants, stats, analysis, spec, rows)
+    if human is not None:
+        with phase("agreement with people"):
+            page = replace(page, study=_study(variants, stats, human, spec))
     with phase("reading the table's rows"):
         refs, hyps = pick_lines(ref_paths, hyp_paths, page.shown, variants[0].batch_lines())
 
