@@ -1170,6 +1170,8 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     uint32_t *words = NULL;
+    int64_t *weight = NULL, *lut = NULL;
+    Py_ssize_t *quad = NULL;
     Twister t;
     Py_ssize_t npairs = first.len / (Py_ssize_t)sizeof(int32_t);
     if (cells < 1 || trials < 0 || first.len != second.len ||
@@ -1186,30 +1188,64 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
             goto done;
         }
     if (twister_load(state, &t) < 0) goto done;
-    Py_ssize_t nwords = (cells - 1) / 32 + 1;
+    Py_ssize_t nwords = (cells - 1) / 32 + 1, groups = nwords * 8;
     words = malloc(nwords * sizeof(uint32_t));
+    weight = calloc(groups * 4, sizeof(int64_t));
+    lut = malloc(groups * 16 * sizeof(int64_t));
+    quad = malloc((npairs + 1) * sizeof(Py_ssize_t));
     result = PyBytes_FromStringAndSize(NULL, trials * sizeof(int64_t));
-    if (!words || !result) {
-        if (!words) PyErr_NoMemory();
+    if (!words || !weight || !lut || !quad || !result) {
+        if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
     }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     const int8_t *tab = table.buf;
     Py_BEGIN_ALLOW_THREADS
+    /* A pair's term is t00 + (t10 - t00) bit_a + (t01 - t00) bit_b + w bit_a bit_b,
+     * w = t11 - t10 - t01 + t00: a trial's sum is a constant, plus a weight per
+     * set cell, plus the terms w of the pairs with both cells set. swap_tables's
+     * pairs all have w = 0 (swapping one cell or the other exchanges the two
+     * sides, so t01 = -t10, and t11 = -t00), so a trial costs the cells, read
+     * four at a time from a table of their 16 sums, not the pairs. */
+    int64_t constant = 0;
+    Py_ssize_t nquad = 0;
+    for (Py_ssize_t p = 0; p < npairs; p++) {
+        const int8_t *v = tab + 4 * p;
+        constant += v[0];
+        weight[a[p]] += v[2] - v[0];
+        weight[b[p]] += v[1] - v[0];
+        if (v[3] - v[2] - v[1] + v[0] != 0) quad[nquad++] = p;
+    }
+    for (Py_ssize_t g = 0; g < groups; g++)
+        for (int m = 0; m < 16; m++) {
+            int64_t sum = 0;
+            for (int k = 0; k < 4; k++)
+                if (m >> k & 1) sum += weight[4 * g + k];
+            lut[16 * g + m] = sum;
+        }
     for (Py_ssize_t s = 0; s < trials; s++) {
         twister_bits(&t, words, cells);
-        int64_t sum = 0;
-        for (Py_ssize_t p = 0; p < npairs; p++) {
+        int64_t sum = constant;
+        for (Py_ssize_t w = 0; w < nwords; w++) {
+            uint32_t word = words[w];
+            const int64_t *l = lut + 128 * w;
+            for (int k = 0; k < 8; k++) sum += l[16 * k + (word >> (4 * k) & 15)];
+        }
+        for (Py_ssize_t q = 0; q < nquad; q++) {
+            Py_ssize_t p = quad[q];
             int bit_a = (words[a[p] >> 5] >> (a[p] & 31)) & 1;
             int bit_b = (words[b[p] >> 5] >> (b[p] & 31)) & 1;
-            sum += tab[4 * p + 2 * bit_a + bit_b];
+            if (bit_a && bit_b) sum += tab[4 * p + 3] - tab[4 * p + 2] - tab[4 * p + 1] + tab[4 * p];
         }
         out[s] = sum;
     }
     Py_END_ALLOW_THREADS
 done:
     free(words);
+    free(weight);
+    free(lut);
+    free(quad);
     PyBuffer_Release(&first);
     PyBuffer_Release(&second);
     PyBuffer_Release(&table);
@@ -2381,6 +2417,125 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------- sentence scores */
+
+/* bleukit.config.model.MAX_ORDER_LIMIT */
+#define MAX_SCORE_ORDER 100
+
+enum { SMOOTH_NONE = 0, SMOOTH_FLOOR = 1, SMOOTH_ADD_K = 2, SMOOTH_EXP = 3, SMOOTH_COUNT = 4 };
+
+/* Python's built-in sum() of floats, as the interpreter this module is built
+ * for does it: from 3.12 on with Neumaier's compensation (CPython
+ * bltinmodule.c, builtin_sum_impl), left to right before. The first term
+ * starts the sum as it is (0 + x is x). */
+static double python_float_sum(const double *x, int n) {
+    if (n == 0) return 0.0;
+    double total = x[0];
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+    for (int i = 1; i < n; i++) {
+        double t = total + x[i];
+        if (fabs(total) >= fabs(x[i]))
+            c += (total - t) + x[i];
+        else
+            c += (x[i] - t) + total;
+        total = t;
+    }
+    if (c != 0.0 && isfinite(c)) total += c;
+#else
+    for (int i = 1; i < n; i++) total += x[i];
+#endif
+    return total;
+}
+
+/* One segment's sentence BLEU as bleukit.core.smoothing.SacrebleuSmoothing
+ * and the brevity penalty compute it (sacrebleu 2.x BLEU.compute_bleu,
+ * statement for statement, uniform weights), from its length, its clipped
+ * matches and its chosen reference length. */
+static double sentence_bleu_one(int64_t hyp, int64_t ref, const int64_t *match, int order,
+                                int at_least_one, int method, double k, int effective) {
+    double correct[MAX_SCORE_ORDER], total[MAX_SCORE_ORDER], precision[MAX_SCORE_ORDER];
+    int any = 0;
+    for (int n = 0; n < order; n++) {
+        correct[n] = (double)match[n];
+        total[n] = hyp > n ? (double)(hyp - n) : (at_least_one ? 1.0 : 0.0);
+        precision[n] = 0.0;
+        any |= match[n] != 0;
+    }
+    /* sacrebleu #141: no match at all scores 0 */
+    if (!any) return 0.0;
+    if (method == SMOOTH_ADD_K)
+        for (int n = 1; n < order; n++) {
+            correct[n] += k;
+            total[n] += k;
+        }
+    double smooth = 1.0;
+    int eff = order;
+    for (int n = 0; n < order; n++) {
+        if (total[n] == 0.0) break;
+        if (effective) eff = n + 1;
+        if (correct[n] == 0.0) {
+            if (method == SMOOTH_EXP) {
+                smooth *= 2;
+                precision[n] = 100.0 / (smooth * total[n]);
+            } else if (method == SMOOTH_FLOOR) {
+                precision[n] = 100.0 * k / total[n];
+            }
+        } else {
+            precision[n] = 100.0 * correct[n] / total[n];
+        }
+    }
+    if (eff == 0) return 0.0;
+    double logs[MAX_SCORE_ORDER];
+    for (int n = 0; n < eff; n++) {
+        /* a zero precision enters as sacrebleu's log floor, -9999999999:
+         * whatever the other terms, exp of the mean underflows to 0 */
+        if (precision[n] == 0.0) return 0.0;
+        logs[n] = log(precision[n]);
+    }
+    double mean = exp(python_float_sum(logs, eff) / eff);
+    /* Papineni et al. 2002, section 2.2.2 (hyp > 0 here: it has a match) */
+    double bp = hyp < ref ? exp(1 - (double)ref / (double)hyp) : 1.0;
+    return bp * mean;
+}
+
+static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer hyp, matches, nearest;
+    Py_ssize_t width;
+    int order, column, at_least_one, method, effective;
+    double k;
+    if (!PyArg_ParseTuple(args, "y*y*y*niipidp", &hyp, &matches, &nearest, &width, &order, &column,
+                          &at_least_one, &method, &k, &effective))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = hyp.len / (Py_ssize_t)sizeof(int64_t);
+    if (hyp.len != n * (Py_ssize_t)sizeof(int64_t) ||
+        matches.len != n * width * (Py_ssize_t)sizeof(int64_t) ||
+        nearest.len != 2 * n * (Py_ssize_t)sizeof(int64_t) || order < 1 ||
+        order > MAX_SCORE_ORDER || order > width || column < 0 || column > 1 || method < 0 ||
+        method >= SMOOTH_COUNT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "sentence_bleu: hyp_len n, matches n x width and nearest n x 2 int64, "
+                        "1 <= order <= width, a column 0 or 1 and a known method");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, n * sizeof(double));
+    if (!result) goto done;
+    double *out = (double *)PyBytes_AS_STRING(result);
+    const int64_t *h = hyp.buf, *m = matches.buf, *r = nearest.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = sentence_bleu_one(h[i], r[2 * i + column], m + i * width, order, at_least_one,
+                                   method, k, effective);
+    Py_END_ALLOW_THREADS
+done:
+    PyBuffer_Release(&hyp);
+    PyBuffer_Release(&matches);
+    PyBuffer_Release(&nearest);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"block_stats", block_stats, METH_VARARGS,
      "block_stats(hyp, refs, present, mode, order[, categories])\n"
@@ -2440,6 +2595,14 @@ static PyMethodDef methods[] = {
      "Per group, the column sums of the rows (n x nfields uint32) of the segments\n"
      "whose byte in groups (n bytes, each below ngroups <= 256) is that group:\n"
      "ngroups x nfields int64."},
+    {"sentence_bleu", sentence_bleu, METH_VARARGS,
+     "sentence_bleu(hyp_len, matches, nearest, width, order, column, at_least_one, method, k,\n"
+     "              effective_order) -> bytes\n\n"
+     "Per segment of a table (int64 hypothesis lengths, matches n x width, closest and\n"
+     "shortest reference lengths n x 2, column 0 or 1 of them), its BLEU at `order`\n"
+     "with uniform weights under sacrebleu's smoothing `method` (0 none, 1 floor,\n"
+     "2 add-k, 3 exp; k: floor's or add-k's value), bit for bit as\n"
+     "bleukit.core.smoothing.SacrebleuSmoothing: n float64."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

@@ -152,7 +152,7 @@ def test_the_command_line_parses_and_prints_and_the_library_works():
 # the interface the rest of bleukit sees of the engines
 ENGINE_INTERFACE = {
     "ENGINES", "Engine", "SegmentTable", "resolve_engine", "describe", "limited_threads",
-    "call_threads",
+    "call_threads", "select_rows",
 }  # fmt: skip
 
 

@@ -723,3 +723,63 @@ def test_compiled_pair_counts_equal_the_reference(data):
     metric = data.draw(st.lists(cell, min_size=n, max_size=n))
     human = data.draw(st.lists(cell, min_size=n, max_size=n))
     assert ENGINES.get("c").pair_counts(metric, human) == pair_counts(metric, human)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    configs(),
+    st.sampled_from(["none.v1", "floor.v1", "add-k.v1", "exp.v1"]),
+    st.booleans(),
+    st.sampled_from([None, 0.0, 0.1, 1.0, 3.5]),
+    st.lists(corpora(), min_size=1, max_size=3),
+)
+def test_compiled_sentence_scores_equal_the_reference_bit_for_bit(
+    over, smoothing, effective, value, chunks
+):
+    """Engine.sentence_values in C (sacrebleu's smoothings, uniform weights)
+    gives the reference's floats exactly, under every reference-length
+    policy and totals rule (average: the reference's path), across tables."""
+    fields = {**over, "smoothing": smoothing, "effective_order": effective}
+    if value is not None and smoothing in ("floor.v1", "add-k.v1"):
+        fields["smoothing_value"] = value
+    c, py = _variant("c", **fields), _variant("python", **fields)
+    tables = [t for hyps, refs in chunks for t in c.tables(hyps, refs)]
+    expected = py.score_values(py.stats_from_tables(tables))
+    assert c.sentence_values_from_tables(tables) == expected
+    assert py.sentence_values_from_tables(tables) == expected
+
+
+@pytest.mark.parametrize("engine", AVAILABLE)
+def test_sentence_scores_with_weights_read_the_reference(engine):
+    hyps = ["the cat sat on the mat today", "a dog", "the the the"]
+    refs = [["the cat sat on a mat", "a dog barks", "the cat"]]
+    for over in ({"weights": [0.4, 0.3, 0.2, 0.1]}, {"weights": "auto-reweigh"},
+                 {"smoothing": "nltk-method4.v1"}):  # fmt: skip
+        variant = bleukit.load_variant("BLEUw4", engine=engine, **over)
+        tables = variant.tables(hyps, refs)
+        expected = variant.score_values(variant.stats_from_tables(tables))
+        assert variant.sentence_values_from_tables(tables) == expected
+        assert expected == [variant.sentence_score(h, [r]).score for h, r in zip(hyps, refs[0])]
+
+
+@pytest.mark.parametrize("engine", AVAILABLE)
+def test_selected_rows_are_one_table_of_those_segments(engine):
+    from bleukit.engines import select_rows
+
+    hyps = ["the cat sat on the mat today", "a dog", "the the the", "cats", "a mat"]
+    refs = [["the cat sat on a mat", "a dog barks", "the cat", "a cat", None],
+            ["a cat", None, "the", "cats", "the mat"]]  # fmt: skip
+    variant = bleukit.load_variant("BLEUw4", engine=engine)
+    # two tables of the same segments, so that rows cross from one to the other
+    tables = [*variant.tables(hyps[:2], [r[:2] for r in refs]),
+              *variant.tables(hyps[2:], [r[2:] for r in refs])]  # fmt: skip
+    stats = variant.stats_from_tables(tables)
+    for rows in ([4, 0, 2], [1], [3, 4], []):
+        chosen = select_rows(tables, rows)
+        assert variant.stats_from_tables([chosen]) == [stats[i] for i in rows]
+    with pytest.raises(IndexError, match="segment 5 of 5"):
+        select_rows(tables, [5])
+    with pytest.raises(ValueError, match="differ in references or order"):
+        select_rows([tables[0], *bleukit.load_variant("BLEUw4", max_order=5).tables(hyps, refs)],
+                    [0])  # fmt: skip

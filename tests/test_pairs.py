@@ -1,11 +1,20 @@
-"""bleukit/core/pairs.py: the pair counts of meta-evaluation, by hand."""
+"""bleukit/core/pairs.py: the pair counts of meta-evaluation, by hand and by property."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bleukit.core.errors import InputError
-from bleukit.core.pairs import Pairs, calibrate, darr_pairs, epsilon_pairs, item_pairs
+from bleukit.core.pairs import (
+    Pairs,
+    calibrate,
+    darr_pairs,
+    epsilon_pairs,
+    item_pairs,
+    swap_tables,
+)
 
 
 def test_pairs_add_and_total():
@@ -41,3 +50,21 @@ def test_item_pairs_by_hand():
     counts, _ = item_pairs(metric, human, 2.0)
     assert [c[5:7] for c in counts] == [(0, 0), (0, 1)]
     assert item_pairs([], [], 0.0) == ([], 0.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 6), st.sampled_from(["darr", "acc_eq"]), st.data())
+def test_swap_tables_swap_one_cell_as_the_other_reversed(systems, items, kind, data):
+    """Swapping a pair's first cell gives the opposite of swapping its
+    second, and swapping both the opposite of swapping neither: each trial's
+    sum is linear in the swapped cells, which the compiled pair_swap_sums
+    reads (a trial costs the cells, not the pairs)."""
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
+    za, zb, human = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(3)
+    )
+    _, _, table = swap_tables(za, zb, human, kind, 0.0)
+    for p in range(0, len(table), 4):
+        neither, second, first, both = table[p : p + 4]
+        assert (second, both) == (-first, -neither)

@@ -200,3 +200,25 @@ def test_columns_are_made_once_until_released_or_more_segments_come():
     stats.add([["a dog"]], [["a dog"], ["dog"]])
     # new segments: every column is made again, over both
     assert stats.columns(chrf, "b") is not kept and stats.columns(chrf, "b").n == 2
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), st.data())
+def test_a_subtotal_sums_the_chosen_segments_as_their_columns_do(corpus, data):
+    """``subtotal`` (BLEU: one table of the chosen rows; chrF: the store's
+    segments) equals the resampling columns of those segments, in any order,
+    and the total where every segment is chosen; chunks and variants sharing
+    one selection do not mix."""
+    from bleukit.core.resampling import Columns
+
+    systems, refs, bounds = corpus
+    names = [f"s{i}" for i in range(len(systems))]
+    stats = collect_chunks(VARIANTS, names, _chunks(systems, refs, bounds))
+    n = len(refs[0])
+    rows = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n))
+    for v in VARIANTS:
+        for name in names:
+            segments = list(stats.segment_stats(v, name))
+            cols = Columns([segments[i] for i in rows], v)
+            assert stats.subtotal(v, name, rows) == cols.to_stats(cols.total()), (v.name, rows)
+            assert stats.subtotal(v, name, range(n)) == stats.total(v, name)

@@ -25,7 +25,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple, cast, overload
+from typing import NamedTuple, Protocol, cast, overload
 
 from .errors import BleukitError
 from .registry import Registry
@@ -79,6 +79,33 @@ def _weights_for(weights: Sequence[float] | None, eff: int) -> list[float] | Non
     return [w / mass for w in head] if mass > 0 else [0.0] * eff
 
 
+#: sacrebleu's methods, as the compiled engine's sentence kernel numbers them
+SACREBLEU_KERNELS = ("none", "floor", "add-k", "exp")
+
+
+class ScoreRule(Protocol):
+    """How a variant turns statistics into scores (its smoothing, order,
+    weights, effective order and smoothing value): what an engine's
+    ``sentence_values`` applies to every segment of a table."""
+
+    @property
+    def order(self) -> int: ...
+
+    @property
+    def effective_order(self) -> bool: ...
+
+    @property
+    def value(self) -> float | None: ...
+
+    @property
+    def kernel(self) -> str | None:
+        """The compiled rule that gives ``values``'s numbers bit for bit
+        (``Smoothing.kernel`` where the weights are uniform), or None."""
+
+    def values(self, stats: Sequence[Stats]) -> list[float]:
+        """The scores of many statistics (the reference)."""
+
+
 class Smoothing(ABC):
     """Base class of smoothing components: a plugin subclasses it (and is
     instantiated with no arguments)."""
@@ -100,6 +127,10 @@ class Smoothing(ABC):
     #: whether an order without a match makes the score 0 (no smoothing):
     #: then most sentence scores are 0, and the command line says so
     zero_without_match: bool = False
+    #: the compiled engine's rule (``SACREBLEU_KERNELS``) that scores
+    #: sentences as this method does, bit for bit, with uniform weights
+    #: (None: none; a subclass that changes the numbers sets it to None)
+    kernel: str | None = None
 
     def many(
         self,
@@ -140,6 +171,7 @@ class SacrebleuSmoothing(Smoothing):
     ) -> None:
         self.method = method
         self.sacrebleu = method
+        self.kernel = method
         self.zero_without_match = method == "none"
         self.default_value = default_value
         self.value_name = value_name

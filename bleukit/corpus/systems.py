@@ -129,6 +129,12 @@ class SystemStatistics:
         store, i = self._store(variant, system)
         return store.total(variant, i)
 
+    def subtotal(self, variant: Metric[Any, Any], system: str, rows: Sequence[int]) -> Any:
+        """The system's statistics summed over some segments (numbered from
+        0), as resampling columns of those segments sum them."""
+        store, i = self._store(variant, system)
+        return store.subtotal(variant, i, rows)
+
     def score(self, variant: Metric[Any, Any], system: str) -> Any:
         """The system's corpus result under a variant."""
         return variant.score_stats(self.total(variant, system), self.nrefs)

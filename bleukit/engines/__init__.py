@@ -25,7 +25,7 @@ from ..tokenizers import Tokenization
 from .base import Engine, check_engine
 from .compiled import CompiledEngine
 from .python import PythonEngine
-from .tables import SegmentTable
+from .tables import SegmentTable, select_rows
 from .threads import call_limited as call_threads
 from .threads import limited as limited_threads
 
@@ -38,6 +38,7 @@ __all__ = [
     "limited_threads",
     "requested_engine",
     "resolve_engine",
+    "select_rows",
 ]
 
 ENGINES: Registry[Engine] = Registry("engine", "bleukit.engines", check_engine, versioned=False)

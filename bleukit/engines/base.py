@@ -28,6 +28,7 @@ from ..core.resampling import (
     pair_swap_sums,
     randomization_sums,
 )
+from ..core.smoothing import ScoreRule
 from ..core.stats import Stats
 from ..tokenizers import Tokenization
 from .tables import SegmentTable, table_stats, table_sum
@@ -110,6 +111,22 @@ class Engine(ABC):
         for table in tables:
             total = total + table_sum(table, ref_length, at_least_one, order)
         return total
+
+    def sentence_values(
+        self,
+        tables: Iterable[SegmentTable],
+        ref_length: Policy,
+        at_least_one: bool,
+        order: int,
+        rule: ScoreRule,
+    ) -> list[float]:
+        """Each segment's score under ``rule`` (sentence BLEU), from its
+        statistics at ``order``; a table's at a time, so that no more than
+        one table's Stats are held."""
+        out: list[float] = []
+        for table in tables:
+            out.extend(rule.values(table_stats(table, ref_length, at_least_one, order)))
+        return out
 
     def edit_counts(
         self, hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]

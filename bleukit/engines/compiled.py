@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from ..core.matches import MatchStore, Ranked, Text, check_chunk
 from ..core.pairs import SWAP_KINDS, ItemCounts, Pairs
-from ..core.reflen import RefLength
+from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.resampling import Columns, Draws, Sides
+from ..core.smoothing import SACREBLEU_KERNELS, ScoreRule
 from ..tokenizers import BlockForm, Tokenization
 from .base import Engine
 from .python import count_segments, prepare_segments
@@ -302,6 +303,31 @@ class CompiledEngine(Engine):
         sums = kernel.pair_swap_sums(draws.state, draws.n, array("i", first), array("i", second),
                                      array("b", table), draws.count)  # fmt: skip
         return memoryview(sums).cast("q").tolist()
+
+    def sentence_values(
+        self,
+        tables: Iterable[SegmentTable],
+        ref_length: Policy,
+        at_least_one: bool,
+        order: int,
+        rule: ScoreRule,
+    ) -> list[float]:
+        kernel = accelerator()
+        # the table's closest and shortest columns (chosen_lengths reads them)
+        column = 0 if ref_length is closest else 1 if ref_length is shortest else None
+        if kernel is None or column is None or rule.kernel not in SACREBLEU_KERNELS:
+            # other policies, smoothings and weights: the reference
+            return super().sentence_values(tables, ref_length, at_least_one, order, rule)
+        method = SACREBLEU_KERNELS.index(rule.kernel)
+        value = rule.value or 0.0
+        out: list[float] = []
+        for t in tables:
+            raw = kernel.sentence_bleu(
+                t.hyp_len, t.matches, t.nearest, t.order, rule.order, column, at_least_one,
+                method, value, rule.effective_order,
+            )  # fmt: skip
+            out.extend(memoryview(raw).cast("d").tolist())
+        return out
 
     def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
         kernel = accelerator()

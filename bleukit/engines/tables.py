@@ -12,6 +12,7 @@ table's reads its statistics from it, so variants share one count.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -102,3 +103,27 @@ def table_sum(table: SegmentTable, ref_length: Policy, at_least_one: bool, order
         tuple(table.matches[last * width : last * width + order]),
         ngram_totals(last_len, order, at_least_one),
     )
+
+
+def select_rows(tables: Sequence[SegmentTable], rows: Sequence[int]) -> SegmentTable:
+    """One table of the given segments of consecutive tables (numbered
+    across them from 0), in the order given."""
+    if not tables:
+        raise ValueError("no tables to select segments from")
+    nref, order = tables[0].nref, tables[0].order
+    if any(t.nref != nref or t.order != order for t in tables):
+        raise ValueError("the tables differ in references or order")
+    starts = [0]
+    for t in tables:
+        starts.append(starts[-1] + len(t.hyp_len))
+    hyp_len, ref_len, matches, nearest = (array("q") for _ in range(4))
+    for row in rows:
+        if not 0 <= row < starts[-1]:
+            raise IndexError(f"segment {row} of {starts[-1]}")
+        k = bisect_right(starts, row) - 1
+        t, i = tables[k], row - starts[k]
+        hyp_len.append(t.hyp_len[i])
+        ref_len.extend(t.ref_len[i * nref : (i + 1) * nref])
+        matches.extend(t.matches[i * order : (i + 1) * order])
+        nearest.extend(t.nearest[2 * i : 2 * i + 2])
+    return SegmentTable(hyp_len, ref_len, matches, nearest, nref, order)

@@ -235,9 +235,8 @@ def _sign(variant: AnyMetric) -> float:
 
 @dataclass(frozen=True)
 class _Scores:
-    """One variant's oriented scores on the common segments, its columns."""
+    """One variant's oriented scores on the common segments."""
 
-    columns: list[Columns]
     system: list[float]
     sentences: list[list[float]]
 
@@ -247,16 +246,24 @@ def _variant_scores(
 ) -> _Scores:
     sign = _sign(variant)
     sentence = variant.sentence_variant()
-    columns, system, sentences = [], [], []
+    system, sentences = [], []
+    for name in stats.systems:
+        total = stats.subtotal(variant, name, segments)
+        system.append(sign * variant.score_stats(total, stats.nrefs).score)
+        values = stats.sentence_values(sentence, name)
+        sentences.append([sign * values[i] for i in segments])
+    return _Scores(system, sentences)
+
+
+def _columns(variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int]) -> list[Columns]:
+    """Each system's resampling columns of the common segments (a tested
+    variant's tests and intervals)."""
+    out = []
     for name in stats.systems:
         # read in order once: a store's segments are computed a table at a time
         segs = list(stats.segment_stats(variant, name))
-        cols = Columns([segs[i] for i in segments], variant)
-        columns.append(cols)
-        system.append(sign * variant.score_stats(cols.to_stats(cols.total()), stats.nrefs).score)
-        values = stats.sentence_values(sentence, name)
-        sentences.append([sign * values[i] for i in segments])
-    return _Scores(columns, system, sentences)
+        out.append(Columns([segs[i] for i in segments], variant))
+    return out
 
 
 # ----------------------------------------------------------- the statistics
@@ -317,14 +324,15 @@ def human_p_values(human: st.Matrix, draws: Draws) -> list[list[float]]:
     return _permutation_p_values(totals, sides)
 
 
-def metric_p_values(variant: AnyMetric, scores: _Scores, draws: Draws) -> list[list[float]]:
+def metric_p_values(
+    variant: AnyMetric, cols: Sequence[Columns], system: Sequence[float], draws: Draws
+) -> list[list[float]]:
     """The same test of corpus scores by approximate randomization, the
     same draws. Side A of a trial of systems i and j takes i's selected
     segments and j's others: per system, its selected and unselected sums
     are summed once (the engine's ``randomization_sums`` against a system of
     zeros), and each pair's sides are sums of those."""
     sign = _sign(variant)
-    cols = scores.columns
     zeros = Columns([variant.zero_stats()] * cols[0].n, variant)
     # per system and trial: (its selected segments' sums, its others')
     split = [list(variant.engine.randomization_sums(c, zeros, draws)) for c in cols]
@@ -340,12 +348,12 @@ def metric_p_values(variant: AnyMetric, scores: _Scores, draws: Draws) -> list[l
         )
         return [sign * (x - y) for x, y in zip(a, b)]
 
-    return _permutation_p_values(scores.system, sides)
+    return _permutation_p_values(system, sides)
 
 
 def _intervals(
     variant: AnyMetric,
-    scores: _Scores,
+    columns: Sequence[Columns],
     human_system: Sequence[Sequence[float]],
     item_values: dict[str, tuple[list[float], list[float]]],
     indices: Sequence[Sequence[int]],
@@ -357,7 +365,7 @@ def _intervals(
     sign = _sign(variant)
     per_system = [
         [sign * x for x in variant.score_values(it)]
-        for it in variant.engine.bootstrap_sums(scores.columns, draws)
+        for it in variant.engine.bootstrap_sums(columns, draws)
     ]
     samples: dict[str, list[float]] = {name: [] for name in (*SYSTEM, *item_values)}
     for k, idx in enumerate(indices):
@@ -528,16 +536,18 @@ def run(
     results, kept = list(points), {}
     for k in tested:
         v, point = variants[k], points[k]
-        # made again for the few tested: a grid's columns are not all kept
+        # made again for the few tested: a grid's scores are not all kept
         scores = kept[k] = _variant_scores(v, stats, segments)
+        columns = _columns(v, stats, segments) if perm or boot else []
         system = dict(point.system)
         if perm and human_p is not None:
-            system[SPA] = st.soft_pairwise_accuracy(metric_p_values(v, scores, perm), human_p)
+            p_values = metric_p_values(v, columns, scores.system, perm)
+            system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
         intervals = {}
         if boot:
             counts, _ = v.engine.item_pairs(scores.sentences, human, settings.threshold)
             items = _item_values(counts)
-            intervals = _intervals(v, scores, human_boot, items, indices, boot, settings)
+            intervals = _intervals(v, columns, human_boot, items, indices, boot, settings)
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)
 

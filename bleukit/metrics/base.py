@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from ..core.errors import InputError
 from ..core.hashing import sha256
 from ..core.partial import Partial, validate
+from ..core.resampling import Columns
 from ..core.stats import RefLength
 from ..engines import Engine, call_threads
 from .inputs import RefStreams, no_segments, sentence_references
@@ -163,6 +164,15 @@ class StatisticsStore(ABC, Generic[S]):
     @abstractmethod
     def total(self, metric: Any, system: int) -> S:
         """A system's summed statistics under one metric of the group."""
+
+    def subtotal(self, metric: Any, system: int, rows: Sequence[int]) -> S:
+        """A system's statistics summed over some of its segments (``rows``,
+        numbered from 0), as resampling columns sum them."""
+        segments = self.segments(metric, system)
+        listed = segments if isinstance(segments, list) else list(segments)
+        cols = Columns([listed[i] for i in rows], metric)
+        total: S = cols.to_stats(cols.total())
+        return total
 
     def sentence_values(self, metric: Any, system: int) -> list[float]:
         """A system's sentence scores under one metric of the group."""

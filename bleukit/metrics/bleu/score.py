@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from ...core.smoothing import Smoothed, Smoothing
@@ -45,6 +46,29 @@ def smoothed(
         for i, result in zip(where, again):
             out[i] = result
     return out
+
+
+@dataclass(frozen=True)
+class BleuRule:
+    """A BLEU variant's scoring (``core.smoothing.ScoreRule``): statistics
+    to brevity penalty times the smoothed mean."""
+
+    smoothing: Smoothing
+    order: int
+    weights: Weights
+    effective_order: bool
+    value: float | None
+
+    @property
+    def kernel(self) -> str | None:
+        # the kernel sums uniform weights' logs as Python's sum() does; other
+        # weights are summed with math.fsum (the reference's)
+        return self.smoothing.kernel if self.weights is None else None
+
+    def values(self, stats: Sequence[Stats]) -> list[float]:
+        means = smoothed(self.smoothing, stats, self.order, self.weights, self.effective_order,
+                         self.value)  # fmt: skip
+        return [brevity_penalty(s.sys_len, s.ref_len) * m.mean for s, m in zip(stats, means)]
 
 
 def brevity_penalty(sys_len: int, ref_len: RefLength) -> float:

@@ -18,7 +18,7 @@ from ...core.errors import InputError
 from ...core.reflen import policy
 from ...core.smoothing import SMOOTHINGS
 from ...core.stats import RefLength, Stats
-from ...engines import SegmentTable, limited_threads
+from ...engines import SegmentTable, limited_threads, select_rows
 from ...tokenizers import Tokens, make_tokenization
 from ..base import Metric, StatisticsStore
 from ..inputs import (
@@ -29,7 +29,7 @@ from ..inputs import (
     engine_for,
 )
 from .result import BleuResult
-from .score import Weights, brevity_penalty, compute_bleu, compute_bleu_many, smoothed
+from .score import BleuRule, Weights, compute_bleu, compute_bleu_many
 from .signature import Signature
 
 #: what makes a word variant count token ids (``Metric.for_token_ids``): one
@@ -74,6 +74,8 @@ class Variant(Metric[Stats, BleuResult]):
         # NLTK methods 5 and 7 read the last segment's 5-gram statistics
         self.stat_order = max(config.max_order, self._smoothing.last_segment_order)
         self._weights: Weights = None if config.weights == "uniform" else config.weights
+        self._rule = BleuRule(self._smoothing, config.max_order, self._weights,
+                              config.effective_order, config.smoothing_value)  # fmt: skip
 
     @staticmethod
     def _validate(data: dict[str, Any], source: str) -> VariantConfig:
@@ -250,13 +252,15 @@ class Variant(Metric[Stats, BleuResult]):
     def score_values(self, stats: Iterable[Stats]) -> list[float]:
         """Only the scores of many (summed) statistics, smoothed in one
         batch: the resampling hot path (a thousand resamples a system)."""
-        c = self.config
-        batch = stats if isinstance(stats, (list, tuple)) else list(stats)
-        means = smoothed(
-            self._smoothing, batch, c.max_order, self._weights, c.effective_order,
-            c.smoothing_value,
-        )  # fmt: skip
-        return [brevity_penalty(s.sys_len, s.ref_len) * m.mean for s, m in zip(batch, means)]
+        return self._rule.values(stats if isinstance(stats, (list, tuple)) else list(stats))
+
+    def sentence_values_from_tables(self, tables: Iterable[SegmentTable]) -> list[float]:
+        """Each segment's score (sentence BLEU) from tables of its
+        tokenization at its order or higher: ``score_values`` of each
+        segment's statistics, on the engine (no Stats per segment in C)."""
+        return self.engine.sentence_values(
+            tables, self._ref_length, self._at_least_one, self.stat_order, self._rule
+        )
 
     def sentence_results(
         self, segments: Sequence[Stats], per_segment: Sequence[int]
@@ -332,8 +336,12 @@ class TableStore(StatisticsStore[Stats]):
             v.fingerprint: (v, [Stats.zero(v.stat_order) for _ in range(systems)])
             for v in variants
         }  # fmt: skip
+        #: ``subtotal``'s rows and, by system, their segments as one table:
+        #: every variant of the store sums the same selection
+        self._selection: tuple[tuple[int, ...], dict[int, SegmentTable]] = ((), {})
 
     def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
+        self._selection = ((), {})
         variant = self._variant
         prepared = variant.prepare_references(ref_streams, self._order)
         for i, lines in enumerate(hyps):
@@ -345,6 +353,7 @@ class TableStore(StatisticsStore[Stats]):
                 running[i] = running[i] + v.sum_from_tables(tables)
 
     def extend(self, later: TableStore) -> None:
+        self._selection = ((), {})
         for tables, more in zip(self._tables, later._tables):
             tables.extend(more)
         for fingerprint, (_, running) in self._summed.items():
@@ -364,12 +373,17 @@ class TableStore(StatisticsStore[Stats]):
         return TableSegments(metric, self._system_tables(metric, system))
 
     def sentence_values(self, metric: Variant, system: int) -> list[float]:
-        # computed a table at a time: no Stats per segment held
-        return [
-            score
-            for table in self._system_tables(metric, system)
-            for score in metric.score_values(metric.stats_from_tables([table]))
-        ]
+        return metric.sentence_values_from_tables(self._system_tables(metric, system))
+
+    def subtotal(self, metric: Variant, system: int, rows: Sequence[int]) -> Stats:
+        tables = self._system_tables(metric, system)
+        key = tuple(rows)
+        if self._selection[0] != key:
+            self._selection = (key, {})
+        chosen = self._selection[1]
+        if system not in chosen:
+            chosen[system] = select_rows(tables, key)
+        return metric.sum_from_tables([chosen[system]])
 
     def total(self, metric: Variant, system: int) -> Stats:
         if self.per_segment:
