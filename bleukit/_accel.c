@@ -2448,17 +2448,17 @@ static double python_float_sum(const double *x, int n) {
     return total;
 }
 
-/* One segment's sentence BLEU as bleukit.core.smoothing.SacrebleuSmoothing
+/* BLEU of one set of statistics as bleukit.core.smoothing.SacrebleuSmoothing
  * and the brevity penalty compute it (sacrebleu 2.x BLEU.compute_bleu,
- * statement for statement, uniform weights), from its length, its clipped
- * matches and its chosen reference length. */
-static double sentence_bleu_one(int64_t hyp, int64_t ref, const int64_t *match, int order,
-                                int at_least_one, int method, double k, int effective) {
+ * statement for statement, uniform weights): hypothesis and reference
+ * length, matches and n-grams of orders 1..order. */
+static double bleu_of(int64_t hyp, int64_t ref, const int64_t *match, const int64_t *ngrams,
+                      int order, int method, double k, int effective) {
     double correct[MAX_SCORE_ORDER], total[MAX_SCORE_ORDER], precision[MAX_SCORE_ORDER];
     int any = 0;
     for (int n = 0; n < order; n++) {
         correct[n] = (double)match[n];
-        total[n] = hyp > n ? (double)(hyp - n) : (at_least_one ? 1.0 : 0.0);
+        total[n] = (double)ngrams[n];
         precision[n] = 0.0;
         any |= match[n] != 0;
     }
@@ -2499,6 +2499,15 @@ static double sentence_bleu_one(int64_t hyp, int64_t ref, const int64_t *match, 
     return bp * mean;
 }
 
+/* A segment's BLEU from its table row: its n-grams of each order are
+ * max(hyp - n, floor), floor 1 under NLTK's "at-least-one" totals. */
+static double sentence_bleu_one(int64_t hyp, int64_t ref, const int64_t *match, int order,
+                                int at_least_one, int method, double k, int effective) {
+    int64_t ngrams[MAX_SCORE_ORDER];
+    for (int n = 0; n < order; n++) ngrams[n] = hyp > n ? hyp - n : (at_least_one ? 1 : 0);
+    return bleu_of(hyp, ref, match, ngrams, order, method, k, effective);
+}
+
 static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer hyp, matches, nearest;
@@ -2533,6 +2542,301 @@ done:
     PyBuffer_Release(&hyp);
     PyBuffer_Release(&matches);
     PyBuffer_Release(&nearest);
+    return result;
+}
+
+static PyObject *bleu_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer first, second = {0};
+    PyObject *other;
+    Py_ssize_t stat_order;
+    int order, method, effective;
+    double k;
+    if (!PyArg_ParseTuple(args, "y*Oniidp", &first, &other, &stat_order, &order, &method, &k,
+                          &effective))
+        return NULL;
+    PyObject *result = NULL;
+    int two = other != Py_None;
+    if (two && PyObject_GetBuffer(other, &second, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&first);
+        return NULL;
+    }
+    Py_ssize_t width = 2 + 2 * stat_order, row_bytes = width * (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t n = stat_order > 0 ? first.len / row_bytes : 0;
+    if (stat_order < 1 || first.len != n * row_bytes || (two && second.len != first.len) ||
+        order < 1 || order > MAX_SCORE_ORDER || order > stat_order || method < 0 ||
+        method >= SMOOTH_COUNT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "bleu_rows: rows of 2 + 2 x stat_order int64 (a second of the same "
+                        "shape, or None), 1 <= order <= stat_order and a known method");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, n * sizeof(double));
+    if (!result) goto done;
+    double *out = (double *)PyBytes_AS_STRING(result);
+    const int64_t *a = first.buf, *b = two ? second.buf : NULL;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t row[2 + 2 * MAX_SCORE_ORDER];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t *x = a + i * width;
+        if (b) {
+            const int64_t *y = b + i * width;
+            for (Py_ssize_t f = 0; f < width; f++) row[f] = x[f] + y[f];
+            x = row;
+        }
+        out[i] = bleu_of(x[0], x[1], x + 2, x + 2 + stat_order, order, method, k, effective);
+    }
+    Py_END_ALLOW_THREADS
+done:
+    PyBuffer_Release(&first);
+    if (two) PyBuffer_Release(&second);
+    return result;
+}
+
+/* ------------------------------------------------- system-level PERM-BOTH */
+
+/* The correctly rounded sum of n doubles, as Python's math.fsum (Shewchuk's
+ * partials, CPython mathmodule.c math_fsum; finite values): every correct
+ * rounding of the exact sum is that one, so this equals fsum's. partials: n
+ * doubles of room. */
+static double exact_sum(const double *v, Py_ssize_t count, double *partials) {
+    Py_ssize_t n = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        double x = v[k];
+        Py_ssize_t i = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            double y = partials[j];
+            if (fabs(x) < fabs(y)) {
+                double t = x;
+                x = y;
+                y = t;
+            }
+            double hi = x + y, lo = y - (hi - x);
+            if (lo != 0.0) partials[i++] = lo;
+            x = hi;
+        }
+        n = i;
+        if (x != 0.0) partials[n++] = x;
+    }
+    double hi = 0.0;
+    if (n > 0) {
+        double lo = 0.0;
+        hi = partials[--n];
+        while (n > 0) {
+            double x = hi, y = partials[--n];
+            hi = x + y;
+            lo = y - (hi - x);
+            if (lo != 0.0) break;
+        }
+        /* half-even rounding across several partials */
+        if (n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0))) {
+            double y = lo * 2.0, x = hi + y;
+            if (y == x - hi) hi = x;
+        }
+    }
+    return hi;
+}
+
+typedef struct {
+    Py_ssize_t n;
+    double *dx, *dy, *terms, *partials, *rx, *ry, *sorted;
+    Py_ssize_t *order;
+} Corr;
+
+static int corr_init(Corr *c, Py_ssize_t n) {
+    c->n = n;
+    size_t m = (size_t)(n > 0 ? n : 1);
+    c->dx = malloc(m * sizeof(double));
+    c->dy = malloc(m * sizeof(double));
+    c->terms = malloc(m * sizeof(double));
+    c->partials = malloc(m * sizeof(double));
+    c->rx = malloc(m * sizeof(double));
+    c->ry = malloc(m * sizeof(double));
+    c->sorted = malloc(m * sizeof(double));
+    c->order = malloc(m * sizeof(Py_ssize_t));
+    return c->dx && c->dy && c->terms && c->partials && c->rx && c->ry && c->sorted && c->order
+               ? 0
+               : -1;
+}
+
+static void corr_free(Corr *c) {
+    free(c->dx);
+    free(c->dy);
+    free(c->terms);
+    free(c->partials);
+    free(c->rx);
+    free(c->ry);
+    free(c->sorted);
+    free(c->order);
+}
+
+/* bleukit.core.correlation.pearson, operation for operation */
+static double corr_pearson(Corr *c, const double *x, const double *y) {
+    Py_ssize_t n = c->n;
+    if (n < 2) return NAN;
+    double xmin = x[0], xmax = x[0], ymin = y[0], ymax = y[0];
+    for (Py_ssize_t i = 1; i < n; i++) {
+        xmin = fmin(xmin, x[i]);
+        xmax = fmax(xmax, x[i]);
+        ymin = fmin(ymin, y[i]);
+        ymax = fmax(ymax, y[i]);
+    }
+    if (xmin == xmax || ymin == ymax) return NAN;
+    double mx = exact_sum(x, n, c->partials) / n, my = exact_sum(y, n, c->partials) / n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        c->dx[i] = x[i] - mx;
+        c->dy[i] = y[i] - my;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = c->dx[i] * c->dx[i];
+    double sx = sqrt(exact_sum(c->terms, n, c->partials));
+    for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = c->dy[i] * c->dy[i];
+    double sy = sqrt(exact_sum(c->terms, n, c->partials));
+    if (sx == 0 || sy == 0) return NAN;
+    for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = (c->dx[i] / sx) * (c->dy[i] / sy);
+    double r = exact_sum(c->terms, n, c->partials);
+    return fmax(-1.0, fmin(1.0, r));
+}
+
+static const double *rank_values;
+
+static int rank_cmp(const void *pa, const void *pb) {
+    double a = rank_values[*(const Py_ssize_t *)pa], b = rank_values[*(const Py_ssize_t *)pb];
+    return (a > b) - (a < b);
+}
+
+/* bleukit.core.correlation.ranks: 1-based, ties the mean of their ranks
+ * (called with the GIL held: rank_values is the comparison's context) */
+static void corr_ranks(Corr *c, const double *v, double *out) {
+    Py_ssize_t n = c->n;
+    for (Py_ssize_t i = 0; i < n; i++) c->order[i] = i;
+    rank_values = v;
+    qsort(c->order, n, sizeof(Py_ssize_t), rank_cmp);
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_ssize_t j = i;
+        while (j + 1 < n && v[c->order[j + 1]] == v[c->order[i]]) j++;
+        for (Py_ssize_t k = i; k <= j; k++) out[c->order[k]] = (double)(i + j) / 2 + 1;
+        i = j + 1;
+    }
+}
+
+static inline int sign_of(double x) { return (x > 0) - (x < 0); }
+
+/* bleukit.core.correlation.kendall (tau-b, or tau-c with c_variant) from
+ * the pairs counted one by one (core.pairs.pair_counts's counts) */
+static double corr_kendall(Corr *c, const double *x, const double *y, int c_variant) {
+    Py_ssize_t n = c->n;
+    int64_t con = 0, dis = 0, tie_x = 0, tie_y = 0, tie_both = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (Py_ssize_t j = i + 1; j < n; j++) {
+            double dx = x[i] - x[j], dy = y[i] - y[j];
+            if (x[i] == x[j] && y[i] == y[j]) tie_both++;
+            else if (x[i] == x[j]) tie_x++;
+            else if (y[i] == y[j]) tie_y++;
+            else if ((dx > 0) == (dy > 0)) con++;
+            else dis++;
+        }
+    int64_t tot = (int64_t)n * (n - 1) / 2, xtie = tie_x + tie_both, ytie = tie_y + tie_both;
+    if (n < 2 || xtie == tot || ytie == tot) return NAN;
+    double tau;
+    if (!c_variant) {
+        tau = (double)(con - dis) / sqrt((double)(tot - xtie)) / sqrt((double)(tot - ytie));
+    } else {
+        int64_t classes[2];
+        const double *v[2] = {x, y};
+        for (int s = 0; s < 2; s++) {
+            memcpy(c->sorted, v[s], n * sizeof(double));
+            rank_values = c->sorted;
+            for (Py_ssize_t i = 0; i < n; i++) c->order[i] = i;
+            qsort(c->order, n, sizeof(Py_ssize_t), rank_cmp);
+            classes[s] = 1;
+            for (Py_ssize_t i = 1; i < n; i++)
+                classes[s] += c->sorted[c->order[i]] != c->sorted[c->order[i - 1]];
+        }
+        int64_t k = classes[0] < classes[1] ? classes[0] : classes[1];
+        tau = (double)(2 * (con - dis)) / ((double)((int64_t)n * n * (k - 1)) / (double)k);
+    }
+    return fmax(-1.0, fmin(1.0, tau));
+}
+
+/* bleukit.core.correlation.pairwise_accuracy */
+static double corr_pairwise(Corr *c, const double *x, const double *y) {
+    Py_ssize_t n = c->n;
+    int64_t agree = 0, pairs = (int64_t)n * (n - 1) / 2;
+    if (!pairs) return NAN;
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (Py_ssize_t j = i + 1; j < n; j++) agree += sign_of(x[i] - x[j]) == sign_of(y[i] - y[j]);
+    return (double)agree / (double)pairs;
+}
+
+enum { STAT_PEARSON, STAT_SPEARMAN, STAT_KENDALL_B, STAT_KENDALL_C, STAT_PAIRWISE, STAT_COUNT };
+
+static double corr_of(Corr *c, int statistic, const double *x, const double *y) {
+    switch (statistic) {
+    case STAT_PEARSON:
+        return corr_pearson(c, x, y);
+    case STAT_SPEARMAN:
+        corr_ranks(c, x, c->rx);
+        corr_ranks(c, y, c->ry);
+        return corr_pearson(c, c->rx, c->ry);
+    case STAT_KENDALL_B:
+        return corr_kendall(c, x, y, 0);
+    case STAT_KENDALL_C:
+        return corr_kendall(c, x, y, 1);
+    default:
+        return corr_pairwise(c, x, y);
+    }
+}
+
+static PyObject *system_swaps(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_buffer abuf, bbuf, hbuf;
+    int statistic;
+    Py_ssize_t trials;
+    if (!PyArg_ParseTuple(args, "Oy*y*y*in", &state, &abuf, &bbuf, &hbuf, &statistic, &trials))
+        return NULL;
+    PyObject *result = NULL;
+    Corr c = {0};
+    double *x = NULL, *y = NULL;
+    uint32_t *words = NULL;
+    Twister t;
+    Py_ssize_t n = abuf.len / (Py_ssize_t)sizeof(double);
+    if (abuf.len != n * (Py_ssize_t)sizeof(double) || bbuf.len != abuf.len ||
+        hbuf.len != abuf.len || n < 1 || statistic < 0 || statistic >= STAT_COUNT || trials < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "system_swaps: a, b and human float64 of one length, a known statistic");
+        goto done;
+    }
+    if (twister_load(state, &t) < 0) goto done;
+    words = malloc(((n - 1) / 32 + 1) * sizeof(uint32_t));
+    x = malloc(n * sizeof(double));
+    y = malloc(n * sizeof(double));
+    if (corr_init(&c, n) < 0 || !words || !x || !y) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *a = abuf.buf, *b = bbuf.buf, *h = hbuf.buf;
+    /* the ranks' qsort reads a static context: the GIL stays held */
+    double observed = corr_of(&c, statistic, b, h) - corr_of(&c, statistic, a, h);
+    int64_t count = 0;
+    for (Py_ssize_t s = 0; s < trials; s++) {
+        twister_bits(&t, words, n);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            int bit = (words[k >> 5] >> (k & 31)) & 1;
+            x[k] = bit ? b[k] : a[k];
+            y[k] = bit ? a[k] : b[k];
+        }
+        count += corr_of(&c, statistic, y, h) - corr_of(&c, statistic, x, h) >= observed;
+    }
+    result = PyLong_FromLongLong(count);
+done:
+    corr_free(&c);
+    free(words);
+    free(x);
+    free(y);
+    PyBuffer_Release(&abuf);
+    PyBuffer_Release(&bbuf);
+    PyBuffer_Release(&hbuf);
     return result;
 }
 
@@ -2603,6 +2907,18 @@ static PyMethodDef methods[] = {
      "with uniform weights under sacrebleu's smoothing `method` (0 none, 1 floor,\n"
      "2 add-k, 3 exp; k: floor's or add-k's value), bit for bit as\n"
      "bleukit.core.smoothing.SacrebleuSmoothing: n float64."},
+    {"bleu_rows", bleu_rows, METH_VARARGS,
+     "bleu_rows(rows, other, stat_order, order, method, k, effective_order) -> bytes\n\n"
+     "BLEU of each row of summed statistics (int64: hypothesis and reference length,\n"
+     "matches and n-grams of orders 1..stat_order), plus the same row of `other`\n"
+     "where it is not None, at `order` with uniform weights under sacrebleu's\n"
+     "smoothing `method` (as sentence_bleu): n float64."},
+    {"system_swaps", system_swaps, METH_VARARGS,
+     "system_swaps(state, a, b, human, statistic, trials) -> int\n\n"
+     "PERM-BOTH's trials of a system-level statistic (0 Pearson, 1 Spearman, 2 Kendall\n"
+     "tau-b, 3 tau-c, 4 pairwise accuracy) of float64 vectors: how many trials, cells\n"
+     "swapped where random.Random with that state's getrandbits(n) has bit k set,\n"
+     "reach the observed statistic of b minus a's (bleukit.core.correlation)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

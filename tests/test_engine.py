@@ -783,3 +783,67 @@ def test_selected_rows_are_one_table_of_those_segments(engine):
     with pytest.raises(ValueError, match="differ in references or order"):
         select_rows([tables[0], *bleukit.load_variant("BLEUw4", max_order=5).tables(hyps, refs)],
                     [0])  # fmt: skip
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    configs(),
+    st.sampled_from(["none.v1", "floor.v1", "add-k.v1", "exp.v1", "nltk-method7.v1"]),
+    st.booleans(),
+    corpora(),
+    st.data(),
+)
+def test_compiled_scores_of_summed_rows_equal_the_reference(
+    over, smoothing, effective, corpus, data
+):
+    """Engine.row_values in C (a trial's two sides summed, or rows alone)
+    gives the floats of the statistics ``Columns.to_stats`` makes, scored by
+    the reference; NLTK's method 7 (the last segment read) and average
+    lengths (Fractions) are scored from the columns."""
+    from bleukit.metrics.base import Metric
+
+    hyps, refs = corpus
+    fields = {**over, "smoothing": smoothing, "effective_order": effective}
+    variant = _variant("c", **fields)
+    cols = Columns(variant.segment_stats(hyps, refs)[0], variant)
+    picks = data.draw(st.lists(st.lists(st.integers(0, cols.n - 1), max_size=4), max_size=5))
+    rows = [v for idx in picks for v in [sum(cols.cols[k][i] for i in idx)
+                                         for k in range(cols.width)]]  # fmt: skip
+    other = list(reversed(rows)) if data.draw(st.booleans()) else None
+    expected = Metric.score_sums(variant, cols, rows, other)
+    assert variant.score_sums(cols, rows, other) == expected
+    assert _variant("python", **fields).score_sums(cols, rows, other) == expected
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(1, 40),
+    st.sampled_from(["pearson", "spearman", "kendall_b", "kendall_c", "pairwise_accuracy"]),
+    st.integers(0, 2**32),
+    st.data(),
+)
+def test_compiled_system_swaps_count_the_references_trials(n, statistic, seed, data):
+    """PERM-BOTH's system-level trials in C (Engine.system_swaps): the same
+    draws and the same count as core.correlation.system_swaps, over ties
+    (a few values) and over z-scores (any float), constant vectors too."""
+    from bleukit.core.correlation import system_swaps
+
+    value = data.draw(st.sampled_from([
+        st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0]),
+        st.floats(-3, 3, allow_nan=False, allow_subnormal=False),
+    ]))  # fmt: skip
+    a, b, human = (data.draw(st.lists(value, min_size=n, max_size=n)) for _ in range(3))
+    draws = Draws.from_seed(n, data.draw(st.integers(0, 60)), seed)
+    expected = system_swaps(a, b, human, statistic, draws)
+    assert ENGINES.get("c").system_swaps(a, b, human, statistic, draws) == expected
+
+
+def test_system_swaps_refuse_unknown_statistics_and_lengths():
+    draws = Draws.from_seed(3, 5, 1)
+    for engine in AVAILABLE:
+        with pytest.raises(InputError, match="statistic 'tau'"):
+            ENGINES.get(engine).system_swaps([1.0] * 3, [2.0] * 3, [3.0] * 3, "tau", draws)
+        with pytest.raises(InputError, match="2 metric scores for 3 human scores"):
+            ENGINES.get(engine).system_swaps([1.0] * 2, [2.0] * 2, [3.0] * 3, "pearson", draws)

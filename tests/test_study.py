@@ -118,8 +118,8 @@ def test_human_p_values_by_brute_force():
 def test_perm_both_of_equal_variants_is_never_significant():
     draws = Draws.from_seed(5, 100, 1)
     scores, human = [1.0, 2.0, 3.0, 5.0, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0]
-    assert s.perm_both_system(scores, scores, human, "pearson", draws) == 1.0
     engine = bleukit.load_metric("BLEUw4").engine
+    assert s.perm_both_system(scores, scores, human, "pearson", draws, engine) == 1.0
     matrix = [[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]]
     cells = Draws.from_seed(6, 100, 1)
     assert s.perm_both_items(matrix, matrix, matrix, "acc_eq_item", 0.0, cells, engine) == 1.0

@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
+from ..core.correlation import system_swaps
 from ..core.edits import edit_count
 from ..core.matches import MatchCounts, MatchStore
 from ..core.pairs import ItemCounts, Pairs, item_pairs, pair_counts, swap_tables
@@ -128,6 +129,16 @@ class Engine(ABC):
             out.extend(rule.values(table_stats(table, ref_length, at_least_one, order)))
         return out
 
+    def row_values(
+        self, rows: Sequence[int], other: Sequence[int] | None, order: int, rule: ScoreRule
+    ) -> list[float] | None:
+        """The score under ``rule`` of each row of summed BLEU statistics
+        (flat, ``Metric.row``'s: hypothesis and reference length, then the
+        matches and the n-grams of orders 1 .. ``order``), plus the same row
+        of ``other`` where given; where this engine has a kernel for the
+        rule. None: it has not (the caller scores the statistics itself)."""
+        return None
+
     def edit_counts(
         self, hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
     ) -> list[int]:
@@ -156,6 +167,18 @@ class Engine(ABC):
         """Every pair of positions of two score vectors classified
         (``core.pairs.pair_counts``)."""
         return pair_counts(metric, human)
+
+    def system_swaps(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        human: Sequence[float],
+        statistic: str,
+        draws: Draws,
+    ) -> int:
+        """PERM-BOTH's trials of a system-level statistic that reach the
+        observed lead of b over a (``core.correlation.system_swaps``)."""
+        return system_swaps(a, b, human, statistic, draws)
 
     def item_pairs(
         self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ..core.correlation import SYSTEM_STATISTICS
 from ..core.matches import MatchStore, Ranked, Text, check_chunk
 from ..core.pairs import SWAP_KINDS, ItemCounts, Pairs
 from ..core.reflen import Policy, RefLength, closest, shortest
@@ -329,12 +330,54 @@ class CompiledEngine(Engine):
             out.extend(memoryview(raw).cast("d").tolist())
         return out
 
+    def row_values(
+        self, rows: Sequence[int], other: Sequence[int] | None, order: int, rule: ScoreRule
+    ) -> list[float] | None:
+        kernel = accelerator()
+        if kernel is None or rule.kernel not in SACREBLEU_KERNELS:
+            return None
+        try:
+            first, second = (
+                x if x is None or (isinstance(x, array) and x.typecode == "q") else array("q", x)
+                for x in (rows, other)
+            )
+        except (TypeError, OverflowError):  # a Fraction (average lengths); past int64
+            return None
+        method = SACREBLEU_KERNELS.index(rule.kernel)
+        raw = kernel.bleu_rows(first, second, order, rule.order, method, rule.value or 0.0,
+                               rule.effective_order)  # fmt: skip
+        values: list[float] = []
+        values.extend(memoryview(raw).cast("d").tolist())
+        return values
+
     def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
         kernel = accelerator()
         if kernel is None or len(metric) != len(human):
             # the reference refuses vectors of two lengths
             return super().pair_counts(metric, human)
         return Pairs(*kernel.pair_counts(array("d", metric), array("d", human)))
+
+    def system_swaps(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        human: Sequence[float],
+        statistic: str,
+        draws: Draws,
+    ) -> int:
+        kernel = accelerator()
+        if (
+            kernel is None
+            or statistic not in SYSTEM_STATISTICS
+            or not len(a) == len(b) == len(human)
+            or not a
+        ):
+            # the reference refuses unknown statistics and vectors of two lengths
+            return super().system_swaps(a, b, human, statistic, draws)
+        vectors = (array("d", v) for v in (a, b, human))
+        index = list(SYSTEM_STATISTICS).index(statistic)
+        count: int = kernel.system_swaps(draws.state, *vectors, index, draws.count)
+        return count
 
     def item_pairs(
         self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float

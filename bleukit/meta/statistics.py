@@ -50,12 +50,17 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+# the system-level correlations (core.correlation), re-exported
+from ..core.correlation import kendall as kendall
+from ..core.correlation import pairwise_accuracy as pairwise_accuracy
+from ..core.correlation import pearson as pearson
+from ..core.correlation import ranks as ranks
+from ..core.correlation import spearman as spearman
 from ..core.errors import InputError
 
 # the pair counts (core.pairs), re-exported: the statistics are made of them
 from ..core.pairs import Pairs as Pairs
 from ..core.pairs import calibrated_epsilon
-from ..core.pairs import check as _check
 from ..core.pairs import darr_pairs as darr_pairs
 from ..core.pairs import epsilon_pairs as epsilon_pairs
 from ..core.pairs import pair_counts as pair_counts
@@ -73,79 +78,6 @@ def mean(values: Iterable[float]) -> float:
     """The mean of the values that are not NaN (NaN for none)."""
     kept = [v for v in values if not math.isnan(v)]
     return math.fsum(kept) / len(kept) if kept else nan
-
-
-def pearson(x: Vector, y: Vector) -> float:
-    """Pearson's r (``scipy.stats.pearsonr``); NaN for fewer than two
-    values or a constant vector."""
-    _check(x, y)
-    n = len(x)
-    # a constant vector (told by its values, not by a mean that rounding
-    # may put beside them) has no correlation, as in scipy
-    if n < 2 or min(x) == max(x) or min(y) == max(y):
-        return nan
-    mx, my = math.fsum(x) / n, math.fsum(y) / n
-    dx, dy = [v - mx for v in x], [v - my for v in y]
-    sx, sy = math.sqrt(math.fsum(v * v for v in dx)), math.sqrt(math.fsum(v * v for v in dy))
-    if sx == 0 or sy == 0:
-        return nan
-    r = math.fsum((a / sx) * (b / sy) for a, b in zip(dx, dy))
-    return max(-1.0, min(1.0, r))
-
-
-def ranks(values: Vector) -> list[float]:
-    """1-based ranks, ties given the mean of their ranks
-    (``scipy.stats.rankdata(method="average")``)."""
-    order = sorted(range(len(values)), key=values.__getitem__)
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return out
-
-
-def spearman(x: Vector, y: Vector) -> float:
-    """Spearman's rho: Pearson's r of the average ranks."""
-    _check(x, y)
-    return pearson(ranks(x), ranks(y))
-
-
-def kendall(metric: Vector, human: Vector, variant: str = "b") -> float:
-    """Kendall's tau-b or tau-c, as ``scipy.stats.kendalltau``."""
-    if variant not in ("b", "c"):
-        raise InputError(f"Kendall's tau variant {variant!r}: expected 'b' or 'c'")
-    p = pair_counts(metric, human)
-    n = len(metric)
-    tot = p.total
-    xtie, ytie = p.tie_metric + p.tie_both, p.tie_human + p.tie_both
-    if n < 2 or xtie == tot or ytie == tot:
-        return nan
-    if variant == "b":
-        tau = (p.con - p.dis) / math.sqrt(tot - xtie) / math.sqrt(tot - ytie)
-    else:
-        classes = min(len(set(metric)), len(set(human)))
-        tau = 2 * (p.con - p.dis) / (n**2 * (classes - 1) / classes)
-    return max(-1.0, min(1.0, tau))
-
-
-def _sign(x: float) -> int:
-    return (x > 0) - (x < 0)
-
-
-def pairwise_accuracy(metric: Vector, human: Vector) -> float:
-    """The share of pairs whose metric difference has the sign of the human
-    one (Kocmi et al. 2021)."""
-    _check(metric, human)
-    pairs = list(itertools.combinations(range(len(metric)), 2))
-    if not pairs:
-        return nan
-    agree = sum(_sign(metric[i] - metric[j]) == _sign(human[i] - human[j]) for i, j in pairs)
-    return agree / len(pairs)
 
 
 def soft_pairwise_accuracy(

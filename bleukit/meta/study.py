@@ -44,14 +44,17 @@ from __future__ import annotations
 
 import itertools
 import math
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..core.correlation import SYSTEM_STATISTICS
 from ..core.errors import InputError
 from ..core.pairs import ItemCounts
 from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
 from ..core.results import DeltaAccuracy
+from ..core.stats import RefLength
 from ..corpus.systems import SystemStatistics
 from ..engines import Engine
 from ..metrics.base import AnyMetric
@@ -61,13 +64,7 @@ from .delta import fit, system_pairs
 from .judgements import Judgements
 
 #: the system-level statistics, by name
-SYSTEM: dict[str, Callable[[st.Vector, st.Vector], float]] = {
-    "pearson": st.pearson,
-    "spearman": st.spearman,
-    "kendall_b": st.kendall,
-    "kendall_c": lambda m, h: st.kendall(m, h, "c"),
-    "pairwise_accuracy": st.pairwise_accuracy,
-}
+SYSTEM: dict[str, Callable[[st.Vector, st.Vector], float]] = SYSTEM_STATISTICS
 #: soft pairwise accuracy, which needs permutation tests (no interval)
 SPA = "soft_pairwise_accuracy"
 #: the segment-level statistics, by name (``tie_epsilon``: the calibrated
@@ -331,24 +328,32 @@ def metric_p_values(
     same draws. Side A of a trial of systems i and j takes i's selected
     segments and j's others: per system, its selected and unselected sums
     are summed once (the engine's ``randomization_sums`` against a system of
-    zeros), and each pair's sides are sums of those."""
+    zeros), and each pair's sides are sums of those (``score_sums``)."""
     sign = _sign(variant)
     zeros = Columns([variant.zero_stats()] * cols[0].n, variant)
-    # per system and trial: (its selected segments' sums, its others')
-    split = [list(variant.engine.randomization_sums(c, zeros, draws)) for c in cols]
+    # per system: its selected segments' sums and its others', trial after trial
+    selected, others = [], []
+    for c in cols:
+        trials = list(variant.engine.randomization_sums(c, zeros, draws))
+        selected.append(_flat(s for s, _ in trials))
+        others.append(_flat(r for _, r in trials))
 
     def sides(i: int, j: int) -> list[float]:
-        a = variant.score_values(
-            cols[i].to_stats([x + y for x, y in zip(sel_i, rest_j)])
-            for (sel_i, _), (_, rest_j) in zip(split[i], split[j])
-        )
-        b = variant.score_values(
-            cols[i].to_stats([x + y for x, y in zip(sel_j, rest_i)])
-            for (_, rest_i), (sel_j, _) in zip(split[i], split[j])
-        )
+        a = variant.score_sums(cols[i], selected[i], others[j])
+        b = variant.score_sums(cols[i], selected[j], others[i])
         return [sign * (x - y) for x, y in zip(a, b)]
 
     return _permutation_p_values(system, sides)
+
+
+def _flat(rows: Iterable[Sequence[RefLength]]) -> Sequence[RefLength]:
+    """Rows of sums as one flat sequence: int64 where they fit (what a
+    kernel reads without a copy)."""
+    values = list(itertools.chain.from_iterable(rows))
+    try:
+        return array("q", values)  # type: ignore[type-var]
+    except (TypeError, OverflowError):  # a Fraction (average lengths); past int64
+        return values
 
 
 def _intervals(
@@ -420,33 +425,19 @@ def _zscore(values: Sequence[float]) -> list[float]:
     return [(x - mu) / sd if sd else 0.0 for x in values]
 
 
-def _swapped(a: list[float], b: list[float], bits: int) -> tuple[list[float], list[float]]:
-    """a and b with the cells whose bit is set exchanged (bit k: cell k)."""
-    x, y = list(a), list(b)
-    k = 0
-    while bits:
-        if bits & 1:
-            x[k], y[k] = b[k], a[k]
-        bits >>= 1
-        k += 1
-    return x, y
-
-
 def perm_both_system(
-    a: Sequence[float], b: Sequence[float], human: Sequence[float], statistic: str, draws: Draws
+    a: Sequence[float],
+    b: Sequence[float],
+    human: Sequence[float],
+    statistic: str,
+    draws: Draws,
+    engine: Engine,
 ) -> float:
     """PERM-BOTH of a system-level statistic: the p-value that variant b
-    correlates better than variant a (``draws``: one trial per draw, one
-    cell per system)."""
-    f = SYSTEM[statistic]
-    za, zb = _zscore(a), _zscore(b)
-    observed = f(zb, human) - f(za, human)
-    rng = draws.rng()
-    count = 0
-    for _ in range(draws.count):
-        x, y = _swapped(za, zb, rng.getrandbits(len(za)))
-        count += f(y, human) - f(x, human) >= observed
-    return count / draws.count
+    correlates better than variant a, their scores z-normalized (``draws``:
+    one trial per draw, one cell per system; the trials counted by the
+    engine's ``system_swaps``)."""
+    return engine.system_swaps(_zscore(a), _zscore(b), human, statistic, draws) / draws.count
 
 
 def perm_both_items(
@@ -600,8 +591,9 @@ def _significance(
         better, worse = order[x], order[y]
         if statistic in SYSTEM:
             p[better, worse] = perm_both_system(
-                scores[worse].system, scores[better].system, human_system, statistic, draws
-            )
+                scores[worse].system, scores[better].system, human_system, statistic, draws,
+                engine,
+            )  # fmt: skip
         else:
             p[better, worse] = perm_both_items(
                 scores[worse].sentences, scores[better].sentences, human, statistic,

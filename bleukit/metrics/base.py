@@ -432,6 +432,17 @@ class Metric(ABC, Generic[S, R]):
         ``zero_stats``)."""
         return functools.reduce(self.add_stats, stats, self.zero_stats())
 
+    def score_sums(
+        self, cols: Columns, rows: Sequence[Any], other: Sequence[Any] | None = None
+    ) -> list[float]:
+        """The scores of summed statistics given as flat rows of ``cols``'s
+        width (plus the same rows of ``other``: two sides of a trial), each
+        made statistics as ``cols.to_stats`` makes them."""
+        if other is not None:
+            rows = [x + y for x, y in zip(rows, other)]
+        w = cols.width
+        return self.score_values(cols.to_stats(rows[k : k + w]) for k in range(0, len(rows), w))
+
     def score_value(self, stats: S) -> float:
         """Only the score of (summed) statistics."""
         return self.score_values((stats,))[0]

@@ -16,6 +16,7 @@ from typing import Any, overload
 from ...config.model import VariantConfig
 from ...core.errors import InputError
 from ...core.reflen import policy
+from ...core.resampling import Columns
 from ...core.smoothing import SMOOTHINGS
 from ...core.stats import RefLength, Stats
 from ...engines import SegmentTable, limited_threads, select_rows
@@ -253,6 +254,17 @@ class Variant(Metric[Stats, BleuResult]):
         """Only the scores of many (summed) statistics, smoothed in one
         batch: the resampling hot path (a thousand resamples a system)."""
         return self._rule.values(stats if isinstance(stats, (list, tuple)) else list(stats))
+
+    def score_sums(
+        self, cols: Columns, rows: Sequence[Any], other: Sequence[Any] | None = None
+    ) -> list[float]:
+        # the engine's kernel where it has one; the last segment's statistics
+        # (NLTK's methods 5-7) are only in the columns
+        if not self.reads_last_segment:
+            values = self.engine.row_values(rows, other, self.stat_order, self._rule)
+            if values is not None:
+                return values
+        return super().score_sums(cols, rows, other)
 
     def sentence_values_from_tables(self, tables: Iterable[SegmentTable]) -> list[float]:
         """Each segment's score (sentence BLEU) from tables of its
