@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 
 import bleukit
 from bleukit.core.errors import ConfigError, InputError, MissingDependencyError
-from bleukit.core.resampling import Columns, Draws, bootstrap_sums, randomization_sums
+from bleukit.core.resampling import (
+    Columns,
+    Draws,
+    bootstrap_rows,
+    bootstrap_sums,
+    randomization_sums,
+    split_sums,
+)
 from bleukit.core.stats import Stats
 from bleukit.engines import ENGINES, Engine, compiled, threads
 from bleukit.engines.python import PythonEngine
@@ -391,6 +398,10 @@ def test_compiled_bootstrap_draws_pythons_resamples(monkeypatch, rows, seed, sam
     other = Columns([segment(r[1], r[0], (r[3], r[2]), r[4]) for r in rows], BLEU2)
     c_sums = [list(it) for it in ENGINES.get("c").bootstrap_sums([cols, other], draws)]
     assert c_sums == [list(it) for it in bootstrap_sums([cols, other], draws)]
+    # the same sums as flat rows
+    expected = [[x for s in sums for x in BLEU2.row(s)] for sums in c_sums]
+    assert [list(r) for r in ENGINES.get("c").bootstrap_rows([cols, other], draws)] == expected
+    assert bootstrap_rows([cols, other], draws) == expected
 
 
 @needs_accel
@@ -468,6 +479,13 @@ def test_compiled_randomization_draws_pythons_trials(n, seed, trials):
     draws = Draws.from_seed(n, trials, seed)
     compiled = ENGINES.get("c").randomization_sums(base, other, draws)
     assert list(compiled) == list(randomization_sums(base, other, draws))
+    # each system's selected and other segments' sums, flat (Engine.split_sums)
+    for cols in (base, other):
+        zeros = Columns([Stats.zero(2)] * n, BLEU2)
+        sides = list(randomization_sums(cols, zeros, draws))
+        flat = ([x for a, _ in sides for x in a], [x for _, b in sides for x in b])
+        assert split_sums(cols, draws) == flat
+        assert tuple(list(x) for x in ENGINES.get("c").split_sums(cols, draws)) == flat
 
 
 class _CountingEngine(PythonEngine):

@@ -92,3 +92,30 @@ def test_columns_total_and_to_stats_round_trip():
 def test_values_outside_32_bits_are_not_packed(value):
     segs = [Stats(3, value, (2, 1), (3, 2), 1)]
     assert Columns(segs, BLEU2).packed is None
+
+
+def test_split_and_bootstrap_rows_of_fractions_are_the_resampled_sums():
+    """Columns that are not uint32 (a Fraction): per trial the selected and
+    the other segments' sums add up to the total; the bootstrap rows are the
+    resamples' statistics as rows."""
+    from fractions import Fraction
+
+    from bleukit.core.resampling import bootstrap_rows, split_sums
+
+    variant = bleukit.load_variant("BLEUw4", max_order=2)
+    segments = [Stats(3, Fraction(5, 2), (2, 1), (3, 2), 1), Stats(4, 4, (3, 0), (4, 3), 1),
+                Stats(2, Fraction(3, 2), (1, 1), (2, 1), 1)]  # fmt: skip
+    cols = Columns(segments, variant)
+    assert not cols.packable
+    draws = Draws.from_seed(3, 20, 4)
+    selected, others = split_sums(cols, draws)
+    total = cols.total()
+    rows = [selected[k : k + 6] for k in range(0, len(selected), 6)]
+    rest = [others[k : k + 6] for k in range(0, len(others), 6)]
+    assert len(rows) == 20
+    for (sel, _), a, b in zip(randomization_selections(draws), rows, rest):
+        assert [x + y for x, y in zip(a, b)] == total
+        assert a == [sum(c[i] for i in range(3) if sel[i]) for c in cols.cols]
+    (flat,) = bootstrap_rows([cols], draws)
+    expected = [variant.row(cols.resample(idx)) for idx in bootstrap_indices(draws)]
+    assert [tuple(flat[k : k + 6]) for k in range(0, len(flat), 6)] == expected

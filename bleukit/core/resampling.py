@@ -213,6 +213,13 @@ def bootstrap_sums(systems: Sequence[Columns], draws: Draws) -> list[Iterator[An
     return [map(c.resample, indices) for c in systems]
 
 
+def bootstrap_rows(systems: Sequence[Columns], draws: Draws) -> list[list[RefLength]]:
+    """Per system, its column sums over each bootstrap resample, one flat
+    row after the other (the reference)."""
+    indices = bootstrap_indices(draws)
+    return [[sum(map(col.__getitem__, idx)) for idx in indices for col in c.cols] for c in systems]
+
+
 Sides = tuple[Sequence[RefLength], Sequence[RefLength]]
 
 
@@ -232,3 +239,26 @@ def randomization_sums(base: Columns, other: Columns, draws: Draws) -> Iterator[
     for sel, _ in randomization_selections(draws):
         side_a = [t + sum(compress(d, sel)) for t, d in zip(other_total, deltas)]
         yield side_a, [t - a for t, a in zip(both, side_a)]
+
+
+class _PlainRows:
+    """The codec of rows that are their own statistics."""
+
+    def row(self, stats: Any) -> Sequence[RefLength]:
+        return list(stats)
+
+    def from_row(self, sums: Sequence[Any], segments: int, last: Any) -> Any:
+        return list(sums)
+
+
+def split_sums(cols: Columns, draws: Draws) -> tuple[list[RefLength], list[RefLength]]:
+    """Per randomization trial, the column sums of a system's selected
+    segments and of its others, each one flat row after the other (the
+    reference: ``randomization_sums`` against a system of zeros)."""
+    zeros = Columns([[0] * cols.width] * cols.n, _PlainRows())
+    selected: list[RefLength] = []
+    others: list[RefLength] = []
+    for side_a, side_b in randomization_sums(cols, zeros, draws):
+        selected.extend(side_a)
+        others.extend(side_b)
+    return selected, others

@@ -24,10 +24,12 @@ from ..core.resampling import (
     Columns,
     Draws,
     Sides,
+    bootstrap_rows,
     bootstrap_sums,
     group_sums,
     pair_swap_sums,
     randomization_sums,
+    split_sums,
 )
 from ..core.smoothing import ScoreRule
 from ..core.stats import Stats
@@ -150,6 +152,19 @@ class Engine(ABC):
         """Per system, its statistics summed over each bootstrap resample
         (``resampling.bootstrap_indices``)."""
         return bootstrap_sums(systems, draws)
+
+    def bootstrap_rows(self, systems: Sequence[Columns], draws: Draws) -> list[Sequence[RefLength]]:
+        """Per system, its column sums over each bootstrap resample, flat:
+        ``bootstrap_sums``'s numbers as rows, not statistics."""
+        return list(bootstrap_rows(systems, draws))
+
+    def split_sums(
+        self, cols: Columns, draws: Draws
+    ) -> tuple[Sequence[RefLength], Sequence[RefLength]]:
+        """Per randomization trial (``randomization_selections``), the
+        column sums of a system's selected segments and of its others, each
+        flat: what two sides of any pair of systems are sums of."""
+        return split_sums(cols, draws)
 
     def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
         """Per approximate-randomization trial, the summed statistics of the

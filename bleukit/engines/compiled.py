@@ -166,7 +166,17 @@ class CompiledMatchCounts:
         return ranked
 
 
-def _resample_stats(cols: Columns, flat: list[int]) -> Iterator[Any]:
+def _typed(values: Sequence[int], code: str) -> memoryview | array[int]:
+    """Integers as a buffer of ``array`` type ``code``: a memoryview of that
+    format as it is, else a copy (OverflowError where one does not fit)."""
+    if isinstance(values, memoryview) and values.format == code:
+        return values
+    if isinstance(values, array) and values.typecode == code:
+        return values
+    return array(code, values)
+
+
+def _resample_stats(cols: Columns, flat: Sequence[RefLength]) -> Iterator[Any]:
     """One system's resample sums (``cols.width`` values each) as statistics."""
     width = cols.width
     return (cols.to_stats(flat[i : i + width]) for i in range(0, len(flat), width))
@@ -291,18 +301,18 @@ class CompiledEngine(Engine):
         self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
     ) -> list[int]:
         kernel = accelerator()
-        fits = len(table) == 4 * len(first) and (
-            not table or -128 <= min(table) <= max(table) < 128
-        )
-        inside = len(first) == len(second) and (
-            not first
-            or (min(min(first), min(second)) >= 0 and max(max(first), max(second)) < draws.n)
-        )
-        if kernel is None or not fits or not inside:
-            # the reference counts what the kernel cannot, and refuses bad pairs
+        if kernel is None or len(first) != len(second) or len(table) != 4 * len(first):
+            # the reference refuses tables of other shapes
             return super().pair_swap_sums(draws, first, second, table)
-        sums = kernel.pair_swap_sums(draws.state, draws.n, array("i", first), array("i", second),
-                                     array("b", table), draws.count)  # fmt: skip
+        try:
+            # swap_tables's buffers as they are; anything else copied
+            cells = [_typed(first, "i"), _typed(second, "i")]
+            entries = _typed(table, "b")
+            sums = kernel.pair_swap_sums(draws.state, draws.n, *cells, entries, draws.count)
+        except (OverflowError, ValueError):
+            # an entry past int8 (the reference counts it); a cell outside
+            # the draws (the reference refuses it, naming the pair)
+            return super().pair_swap_sums(draws, first, second, table)
         return memoryview(sums).cast("q").tolist()
 
     def sentence_values(
@@ -337,10 +347,7 @@ class CompiledEngine(Engine):
         if kernel is None or rule.kernel not in SACREBLEU_KERNELS:
             return None
         try:
-            first, second = (
-                x if x is None or (isinstance(x, array) and x.typecode == "q") else array("q", x)
-                for x in (rows, other)
-            )
+            first, second = (x if x is None else _typed(x, "q") for x in (rows, other))
         except (TypeError, OverflowError):  # a Fraction (average lengths); past int64
             return None
         method = SACREBLEU_KERNELS.index(rule.kernel)
@@ -430,9 +437,15 @@ class CompiledEngine(Engine):
         return [list(flat[g * cols.width : (g + 1) * cols.width]) for g in range(count)]
 
     def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
+        if accelerator() is None or not all(c.packable for c in systems):
+            return super().bootstrap_sums(systems, draws)
+        flats = self.bootstrap_rows(systems, draws)
+        return [_resample_stats(cols, flat) for flat, cols in zip(flats, systems)]
+
+    def bootstrap_rows(self, systems: Sequence[Columns], draws: Draws) -> list[Sequence[RefLength]]:
         kernel = accelerator()
         if kernel is None or not all(c.packable for c in systems):
-            return super().bootstrap_sums(systems, draws)
+            return super().bootstrap_rows(systems, draws)
         width, count = systems[0].width, draws.count
         # each system's rows as they are (no joined copy)
         rows = [c.rows for c in systems]
@@ -459,7 +472,21 @@ class CompiledEngine(Engine):
             size = (hi - lo) * width
             for k, acc in enumerate(per_system):
                 acc.extend(flat[k * size : (k + 1) * size])
-        return [_resample_stats(cols, flat) for flat, cols in zip(per_system, systems)]
+        return list(per_system)
+
+    def split_sums(
+        self, cols: Columns, draws: Draws
+    ) -> tuple[Sequence[RefLength], Sequence[RefLength]]:
+        kernel = accelerator()
+        if kernel is None or cols.rows is None:
+            return super().split_sums(cols, draws)
+        # side A of the system against zeros is its selected segments' sums;
+        # of zeros against it, its others'
+        zeros = bytes(len(cols.rows) * cols.rows.itemsize)
+        return tuple(  # type: ignore[return-value]
+            memoryview(kernel.ar_sums(draws.state, a, b, cols.width, draws.count)).cast("q")
+            for a, b in ((cols.rows, zeros), (zeros, cols.rows))
+        )
 
     def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
         kernel = accelerator()

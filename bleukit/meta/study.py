@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,7 +53,6 @@ from ..core.errors import InputError
 from ..core.pairs import ItemCounts
 from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
 from ..core.results import DeltaAccuracy
-from ..core.stats import RefLength
 from ..corpus.systems import SystemStatistics
 from ..engines import Engine
 from ..metrics.base import AnyMetric
@@ -327,16 +325,12 @@ def metric_p_values(
     """The same test of corpus scores by approximate randomization, the
     same draws. Side A of a trial of systems i and j takes i's selected
     segments and j's others: per system, its selected and unselected sums
-    are summed once (the engine's ``randomization_sums`` against a system of
-    zeros), and each pair's sides are sums of those (``score_sums``)."""
+    are summed once (the engine's ``split_sums``), and each pair's sides are
+    sums of those (``score_sums``)."""
     sign = _sign(variant)
-    zeros = Columns([variant.zero_stats()] * cols[0].n, variant)
     # per system: its selected segments' sums and its others', trial after trial
-    selected, others = [], []
-    for c in cols:
-        trials = list(variant.engine.randomization_sums(c, zeros, draws))
-        selected.append(_flat(s for s, _ in trials))
-        others.append(_flat(r for _, r in trials))
+    split = [variant.engine.split_sums(c, draws) for c in cols]
+    selected, others = [s for s, _ in split], [r for _, r in split]
 
     def sides(i: int, j: int) -> list[float]:
         a = variant.score_sums(cols[i], selected[i], others[j])
@@ -344,16 +338,6 @@ def metric_p_values(
         return [sign * (x - y) for x, y in zip(a, b)]
 
     return _permutation_p_values(system, sides)
-
-
-def _flat(rows: Iterable[Sequence[RefLength]]) -> Sequence[RefLength]:
-    """Rows of sums as one flat sequence: int64 where they fit (what a
-    kernel reads without a copy)."""
-    values = list(itertools.chain.from_iterable(rows))
-    try:
-        return array("q", values)  # type: ignore[type-var]
-    except (TypeError, OverflowError):  # a Fraction (average lengths); past int64
-        return values
 
 
 def _intervals(
@@ -369,19 +353,19 @@ def _intervals(
     item-grouped segment-level ones over the segment resamples."""
     sign = _sign(variant)
     per_system = [
-        [sign * x for x in variant.score_values(it)]
-        for it in variant.engine.bootstrap_sums(columns, draws)
+        [sign * x for x in variant.score_sums(c, rows)]
+        for c, rows in zip(columns, variant.engine.bootstrap_rows(columns, draws))
     ]
     samples: dict[str, list[float]] = {name: [] for name in (*SYSTEM, *item_values)}
+    exact = {name: (_ExactSums(num), _ExactSums(den)) for name, (num, den) in item_values.items()}
     for k, idx in enumerate(indices):
         metric = [per_system[s][k] for s in range(len(per_system))]
         human = [row[k] for row in human_system]
         for name, f in SYSTEM.items():
             samples[name].append(f(metric, human))
-        for name, (numerators, denominators) in item_values.items():
-            samples[name].append(
-                _ratio((numerators[i] for i in idx), (denominators[i] for i in idx))
-            )
+        for name, (numerators, denominators) in exact.items():
+            den = denominators.total(idx)
+            samples[name].append(numerators.total(idx) / den if den else st.nan)
     out = {}
     for name, values in samples.items():
         kept = [v for v in values if not math.isnan(v)]
@@ -396,6 +380,22 @@ def _ratio(numerators: Iterable[float], denominators: Iterable[float]) -> float:
     over the sum of their denominators (NaN for none)."""
     den = math.fsum(denominators)
     return math.fsum(numerators) / den if den else st.nan
+
+
+class _ExactSums:
+    """Floats as integers over one power of two, so that the sum of any of
+    them (with repeats: a bootstrap resample) is an exact integer sum, and
+    its correctly rounded quotient by that power is ``math.fsum``'s value,
+    several times faster."""
+
+    def __init__(self, values: Sequence[float]) -> None:
+        ratios = [v.as_integer_ratio() for v in values]
+        self._shift = max((d.bit_length() - 1 for _, d in ratios), default=0)
+        self._scaled = [n << (self._shift - d.bit_length() + 1) for n, d in ratios]
+
+    def total(self, idx: Iterable[int]) -> float:
+        # int / int is correctly rounded, as fsum's sum is
+        return sum(map(self._scaled.__getitem__, idx)) / (1 << self._shift)
 
 
 def _item_values(counts: Sequence[ItemCounts]) -> dict[str, tuple[list[float], list[float]]]:
