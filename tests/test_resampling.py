@@ -89,9 +89,24 @@ def test_columns_total_and_to_stats_round_trip():
 
 
 @pytest.mark.parametrize("value", [-1, 2**32])
-def test_values_outside_32_bits_are_not_packed(value):
+def test_values_outside_32_bits_are_not_rows(value):
     segs = [Stats(3, value, (2, 1), (3, 2), 1)]
-    assert Columns(segs, BLEU2).packed is None
+    cols = Columns(segs, BLEU2)
+    assert cols.rows is None and not cols.packable
+    # a large non-negative integer packs into fields wide enough for it
+    assert (cols.packed is None) == (value < 0)
+
+
+def test_wide_fields_never_carry_in_a_resample():
+    big = 2**50 - 1
+    segs = [Stats(big, big, (big, 1), (big, big), 1), Stats(1, big, (0, big), (big, 1), 1)]
+    cols = Columns(segs, BLEU2)
+    assert cols.field_bits == 50 + 2 + 1
+    for idx in ([0, 0], [0, 1], [1, 1], [1, 0]):
+        assert cols.resample(idx) == corpus_sum([segs[i] for i in idx], 2)._replace(
+            segments=2, last_len=segs[1].last_len, last_counts=segs[1].last_counts,
+            last_totals=segs[1].last_totals,
+        )  # fmt: skip
 
 
 def test_split_and_bootstrap_rows_of_fractions_are_the_resampled_sums():

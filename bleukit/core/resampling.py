@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 # of at most 2**31 segments of values below 2**32 never carries into the next
 # field, so one big-integer addition adds every statistic at once.
 _FIELD_BITS = 64
-_FIELD_MASK = (1 << _FIELD_BITS) - 1
 
 
 #: the row type of packable statistics: uint32, every field in [0, 2**32)
@@ -105,17 +104,32 @@ class Columns:
         return self.rows is not None
 
     @cached_property
-    def packed(self) -> list[int] | None:
-        """Each segment's statistics packed into one integer (built when a
-        resampler asks: the compiled one reads ``rows`` instead)."""
-        if not self.packable:
+    def field_bits(self) -> int | None:
+        """The width of a field of ``packed``: 64 for uint32 rows; for other
+        non-negative integers (NIST's fixed-point information, past uint32)
+        wide enough that a sum of ``n`` draws never carries into the next
+        field; None where a statistic is not such an integer (a Fraction)."""
+        if self.packable:
+            return _FIELD_BITS
+        if not all(type(v) is int and v >= 0 for col in self.cols for v in col):
             return None
-        return [
-            sum(v << (_FIELD_BITS * k) for k, v in enumerate(values)) for values in zip(*self.cols)
-        ]
+        top = max((int(max(col, default=0)) for col in self.cols), default=0)
+        return top.bit_length() + self.n.bit_length() + 1
+
+    @cached_property
+    def packed(self) -> list[int] | None:
+        """Each segment's statistics packed into one integer, ``field_bits``
+        a field (built when a resampler asks: the compiled one reads
+        ``rows`` instead)."""
+        bits = self.field_bits
+        if bits is None:
+            return None
+        return [sum(v << (bits * k) for k, v in enumerate(values)) for values in zip(*self.cols)]
 
     def unpack(self, total: int) -> list[int]:
-        return [(total >> (_FIELD_BITS * k)) & _FIELD_MASK for k in range(self.width)]
+        bits = self.field_bits or _FIELD_BITS
+        mask = (1 << bits) - 1
+        return [(total >> (bits * k)) & mask for k in range(self.width)]
 
     def to_stats(self, sums: Sequence[Any]) -> Any:
         """The statistics of a summed row (the segments' last one kept)."""
@@ -217,7 +231,16 @@ def bootstrap_rows(systems: Sequence[Columns], draws: Draws) -> list[list[RefLen
     """Per system, its column sums over each bootstrap resample, one flat
     row after the other (the reference)."""
     indices = bootstrap_indices(draws)
-    return [[sum(map(col.__getitem__, idx)) for idx in indices for col in c.cols] for c in systems]
+    out: list[list[RefLength]] = []
+    for c in systems:
+        flat: list[RefLength] = []
+        for idx in indices:
+            if c.packed is not None:
+                flat.extend(c.unpack(sum(map(c.packed.__getitem__, idx))))
+            else:
+                flat.extend(sum(map(col.__getitem__, idx)) for col in c.cols)
+        out.append(flat)
+    return out
 
 
 Sides = tuple[Sequence[RefLength], Sequence[RefLength]]
@@ -229,7 +252,7 @@ def randomization_sums(base: Columns, other: Columns, draws: Draws) -> Iterator[
     reference)."""
     base_total, other_total = base.total(), other.total()
     both = [a + b for a, b in zip(base_total, other_total)]
-    if base.packed is not None and other.packed is not None:
+    if base.packed is not None and other.packed is not None and base.field_bits == other.field_bits:
         for sel, rest in randomization_selections(draws):
             packed = sum(compress(base.packed, sel)) + sum(compress(other.packed, rest))
             side_a: list[RefLength] = list(base.unpack(packed))
@@ -241,24 +264,18 @@ def randomization_sums(base: Columns, other: Columns, draws: Draws) -> Iterator[
         yield side_a, [t - a for t, a in zip(both, side_a)]
 
 
-class _PlainRows:
-    """The codec of rows that are their own statistics."""
-
-    def row(self, stats: Any) -> Sequence[RefLength]:
-        return list(stats)
-
-    def from_row(self, sums: Sequence[Any], segments: int, last: Any) -> Any:
-        return list(sums)
-
-
 def split_sums(cols: Columns, draws: Draws) -> tuple[list[RefLength], list[RefLength]]:
     """Per randomization trial, the column sums of a system's selected
     segments and of its others, each one flat row after the other (the
-    reference: ``randomization_sums`` against a system of zeros)."""
-    zeros = Columns([[0] * cols.width] * cols.n, _PlainRows())
+    reference: the selections of ``randomization_selections``)."""
+    total = cols.total()
     selected: list[RefLength] = []
     others: list[RefLength] = []
-    for side_a, side_b in randomization_sums(cols, zeros, draws):
-        selected.extend(side_a)
-        others.extend(side_b)
+    for sel, _ in randomization_selections(draws):
+        if cols.packed is not None:
+            side: Sequence[RefLength] = cols.unpack(sum(compress(cols.packed, sel)))
+        else:
+            side = [sum(compress(col, sel)) for col in cols.cols]
+        selected.extend(side)
+        others.extend(t - x for t, x in zip(total, side))
     return selected, others
