@@ -38,6 +38,32 @@ def pair_swap_sums(
     state: tuple[int, ...], cells: int, first: Buffer, second: Buffer, table: Buffer, trials: int, /
 ) -> bytes: ...
 def group_sums(rows: Buffer, nfields: int, groups: Buffer, ngroups: int, /) -> bytes: ...
+def sentence_bleu(
+    hyp_len: Buffer,
+    matches: Buffer,
+    nearest: Buffer,
+    width: int,
+    order: int,
+    column: int,
+    at_least_one: bool,
+    method: int,
+    k: float,
+    effective_order: bool,
+    /,
+) -> bytes: ...
+def bleu_rows(
+    rows: Buffer,
+    other: Buffer | None,
+    stat_order: int,
+    order: int,
+    method: int,
+    k: float,
+    effective_order: bool,
+    /,
+) -> bytes: ...
+def system_swaps(
+    state: tuple[int, ...], a: Buffer, b: Buffer, human: Buffer, statistic: int, trials: int, /
+) -> int: ...
 
 class MatchTable:
     def __init__(self, systems: int, order: int) -> None: ...

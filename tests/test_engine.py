@@ -865,3 +865,15 @@ def test_system_swaps_refuse_unknown_statistics_and_lengths():
             ENGINES.get(engine).system_swaps([1.0] * 3, [2.0] * 3, [3.0] * 3, "tau", draws)
         with pytest.raises(InputError, match="2 metric scores for 3 human scores"):
             ENGINES.get(engine).system_swaps([1.0] * 2, [2.0] * 2, [3.0] * 3, "pearson", draws)
+
+
+@needs_accel
+def test_the_kernels_type_stub_names_every_function():
+    """bleukit/_accel.pyi types what bleukit._accel defines, no more, no less."""
+    import ast
+    from pathlib import Path
+
+    stub = ast.parse(Path(compiled.__file__).parent.parent.joinpath("_accel.pyi").read_text())
+    typed = {node.name for node in stub.body if isinstance(node, ast.FunctionDef | ast.ClassDef)}
+    defined = {name for name in dir(ACCEL) if not name.startswith("_")}
+    assert typed == defined
