@@ -2,6 +2,7 @@
 
 import json
 import math
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -1129,3 +1130,31 @@ def test_report_with_human_judgements_has_the_agreement_section(tmp_path, capsys
     assert code == 2 and "--alias goes with -H/--human" in err
     code, _, _ = run(argv, capsys)
     assert code == 0 and '<h2 id="people">' not in page.read_text("utf-8")
+
+
+def test_meta_reads_appraise_da_sqm_with_the_test_sets_documents(capsys, tmp_path):
+    """An Appraise export (document-level campaign) over the MQM en-de
+    systems: its items are placed by the test set's document ids, and every
+    system is rated on the same segments of four documents."""
+    systems = sorted(p.name.split(".")[-2] for p in (MQM / "newstest2021.en-de").iterdir())
+    docids = tmp_path / "test.docids"
+    docids.write_text("".join(f"doc{i // 10}\n" for i in range(1002)), encoding="utf-8")
+    rng = random.Random(3)
+    rows = [
+        f"rater{k % 3},{system},{item},TGT,eng,deu,{rng.randint(0, 100)},doc{d}#2-9,False,1,2"
+        for k, system in enumerate(systems) for d in (1, 5, 7, 40) for item in range(8)
+    ]  # fmt: skip
+    scores = tmp_path / "appraise.csv"
+    scores.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    base = ["meta", "-H", str(scores), "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
+            "-i", str(MQM / "newstest2021.en-de"), "-v", "BLEUw4", "--samples", "0",
+            "--trials", "0"]  # fmt: skip
+    code, out, err = run(
+        [*base, "--docids", str(docids), "--pair", "eng-deu", "-f", "json"], capsys
+    )
+    assert (code, err) == (0, "")
+    study = json.loads(out)
+    assert study["segments"] == 32 and "DA+SQM, z-standardized (appraise.csv" in study["judgements"]
+    code, out, err = run(base, capsys)
+    assert code == 2 and out == "" and "give the test set's document ids" in err
+    assert len(err.splitlines()) == 1

@@ -137,3 +137,84 @@ def test_judgements_for_the_systems_scored(tmp_path):
         j.read_judgements(path, "csv")
     with pytest.raises(InputError, match="cannot read it"):
         j.read_judgements(str(tmp_path / "missing.tsv"))
+
+
+#: a test set of two documents: d1 on lines 1-3, d2 on lines 4-8
+DOCIDS = "news d1\nnews d1\nnews d1\nnews d2\nnews d2\nnews d2\nnews d2\nnews d2\n"
+
+
+def appraise_row(annotator, system, item, score, doc, kind="TGT", is_doc=False, pair="eng-deu"):
+    src, tgt = pair.split("-")
+    return f"{annotator},{system},{item},{kind},{src},{tgt},{score},{doc},{is_doc},1.0,2.0"
+
+
+APPRAISE = [
+    appraise_row("a1", "S1", 0, 60, "d1#1-3"),
+    appraise_row("a1", "S1", 1, 80, "d1#1-3"),
+    appraise_row("a1", "S1", 2, 0, "d1#1-3", kind="BAD"),  # quality control: not read
+    appraise_row("a1", "S1", 3, 5, "d1#1-3", is_doc=True),  # the document's score: not read
+    appraise_row("a1", "S2", 0, 100, "d2#2-5"),  # d2's second segment: line 5
+    appraise_row("a2", "S1", 0, 50, "d1#1-3"),  # a2 gives one score only: dropped
+    appraise_row("a2", "S2", 0, 50, "d2#2-5"),
+    appraise_row("a3", "S1", 0, 90, "d1#1-3"),
+    appraise_row("a3", "S2", 1, 70, "d2#2-5"),
+]
+
+
+def test_appraise_scores_are_standardized_per_annotator_and_placed_by_document(tmp_path):
+    """make_rankings.py's reading, by hand: a1 rates 60, 80, 100 (mean 80,
+    sample sd 20), a3 90 and 70 (mean 80, sd 14.14...), a2 50 twice (sd 0:
+    dropped); a segment's score is the mean of its standardized ratings."""
+    docids = write(tmp_path, "test.docids", DOCIDS)
+    path = write(tmp_path, "scores.csv", "\n".join(APPRAISE) + "\n")
+    assert j.detect(path) == "appraise"
+    z = j.read_judgements(path, docids=docids)
+    r = 1 / 2**0.5
+    assert z.kind == "da-z" and z.darr_threshold == 0.0
+    assert z.scores["S1"] == pytest.approx(((-1 + r) / 2, 0.0))
+    assert z.scores["S2"][:4] == (None, None, None, None)
+    assert z.scores["S2"][4:] == pytest.approx((1.0, -r))
+    assert "DA+SQM, z-standardized (scores.csv, eng-deu)" == z.source
+    raw = j.read_judgements(path, "appraise", field="raw", docids=docids)
+    assert raw.kind == "da-raw" and raw.darr_threshold == 25.0
+    assert raw.scores == {"S1": (75.0, 80.0), "S2": (None, None, None, None, 100.0, 70.0)}
+    # a chunk of ten segments (sah<>ru): d2.0 starts at d2's first segment
+    chunk = write(tmp_path, "chunk.csv", "\n".join([
+        appraise_row("a1", "S1", 4, 10, "d2.0"), appraise_row("a1", "S1", 0, 30, "d2.0"),
+    ]) + "\n")  # fmt: skip
+    assert j.read_appraise(chunk, docids, "raw").scores == {"S1": (None, None, None, 30.0) +
+                                                            (None,) * 3 + (10.0,)}  # fmt: skip
+
+
+def test_appraise_language_pairs_are_chosen(tmp_path):
+    docids = write(tmp_path, "test.docids", DOCIDS)
+    both = [*APPRAISE, appraise_row("b1", "S9", 0, 10, "d1#1-3", pair="eng-ces"),
+            appraise_row("b1", "S9", 1, 20, "d1#1-3", pair="eng-ces")]  # fmt: skip
+    path = write(tmp_path, "scores.csv", "\n".join(both) + "\n")
+    with pytest.raises(InputError, match=r"holds the language pairs eng-ces, eng-deu: choose one"):
+        j.read_judgements(path, docids=docids)
+    assert set(j.read_judgements(path, docids=docids, pair="eng-ces").scores) == {"S9"}
+    assert set(j.read_judgements(path, docids=docids, pair="eng-deu").scores) == {"S1", "S2"}
+    with pytest.raises(InputError, match="no eng-jpn judgements"):
+        j.read_judgements(path, docids=docids, pair="eng-jpn")
+
+
+@pytest.mark.parametrize(
+    ("rows", "docids", "message"),
+    [
+        (APPRAISE, None, "give the test set's document ids"),
+        ([appraise_row("a", "S", 0, 1, "d3#1-2")], DOCIDS, r"scores.csv:1: document d3 is not in"),
+        ([appraise_row("a", "S", 3, 1, "d1#1-3")], DOCIDS, r":1: segment 4 of document d1, "),
+        ([appraise_row("a", "S", "x", 1, "d1#1-3")], DOCIDS, r":1: item 'x' is not a number"),
+        ([appraise_row("a", "S", 0, "good", "d1#1-3")], DOCIDS, r":1: score 'good' is not a num"),
+        ([appraise_row("a", "S", 0, 1, "d1#a-b")], DOCIDS, r":1: document 'd1#a-b' is neither"),
+        (["a,S,0,TGT,eng,deu,1,d1#1-3,False"], DOCIDS, r":1: expected 11 comma-separated fields"),
+        (APPRAISE, "d1\nd2\nd1\n", r"docids:3: document d1 resumes after another one"),
+        (APPRAISE, "d1\n\nd2\n", r"docids:2: no document id"),
+    ],
+)
+def test_appraise_errors_name_the_file_and_line(tmp_path, rows, docids, message):
+    path = write(tmp_path, "scores.csv", "\n".join(rows) + "\n")
+    ids = write(tmp_path, "test.docids", docids) if docids is not None else None
+    with pytest.raises(InputError, match=message):
+        j.read_judgements(path, "appraise", docids=ids)

@@ -257,6 +257,7 @@ def _judgements(args: argparse.Namespace) -> Judgements:
     return read_judgements(
         args.human, args.human_format, field=args.da_score,
         lower_is_better=args.lower_is_better, weights=args.mqm_weights or MQM_WEIGHTS,
+        docids=args.docids, pair=args.pair,
     )  # fmt: skip
 
 

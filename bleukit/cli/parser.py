@@ -391,13 +391,14 @@ def _add_human(human: _Group, required: bool) -> None:
             required=required,
             metavar="FILE",
             help="the human judgements: Google's MQM segment averages or error annotations, "
-            "WMT's DA segment scores, or system<TAB>segment<TAB>score lines",
+            "WMT's DA segment scores, Appraise's DA+SQM export, or "
+            "system<TAB>segment<TAB>score lines",
         ),
         "files",
     )
     human.add_argument(
         "--human-format",
-        choices=("auto", "mqm-avg", "mqm", "wmt-da", "tsv"),
+        choices=("auto", "mqm-avg", "mqm", "wmt-da", "appraise", "tsv"),
         default="auto",
         help="the judgements' format (default: told by their first line)",
     )
@@ -406,6 +407,20 @@ def _add_human(human: _Group, required: bool) -> None:
         choices=("z", "raw"),
         default="z",
         help="DA's standardized (default) or raw score",
+    )
+    _completes(
+        human.add_argument(
+            "--docids",
+            metavar="FILE",
+            help="Appraise's DA+SQM: the test set's document id per line (sacrebleu's "
+            "--echo docid, or mt-metrics-eval's documents/*.docs)",
+        ),
+        "files",
+    )
+    human.add_argument(
+        "--pair",
+        metavar="SRC-TGT",
+        help="Appraise's DA+SQM: the language pair to read, as the file names it (eng-deu)",
     )
     human.add_argument(
         "--lower-is-better",

@@ -19,6 +19,22 @@ Formats read (``read_judgements``; ``auto`` tells them by their first line):
   (wmt-conference/wmt22-news-systems ``humaneval/DA/*/ad-seg-scores-*.csv``):
   a header ``SYS SID RAW.SCR Z.SCR N``, whitespace-separated rows; the
   standardized score (``Z.SCR``, WMT's ranking score) or the raw one.
+* ``appraise``: WMT22's DA+SQM scores as Appraise exports them for a
+  document-level campaign (wmt-conference/wmt22-news-systems
+  ``humaneval/DA+SQM/scores/WMT22.Appraise.DocLvl.*.csv``): comma-separated,
+  no header, 11 fields (annotator, system, segment, item type, source and
+  target language, score, document, document-level score or not, start
+  and end time). Read as that repository's ``make_rankings.py`` reads
+  them: target items only (``TGT``: no quality-control ``BAD`` or
+  reference items), no document-level scores, each score standardized by
+  its annotator's mean and standard deviation (sample, of that language
+  pair; annotators with none dropped), a segment's score the mean of its
+  ratings. An item's segment counts within its document from the start
+  that the document field names (``doc#A-B``: the task's first item is the
+  document's segment A, as ``scripts/reassign-segids.py`` maps it; a
+  ``doc.K`` chunk starts at 10K + 1), so the test set's document ids
+  (``docids``: one per line, as sacrebleu's ``--echo docid`` or
+  mt-metrics-eval's ``documents/*.docs`` give them) place it on a line.
 * ``tsv``: ``system<TAB>segment<TAB>score`` per line, no header.
 
 Segments are 1-based line numbers of the test set in every format. A
@@ -29,6 +45,7 @@ twice (in the formats of one score per segment).
 
 from __future__ import annotations
 
+import csv
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,7 +54,7 @@ from pathlib import Path
 from ..core.errors import InputError
 
 #: the formats ``read_judgements`` reads
-FORMATS = ("auto", "mqm-avg", "mqm", "wmt-da", "tsv")
+FORMATS = ("auto", "mqm-avg", "mqm", "wmt-da", "appraise", "tsv")
 
 #: MQM error weights by severity[/category[/subcategory]], the most
 #: specific match applying (Freitag et al. 2021, "Experts, Errors, and
@@ -174,13 +191,25 @@ class _Table:
     def judgements(self, source: str, kind: str, higher_is_better: bool = True) -> Judgements:
         if not self.by_system:
             raise InputError(f"{self.path}: no judgements in it")
-        scores = {}
-        for system, seen in self.by_system.items():
-            values: list[float | None] = [None] * max(seen)
-            for segment, (score, _) in seen.items():
-                values[segment - 1] = score
-            scores[system] = tuple(values)
+        scores = _by_line(
+            {system: {k: score for k, (score, _) in seen.items()}
+             for system, seen in self.by_system.items()}
+        )  # fmt: skip
         return Judgements(source, scores, higher_is_better, kind)
+
+
+def _by_line(
+    by_system: Mapping[str, Mapping[int, float | None]],
+) -> dict[str, tuple[float | None, ...]]:
+    """Per system, its scores by 1-based segment laid out as one score per
+    line up to its last rated one (None: not rated)."""
+    scores = {}
+    for system, segments in by_system.items():
+        values: list[float | None] = [None] * max(segments)
+        for segment, score in segments.items():
+            values[segment - 1] = score
+        scores[system] = tuple(values)
+    return scores
 
 
 def _split(path: str, line: int, text: str, fields: int, sep: str | None) -> list[str]:
@@ -281,13 +310,138 @@ def read_mqm(path: str, weights: str = MQM_WEIGHTS) -> Judgements:
         raters[rater] = raters.get(rater, 0.0) + weight
     if not penalties:
         raise InputError(f"{path}: no judgements in it")
-    scores = {}
-    for system, segments in penalties.items():
-        values: list[float | None] = [None] * max(segments)
-        for segment, raters in segments.items():
-            values[segment - 1] = -math.fsum(raters.values()) / len(raters)
-        scores[system] = tuple(values)
+    scores = _by_line(
+        {system: {k: -math.fsum(raters.values()) / len(raters) for k, raters in segments.items()}
+         for system, segments in penalties.items()}
+    )  # fmt: skip
     return Judgements(f"MQM ({Path(path).name}, weights {weights})", scores, True, "mqm")
+
+
+#: the fields of Appraise's document-level export (make_rankings.py's names)
+_APPRAISE_FIELDS = 11
+
+
+def read_docids(path: str) -> list[str]:
+    """A test set's document id per line: the line's last whitespace-
+    separated field (mt-metrics-eval's ``.docs`` lines are ``domain doc``)."""
+    try:
+        text = Path(path).read_text("utf-8-sig")
+    except OSError as e:
+        raise InputError(f"{path}: cannot read it ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    ids = []
+    for n, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            raise InputError(f"{path}:{n}: no document id (one per line of the test set)")
+        ids.append(fields[-1])
+    if not ids:
+        raise InputError(f"{path}: no document ids in it")
+    return ids
+
+
+def _documents(path: str, ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Per document, its first line (0-based) and its number of lines; a
+    document's lines must be consecutive."""
+    spans: dict[str, tuple[int, int]] = {}
+    for i, doc in enumerate(ids):
+        start, size = spans.get(doc, (i, 0))
+        if start + size != i:
+            raise InputError(f"{path}:{i + 1}: document {doc} resumes after another one")
+        spans[doc] = (start, size + 1)
+    return spans
+
+
+def _appraise_start(path: str, line: int, field: str) -> tuple[str, int]:
+    """The document and its segment (1-based) of a task's first item."""
+    doc, sep, span = field.partition("#")
+    try:
+        if sep:
+            return doc, int(span.split("-")[0])
+        # sah<>ru's long documents, in chunks of ten segments (reassign-segids.py)
+        doc, _, chunk = field.rpartition(".")
+        return doc, int(chunk) * 10 + 1
+    except ValueError:
+        raise InputError(
+            f"{path}:{line}: document {field!r} is neither doc#first-last nor doc.chunk"
+        ) from None
+
+
+def read_appraise(
+    path: str, docids: str | None, field: str = "z", pair: str | None = None
+) -> Judgements:
+    """Appraise's DA+SQM export (module docstring); ``docids``: the test
+    set's document ids; ``pair``: the language pair (``eng-deu``), needed
+    where the file holds several."""
+    if field not in ("z", "raw"):
+        raise InputError(f"the DA score is 'z' (standardized) or 'raw', not {field!r}")
+    if docids is None:
+        raise InputError(
+            f"{path}: Appraise's items count within their documents: give the test set's "
+            "document ids (--docids FILE, one per line)"
+        )
+    spans = _documents(docids, read_docids(docids))
+    rows: list[tuple[str, str, int, float]] = []
+    pairs: set[str] = set()
+    for line, text in _rows(path):
+        fields = next(csv.reader([text]))
+        if len(fields) != _APPRAISE_FIELDS:
+            raise InputError(
+                f"{path}:{line}: expected {_APPRAISE_FIELDS} comma-separated fields (Appraise's "
+                f"document-level export), found {len(fields)}"
+            )
+        annotator, system, item, kind, src, tgt, given, doc, is_doc = fields[:9]
+        lp = f"{src}-{tgt}"
+        pairs.add(lp)
+        if kind != "TGT" or is_doc == "True" or (pair is not None and lp != pair):
+            continue
+        if not item.isdigit():
+            raise InputError(f"{path}:{line}: item {item!r} is not a number (0, 1, ...)")
+        name, first = _appraise_start(path, line, doc)
+        if name not in spans:
+            raise InputError(f"{path}:{line}: document {name} is not in {docids}")
+        start, size = spans[name]
+        in_doc = first + int(item)
+        if not 1 <= in_doc <= size:
+            raise InputError(
+                f"{path}:{line}: segment {in_doc} of document {name}, which has {size} in {docids}"
+            )
+        rows.append((annotator, system, start + in_doc, _number(path, line, given)))
+    if pair is None and len(pairs) > 1:
+        raise InputError(
+            f"{path}: it holds the language pairs {', '.join(sorted(pairs))}: choose one (--pair)"
+        )
+    if pair is not None and pair not in pairs:
+        raise InputError(f"{path}: no {pair} judgements (it holds {', '.join(sorted(pairs))})")
+    by_annotator: dict[str, list[float]] = {}
+    for annotator, _, _, score in rows:
+        by_annotator.setdefault(annotator, []).append(score)
+    # make_rankings.py: mean and sample standard deviation per annotator;
+    # annotators without a positive one (a single rating, all equal) dropped
+    norms = {}
+    for annotator, own in by_annotator.items():
+        if len(own) > 1:
+            mean = math.fsum(own) / len(own)
+            sd = math.sqrt(math.fsum((x - mean) ** 2 for x in own) / (len(own) - 1))
+            if sd > 0:
+                norms[annotator] = (mean, sd)
+    ratings: dict[str, dict[int, list[float]]] = {}
+    for annotator, system, segment, score in rows:
+        if annotator in norms:
+            mean, sd = norms[annotator]
+            value = (score - mean) / sd if field == "z" else score
+            ratings.setdefault(system, {}).setdefault(segment, []).append(value)
+    if not ratings:
+        raise InputError(f"{path}: no target-item judgements in it")
+    scores = _by_line(
+        {system: {k: math.fsum(rated) / len(rated) for k, rated in segments.items()}
+         for system, segments in ratings.items()}
+    )  # fmt: skip
+    kind = "z-standardized" if field == "z" else "raw"
+    chosen = pair or next(iter(pairs))
+    source = f"DA+SQM, {kind} ({Path(path).name}, {chosen})"
+    return Judgements(source, scores, True, f"da-{field}")
 
 
 def detect(path: str) -> str:
@@ -302,6 +456,9 @@ def detect(path: str) -> str:
         return "wmt-da"
     if all(c in text.split("\t") for c in _MQM_COLUMNS):
         return "mqm"
+    fields = text.split(",")
+    if len(fields) == _APPRAISE_FIELDS and fields[8] in ("True", "False"):
+        return "appraise"
     return "tsv"
 
 
@@ -312,10 +469,13 @@ def read_judgements(
     field: str = "z",
     lower_is_better: bool = False,
     weights: str = MQM_WEIGHTS,
+    docids: str | None = None,
+    pair: str | None = None,
 ) -> Judgements:
     """Human judgements from a file in one of ``FORMATS`` (``field``: the
     DA score; ``lower_is_better``: a ``tsv`` of penalties; ``weights``: the
-    MQM error weights)."""
+    MQM error weights; ``docids`` and ``pair``: Appraise's test set's
+    document ids and language pair)."""
     if fmt not in FORMATS:
         raise InputError(f"judgements format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fmt == "auto":
@@ -326,4 +486,6 @@ def read_judgements(
         return read_mqm(path, weights)
     if fmt == "wmt-da":
         return read_wmt_da(path, field)
+    if fmt == "appraise":
+        return read_appraise(path, docids, field, pair)
     return read_tsv(path, lower_is_better)
