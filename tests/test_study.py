@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bleukit
 from bleukit.core.errors import InputError
@@ -179,3 +181,19 @@ def test_grid_names_and_shortlist(corpus):
     assert [v["tested"] for v in data["variants"]] == [k in result.tested for k in range(5)]
     assert set(data["variants"][0]["system"]) == {*s.SYSTEM, s.SPA}
     assert set(data["variants"][0]["segment"]) == set(s.SEGMENT)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.floats(-1e6, 1e6, allow_nan=False) | st.sampled_from([0.1, 1e-300, 3.0]),
+             min_size=1, max_size=40),
+    st.data(),
+)  # fmt: skip
+def test_exact_sums_are_fsums_values(values, data):
+    """The study's exact integer sums (resamples' item statistics, the
+    humans' permutation sides) give math.fsum's floats, any values."""
+    exact = s._ExactSums(values)
+    idx = data.draw(st.lists(st.integers(0, len(values) - 1), max_size=60))
+    assert exact.total(idx) == math.fsum(values[i] for i in idx)
+    selected = data.draw(st.lists(st.integers(0, 1), min_size=len(values), max_size=len(values)))
+    assert exact.signed(selected) == math.fsum(v if b else -v for v, b in zip(values, selected))

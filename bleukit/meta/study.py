@@ -305,10 +305,9 @@ def human_p_values(human: st.Matrix, draws: Draws) -> list[list[float]]:
     """One-sided paired permutation p-values that system i beats j by the
     mean of its segment scores (Thompson et al. 2024's ``pce``): per trial
     each segment's two scores swapped where the trial's bit is set."""
-    signs = [[1 if b else -1 for b in sel] for sel, _ in randomization_selections(draws)]
+    exact = [_ExactSums(scores) for scores in human]
     # per trial and system: the sum of its scores, each signed by the trial
-    partial = [[math.fsum(s * x for s, x in zip(row, scores)) for scores in human]
-               for row in signs]  # fmt: skip
+    partial = [[e.signed(sel) for e in exact] for sel, _ in randomization_selections(draws)]
     totals = [math.fsum(scores) for scores in human]
 
     def sides(i: int, j: int) -> list[float]:
@@ -392,10 +391,16 @@ class _ExactSums:
         ratios = [v.as_integer_ratio() for v in values]
         self._shift = max((d.bit_length() - 1 for _, d in ratios), default=0)
         self._scaled = [n << (self._shift - d.bit_length() + 1) for n, d in ratios]
+        self._sum = sum(self._scaled)
 
     def total(self, idx: Iterable[int]) -> float:
         # int / int is correctly rounded, as fsum's sum is
         return sum(map(self._scaled.__getitem__, idx)) / (1 << self._shift)
+
+    def signed(self, selected: Sequence[int]) -> float:
+        """The sum of the values, each negated where ``selected`` is 0."""
+        chosen = sum(itertools.compress(self._scaled, selected))
+        return (2 * chosen - self._sum) / (1 << self._shift)
 
 
 def _item_values(counts: Sequence[ItemCounts]) -> dict[str, tuple[list[float], list[float]]]:
