@@ -222,3 +222,27 @@ def test_a_subtotal_sums_the_chosen_segments_as_their_columns_do(corpus, data):
             cols = Columns([segments[i] for i in rows], v)
             assert stats.subtotal(v, name, rows) == cols.to_stats(cols.total()), (v.name, rows)
             assert stats.subtotal(v, name, range(n)) == stats.total(v, name)
+
+
+CHRF_GRID = [
+    bleukit.load_metric("chrF", char_order=o, word_order=w, beta=b, eps_smoothing=e)
+    for o, w, b, e in [(6, 0, 2, False), (3, 2, 1, False), (4, 1, 3, True), (1, 0, 2, False)]
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora())
+def test_chrf_variants_of_one_tokenization_share_one_count(corpus):
+    """chrF variants that differ in their orders, beta and smoothing share
+    one store, counted once at the highest orders: each variant's triples
+    (its best reference chosen by its own F) and sums are its own."""
+    systems, refs, bounds = corpus
+    names = [f"s{i}" for i in range(len(systems))]
+    assert len({v.store_key() for v in CHRF_GRID}) == 1
+    stats = collect_chunks(CHRF_GRID, names, _chunks(systems, refs, bounds))
+    sums = collect_chunks(CHRF_GRID, names, _chunks(systems, refs, bounds), per_segment=False)
+    for v in CHRF_GRID:
+        for name, hyps in zip(names, systems):
+            own, _ = v.segment_stats(hyps, refs)
+            assert list(stats.segment_stats(v, name)) == own, v.name
+            assert stats.total(v, name) == sums.total(v, name) == v.corpus_stats(hyps, refs)[0]

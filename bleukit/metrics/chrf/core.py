@@ -214,6 +214,18 @@ class StreamCounts:
             ref = [r if p else -1 for r, p in zip(ref, present)]
         return StreamCounts(hyp, ref, matches, order)
 
+    def at_order(self, order: int) -> StreamCounts:
+        """These counts at a lower order (the first ``order`` matches of
+        each segment: an n-gram's clipped matches do not depend on the
+        longest order counted)."""
+        if order == self.order:
+            return self
+        if not 0 < order < self.order:
+            raise ValueError(f"counts of order {self.order} cannot give order {order}")
+        k = self.order
+        matches = [x for i in range(0, len(self.matches), k) for x in self.matches[i : i + order]]
+        return StreamCounts(self.hyp_len, self.ref_len, matches, order)
+
     def triples(self, i: int) -> list[int] | None:
         """Segment i's (hypothesis, reference, matches) per order against
         this stream, None where the segment has no reference in it.

@@ -160,7 +160,20 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
         clipped matches) of each order against its best reference, and the
         number of references."""
         chars, words, prepared = self._stream_counts(hyps, refs)
-        return best_triples(chars, words, self.config), prepared.nrefs
+        return self.triples_from_counts(chars, words), prepared.nrefs
+
+    def triples_from_counts(
+        self, chars: Sequence[StreamCounts], words: Sequence[StreamCounts]
+    ) -> list[Triples]:
+        """Per segment, this variant's triples against its best reference
+        (by this variant's F), from stream counts of its tokenization at
+        its orders or higher (``ChrfStore``: one count for several)."""
+        c = self.config
+        return best_triples(
+            [s.at_order(c.char_order) for s in chars] if c.char_order else [],
+            [s.at_order(c.word_order) for s in words] if c.word_order else [],
+            c,
+        )
 
     def _stream_counts(
         self, hyps: Sequence[str], refs: RefStreams | ChrfReferences
@@ -180,7 +193,7 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
         chars, words, prepared = self._stream_counts(hyps, refs)
         if len(prepared.present) == 1 and prepared.present[0] is None:
             return tuple(x for s in (*chars, *words) for x in stream_sums(s)), prepared.nrefs
-        return sum_triples(best_triples(chars, words, self.config), self.config.order), (
+        return sum_triples(self.triples_from_counts(chars, words), self.config.order), (
             prepared.nrefs
         )
 
@@ -239,12 +252,17 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
         return tuple(sums)
 
     def store_key(self) -> tuple[object, ...]:
-        return ("chrf", self.fingerprint, self.engine.name)
+        # variants that differ in their orders, beta or smoothing count the
+        # same characters and words: one count serves them (ChrfStore)
+        c = self.config
+        return ("chrf", c.lowercase, c.whitespace, self.engine.name)
 
     def new_store(
         self, metrics: Sequence[Any], systems: int, per_segment: bool
     ) -> StatisticsStore[Triples]:
-        return TripleStore(metrics[0], systems, per_segment)
+        if len(metrics) == 1:
+            return TripleStore(metrics[0], systems, per_segment)
+        return ChrfStore(metrics, systems, per_segment)
 
 
 class TripleStore(StatisticsStore[Triples]):
@@ -286,6 +304,80 @@ class TripleStore(StatisticsStore[Triples]):
 
     def total(self, metric: ChrfVariant, system: int) -> Triples:
         return self._sums[system]
+
+
+class ChrfStore(StatisticsStore[Triples]):
+    """Several systems' statistics under several chrF variants of one
+    tokenization (their orders, beta and smoothing may differ): each system
+    counted once per chunk at the highest character and word orders among
+    them; each variant's triples made from those counts when asked (its
+    best reference chosen by its own F), one variant's at a time, or (not
+    ``per_segment``) each variant's running sums."""
+
+    def __init__(self, variants: Sequence[ChrfVariant], systems: int, per_segment: bool) -> None:
+        self._variants = {v.fingerprint: v for v in variants}
+        self._counter = variants[0].with_overrides(
+            char_order=max(v.config.char_order for v in variants),
+            word_order=max(v.config.word_order for v in variants),
+        )
+        self.per_segment = per_segment
+        #: per system, each chunk's character and word counts (per_segment)
+        self._counts: list[list[tuple[list[StreamCounts], list[StreamCounts]]]] = [
+            [] for _ in range(systems)
+        ]
+        #: without per-segment statistics, each variant's running sums
+        self._sums = {} if per_segment else {
+            fp: [v.zero_stats() for _ in range(systems)] for fp, v in self._variants.items()
+        }  # fmt: skip
+        #: the triples of the variant asked for last, by system
+        self._rows: tuple[str, dict[int, array[int]]] = ("", {})
+
+    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
+        counter = self._counter
+        prepared = counter.prepare_references(ref_streams)
+        self._rows = ("", {})
+        for i, lines in enumerate(hyps):
+            chars, words, _ = counter._stream_counts(lines, prepared)
+            if self.per_segment:
+                self._counts[i].append((chars, words))
+                continue
+            for fp, v in self._variants.items():
+                total = sum_triples(v.triples_from_counts(chars, words), v.config.order)
+                self._sums[fp][i] = v.add_stats(self._sums[fp][i], total)
+
+    def extend(self, later: ChrfStore) -> None:
+        self._rows = ("", {})
+        for counts, more in zip(self._counts, later._counts):
+            counts.extend(more)
+        for fp, running in self._sums.items():
+            v = self._variants[fp]
+            running[:] = [v.add_stats(a, b) for a, b in zip(running, later._sums[fp])]
+
+    def _variant_rows(self, metric: ChrfVariant, system: int) -> array[int]:
+        if not self.per_segment:
+            raise ValueError("these statistics were collected as sums (per_segment=False)")
+        if metric.fingerprint not in self._variants:
+            raise InputError(f"variant {metric.name} was not collected")
+        if self._rows[0] != metric.fingerprint:
+            self._rows = (metric.fingerprint, {})
+        rows = self._rows[1]
+        if system not in rows:
+            flat = array("q")
+            for chars, words in self._counts[system]:
+                for t in metric.triples_from_counts(chars, words):
+                    flat.extend(t)
+            rows[system] = flat
+        return rows[system]
+
+    def segments(self, metric: ChrfVariant, system: int) -> Sequence[Triples]:
+        return RowSegments(self._variant_rows(metric, system), 3 * metric.config.order)
+
+    def total(self, metric: ChrfVariant, system: int) -> Triples:
+        if self.per_segment:
+            return sum_triples(self.segments(metric, system), metric.config.order)
+        if metric.fingerprint not in self._sums:
+            raise InputError(f"variant {metric.name} was not collected")
+        return self._sums[metric.fingerprint][system]
 
 
 class RowSegments(Sequence[Triples]):
