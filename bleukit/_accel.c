@@ -2670,6 +2670,21 @@ static void corr_free(Corr *c) {
     free(c->order);
 }
 
+/* bleukit.core.correlation._norm: the Euclidean norm, scaled by the largest
+ * magnitude first where squares would underflow or overflow */
+static double corr_norm(Corr *c, const double *v) {
+    Py_ssize_t n = c->n;
+    double top = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) top = fmax(top, fabs(v[i]));
+    if (top > 1e-150 && top < 1e150) {
+        for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = v[i] * v[i];
+        return sqrt(exact_sum(c->terms, n, c->partials));
+    }
+    if (top == 0) return 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = (v[i] / top) * (v[i] / top);
+    return top * sqrt(exact_sum(c->terms, n, c->partials));
+}
+
 /* bleukit.core.correlation.pearson, operation for operation */
 static double corr_pearson(Corr *c, const double *x, const double *y) {
     Py_ssize_t n = c->n;
@@ -2687,10 +2702,7 @@ static double corr_pearson(Corr *c, const double *x, const double *y) {
         c->dx[i] = x[i] - mx;
         c->dy[i] = y[i] - my;
     }
-    for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = c->dx[i] * c->dx[i];
-    double sx = sqrt(exact_sum(c->terms, n, c->partials));
-    for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = c->dy[i] * c->dy[i];
-    double sy = sqrt(exact_sum(c->terms, n, c->partials));
+    double sx = corr_norm(c, c->dx), sy = corr_norm(c, c->dy);
     if (sx == 0 || sy == 0) return NAN;
     for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = (c->dx[i] / sx) * (c->dy[i] / sy);
     double r = exact_sum(c->terms, n, c->partials);

@@ -41,3 +41,13 @@ def test_unknown_statistics_and_lengths_are_refused():
         system_swaps([1.0, 2.0], [2.0, 1.0], [1.0, 2.0], "tau", draws)
     with pytest.raises(InputError, match="2 metric scores for 3 human scores"):
         system_swaps([1.0, 2.0], [2.0, 1.0], [1.0, 2.0, 3.0], "pearson", draws)
+
+
+def test_pearson_of_tiny_or_huge_values_scales_before_squaring():
+    """Squares of 1e-255 underflow to 0 and of 1e200 overflow: the norms
+    are scaled first, as scipy's are, so these are perfectly correlated."""
+    from bleukit.core.correlation import pearson
+
+    assert pearson([0.0, 1.0], [0.0, 1e-255]) == pytest.approx(1.0, abs=1e-12)
+    assert pearson([0.0, 1.0, 2.0], [1e200, 0.0, -1e200]) == pytest.approx(-1.0, abs=1e-12)
+    assert pearson([0.0, 1.0, 3.0], [0.0, 1.0, 3.0]) == pytest.approx(1.0, abs=1e-12)

@@ -851,6 +851,8 @@ def test_compiled_system_swaps_count_the_references_trials(n, statistic, seed, d
     value = data.draw(st.sampled_from([
         st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0]),
         st.floats(-3, 3, allow_nan=False, allow_subnormal=False),
+        # magnitudes whose squares underflow or overflow: Pearson's norms scaled
+        st.sampled_from([0.0, 1e-200, -3e-201, 2e-200, 1e200, -1e199]),
     ]))  # fmt: skip
     a, b, human = (data.draw(st.lists(value, min_size=n, max_size=n)) for _ in range(3))
     draws = Draws.from_seed(n, data.draw(st.integers(0, 60)), seed)

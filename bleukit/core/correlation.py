@@ -28,11 +28,27 @@ def pearson(x: Vector, y: Vector) -> float:
         return nan
     mx, my = math.fsum(x) / n, math.fsum(y) / n
     dx, dy = [v - mx for v in x], [v - my for v in y]
-    sx, sy = math.sqrt(math.fsum(v * v for v in dx)), math.sqrt(math.fsum(v * v for v in dy))
+    sx, sy = _norm(dx), _norm(dy)
     if sx == 0 or sy == 0:
         return nan
     r = math.fsum((a / sx) * (b / sy) for a, b in zip(dx, dy))
     return max(-1.0, min(1.0, r))
+
+
+#: the magnitudes whose squares neither underflow nor overflow
+_SQUARES_SAFE = (1e-150, 1e150)
+
+
+def _norm(values: Vector) -> float:
+    """The Euclidean norm; of values so small (or large) that their squares
+    would underflow (overflow), scaled by the largest first, as scipy's
+    ``linalg.norm`` (LAPACK's nrm2) does."""
+    top = max(abs(v) for v in values)
+    if _SQUARES_SAFE[0] < top < _SQUARES_SAFE[1]:
+        return math.sqrt(math.fsum(v * v for v in values))
+    if top == 0:
+        return 0.0
+    return top * math.sqrt(math.fsum((v / top) * (v / top) for v in values))
 
 
 def ranks(values: Vector) -> list[float]:
