@@ -50,14 +50,16 @@ class RowCodec(Protocol):
 class Columns:
     """Per-segment statistics as columns, for fast sums over resamples.
 
-    When every statistic is an integer in [0, 2**32) (always, except with the
-    ``average`` reference length, whose lengths are fractions) the segments
-    are held as one row-major ``array("I")``, 4 bytes a statistic (``rows``,
-    what the compiled resamplers read, uncopied), and the columns are strided
-    views of it; each segment can also be packed into one integer, fields
-    ``_FIELD_BITS`` wide, so that a resample is summed with one ``sum`` of
-    integers instead of one per column. Otherwise the columns are lists.
-    The sums are the same exact integers either way.
+    When every statistic is an integer in [0, 2**32) (always for BLEU,
+    except with the ``average`` reference length, whose lengths are
+    fractions) the segments are held as one row-major ``array("I")``, 4
+    bytes a statistic (``rows``, what the compiled resamplers read,
+    uncopied), and the columns are strided views of it. Otherwise the
+    columns are lists. Each segment of non-negative integers (uint32 rows,
+    or larger ones: NIST's fixed-point information) can also be packed into
+    one integer, ``field_bits`` a field, so that a resample is summed with
+    one ``sum`` of integers instead of one per column. The sums are the same
+    exact integers either way.
     """
 
     def __init__(self, segments: Iterable[Any], codec: RowCodec) -> None:
