@@ -9,8 +9,19 @@ in pyproject.toml.
 """
 
 import os
+import sys
 
 from setuptools import Extension, setup
 
 required = os.environ.get("BLEUKIT_BUILD_ACCEL") == "1"
-setup(ext_modules=[Extension("bleukit._accel", ["bleukit/_accel.c"], optional=not required)])
+# the scorers repeat Python's float operations one by one: no fused
+# multiply-adds (GCC and Clang contract a * b + c by default on targets that
+# have them, e.g. arm64; MSVC does not)
+flags = [] if sys.platform == "win32" else ["-ffp-contract=off"]
+setup(
+    ext_modules=[
+        Extension(
+            "bleukit._accel", ["bleukit/_accel.c"], optional=not required, extra_compile_args=flags
+        )
+    ]
+)

@@ -2545,51 +2545,81 @@ done:
     return result;
 }
 
+/* Flat rows of summed statistics, `width` int64 a row, and optionally a
+ * second set of the same shape added row by row (a trial's two parts). */
+typedef struct {
+    Py_buffer first, second;
+    int two;
+    Py_ssize_t width, n;
+} SummedRows;
+
+/* Opens rows and other (None: no second set); -1 with an error naming
+ * `what` where a buffer is not whole rows of one shape. */
+static int summed_open(SummedRows *r, PyObject *rows, PyObject *other, Py_ssize_t width,
+                       const char *what) {
+    r->two = other != Py_None;
+    r->width = width;
+    if (PyObject_GetBuffer(rows, &r->first, PyBUF_SIMPLE) < 0) return -1;
+    if (r->two && PyObject_GetBuffer(other, &r->second, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&r->first);
+        return -1;
+    }
+    Py_ssize_t row_bytes = width * (Py_ssize_t)sizeof(int64_t);
+    r->n = r->first.len / row_bytes;
+    if (r->first.len != r->n * row_bytes || (r->two && r->second.len != r->first.len)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: rows of %zd int64 (and a second set of the same shape, or None)", what,
+                     width);
+        PyBuffer_Release(&r->first);
+        if (r->two) PyBuffer_Release(&r->second);
+        return -1;
+    }
+    return 0;
+}
+
+/* Row i, summed with the second set's row i into scratch where there is one. */
+static const int64_t *summed_row(const SummedRows *r, Py_ssize_t i, int64_t *scratch) {
+    const int64_t *x = (const int64_t *)r->first.buf + i * r->width;
+    if (!r->two) return x;
+    const int64_t *y = (const int64_t *)r->second.buf + i * r->width;
+    for (Py_ssize_t f = 0; f < r->width; f++) scratch[f] = x[f] + y[f];
+    return scratch;
+}
+
+static void summed_close(SummedRows *r) {
+    PyBuffer_Release(&r->first);
+    if (r->two) PyBuffer_Release(&r->second);
+}
+
 static PyObject *bleu_rows(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer first, second = {0};
-    PyObject *other;
+    PyObject *rows, *other;
     Py_ssize_t stat_order;
     int order, method, effective;
     double k;
-    if (!PyArg_ParseTuple(args, "y*Oniidp", &first, &other, &stat_order, &order, &method, &k,
+    if (!PyArg_ParseTuple(args, "OOniidp", &rows, &other, &stat_order, &order, &method, &k,
                           &effective))
         return NULL;
-    PyObject *result = NULL;
-    int two = other != Py_None;
-    if (two && PyObject_GetBuffer(other, &second, PyBUF_SIMPLE) < 0) {
-        PyBuffer_Release(&first);
+    if (stat_order < 1 || stat_order > MAX_SCORE_ORDER || order < 1 || order > stat_order ||
+        method < 0 || method >= SMOOTH_COUNT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "bleu_rows: 1 <= order <= stat_order <= 100 and a known method");
         return NULL;
     }
-    Py_ssize_t width = 2 + 2 * stat_order, row_bytes = width * (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t n = stat_order > 0 ? first.len / row_bytes : 0;
-    if (stat_order < 1 || first.len != n * row_bytes || (two && second.len != first.len) ||
-        order < 1 || order > MAX_SCORE_ORDER || order > stat_order || method < 0 ||
-        method >= SMOOTH_COUNT) {
-        PyErr_SetString(PyExc_ValueError,
-                        "bleu_rows: rows of 2 + 2 x stat_order int64 (a second of the same "
-                        "shape, or None), 1 <= order <= stat_order and a known method");
-        goto done;
-    }
-    result = PyBytes_FromStringAndSize(NULL, n * sizeof(double));
-    if (!result) goto done;
-    double *out = (double *)PyBytes_AS_STRING(result);
-    const int64_t *a = first.buf, *b = two ? second.buf : NULL;
-    Py_BEGIN_ALLOW_THREADS
-    int64_t row[2 + 2 * MAX_SCORE_ORDER];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const int64_t *x = a + i * width;
-        if (b) {
-            const int64_t *y = b + i * width;
-            for (Py_ssize_t f = 0; f < width; f++) row[f] = x[f] + y[f];
-            x = row;
+    SummedRows r;
+    if (summed_open(&r, rows, other, 2 + 2 * stat_order, "bleu_rows") < 0) return NULL;
+    PyObject *result = PyBytes_FromStringAndSize(NULL, r.n * sizeof(double));
+    if (result) {
+        double *out = (double *)PyBytes_AS_STRING(result);
+        Py_BEGIN_ALLOW_THREADS
+        int64_t scratch[2 + 2 * MAX_SCORE_ORDER];
+        for (Py_ssize_t i = 0; i < r.n; i++) {
+            const int64_t *x = summed_row(&r, i, scratch);
+            out[i] = bleu_of(x[0], x[1], x + 2, x + 2 + stat_order, order, method, k, effective);
         }
-        out[i] = bleu_of(x[0], x[1], x + 2, x + 2 + stat_order, order, method, k, effective);
+        Py_END_ALLOW_THREADS
     }
-    Py_END_ALLOW_THREADS
-done:
-    PyBuffer_Release(&first);
-    if (two) PyBuffer_Release(&second);
+    summed_close(&r);
     return result;
 }
 
@@ -2852,6 +2882,66 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ chrF */
+
+/* bleukit.metrics.chrf.core.EPS */
+#define CHRF_EPS 1e-16
+
+/* chrF of one row of summed triples (hypothesis n-grams, reference n-grams,
+ * matches per order), operation for operation as
+ * bleukit.metrics.chrf.core.f_score (sacrebleu's order of operations). */
+static double chrf_of(const int64_t *s, int order, int beta, int eps_smoothing) {
+    double factor = (double)beta * beta, score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
+    int effective = 0;
+    for (int i = 0; i < order; i++) {
+        int64_t n_hyp = s[3 * i], n_ref = s[3 * i + 1], n_match = s[3 * i + 2];
+        double prec = n_hyp > 0 ? (double)n_match / (double)n_hyp : CHRF_EPS;
+        double rec = n_ref > 0 ? (double)n_match / (double)n_ref : CHRF_EPS;
+        double denom = factor * prec + rec;
+        score += denom > 0 ? (1 + factor) * prec * rec / denom : CHRF_EPS;
+        if (n_hyp > 0 && n_ref > 0) {
+            avg_prec += prec;
+            avg_rec += rec;
+            effective++;
+        }
+    }
+    if (eps_smoothing) return 100 * score / order;
+    if (effective == 0) {
+        avg_prec = avg_rec = 0.0;
+    } else {
+        avg_prec /= effective;
+        avg_rec /= effective;
+    }
+    if (avg_prec + avg_rec != 0)
+        return 100 * ((1 + factor) * avg_prec * avg_rec / (factor * avg_prec + avg_rec));
+    return 0.0;
+}
+
+static PyObject *chrf_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rows, *other;
+    int order, beta, eps_smoothing;
+    if (!PyArg_ParseTuple(args, "OOiip", &rows, &other, &order, &beta, &eps_smoothing))
+        return NULL;
+    if (order < 1 || order > MAX_SCORE_ORDER || beta < 0) {
+        PyErr_SetString(PyExc_ValueError, "chrf_rows: 1 <= order <= 100 and beta >= 0");
+        return NULL;
+    }
+    SummedRows r;
+    if (summed_open(&r, rows, other, 3 * (Py_ssize_t)order, "chrf_rows") < 0) return NULL;
+    PyObject *result = PyBytes_FromStringAndSize(NULL, r.n * sizeof(double));
+    if (result) {
+        double *out = (double *)PyBytes_AS_STRING(result);
+        Py_BEGIN_ALLOW_THREADS
+        int64_t scratch[3 * MAX_SCORE_ORDER];
+        for (Py_ssize_t i = 0; i < r.n; i++)
+            out[i] = chrf_of(summed_row(&r, i, scratch), order, beta, eps_smoothing);
+        Py_END_ALLOW_THREADS
+    }
+    summed_close(&r);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"block_stats", block_stats, METH_VARARGS,
      "block_stats(hyp, refs, present, mode, order[, categories])\n"
@@ -2931,6 +3021,11 @@ static PyMethodDef methods[] = {
      "tau-b, 3 tau-c, 4 pairwise accuracy) of float64 vectors: how many trials, cells\n"
      "swapped where random.Random with that state's getrandbits(n) has bit k set,\n"
      "reach the observed statistic of b minus a's (bleukit.core.correlation)."},
+    {"chrf_rows", chrf_rows, METH_VARARGS,
+     "chrf_rows(rows, other, order, beta, eps_smoothing) -> bytes\n\n"
+     "chrF of each row of summed triples (int64: hypothesis n-grams, reference\n"
+     "n-grams and matches per order), plus the same row of `other` where it is not\n"
+     "None, as bleukit.metrics.chrf.core.f_score computes it: n float64."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

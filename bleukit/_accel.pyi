@@ -61,6 +61,9 @@ def bleu_rows(
     effective_order: bool,
     /,
 ) -> bytes: ...
+def chrf_rows(
+    rows: Buffer, other: Buffer | None, order: int, beta: int, eps_smoothing: bool, /
+) -> bytes: ...
 def system_swaps(
     state: tuple[int, ...], a: Buffer, b: Buffer, human: Buffer, statistic: int, trials: int, /
 ) -> int: ...

@@ -879,3 +879,44 @@ def test_the_kernels_type_stub_names_every_function():
     typed = {node.name for node in stub.body if isinstance(node, ast.FunctionDef | ast.ClassDef)}
     defined = {name for name in dir(ACCEL) if not name.startswith("_")}
     assert typed == defined
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(1, 12), st.integers(0, 4), st.booleans(), st.data())
+def test_compiled_chrf_rows_equal_f_score_bit_for_bit(order, beta, eps, data):
+    """Engine.chrf_values in C gives metrics.chrf.core.f_score's floats
+    exactly, rows alone or two sides summed, empty orders included."""
+    from bleukit.metrics.chrf.core import f_score
+
+    count = st.integers(0, 6) | st.integers(0, 10**6)
+    triples = data.draw(st.lists(st.lists(count, min_size=3 * order, max_size=3 * order),
+                                 max_size=4))  # fmt: skip
+    rows = [x for t in triples for x in t]
+    other = data.draw(st.none() | st.just(list(reversed(rows))))
+    summed = rows if other is None else [x + y for x, y in zip(rows, other)]
+    w = 3 * order
+    expected = [f_score(summed[k : k + w], order, beta, eps) for k in range(0, len(summed), w)]
+    assert ENGINES.get("c").chrf_values(rows, other, order, beta, eps) == expected
+    assert ENGINES.get("python").chrf_values(rows, other, order, beta, eps) is None
+
+
+@pytest.mark.parametrize("engine", AVAILABLE)
+def test_chrf_sentence_scores_and_sums_read_the_rows(engine):
+    """A chrF variant's sentence scores (from its store's rows) and summed
+    rows' scores are its own score_value's, on every engine."""
+    from bleukit.corpus.systems import collect
+
+    hyps = ["the cat sat on the mat today", "a dog", "", "cats and dogs"]
+    refs = [["the cat sat on a mat", "a dog barks", "the", "cats, dogs"]]
+    for name in ("chrF", "chrF++"):
+        variant = bleukit.load_metric(name, engine=engine)
+        stats = collect([variant], [("s", hyps)], refs)
+        segments = list(stats.segment_stats(variant, "s"))
+        assert stats.sentence_values(variant, "s") == [variant.score_value(s) for s in segments]
+        flat = [x for s in segments for x in s]
+        half = [x // 2 for x in flat]
+        w = len(segments[0])
+        summed = [tuple(x + y for x, y in zip(s, half[k * w : (k + 1) * w]))
+                  for k, s in enumerate(segments)]  # fmt: skip
+        assert variant.row_scores(flat, half) == [variant.score_value(s) for s in summed]

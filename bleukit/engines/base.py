@@ -141,6 +141,20 @@ class Engine(ABC):
         rule. None: it has not (the caller scores the statistics itself)."""
         return None
 
+    def chrf_values(
+        self,
+        rows: Sequence[int],
+        other: Sequence[int] | None,
+        order: int,
+        beta: int,
+        eps_smoothing: bool,
+    ) -> list[float] | None:
+        """chrF of each row of summed triples (flat, ``order`` triples a
+        row), plus the same row of ``other`` where given, as
+        ``metrics.chrf.core.f_score`` computes it; where this engine has a
+        kernel for it. None: it has not (the caller scores them itself)."""
+        return None
+
     def edit_counts(
         self, hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
     ) -> list[int]:

@@ -35,6 +35,8 @@ from .threads import ordered_map, workers
 #: the kernel's word modes, whose tokens ``block_words`` gives
 _WORD_MODES = (0, 1, 7, 8, 9, 10)
 
+#: the most orders the kernel's scorers take (bleukit.config.model.MAX_ORDER_LIMIT)
+_MAX_SCORE_ORDER = 100
 #: segments per block: small enough that a WMT test set (1-3k segments)
 #: is several blocks, counted in parallel (4096 left one thread idle there;
 #: 512 is as fast per segment on a million)
@@ -353,6 +355,26 @@ class CompiledEngine(Engine):
         method = SACREBLEU_KERNELS.index(rule.kernel)
         raw = kernel.bleu_rows(first, second, order, rule.order, method, rule.value or 0.0,
                                rule.effective_order)  # fmt: skip
+        values: list[float] = []
+        values.extend(memoryview(raw).cast("d").tolist())
+        return values
+
+    def chrf_values(
+        self,
+        rows: Sequence[int],
+        other: Sequence[int] | None,
+        order: int,
+        beta: int,
+        eps_smoothing: bool,
+    ) -> list[float] | None:
+        kernel = accelerator()
+        if kernel is None or not 0 < order <= _MAX_SCORE_ORDER:
+            return None
+        try:
+            first, second = (x if x is None else _typed(x, "q") for x in (rows, other))
+        except (TypeError, OverflowError):  # past int64
+            return None
+        raw = kernel.chrf_rows(first, second, order, beta, eps_smoothing)
         values: list[float] = []
         values.extend(memoryview(raw).cast("d").tolist())
         return values

@@ -18,6 +18,7 @@ from typing import Any, overload
 from ...config.loading import load_any_config
 from ...config.model import CHRF_SCORING_FIELDS, ChrfConfig
 from ...core.errors import ConfigError, InputError
+from ...core.resampling import Columns
 from ...engines import limited_threads
 from ...tokenizers import Tokenization
 from ..base import Metric, StatisticsStore
@@ -204,6 +205,24 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
     def score_values(self, stats: Iterable[Sequence[Any]]) -> list[float]:
         return [self.score_value(s) for s in stats]
 
+    def row_scores(self, rows: Sequence[int], other: Sequence[int] | None = None) -> list[float]:
+        """The scores of flat rows of triples (plus the same rows of
+        ``other``): on the engine's kernel where it has one."""
+        c = self.config
+        values = self.engine.chrf_values(rows, other, c.order, c.beta, c.eps_smoothing)
+        if values is not None:
+            return values
+        if other is not None:
+            rows = [x + y for x, y in zip(rows, other)]
+        w = 3 * c.order
+        return [self.score_value(rows[k : k + w]) for k in range(0, len(rows), w)]
+
+    def score_sums(
+        self, cols: Columns, rows: Sequence[Any], other: Sequence[Any] | None = None
+    ) -> list[float]:
+        # chrF's statistics are their rows (from_row): no columns needed
+        return self.row_scores(rows, other)
+
     def score_stats(self, stats: Sequence[int], nrefs: int | str) -> ChrfResult:
         """Score (summed) statistics."""
         return ChrfResult(
@@ -305,6 +324,11 @@ class TripleStore(StatisticsStore[Triples]):
     def total(self, metric: ChrfVariant, system: int) -> Triples:
         return self._sums[system]
 
+    def sentence_values(self, metric: ChrfVariant, system: int) -> list[float]:
+        if self._rows is None:
+            raise ValueError("these statistics were collected as sums (per_segment=False)")
+        return metric.row_scores(self._rows[system])
+
 
 class ChrfStore(StatisticsStore[Triples]):
     """Several systems' statistics under several chrF variants of one
@@ -371,6 +395,9 @@ class ChrfStore(StatisticsStore[Triples]):
 
     def segments(self, metric: ChrfVariant, system: int) -> Sequence[Triples]:
         return RowSegments(self._variant_rows(metric, system), 3 * metric.config.order)
+
+    def sentence_values(self, metric: ChrfVariant, system: int) -> list[float]:
+        return metric.row_scores(self._variant_rows(metric, system))
 
     def total(self, metric: ChrfVariant, system: int) -> Triples:
         if self.per_segment:
