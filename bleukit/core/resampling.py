@@ -137,10 +137,22 @@ class Columns:
         """The statistics of a summed row (the segments' last one kept)."""
         return self.codec.from_row(sums, self.n, self.last)
 
-    def resample(self, idx: Sequence[int]) -> Any:
+    def row_sum(self, idx: Iterable[int]) -> Sequence[RefLength]:
+        """The column sums of the segments ``idx`` names (repeats counted):
+        one packed sum where the segments pack, else one sum per column."""
         if self.packed is not None:
-            return self.to_stats(self.unpack(sum(map(self.packed.__getitem__, idx))))
-        return self.to_stats([sum(map(col.__getitem__, idx)) for col in self.cols])
+            return self.unpack(sum(map(self.packed.__getitem__, idx)))
+        chosen = list(idx)
+        return [sum(map(col.__getitem__, chosen)) for col in self.cols]
+
+    def selected_sum(self, selected: Sequence[int]) -> Sequence[RefLength]:
+        """The column sums of the segments whose flag in ``selected`` is set."""
+        if self.packed is not None:
+            return self.unpack(sum(compress(self.packed, selected)))
+        return [sum(compress(col, selected)) for col in self.cols]
+
+    def resample(self, idx: Sequence[int]) -> Any:
+        return self.to_stats(self.row_sum(idx))
 
     def total(self) -> list[RefLength]:
         return [sum(col) for col in self.cols]
@@ -233,16 +245,7 @@ def bootstrap_rows(systems: Sequence[Columns], draws: Draws) -> list[list[RefLen
     """Per system, its column sums over each bootstrap resample, one flat
     row after the other (the reference)."""
     indices = bootstrap_indices(draws)
-    out: list[list[RefLength]] = []
-    for c in systems:
-        flat: list[RefLength] = []
-        for idx in indices:
-            if c.packed is not None:
-                flat.extend(c.unpack(sum(map(c.packed.__getitem__, idx))))
-            else:
-                flat.extend(sum(map(col.__getitem__, idx)) for col in c.cols)
-        out.append(flat)
-    return out
+    return [[x for idx in indices for x in c.row_sum(idx)] for c in systems]
 
 
 Sides = tuple[Sequence[RefLength], Sequence[RefLength]]
@@ -274,10 +277,7 @@ def split_sums(cols: Columns, draws: Draws) -> tuple[list[RefLength], list[RefLe
     selected: list[RefLength] = []
     others: list[RefLength] = []
     for sel, _ in randomization_selections(draws):
-        if cols.packed is not None:
-            side: Sequence[RefLength] = cols.unpack(sum(compress(cols.packed, sel)))
-        else:
-            side = [sum(compress(col, sel)) for col in cols.cols]
+        side = cols.selected_sum(sel)
         selected.extend(side)
         others.extend(t - x for t, x in zip(total, side))
     return selected, others

@@ -129,6 +129,12 @@ class SystemStatistics:
         store, i = self._store(variant, system)
         return store.total(variant, i)
 
+    def columns_of(self, variant: Metric[Any, Any], system: str, rows: Sequence[int]) -> Columns:
+        """Resampling columns of some of the system's segments (numbered
+        from 0, in that order), made anew (``columns`` keeps all of them)."""
+        store, i = self._store(variant, system)
+        return store.columns_of(variant, i, rows)
+
     def subtotal(self, variant: Metric[Any, Any], system: str, rows: Sequence[int]) -> Any:
         """The system's statistics summed over some segments (numbered from
         0), as resampling columns of those segments sum them."""

@@ -178,6 +178,29 @@ def _typed(values: Sequence[int], code: str) -> memoryview | array[int]:
     return array(code, values)
 
 
+def _floats(raw: bytes) -> list[float]:
+    """A kernel's float64 results as a list."""
+    values: list[float] = []
+    values.extend(memoryview(raw).cast("d").tolist())
+    return values
+
+
+def _scored_rows(
+    rows: Sequence[int],
+    other: Sequence[int] | None,
+    score: Callable[[memoryview | array[int], memoryview | array[int] | None], bytes],
+) -> list[float] | None:
+    """A row-scoring kernel's results on rows (and other) as int64
+    buffers; None where a value is no int64 (a Fraction of average
+    lengths; past int64): the caller scores those itself."""
+    try:
+        first = _typed(rows, "q")
+        second = None if other is None else _typed(other, "q")
+    except (TypeError, OverflowError):
+        return None
+    return _floats(score(first, second))
+
+
 def _resample_stats(cols: Columns, flat: Sequence[RefLength]) -> Iterator[Any]:
     """One system's resample sums (``cols.width`` values each) as statistics."""
     width = cols.width
@@ -339,7 +362,7 @@ class CompiledEngine(Engine):
                 t.hyp_len, t.matches, t.nearest, t.order, rule.order, column, at_least_one,
                 method, value, rule.effective_order,
             )  # fmt: skip
-            out.extend(memoryview(raw).cast("d").tolist())
+            out.extend(_floats(raw))
         return out
 
     def row_values(
@@ -348,16 +371,12 @@ class CompiledEngine(Engine):
         kernel = accelerator()
         if kernel is None or rule.kernel not in SACREBLEU_KERNELS:
             return None
-        try:
-            first, second = (x if x is None else _typed(x, "q") for x in (rows, other))
-        except (TypeError, OverflowError):  # a Fraction (average lengths); past int64
-            return None
         method = SACREBLEU_KERNELS.index(rule.kernel)
-        raw = kernel.bleu_rows(first, second, order, rule.order, method, rule.value or 0.0,
-                               rule.effective_order)  # fmt: skip
-        values: list[float] = []
-        values.extend(memoryview(raw).cast("d").tolist())
-        return values
+        return _scored_rows(
+            rows, other, lambda a, b: kernel.bleu_rows(
+                a, b, order, rule.order, method, rule.value or 0.0, rule.effective_order
+            ),
+        )  # fmt: skip
 
     def chrf_values(
         self,
@@ -370,14 +389,9 @@ class CompiledEngine(Engine):
         kernel = accelerator()
         if kernel is None or not 0 < order <= _MAX_SCORE_ORDER:
             return None
-        try:
-            first, second = (x if x is None else _typed(x, "q") for x in (rows, other))
-        except (TypeError, OverflowError):  # past int64
-            return None
-        raw = kernel.chrf_rows(first, second, order, beta, eps_smoothing)
-        values: list[float] = []
-        values.extend(memoryview(raw).cast("d").tolist())
-        return values
+        return _scored_rows(
+            rows, other, lambda a, b: kernel.chrf_rows(a, b, order, beta, eps_smoothing)
+        )
 
     def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
         kernel = accelerator()

@@ -253,12 +253,7 @@ def _variant_scores(
 def _columns(variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int]) -> list[Columns]:
     """Each system's resampling columns of the common segments (a tested
     variant's tests and intervals)."""
-    out = []
-    for name in stats.systems:
-        # read in order once: a store's segments are computed a table at a time
-        segs = list(stats.segment_stats(variant, name))
-        out.append(Columns([segs[i] for i in segments], variant))
-    return out
+    return [stats.columns_of(variant, name, segments) for name in stats.systems]
 
 
 # ----------------------------------------------------------- the statistics
@@ -270,7 +265,8 @@ def _segment_statistics(
     """Every segment-level statistic, and the calibrated epsilon; grouped by
     item from the engine's pair counts (``Engine.item_pairs``)."""
     counts, epsilon = engine.item_pairs(metric, human, threshold)
-    out = {name: _ratio(numerators, denominators)
+    every = range(len(counts))
+    out = {name: _ratio(numerators, denominators, every)
            for name, (numerators, denominators) in _item_values(counts).items()}  # fmt: skip
     for by in ("none", "system"):
         # the other groupings' Kendall-like tau from the pair counts: a pair
@@ -343,7 +339,7 @@ def _intervals(
     variant: AnyMetric,
     columns: Sequence[Columns],
     human_system: Sequence[Sequence[float]],
-    item_values: dict[str, tuple[list[float], list[float]]],
+    item_values: dict[str, tuple[_ExactSums, _ExactSums]],
     indices: Sequence[Sequence[int]],
     draws: Draws,
     settings: Settings,
@@ -356,15 +352,13 @@ def _intervals(
         for c, rows in zip(columns, variant.engine.bootstrap_rows(columns, draws))
     ]
     samples: dict[str, list[float]] = {name: [] for name in (*SYSTEM, *item_values)}
-    exact = {name: (_ExactSums(num), _ExactSums(den)) for name, (num, den) in item_values.items()}
     for k, idx in enumerate(indices):
         metric = [per_system[s][k] for s in range(len(per_system))]
         human = [row[k] for row in human_system]
         for name, f in SYSTEM.items():
             samples[name].append(f(metric, human))
-        for name, (numerators, denominators) in exact.items():
-            den = denominators.total(idx)
-            samples[name].append(numerators.total(idx) / den if den else st.nan)
+        for name, (numerators, denominators) in item_values.items():
+            samples[name].append(_ratio(numerators, denominators, idx))
     out = {}
     for name, values in samples.items():
         kept = [v for v in values if not math.isnan(v)]
@@ -374,11 +368,12 @@ def _intervals(
     return out
 
 
-def _ratio(numerators: Iterable[float], denominators: Iterable[float]) -> float:
-    """An item-grouped statistic of some items: the sum of their numerators
-    over the sum of their denominators (NaN for none)."""
-    den = math.fsum(denominators)
-    return math.fsum(numerators) / den if den else st.nan
+def _ratio(numerators: _ExactSums, denominators: _ExactSums, idx: Sequence[int]) -> float:
+    """An item-grouped statistic of some items (``idx``, repeats counted):
+    the sum of their numerators over the sum of their denominators (NaN for
+    none)."""
+    den = denominators.total(idx)
+    return numerators.total(idx) / den if den else st.nan
 
 
 class _ExactSums:
@@ -403,18 +398,20 @@ class _ExactSums:
         return (2 * chosen - self._sum) / (1 << self._shift)
 
 
-def _item_values(counts: Sequence[ItemCounts]) -> dict[str, tuple[list[float], list[float]]]:
+def _item_values(counts: Sequence[ItemCounts]) -> dict[str, tuple[_ExactSums, _ExactSums]]:
     """Per item (segment), from its pair counts (``Engine.item_pairs``), the
     numerator and denominator of each item-grouped statistic, so that the
     statistic of any items, a resample's among them, is ``_ratio`` of
     theirs: the pooled Kendall-like tau, and the mean of acc_eq (each item
     with pairs weighing 1), at epsilon 0 and at the calibrated epsilon."""
-    ones = [1.0 if c[8] else 0.0 for c in counts]
+    ones = _ExactSums([1.0 if c[8] else 0.0 for c in counts])
     return {
-        "kendall_like_item": ([float(c[5] - c[6]) for c in counts],
-                              [float(c[5] + c[6]) for c in counts]),
-        "acc_eq_item": ([(c[0] + c[4]) / c[8] if c[8] else 0.0 for c in counts], ones),
-        "acc_eq_item_calibrated": ([c[7] / c[8] if c[8] else 0.0 for c in counts], ones),
+        "kendall_like_item": (_ExactSums([float(c[5] - c[6]) for c in counts]),
+                              _ExactSums([float(c[5] + c[6]) for c in counts])),
+        "acc_eq_item": (_ExactSums([(c[0] + c[4]) / c[8] if c[8] else 0.0 for c in counts]),
+                        ones),
+        "acc_eq_item_calibrated": (_ExactSums([c[7] / c[8] if c[8] else 0.0 for c in counts]),
+                                   ones),
     }  # fmt: skip
 
 
@@ -526,7 +523,8 @@ def run(
     n = len(segments)
     boot = Draws.from_seed(n, settings.samples, settings.seed) if settings.samples else None
     indices = bootstrap_indices(boot) if boot else []
-    human_boot = [[math.fsum(row[i] for i in idx) / n for idx in indices] for row in human]
+    exact_human = [_ExactSums(row) for row in human]
+    human_boot = [[e.total(idx) / n for idx in indices] for e in exact_human]
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
     human_p = human_p_values(human, perm) if perm else None
     results, kept = list(points), {}

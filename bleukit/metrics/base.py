@@ -165,12 +165,18 @@ class StatisticsStore(ABC, Generic[S]):
     def total(self, metric: Any, system: int) -> S:
         """A system's summed statistics under one metric of the group."""
 
+    def columns_of(self, metric: Any, system: int, rows: Sequence[int]) -> Columns:
+        """Resampling columns of some of a system's segments (``rows``,
+        numbered from 0, in that order)."""
+        # read in order once: a store's segments may be computed a table at a time
+        segments = self.segments(metric, system)
+        listed = segments if isinstance(segments, list) else list(segments)
+        return Columns([listed[i] for i in rows], metric)
+
     def subtotal(self, metric: Any, system: int, rows: Sequence[int]) -> S:
         """A system's statistics summed over some of its segments (``rows``,
         numbered from 0), as resampling columns sum them."""
-        segments = self.segments(metric, system)
-        listed = segments if isinstance(segments, list) else list(segments)
-        cols = Columns([listed[i] for i in rows], metric)
+        cols = self.columns_of(metric, system, rows)
         total: S = cols.to_stats(cols.total())
         return total
 
