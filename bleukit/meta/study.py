@@ -261,13 +261,15 @@ def _columns(variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int
 
 def _segment_statistics(
     metric: st.Matrix, human: st.Matrix, threshold: float, engine: Engine
-) -> tuple[dict[str, float], float]:
-    """Every segment-level statistic, and the calibrated epsilon; grouped by
+) -> tuple[dict[str, float], float, _ItemValues]:
+    """Every segment-level statistic, the calibrated epsilon, and the item
+    values (``_item_values``) the item-grouped ones come from; grouped by
     item from the engine's pair counts (``Engine.item_pairs``)."""
     counts, epsilon = engine.item_pairs(metric, human, threshold)
     every = range(len(counts))
+    items = _item_values(counts)
     out = {name: _ratio(numerators, denominators, every)
-           for name, (numerators, denominators) in _item_values(counts).items()}  # fmt: skip
+           for name, (numerators, denominators) in items.items()}  # fmt: skip
     for by in ("none", "system"):
         # the other groupings' Kendall-like tau from the pair counts: a pair
         # counts where the humans do not tie it (threshold 0 only)
@@ -280,7 +282,7 @@ def _segment_statistics(
         else:
             out[f"kendall_like_{by}"] = st.nan
         out[f"acc_eq_{by}"] = st.mean(st.acc_eq(p) for p in pairs)
-    return {k: out[k] for k in SEGMENT}, epsilon
+    return {k: out[k] for k in SEGMENT}, epsilon, items
 
 
 def _permutation_p_values(
@@ -339,7 +341,7 @@ def _intervals(
     variant: AnyMetric,
     columns: Sequence[Columns],
     human_system: Sequence[Sequence[float]],
-    item_values: dict[str, tuple[_ExactSums, _ExactSums]],
+    item_values: _ItemValues,
     indices: Sequence[Sequence[int]],
     draws: Draws,
     settings: Settings,
@@ -398,7 +400,11 @@ class _ExactSums:
         return (2 * chosen - self._sum) / (1 << self._shift)
 
 
-def _item_values(counts: Sequence[ItemCounts]) -> dict[str, tuple[_ExactSums, _ExactSums]]:
+#: per item-grouped statistic, its items' numerators and denominators
+_ItemValues = dict[str, tuple[_ExactSums, _ExactSums]]
+
+
+def _item_values(counts: Sequence[ItemCounts]) -> _ItemValues:
     """Per item (segment), from its pair counts (``Engine.item_pairs``), the
     numerator and denominator of each item-grouped statistic, so that the
     statistic of any items, a resample's among them, is ``_ratio`` of
@@ -507,17 +513,29 @@ def run(
     human = [[hsign * _rated(judged.scores[s][i]) for i in segments] for s in names]
     human_system = [math.fsum(row) / len(row) for row in human]
 
-    points = []
-    for v in variants:
+    def measure(v: AnyMetric) -> tuple[VariantResult, _Scores, _ItemValues]:
         scores = _variant_scores(v, stats, segments)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
-        segment, epsilon = _segment_statistics(scores.sentences, human, settings.threshold,
-                                               v.engine)  # fmt: skip
-        points.append(VariantResult(
+        segment, epsilon, items = _segment_statistics(scores.sentences, human,
+                                                      settings.threshold, v.engine)  # fmt: skip
+        point = VariantResult(
             v.name, v.signature(stats.nrefs).long, v.sentence_variant().name, v.higher_is_better,
             tuple(scores.system), system, segment, epsilon,
-        ))  # fmt: skip
+        )  # fmt: skip
+        return point, scores, items
+
+    # the listed variants are always tested: their scores are kept; a grid's
+    # others are not (their memory), and the few tested are measured again
+    always = len(variants) if listed is None else listed
+    points: list[VariantResult] = []
+    kept: dict[int, _Scores] = {}
+    item_values: dict[int, _ItemValues] = {}
+    for k, v in enumerate(variants):
+        point, scores, items = measure(v)
+        points.append(point)
+        if k < always:
+            kept[k], item_values[k] = scores, items
     tested = list(range(len(variants))) if listed is None else _shortlist(points, listed)
 
     n = len(segments)
@@ -527,11 +545,12 @@ def run(
     human_boot = [[e.total(idx) / n for idx in indices] for e in exact_human]
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
     human_p = human_p_values(human, perm) if perm else None
-    results, kept = list(points), {}
+    results = list(points)
     for k in tested:
         v, point = variants[k], points[k]
-        # made again for the few tested: a grid's scores are not all kept
-        scores = kept[k] = _variant_scores(v, stats, segments)
+        if k not in kept:
+            _, kept[k], item_values[k] = measure(v)
+        scores = kept[k]
         columns = _columns(v, stats, segments) if perm or boot else []
         system = dict(point.system)
         if perm and human_p is not None:
@@ -539,9 +558,8 @@ def run(
             system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
         intervals = {}
         if boot:
-            counts, _ = v.engine.item_pairs(scores.sentences, human, settings.threshold)
-            items = _item_values(counts)
-            intervals = _intervals(v, columns, human_boot, items, indices, boot, settings)
+            intervals = _intervals(v, columns, human_boot, item_values[k], indices, boot,
+                                   settings)  # fmt: skip
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)
 
