@@ -2,11 +2,13 @@
 ``bleukit.torch.sentence_bleu`` on the tensors' device (a GPU when one is
 present) against bleukit's C engine on the same ids as lists
 (``SentenceReward(token_ids=True)``) and NLTK's ``sentence_bleu`` per
-segment. All three use NLTK's smoothing method 1, so every score is checked
-equal (bit for bit between the two bleukit paths, to 1e-9 with NLTK).
+segment, and a TensorBLEU-style baseline written here (``tensorbleu_style``).
+All use NLTK's smoothing method 1. Every bleukit score is checked equal to
+the other bleukit path bit for bit and to NLTK's to 1e-9; the baseline's
+float32 scores are checked to 1e-3 and their largest error is reported.
 
     python benchmarks/torch_batch.py [--device cuda] [--lengths 256,512,1024]
-        [--batch 256] [--repeats 5] [--json out.json]
+        [--batches 256] [--repeats 5] [--no-nltk] [--json out.json]
 
 Synthetic ids: a vocabulary of 32,000, one reference per completion, each
 completion copying the reference's token with probability 0.6. Times are
@@ -51,11 +53,43 @@ def timed(run: Callable[[], Any], repeats: int, sync: Callable[[], None]) -> tup
     return statistics.median(times), out
 
 
+def tensorbleu_style(hyps: Any, refs: Any, order: int = 4) -> Any:
+    """Sentence BLEU (0-100, float32) the way TensorBLEU describes it
+    (arXiv 2510.05485, section 3), for the baseline: the n-grams of a row
+    by ``unfold``; one ``torch.unique(dim=0)`` per order over the batch's
+    hypothesis and reference n-grams gives each a compact id; an offset
+    ``bincount`` (row * U + id) counts them per row; clipping is the
+    minimum of the two counts; precisions, NLTK's method 1 (0.1 for a zero
+    count), the brevity penalty and the geometric mean in float32 on the
+    device. One reference per row and no padding (every row full), as in
+    this benchmark's batches."""
+    import torch
+
+    batch = hyps.shape[0]
+    offsets = torch.arange(batch, device=hyps.device).unsqueeze(1)
+    log_sum = torch.zeros(batch, dtype=torch.float32, device=hyps.device)
+    for n in range(1, order + 1):
+        h, r = hyps.unfold(1, n, 1), refs.unfold(1, n, 1)
+        grams = torch.cat([h.reshape(-1, n), r.reshape(-1, n)])
+        unique, inverse = torch.unique(grams, dim=0, return_inverse=True)
+        size = unique.shape[0]
+        h_ids = inverse[: h.shape[0] * h.shape[1]].view(batch, -1) + offsets * size
+        r_ids = inverse[h.shape[0] * h.shape[1] :].view(batch, -1) + offsets * size
+        h_counts = torch.bincount(h_ids.reshape(-1), minlength=batch * size).view(batch, size)
+        r_counts = torch.bincount(r_ids.reshape(-1), minlength=batch * size).view(batch, size)
+        clipped = torch.minimum(h_counts, r_counts).sum(1).float()
+        clipped = torch.where(clipped > 0, clipped, torch.full_like(clipped, 0.1))
+        log_sum += torch.log(clipped / h.shape[1])
+    c, ref = float(hyps.shape[1]), float(refs.shape[1])
+    penalty = 1.0 if c > ref else math.exp(1 - ref / c)
+    return 100 * penalty * torch.exp(log_sum / order)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default=None, help="cuda or cpu (default: cuda if present)")
     parser.add_argument("--lengths", default="256,512,1024")
-    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--batches", default="256", help="batch sizes, comma-separated")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-nltk", action="store_true", help="skip NLTK (slow at 1024)")
     parser.add_argument("--json")
@@ -72,43 +106,58 @@ def main() -> None:
     reward = SentenceReward(variant, token_ids=True, scale=1.0)
     method1 = SmoothingFunction().method1
     name = torch.cuda.get_device_name() if device.startswith("cuda") else platform.processor()
-    print(f"device: {device} ({name}); batch {args.batch}; median of {args.repeats}")
+    print(f"device: {device} ({name}); torch {torch.__version__}; median of {args.repeats}")
     rows = []
-    for length in map(int, args.lengths.split(",")):
-        hyps, refs = make_batch(args.batch, length, seed=length)
-        h = torch.tensor(hyps, device=device)
-        r = torch.tensor(refs, device=device)
-        on_device, scores = timed(
-            lambda h=h, r=r: bleukit.torch.sentence_bleu(h, r, variant), args.repeats, sync
-        )
-        c_engine, expected = timed(
-            lambda hyps=hyps, refs=refs: reward(hyps, completion_ids=hyps, reference=refs),
-            1,
-            lambda: None,
-        )
-        row: dict[str, Any] = {"length": length, "bleukit_torch_s": on_device,
-                               "bleukit_c_s": c_engine}  # fmt: skip
-        assert scores.tolist() == expected, "bleukit.torch differs from the C engine"
-        if not args.no_nltk:
-            nltk_s, nltk_scores = timed(
-                lambda hyps=hyps, refs=refs: [
-                    100 * sentence_bleu([b], a, smoothing_function=method1)
-                    for a, b in zip(hyps, refs)
-                ],
+    for batch in map(int, args.batches.split(",")):
+        for length in map(int, args.lengths.split(",")):
+            hyps, refs = make_batch(batch, length, seed=length)
+            h = torch.tensor(hyps, device=device)
+            r = torch.tensor(refs, device=device)
+            on_device, scores = timed(
+                lambda h=h, r=r: bleukit.torch.sentence_bleu(h, r, variant), args.repeats, sync
+            )
+            counting, _ = timed(
+                lambda h=h, r=r: bleukit.torch.segment_table(h, r, 4), args.repeats, sync
+            )
+            baseline, approx = timed(lambda h=h, r=r: tensorbleu_style(h, r), args.repeats, sync)
+            c_engine, expected = timed(
+                lambda hyps=hyps, refs=refs: reward(hyps, completion_ids=hyps, reference=refs),
                 1,
                 lambda: None,
             )
-            assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(nltk_scores, expected))
-            row["nltk_s"] = nltk_s
-        rows.append(row)
-        parts = [f"length {length:>5}", f"bleukit.torch {on_device * 1000:8.1f} ms",
-                 f"C engine {c_engine * 1000:8.1f} ms"]  # fmt: skip
-        if "nltk_s" in row:
-            parts.append(f"NLTK {row['nltk_s'] * 1000:9.1f} ms ({row['nltk_s'] / on_device:.1f}x)")
-        print("  ".join(parts), flush=True)
+            assert scores.tolist() == expected, "bleukit.torch differs from the C engine"
+            error = max(abs(a - b) for a, b in zip(approx.tolist(), expected))
+            assert error < 1e-3, f"the TensorBLEU-style baseline is off by {error}"
+            row: dict[str, Any] = {"batch": batch, "length": length,
+                                   "bleukit_torch_s": on_device, "bleukit_torch_counting_s": counting,
+                                   "tensorbleu_style_s": baseline,
+                                   "tensorbleu_style_max_error": error,
+                                   "bleukit_c_s": c_engine}  # fmt: skip
+            if not args.no_nltk:
+                nltk_s, nltk_scores = timed(
+                    lambda hyps=hyps, refs=refs: [
+                        100 * sentence_bleu([b], a, smoothing_function=method1)
+                        for a, b in zip(hyps, refs)
+                    ],
+                    1,
+                    lambda: None,
+                )
+                assert all(
+                    math.isclose(a, b, abs_tol=1e-9) for a, b in zip(nltk_scores, expected)
+                )
+                row["nltk_s"] = nltk_s
+            rows.append(row)
+            parts = [f"batch {batch:>4} length {length:>5}",
+                     f"bleukit.torch {on_device * 1000:8.1f} ms (counting {counting * 1000:.1f})",
+                     f"TensorBLEU-style {baseline * 1000:8.1f} ms (error {error:.1e})",
+                     f"C engine {c_engine * 1000:8.1f} ms"]  # fmt: skip
+            if "nltk_s" in row:
+                parts.append(f"NLTK {row['nltk_s'] * 1000:9.1f} ms")
+            print("  ".join(parts), flush=True)
     if args.json:
         machine = f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()}"
-        meta = {"device": device, "device_name": name, "batch": args.batch, "machine": machine}
+        meta = {"device": device, "device_name": name, "torch": torch.__version__,
+                "repeats": args.repeats, "machine": machine}  # fmt: skip
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({**meta, "runs": rows}, fh, indent=1)
 

@@ -117,7 +117,8 @@ def _classes() -> dict[str, type]:
             return v.score_stats(stats, low if low == high else "var")
 
         def compute(self) -> Any:
-            return torch.tensor(self.result().score, dtype=torch.float64)
+            # on the states' device, as torchmetrics' own metrics return
+            return torch.tensor(self.result().score, dtype=torch.float64, device=self.stats.device)
 
     class BLEU(ExactScore):
         default = "sacrebleu"

@@ -1,9 +1,10 @@
 """bleukit.torch: sentence BLEU of token-id tensors, counted with
 vectorised n-gram ids, equals the CPU engine's score of the same ids
 written as words, bit for bit, for many variants, paddings, lengths and
-reference counts (on the CPU here; tox -e torch installs a CPU build of
-PyTorch and sets BLEUKIT_REQUIRE_TORCH=1, which makes its absence a
-failure)."""
+reference counts: on the CPU, and on a CUDA device too where one is
+present (benchmarks/gpu_check.sh runs this file on a GPU machine). tox -e
+torch installs a CPU build of PyTorch and sets BLEUKIT_REQUIRE_TORCH=1,
+which makes its absence a failure."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ import torch
 
 from bleukit.torch import DEFAULT_VARIANT, segment_table, sentence_bleu
 
+#: where the tensors are made: the CPU, and the GPU where CUDA sees one
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 IDS = {"tokenizer": "none.v1", "split": "ascii.v1", "lowercase": False}
 VARIANTS = [
     DEFAULT_VARIANT, "sacrebleu", "BLEUw2", "nltk[smoothing=nltk-method7]",
@@ -55,29 +58,35 @@ def batches(draw):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from(VARIANTS), batches(), st.sampled_from([0, 99, -100]))
-def test_scores_equal_the_cpu_engine_bit_for_bit(variant, batch, pad):
+@given(st.sampled_from(VARIANTS), batches(), st.sampled_from([0, 99, -100]),
+       st.sampled_from(DEVICES))  # fmt: skip
+def test_scores_equal_the_cpu_engine_bit_for_bit(variant, batch, pad, device):
     hyps, refs, extra = batch
     hyps = [[t if t != pad else 7 for t in h] for h in hyps]
-    h = torch.tensor(_pad(hyps, max(map(len, hyps)) + extra, pad), dtype=torch.long)
+    h = torch.tensor(_pad(hyps, max(map(len, hyps)) + extra, pad), dtype=torch.long, device=device)
     width = max(len(x) for r in refs for x in r) + extra
-    r = torch.tensor([_pad(rs, width, pad) for rs in refs], dtype=torch.long)
+    r = torch.tensor([_pad(rs, width, pad) for rs in refs], dtype=torch.long, device=device)
     got = sentence_bleu(h, r, variant=bleukit.load_variant(variant, **IDS), pad_id=pad)
     assert got.dtype == torch.float64 and got.device == h.device
     assert got.tolist() == _cpu_scores(variant, hyps, refs)
 
 
-def test_one_reference_as_a_matrix_and_int32_ids():
+@pytest.mark.parametrize("device", DEVICES)
+def test_one_reference_as_a_matrix_and_int32_ids(device):
     hyps = [[5, 6, 7, 8], [1, 2, 3, 0]]
     refs = [[5, 6, 7, 8, 9], [1, 2, 0, 0, 0]]
-    got = sentence_bleu(torch.tensor(hyps, dtype=torch.int32), torch.tensor(refs))
+    got = sentence_bleu(torch.tensor(hyps, dtype=torch.int32, device=device),
+                        torch.tensor(refs, device=device))  # fmt: skip
+    assert got.device.type == device
     assert got.tolist() == _cpu_scores(DEFAULT_VARIANT, [[5, 6, 7, 8], [1, 2, 3]],
                                        [[[5, 6, 7, 8, 9]], [[1, 2]]])  # fmt: skip
 
 
-def test_the_table_holds_exact_counts():
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_table_holds_exact_counts(device):
     # "1 1 1 2" against "1 1 2": unigrams clip 1 to 2 (3 -> 2) + 2 -> 3 matches
-    table = segment_table(torch.tensor([[1, 1, 1, 2]]), torch.tensor([[1, 1, 2]]), order=3)
+    hyps, refs = torch.tensor([[1, 1, 1, 2]], device=device), torch.tensor([[1, 1, 2]], device=device)
+    table = segment_table(hyps, refs, order=3)
     assert list(table.hyp_len) == [4] and list(table.ref_len) == [3]
     assert list(table.matches) == [3, 2, 1] and list(table.nearest) == [3, 3]
 

@@ -111,6 +111,18 @@ def test_past_two_to_the_24_the_int64_states_stay_exact():
     assert ours.stats.tolist()[2:6] == [big + 5, big + 4, big + 3, big + 2]
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+def test_states_on_a_gpu_sum_to_the_corpus_score():
+    # benchmarks/gpu_check.sh runs this on a GPU machine
+    metric = BLEU("sacrebleu").to("cuda")
+    for start in range(0, len(HYP), 100):
+        metric.update(HYP[start : start + 100], TARGET[start : start + 100])
+    assert metric.stats.device.type == "cuda" and metric.nrefs_min.device.type == "cuda"
+    score = metric.compute()
+    assert score.device.type == "cuda"
+    assert score.item() == bleukit.load_metric("sacrebleu").corpus_score(HYP, STREAMS).score
+
+
 def test_the_metric_pickles_with_its_states():
     import pickle
 
