@@ -6,6 +6,11 @@ segment, and a TensorBLEU-style baseline written here (``tensorbleu_style``).
 All use NLTK's smoothing method 1. Every bleukit score is checked equal to
 the other bleukit path bit for bit and to NLTK's to 1e-9; the baseline's
 float32 scores are checked to 1e-3 and their largest error is reported.
+NLTK's method 1 is scored in Python (as NLTK computes it, with fractions
+and ``math.fsum``); sacrebleu's floor smoothing at 0.1 gives the same
+scores here (checked to 1e-9) and is scored by the C kernel, so
+``bleukit.torch`` is timed with it too ("floor"), and on a GPU with
+``cuda_graph=True`` ("graph"; "first" is the call that captures it).
 
     python benchmarks/torch_batch.py [--device cuda] [--lengths 256,512,1024]
         [--batches 256] [--repeats 5] [--no-nltk] [--json out.json]
@@ -32,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 VARIANT = "nltk[smoothing=nltk-method1,tokenizer=char.v1,lowercase=false]"
+FLOOR = "sacrebleu[smoothing=floor,effective_order=false,tokenizer=char.v1,lowercase=false]"
 
 
 def make_batch(size: int, length: int, seed: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -102,7 +108,7 @@ def main() -> None:
 
     device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
     sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
-    variant = bleukit.load_variant(VARIANT)
+    variant, floor = bleukit.load_variant(VARIANT), bleukit.load_variant(FLOOR)
     reward = SentenceReward(variant, token_ids=True, scale=1.0)
     method1 = SmoothingFunction().method1
     name = torch.cuda.get_device_name() if device.startswith("cuda") else platform.processor()
@@ -116,6 +122,20 @@ def main() -> None:
             on_device, scores = timed(
                 lambda h=h, r=r: bleukit.torch.sentence_bleu(h, r, variant), args.repeats, sync
             )
+            with_floor, floor_scores = timed(
+                lambda h=h, r=r: bleukit.torch.sentence_bleu(h, r, floor), args.repeats, sync
+            )
+            graphed = capture = None
+            if device.startswith("cuda"):  # a captured CUDA graph per shape
+                start = time.perf_counter()
+                bleukit.torch.sentence_bleu(h, r, floor, cuda_graph=True)
+                capture = time.perf_counter() - start
+                graphed, graph_scores = timed(
+                    lambda h=h, r=r: bleukit.torch.sentence_bleu(h, r, floor, cuda_graph=True),
+                    args.repeats,
+                    sync,
+                )
+                assert graph_scores.tolist() == floor_scores.tolist()
             counting, _ = timed(
                 lambda h=h, r=r: bleukit.torch.segment_table(h, r, 4), args.repeats, sync
             )
@@ -126,10 +146,15 @@ def main() -> None:
                 lambda: None,
             )
             assert scores.tolist() == expected, "bleukit.torch differs from the C engine"
+            assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(floor_scores, expected))
             error = max(abs(a - b) for a, b in zip(approx.tolist(), expected))
             assert error < 1e-3, f"the TensorBLEU-style baseline is off by {error}"
             row: dict[str, Any] = {"batch": batch, "length": length,
-                                   "bleukit_torch_s": on_device, "bleukit_torch_counting_s": counting,
+                                   "bleukit_torch_s": on_device,
+                                   "bleukit_torch_floor_s": with_floor,
+                                   "bleukit_torch_floor_graph_s": graphed,
+                                   "cuda_graph_first_call_s": capture,
+                                   "bleukit_torch_counting_s": counting,
                                    "tensorbleu_style_s": baseline,
                                    "tensorbleu_style_max_error": error,
                                    "bleukit_c_s": c_engine}  # fmt: skip
@@ -142,15 +167,16 @@ def main() -> None:
                     1,
                     lambda: None,
                 )
-                assert all(
-                    math.isclose(a, b, abs_tol=1e-9) for a, b in zip(nltk_scores, expected)
-                )
+                assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(nltk_scores, expected))
                 row["nltk_s"] = nltk_s
             rows.append(row)
             parts = [f"batch {batch:>4} length {length:>5}",
-                     f"bleukit.torch {on_device * 1000:8.1f} ms (counting {counting * 1000:.1f})",
+                     f"bleukit.torch {on_device * 1000:7.1f} ms (floor {with_floor * 1000:.1f}, "
+                     f"counting {counting * 1000:.1f})",
                      f"TensorBLEU-style {baseline * 1000:8.1f} ms (error {error:.1e})",
                      f"C engine {c_engine * 1000:8.1f} ms"]  # fmt: skip
+            if graphed is not None:
+                parts.insert(2, f"graph {graphed * 1000:.1f} ms (first {capture * 1000:.0f})")
             if "nltk_s" in row:
                 parts.append(f"NLTK {row['nltk_s'] * 1000:9.1f} ms")
             print("  ".join(parts), flush=True)

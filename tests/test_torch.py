@@ -85,10 +85,55 @@ def test_one_reference_as_a_matrix_and_int32_ids(device):
 @pytest.mark.parametrize("device", DEVICES)
 def test_the_table_holds_exact_counts(device):
     # "1 1 1 2" against "1 1 2": unigrams clip 1 to 2 (3 -> 2) + 2 -> 3 matches
-    hyps, refs = torch.tensor([[1, 1, 1, 2]], device=device), torch.tensor([[1, 1, 2]], device=device)
-    table = segment_table(hyps, refs, order=3)
+    hyps, refs = ([[1, 1, 1, 2]], [[1, 1, 2]])
+    table = segment_table(torch.tensor(hyps, device=device), torch.tensor(refs, device=device), 3)
     assert list(table.hyp_len) == [4] and list(table.ref_len) == [3]
     assert list(table.matches) == [3, 2, 1] and list(table.nearest) == [3, 3]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_any_int64_id_and_an_empty_batch(device):
+    # n-grams are numbered by sorting the ids, so their size does not matter
+    big = 2**62
+    # 15 positions: were tokens keys, the bigrams (1, 16) and (2, 1) would
+    # both be 0 * 15 + 16 and 1 * 15 + 1 with the unigram ids 0 and 1
+    for hyps, refs in [([[big, 3, big + 1, 3]], [[[big, 3, big + 1, 5], [3, 3, 3, 3]]]),
+                       ([[1, 16, 9, 9, 9]], [[[2, 1, 8, 8, 8], [8, 8, 8, 8, 8]]])]:  # fmt: skip
+        h, r = torch.tensor(hyps, device=device), torch.tensor(refs, device=device)
+        assert sentence_bleu(h, r).tolist() == _cpu_scores(DEFAULT_VARIANT, hyps, refs)
+    none = sentence_bleu(torch.zeros((0, 4), dtype=torch.long, device=device),
+                         torch.zeros((0, 2, 3), dtype=torch.long, device=device))  # fmt: skip
+    assert none.shape == (0,) and none.device.type == device
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+def test_a_captured_graph_replays_new_batches_exactly():
+    # benchmarks/gpu_check.sh runs this on a GPU machine: each batch of a
+    # shape replays the graph its first captured, on its own ids
+    import random
+
+    rng = random.Random(7)
+    name = "nltk[smoothing=nltk-method7]"
+    variant = bleukit.load_variant(name, **IDS)
+    for size, nrefs, width in [(5, 2, 12), (3, 1, 9), (5, 2, 12), (3, 1, 9), (5, 2, 12)]:
+        seq = [rng.randrange(0, width + 1) for _ in range(size * (1 + nrefs))]
+        rows = [[rng.randrange(1, 5) for _ in range(n)] for n in seq]
+        hyps, refs = (
+            rows[:size],
+            [rows[size + i * nrefs : size + (i + 1) * nrefs] for i in range(size)],
+        )
+        h = torch.tensor(_pad(hyps, width), device="cuda")
+        r = torch.tensor([_pad(rs, width) for rs in refs], device="cuda")
+        got = sentence_bleu(h, r, variant, cuda_graph=True)
+        assert got.tolist() == _cpu_scores(name, hyps, refs)
+    bad = torch.tensor([[1, 0, 2] + [3] * 9] * 5, device="cuda")  # a captured shape
+    with pytest.raises(InputError, match="hyps: padding"):
+        sentence_bleu(bad, r, variant, cuda_graph=True)
+
+
+def test_a_cuda_graph_needs_a_cuda_device():
+    with pytest.raises(InputError, match="cuda_graph=True needs tensors on a CUDA device"):
+        sentence_bleu(torch.tensor([[1]]), torch.tensor([[1]]), cuda_graph=True)
 
 
 @pytest.mark.parametrize(
