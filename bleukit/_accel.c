@@ -1262,17 +1262,56 @@ done:
  * (items x 9 int64). The epsilon is tie calibration's (core.pairs.calibrate),
  * the mean share kept exactly as a count of agreeing pairs. */
 
-typedef struct {
-    double eps;
-    Py_ssize_t item;
-    int change;
-} TieEvent;
+/* A tie event, one uint64: the IEEE-754 bits of |metric difference| (never
+ * negative, so bit 63 is 0 and the bits' order as unsigned integers is the
+ * numbers' order), with bit 63 set where the change of the agreeing pairs
+ * when the pair ties is +1 rather than -1. The sweep applies all events of
+ * one epsilon before it compares, so their order within an epsilon does not
+ * matter, and a radix sort on bits 0-62 (four 16-bit passes) is enough:
+ * far faster than qsort on the millions of events of a grouping by system,
+ * in 8 bytes an event plus as many for the sort. */
+#define TIE_GAIN ((uint64_t)1 << 63)
 
-static int tie_event_cmp(const void *pa, const void *pb) {
-    const TieEvent *a = pa, *b = pb;
-    if (a->eps != b->eps) return a->eps < b->eps ? -1 : 1;
-    if (a->item != b->item) return a->item < b->item ? -1 : 1;
-    return (a->change > b->change) - (a->change < b->change);
+static int sort_tie_events(uint64_t *events, Py_ssize_t n) {
+    uint64_t *spare = malloc((n + 1) * sizeof(uint64_t));
+    Py_ssize_t *counts = malloc(65536 * sizeof(Py_ssize_t));
+    if (!spare || !counts) {
+        free(spare);
+        free(counts);
+        return -1;
+    }
+    uint64_t *from = events, *to = spare;
+    for (int shift = 0; shift < 64; shift += 16) {
+        uint64_t mask = shift == 48 ? 0x7fff : 0xffff; /* not the gain bit */
+        memset(counts, 0, 65536 * sizeof(Py_ssize_t));
+        for (Py_ssize_t k = 0; k < n; k++) counts[(from[k] >> shift) & mask]++;
+        Py_ssize_t at = 0;
+        for (int b = 0; b < 65536; b++) {
+            Py_ssize_t c = counts[b];
+            counts[b] = at;
+            at += c;
+        }
+        for (Py_ssize_t k = 0; k < n; k++) to[counts[(from[k] >> shift) & mask]++] = from[k];
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    /* four passes: the sorted events are back in ``events`` */
+    free(spare);
+    free(counts);
+    return 0;
+}
+
+static inline uint64_t double_bits(double x) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+static inline double bits_double(uint64_t bits) {
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
 }
 
 static inline int pair_agrees(double dm, double dh) {
@@ -1287,7 +1326,7 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*y*nnd", &mbuf, &hbuf, &systems, &items, &threshold))
         return NULL;
     PyObject *result = NULL, *counts = NULL;
-    TieEvent *events = NULL;
+    uint64_t *events = NULL;
     int64_t *good = NULL;
     if (systems < 0 || items < 0 || mbuf.len != hbuf.len ||
         mbuf.len != systems * items * (Py_ssize_t)sizeof(double)) {
@@ -1298,7 +1337,7 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
     const double *m = mbuf.buf, *h = hbuf.buf;
     Py_ssize_t per_item = systems * (systems - 1) / 2;
     counts = PyBytes_FromStringAndSize(NULL, items * 9 * sizeof(int64_t));
-    events = malloc((items * per_item + 1) * sizeof(TieEvent));
+    events = malloc((items * per_item + 1) * sizeof(uint64_t));
     good = calloc(items + 1, sizeof(int64_t));
     if (!counts || !events || !good) {
         if (counts) PyErr_NoMemory();
@@ -1306,6 +1345,7 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
     }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(counts);
     double best_eps = 0.0;
+    int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     Py_ssize_t nevents = 0;
     for (Py_ssize_t j = 0; j < items; j++) {
@@ -1327,7 +1367,8 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
                 }
                 int agrees = pair_agrees(dm, dh);
                 int change = (dh == 0) - agrees;
-                if (change && dm != 0) events[nevents++] = (TieEvent){fabs(dm), j, change};
+                if (change && dm != 0)
+                    events[nevents++] = double_bits(fabs(dm)) | (change > 0 ? TIE_GAIN : 0);
             }
         c[8] = per_item;
         good[j] = c[0] + c[4];
@@ -1338,17 +1379,20 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
         int64_t running = 0;
         for (Py_ssize_t j = 0; j < items; j++) running += good[j];
         int64_t best = running;
-        qsort(events, nevents, sizeof(TieEvent), tie_event_cmp);
+        if (sort_tie_events(events, nevents) < 0) {
+            failed = 1;
+            nevents = 0;
+        }
         Py_ssize_t k = 0;
         while (k < nevents) {
-            double eps = events[k].eps;
-            while (k < nevents && events[k].eps == eps) {
-                running += events[k].change;
+            uint64_t eps = events[k] & ~TIE_GAIN;
+            while (k < nevents && (events[k] & ~TIE_GAIN) == eps) {
+                running += events[k] & TIE_GAIN ? 1 : -1;
                 k++;
             }
             if (running > best) {
                 best = running;
-                best_eps = eps;
+                best_eps = bits_double(eps);
             }
         }
     }
@@ -1364,7 +1408,10 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
         out[j * 9 + 7] = agree;
     }
     Py_END_ALLOW_THREADS
-    result = Py_BuildValue("(Od)", counts, best_eps);
+    if (failed)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(Od)", counts, best_eps);
 done:
     Py_XDECREF(counts);
     free(events);

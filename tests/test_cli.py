@@ -1047,6 +1047,12 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
     for fmt, marker in (("markdown", "| Variant |"), ("latex", "\\begin{tabular}")):
         code, out, _ = run([*argv, "-f", fmt], capsys)
         assert code == 0 and marker in out
+    code, out, _ = run([*argv, "--calibrate-system", "--trials", "0", "--samples", "0"], capsys)
+    assert code == 0 and "acc eq system calibrated" in out and "tie-calibrated by item and" in out
+    code, out, _ = run([*argv, "--calibrate-system", "-f", "json"], capsys)
+    for v in json.loads(out)["variants"]:
+        assert v["segment"]["acc_eq_system_calibrated"] >= v["segment"]["acc_eq_system"]
+        assert v["tie_epsilon_system"] >= 0
 
 
 def test_meta_grid_and_errors(capsys, tmp_path):

@@ -16,6 +16,7 @@ from bleukit.core.errors import InputError
 from bleukit.core.pairs import swap_tables
 from bleukit.core.resampling import Draws, randomization_selections
 from bleukit.corpus.systems import collect
+from bleukit.meta import statistics
 from bleukit.meta import study as s
 from bleukit.meta.judgements import Judgements
 
@@ -97,6 +98,27 @@ def test_only_segments_rated_for_every_system_count(corpus):
         study([chrf], corpus, none)
     with pytest.raises(InputError, match="no judgements of HuaweiTSC"):
         study([chrf], corpus, Judgements("x.tsv", {n: (1.0,) * N for n in SYSTEMS[:3]}))
+
+
+def test_acc_eq_grouped_by_system_is_calibrated_on_request(corpus):
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    judgements = judged_by(bleu, *corpus)
+    plain = study([chrf], corpus, judgements, samples=0, trials=0)
+    asked = study([chrf], corpus, judgements, samples=0, trials=0, calibrate_system=True)
+    (mine,) = asked.variants
+    assert "acc_eq_system_calibrated" not in plain.variants[0].segment
+    assert plain.variants[0].system_epsilon is None
+    # the reference: tie calibration over each system's segments
+    stats = collect([chrf], *corpus)
+    metric = [stats.sentence_values(chrf.sentence_variant(), name) for name in SYSTEMS]
+    human = [list(judgements.scores[name]) for name in SYSTEMS]
+    expected = statistics.calibrated_acc_eq(statistics.groups(metric, human, "system"))
+    assert mine.segment["acc_eq_system_calibrated"] == expected.value
+    assert mine.system_epsilon == expected.epsilon
+    assert mine.segment["acc_eq_system_calibrated"] >= mine.segment["acc_eq_system"]
+    out = asked.to_dict()["variants"][0]
+    assert out["tie_epsilon_system"] == expected.epsilon
+    assert "tie_epsilon_system" not in plain.to_dict()["variants"][0]
 
 
 def test_settings_are_checked():

@@ -290,7 +290,8 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     names = _judged_names(args, names, judgements)
     stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     threshold = judgements.darr_threshold if args.threshold is None else args.threshold
-    settings = Settings(args.samples, args.trials, args.seed, args.level, threshold)
+    settings = Settings(args.samples, args.trials, args.seed, args.level, threshold,
+                        args.calibrate_system)  # fmt: skip
     with phase("meta-evaluation"):
         study = run(variants, stats, judgements, settings, len(listed) if grid else None)
     if args.save_agreement:

@@ -76,6 +76,10 @@ SEGMENT = (
     "acc_eq_system",
     "acc_eq_item_calibrated",
 )
+#: acc_eq grouped by system with tie calibration: on request
+#: (``Settings.calibrate_system``), its sweep has every pair of every
+#: system's segments (15 systems x 1,000 segments: 7.5 million)
+SYSTEM_CALIBRATED = "acc_eq_system_calibrated"
 #: the statistics PERM-BOTH tests and clusters rank
 TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item")
 
@@ -92,13 +96,19 @@ class Settings:
     and no PERM-BOTH), ``seed``, the interval's ``level``, and the human
     difference below which WMT's Kendall-like tau skips a pair
     (``threshold``: 25 for DA's 0-100 scale, WMT's DARR; 0 skips only
-    ties)."""
+    ties), and whether acc_eq grouped by system is tie-calibrated too
+    (``calibrate_system``; grouped by item it always is)."""
 
     samples: int = DEFAULT_SAMPLES
     trials: int = DEFAULT_TRIALS
     seed: int = DEFAULT_SEED
     level: float = 0.95
     threshold: float = 0.0
+    calibrate_system: bool = False
+
+    def segment_statistics(self) -> tuple[str, ...]:
+        """The segment-level statistics a study with these settings has."""
+        return (*SEGMENT, SYSTEM_CALIBRATED) if self.calibrate_system else SEGMENT
 
     def check(self) -> None:
         if self.samples < 0 or self.trials < 0:
@@ -113,7 +123,8 @@ class Settings:
 class VariantResult:
     """One variant's statistics (``system``, ``segment``: name to value,
     NaN where undefined), their intervals (name to (low, high)), the
-    calibrated tie epsilon, and its oriented system and sentence scores."""
+    calibrated tie epsilon (by item; by system where asked), and its
+    oriented system and sentence scores."""
 
     name: str
     signature: str
@@ -126,9 +137,16 @@ class VariantResult:
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: what a delta of this variant means to the humans (tested variants)
     delta: DeltaAccuracy | None = None
+    #: the calibrated epsilon of acc_eq grouped by system (where asked)
+    system_epsilon: float | None = None
 
     def value(self, statistic: str) -> float:
         return self.system[statistic] if statistic in self.system else self.segment[statistic]
+
+
+def _system_epsilon(v: VariantResult) -> dict[str, float]:
+    """The JSON's ``tie_epsilon_system``, where the study calibrated it."""
+    return {} if v.system_epsilon is None else {"tie_epsilon_system": v.system_epsilon}
 
 
 @dataclass(frozen=True)
@@ -183,6 +201,7 @@ class Study:
                     "system": {k: number(x) for k, x in v.system.items()},
                     "segment": {k: number(x) for k, x in v.segment.items()},
                     "tie_epsilon": v.epsilon,
+                    **_system_epsilon(v),
                     "tested": i in self.tested,
                     "intervals": {k: list(x) for k, x in v.intervals.items()},
                     "delta_accuracy": None if v.delta is None else v.delta.to_dict(),
@@ -192,7 +211,7 @@ class Study:
             ],
             "best": {
                 name: best.name
-                for name in (*SYSTEM, SPA, *SEGMENT)
+                for name in (*SYSTEM, SPA, *self.settings.segment_statistics())
                 if (best := self.best(name)) is not None
             },
             "significance": {
@@ -259,12 +278,24 @@ def _columns(variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int
 # ----------------------------------------------------------- the statistics
 
 
+def _system_calibrated(metric: st.Matrix, human: st.Matrix, engine: Engine) -> tuple[float, float]:
+    """acc_eq grouped by system with tie calibration, and its epsilon: the
+    engine's item pairs of the transposed matrices, whose items are the
+    systems (every system has as many segments, so each weighs the same)."""
+    counts, epsilon = engine.item_pairs(
+        [list(c) for c in zip(*metric)], [list(c) for c in zip(*human)], 0.0
+    )
+    return st.mean(c[7] / c[8] if c[8] else st.nan for c in counts), epsilon
+
+
 def _segment_statistics(
-    metric: st.Matrix, human: st.Matrix, threshold: float, engine: Engine
-) -> tuple[dict[str, float], float, _ItemValues]:
-    """Every segment-level statistic, the calibrated epsilon, and the item
-    values (``_item_values``) the item-grouped ones come from; grouped by
-    item from the engine's pair counts (``Engine.item_pairs``)."""
+    metric: st.Matrix, human: st.Matrix, settings: Settings, engine: Engine
+) -> tuple[dict[str, float], float, float | None, _ItemValues]:
+    """Every segment-level statistic, the calibrated epsilons (by item; by
+    system where asked, else None), and the item values (``_item_values``)
+    the item-grouped ones come from; grouped by item from the engine's pair
+    counts (``Engine.item_pairs``)."""
+    threshold = settings.threshold
     counts, epsilon = engine.item_pairs(metric, human, threshold)
     every = range(len(counts))
     items = _item_values(counts)
@@ -282,7 +313,11 @@ def _segment_statistics(
         else:
             out[f"kendall_like_{by}"] = st.nan
         out[f"acc_eq_{by}"] = st.mean(st.acc_eq(p) for p in pairs)
-    return {k: out[k] for k in SEGMENT}, epsilon, items
+    system_epsilon = None
+    if settings.calibrate_system:
+        out[SYSTEM_CALIBRATED], system_epsilon = _system_calibrated(metric, human, engine)
+    names = settings.segment_statistics()
+    return {k: out[k] for k in names}, epsilon, system_epsilon, items
 
 
 def _permutation_p_values(
@@ -517,11 +552,12 @@ def run(
         scores = _variant_scores(v, stats, segments)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
-        segment, epsilon, items = _segment_statistics(scores.sentences, human,
-                                                      settings.threshold, v.engine)  # fmt: skip
+        segment, epsilon, system_epsilon, items = _segment_statistics(
+            scores.sentences, human, settings, v.engine
+        )
         point = VariantResult(
             v.name, v.signature(stats.nrefs).long, v.sentence_variant().name, v.higher_is_better,
-            tuple(scores.system), system, segment, epsilon,
+            tuple(scores.system), system, segment, epsilon, system_epsilon=system_epsilon,
         )  # fmt: skip
         return point, scores, items
 

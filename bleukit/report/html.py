@@ -294,13 +294,13 @@ def _pair_cards(a: Analysis) -> Iterator[str]:
 def _people_section(study: Study) -> str:
     """The study of the report's variants against human judgements."""
     from .meta import (
-        SEGMENT_COLUMNS,
         SYSTEM_COLUMNS,
         about,
         best_lines,
         cells,
         delta_cells,
         interval_cells,
+        segment_columns,
     )
 
     def table(parts: tuple[list[str], list[list[str]]]) -> str:
@@ -310,8 +310,8 @@ def _people_section(study: Study) -> str:
     cards = [
         f'<div class="card wide"><h3>System level</h3>{table(cells(study, SYSTEM_COLUMNS, 3))}'
         "</div>",
-        f'<div class="card wide"><h3>Segment level</h3>{table(cells(study, SEGMENT_COLUMNS, 3))}'
-        "</div>",
+        '<div class="card wide"><h3>Segment level</h3>'
+        f"{table(cells(study, segment_columns(study), 3))}</div>",
     ]
     if any(v.intervals for v in study.variants):
         cards.append(

@@ -14,9 +14,14 @@ from ..core.results import LEVELS
 from ..meta.study import SEGMENT, SPA, SYSTEM, Study
 from .tables import render_latex, render_markdown, render_text
 
-#: the columns of the two tables: statistic, heading
+#: the columns of the system-level table: statistic, heading
 SYSTEM_COLUMNS = [(name, name.replace("_", " ")) for name in (*SYSTEM, SPA)]
-SEGMENT_COLUMNS = [(name, name.replace("_", " ")) for name in SEGMENT]
+
+
+def segment_columns(study: Study) -> list[tuple[str, str]]:
+    """The columns of the segment-level table: the study's statistics."""
+    return [(name, name.replace("_", " ")) for name in study.settings.segment_statistics()]
+
 
 Renderer = Callable[[list[str], list[list[str]], list[str]], str]
 #: a table's header and body
@@ -84,6 +89,9 @@ def about(study: Study) -> list[str]:
         f"from each variant's sentence scores; Kendall-like tau skips human differences below "
         f"{s.threshold:g}",
     ]
+    if s.calibrate_system:
+        lines.append("acc_eq tie-calibrated by item and by system (each variant's epsilons in "
+                     "the JSON: tie_epsilon, tie_epsilon_system)")  # fmt: skip
     if study.tested:
         lines.append(
             f"Tested variants: {s.samples} bootstrap resamples of the segments ({s.level:.0%} "
@@ -96,7 +104,7 @@ def about(study: Study) -> list[str]:
 
 def best_lines(study: Study) -> list[str]:
     lines = []
-    for name in (*SYSTEM, SPA, *SEGMENT):
+    for name in (*SYSTEM, SPA, *study.settings.segment_statistics()):
         best = study.best(name)
         if best is not None:
             lines.append(f"best {name.replace('_', ' ')}: {best.name} ({best.value(name):.4f})")
@@ -116,7 +124,7 @@ def _render(study: Study, width: int, render: Renderer, line: Callable[[str], st
     (a heading or note as the format writes it)."""
     parts = [
         line("System level") + "\n" + render(*cells(study, SYSTEM_COLUMNS, width), []),
-        line("Segment level") + "\n" + render(*cells(study, SEGMENT_COLUMNS, width), []),
+        line("Segment level") + "\n" + render(*cells(study, segment_columns(study), width), []),
     ]
     if any(v.intervals for v in study.variants):
         parts.append(line("Intervals") + "\n" + render(*interval_cells(study, width), []))
