@@ -93,6 +93,7 @@ def main() -> None:
         rows = []
         for label, extra in (
             ("7 variants", []),
+            ("7 variants, --calibrate system,none", ["--calibrate", "system,none"]),
             ("7 variants + grid", ["--search", *args.grid.split()]),
             (
                 "7 variants + grid, no tests",

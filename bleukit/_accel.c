@@ -1421,6 +1421,236 @@ done:
     return result;
 }
 
+/* pooled_calibration(metric, human) -> (agreeing, pairs, epsilon): tie
+ * calibration of acc_eq with no grouping, every score one entry of one
+ * vector (core.pairs.calibrated_epsilon of one group is the reference): the
+ * epsilon, 0 or a pair's |metric difference|, the smallest of those where
+ * the most pairs agree, and how many do. 15 systems x 1,000 segments make
+ * 113 million pairs, too many to hold and sort as item_pairs does. So the
+ * events are counted, not kept: with the scores sorted by metric, a pair's
+ * difference grows with its second entry, so the pairs whose difference
+ * has given leading bits are a range of second entries found by binary
+ * search. A node (the events whose difference's bits >> shift equal a key)
+ * counts its events' gains and losses per next 16 bits, and only the
+ * children whose agreeing count could reach one already attained (the
+ * count before them plus their gains) are visited, in order: collected and
+ * radix-sorted when few enough, split again when not, and summed when they
+ * all share one difference. The first epsilon of the most agreeing pairs is
+ * therefore always visited, and the counts are exact integers. */
+
+#define POOLED_COLLECT ((int64_t)1 << 22) /* events a node may hold: 32 MiB */
+
+typedef struct {
+    const double *m, *h; /* sorted by metric, ascending */
+    Py_ssize_t n;
+    int64_t best, floor; /* the most agreeing pairs found; a count attained */
+    uint64_t best_bits;  /* the epsilon of best */
+    int failed;
+} Pooled;
+
+typedef struct {
+    double m, h;
+} ScoredEntry;
+
+static int scored_entry_cmp(const void *pa, const void *pb) {
+    double a = ((const ScoredEntry *)pa)->m, b = ((const ScoredEntry *)pb)->m;
+    return (a > b) - (a < b);
+}
+
+/* the key of the pair (i, j), i < j: its difference's bits >> shift */
+static inline uint64_t pooled_key(const Pooled *p, Py_ssize_t i, Py_ssize_t j, int shift) {
+    return shift >= 64 ? 0 : double_bits(p->m[j] - p->m[i]) >> shift;
+}
+
+/* the first j > i whose pair's key is at least ``key`` (n if none) */
+static Py_ssize_t pooled_first(const Pooled *p, Py_ssize_t i, uint64_t key, int shift) {
+    Py_ssize_t lo = i + 1, hi = p->n;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (pooled_key(p, i, mid, shift) < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* +1: the humans tie the pair (it agrees once the metric does); -1: it is
+ * concordant (it agrees until the metric ties it); 0: discordant */
+static inline int pooled_change(const Pooled *p, Py_ssize_t i, Py_ssize_t j) {
+    double hi = p->h[i], hj = p->h[j];
+    return hi == hj ? 1 : hj > hi ? -1 : 0;
+}
+
+static void pooled_node(Pooled *p, uint64_t key, int shift, int64_t start, int64_t gains,
+                        int64_t losses);
+
+/* the events of the keys first..last (at shift), collected, sorted and
+ * swept in order from ``start`` agreeing pairs */
+static void pooled_collected(Pooled *p, uint64_t first, uint64_t last, int shift, int64_t start,
+                             int64_t events) {
+    uint64_t *kept = malloc((events + 1) * sizeof(uint64_t));
+    if (!kept) {
+        p->failed = 1;
+        return;
+    }
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i + 1 < p->n; i++) {
+        Py_ssize_t end = pooled_first(p, i, last + 1, shift);
+        for (Py_ssize_t j = pooled_first(p, i, first, shift); j < end; j++) {
+            double d = p->m[j] - p->m[i];
+            int change = d == 0 ? 0 : pooled_change(p, i, j); /* a metric tie: no event */
+            if (change) kept[k++] = double_bits(d) | (change > 0 ? TIE_GAIN : 0);
+        }
+    }
+    if (sort_tie_events(kept, k) < 0) {
+        p->failed = 1;
+        free(kept);
+        return;
+    }
+    int64_t running = start;
+    Py_ssize_t at = 0;
+    while (at < k) {
+        uint64_t eps = kept[at] & ~TIE_GAIN;
+        while (at < k && (kept[at] & ~TIE_GAIN) == eps) running += kept[at++] & TIE_GAIN ? 1 : -1;
+        if (running > p->best) {
+            p->best = running;
+            p->best_bits = eps;
+        }
+    }
+    free(kept);
+}
+
+/* a node whose events need splitting: per child (the next 16 bits) its
+ * gains and losses, then the children that could reach p->floor, in order */
+static void pooled_split(Pooled *p, uint64_t key, int shift, int64_t start) {
+    int child = shift > 16 ? shift - 16 : 0, width = shift - child;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    int64_t *gains = calloc((size_t)1 << width, sizeof(int64_t));
+    int64_t *losses = calloc((size_t)1 << width, sizeof(int64_t));
+    if (!gains || !losses) {
+        p->failed = 1;
+        free(gains);
+        free(losses);
+        return;
+    }
+    for (Py_ssize_t i = 0; i + 1 < p->n; i++) {
+        Py_ssize_t end = shift >= 64 ? p->n : pooled_first(p, i, key + 1, shift);
+        Py_ssize_t j = shift >= 64 ? i + 1 : pooled_first(p, i, key, shift);
+        for (; j < end; j++) {
+            double d = p->m[j] - p->m[i];
+            if (d == 0) continue; /* a metric tie at every epsilon */
+            int change = pooled_change(p, i, j);
+            if (change > 0)
+                gains[(double_bits(d) >> child) & mask]++;
+            else if (change < 0)
+                losses[(double_bits(d) >> child) & mask]++;
+        }
+    }
+    /* every child's end is attained (at its largest difference) */
+    int64_t running = start;
+    for (uint64_t c = 0; c <= mask; c++) {
+        if (!gains[c] && !losses[c]) continue;
+        running += gains[c] - losses[c];
+        if (running > p->floor) p->floor = running;
+    }
+    /* the children in order: one too big to collect is a node of its own;
+     * from one that could reach p->floor, a run of the next ones is
+     * collected together (one pass over the entries, not one a child) */
+    running = start;
+    uint64_t base = shift >= 64 ? 0 : key << width;
+    uint64_t c = 0;
+    while (c <= mask && !p->failed) {
+        int64_t events = gains[c] + losses[c];
+        if (!events) {
+            c++;
+        } else if (events > POOLED_COLLECT || running + gains[c] < p->floor) {
+            pooled_node(p, base | c, child, running, gains[c], losses[c]);
+            running += gains[c] - losses[c];
+            c++;
+        } else {
+            int64_t from = running, total = 0;
+            uint64_t first = c, last = c;
+            for (; c <= mask; c++) {
+                int64_t more = gains[c] + losses[c];
+                if (more > POOLED_COLLECT || total + more > POOLED_COLLECT) break;
+                if (more) {
+                    total += more;
+                    running += gains[c] - losses[c];
+                    last = c;
+                }
+            }
+            pooled_collected(p, base | first, base | last, child, from, total);
+        }
+    }
+    free(gains);
+    free(losses);
+}
+
+static void pooled_node(Pooled *p, uint64_t key, int shift, int64_t start, int64_t gains,
+                        int64_t losses) {
+    if (start + gains < p->floor) return; /* it cannot reach a count already attained */
+    if (shift == 0) {                     /* one difference: its events at once */
+        int64_t end = start + gains - losses;
+        if (end > p->best) {
+            p->best = end;
+            p->best_bits = key;
+        }
+    } else if (gains + losses <= POOLED_COLLECT) {
+        pooled_collected(p, key, key, shift, start, gains + losses);
+    } else {
+        pooled_split(p, key, shift, start);
+    }
+}
+
+static PyObject *pooled_calibration(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf;
+    if (!PyArg_ParseTuple(args, "y*y*", &mbuf, &hbuf)) return NULL;
+    PyObject *result = NULL;
+    ScoredEntry *entries = NULL;
+    double *sorted = NULL;
+    if (mbuf.len != hbuf.len || mbuf.len % (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "pooled_calibration: metric and human: float64 of one length");
+        goto done;
+    }
+    Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
+    entries = malloc((n + 1) * sizeof(ScoredEntry));
+    sorted = malloc((2 * n + 1) * sizeof(double));
+    if (!entries || !sorted) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    Pooled p = {sorted, sorted + n, n, 0, 0, 0, 0};
+    int64_t pairs = (int64_t)n * (n - 1) / 2, agree = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) entries[i] = (ScoredEntry){m[i], h[i]};
+    qsort(entries, n, sizeof(ScoredEntry), scored_entry_cmp);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        sorted[i] = entries[i].m;
+        sorted[n + i] = entries[i].h;
+    }
+    /* at epsilon 0: pairs tied on both sides and concordant pairs agree */
+    for (Py_ssize_t i = 0; i + 1 < n; i++)
+        for (Py_ssize_t j = i + 1; j < n; j++)
+            agree += sorted[j] == sorted[i] ? sorted[n + j] == sorted[n + i]
+                                            : sorted[n + j] > sorted[n + i];
+    p.best = p.floor = agree;
+    if (n > 1) pooled_split(&p, 0, 64, agree);
+    Py_END_ALLOW_THREADS
+    if (p.failed)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(LLd)", (long long)p.best, (long long)pairs, bits_double(p.best_bits));
+done:
+    free(entries);
+    free(sorted);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
 /* swap_tables(za, zb, human, systems, items, kind, threshold) -> (first,
  * second, table): PERM-BOTH's pair tables, as bleukit.core.pairs.swap_tables
  * makes them (the reference): per pair of systems of an item (kind 0, WMT's
@@ -3024,6 +3254,10 @@ static PyMethodDef methods[] = {
      "cell c, from the least significant) and the sum over pairs p of\n"
      "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
      "table: int8): trials int64."},
+    {"pooled_calibration", pooled_calibration, METH_VARARGS,
+     "pooled_calibration(metric, human) -> (agreeing, pairs, epsilon)\n\n"
+     "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"
+     "calibrated epsilon, the pairs agreeing there, and all pairs; exact."},
     {"item_pairs", item_pairs, METH_VARARGS,
      "item_pairs(metric, human, systems, items, threshold) -> (bytes, epsilon)\n\n"
      "Per item of two systems x items float64 matrices, how its pairs compare (9\n"

@@ -1047,12 +1047,16 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
     for fmt, marker in (("markdown", "| Variant |"), ("latex", "\\begin{tabular}")):
         code, out, _ = run([*argv, "-f", fmt], capsys)
         assert code == 0 and marker in out
-    code, out, _ = run([*argv, "--calibrate-system", "--trials", "0", "--samples", "0"], capsys)
-    assert code == 0 and "acc eq system calibrated" in out and "tie-calibrated by item and" in out
-    code, out, _ = run([*argv, "--calibrate-system", "-f", "json"], capsys)
+    quick = [*argv, "--trials", "0", "--samples", "0"]
+    code, out, _ = run([*quick, "--calibrate", "system,none"], capsys)
+    assert code == 0 and "acc eq system calibrated" in out and "acc eq none calibrated" in out
+    assert "tie-calibrated by item and by system and not grouped" in out
+    code, out, _ = run([*quick, "--calibrate", "none", "-f", "json"], capsys)
     for v in json.loads(out)["variants"]:
-        assert v["segment"]["acc_eq_system_calibrated"] >= v["segment"]["acc_eq_system"]
-        assert v["tie_epsilon_system"] >= 0
+        assert v["segment"]["acc_eq_none_calibrated"] >= v["segment"]["acc_eq_none"]
+        assert v["tie_epsilon_none"] >= 0 and "tie_epsilon_system" not in v
+    code, _, err = run([*quick, "--calibrate", "items"], capsys)
+    assert code != 0 and "calibrate 'items': expected none or system" in err
 
 
 def test_meta_grid_and_errors(capsys, tmp_path):

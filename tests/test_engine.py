@@ -706,6 +706,34 @@ def test_compiled_item_pairs_equal_the_reference(systems, items, threshold, data
     )
 
 
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 60), st.booleans(), st.data())
+def test_compiled_pooled_calibration_equals_the_reference(n, few, data):
+    """Tie calibration with no grouping in C (counted by leading bits,
+    never holding every pair) is the reference's: the same epsilon, the
+    same agreeing pairs, on ties, close values and any float."""
+    cells = (st.sampled_from([0.0, 0.1, 0.2, 0.30000000000000004, 1.0, 2.5, -1.0]) if few
+             else st.floats(-1e300, 1e300, allow_nan=False))  # fmt: skip
+    metric = data.draw(st.lists(cells, min_size=n, max_size=n))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0, 25.0]), min_size=n, max_size=n))
+    expected = ENGINES.get("python").pooled_calibration(metric, human)
+    assert ENGINES.get("c").pooled_calibration(metric, human) == expected
+
+
+@needs_accel
+def test_compiled_pooled_calibration_splits_many_pairs_exactly():
+    # 3,000 scores: 4.5 million pairs, more than one node collects, so the
+    # sweep splits nodes by their next bits; the reference visits them all
+    import random
+
+    rng = random.Random(11)
+    metric = [rng.choice([rng.uniform(0, 100), float(rng.randrange(5))]) for _ in range(3000)]
+    human = [float(rng.choice([0, 0, 1, 5, 25])) for _ in range(3000)]
+    expected = ENGINES.get("python").pooled_calibration(metric, human)
+    assert ENGINES.get("c").pooled_calibration(metric, human) == expected
+
+
 def test_item_pairs_refuse_matrices_of_two_shapes():
     for engine in AVAILABLE:
         with pytest.raises(InputError, match="matrices of one shape"):

@@ -100,29 +100,32 @@ def test_only_segments_rated_for_every_system_count(corpus):
         study([chrf], corpus, Judgements("x.tsv", {n: (1.0,) * N for n in SYSTEMS[:3]}))
 
 
-def test_acc_eq_grouped_by_system_is_calibrated_on_request(corpus):
+def test_other_groupings_are_calibrated_on_request(corpus):
     chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
     judgements = judged_by(bleu, *corpus)
     plain = study([chrf], corpus, judgements, samples=0, trials=0)
-    asked = study([chrf], corpus, judgements, samples=0, trials=0, calibrate_system=True)
+    asked = study([chrf], corpus, judgements, samples=0, trials=0, calibrate=("system", "none"))
     (mine,) = asked.variants
-    assert "acc_eq_system_calibrated" not in plain.variants[0].segment
-    assert plain.variants[0].system_epsilon is None
-    # the reference: tie calibration over each system's segments
+    assert not {"acc_eq_system_calibrated", "acc_eq_none_calibrated"} & set(
+        plain.variants[0].segment
+    )
+    assert plain.variants[0].epsilons == {}
+    # the reference: tie calibration over each system's segments, or all
     stats = collect([chrf], *corpus)
     metric = [stats.sentence_values(chrf.sentence_variant(), name) for name in SYSTEMS]
     human = [list(judgements.scores[name]) for name in SYSTEMS]
-    expected = statistics.calibrated_acc_eq(statistics.groups(metric, human, "system"))
-    assert mine.segment["acc_eq_system_calibrated"] == expected.value
-    assert mine.system_epsilon == expected.epsilon
-    assert mine.segment["acc_eq_system_calibrated"] >= mine.segment["acc_eq_system"]
     out = asked.to_dict()["variants"][0]
-    assert out["tie_epsilon_system"] == expected.epsilon
+    for by in ("system", "none"):
+        expected = statistics.calibrated_acc_eq(statistics.groups(metric, human, by))
+        assert mine.segment[f"acc_eq_{by}_calibrated"] == expected.value
+        assert mine.epsilons[by] == out[f"tie_epsilon_{by}"] == expected.epsilon
+        assert mine.segment[f"acc_eq_{by}_calibrated"] >= mine.segment[f"acc_eq_{by}"]
     assert "tie_epsilon_system" not in plain.to_dict()["variants"][0]
 
 
 def test_settings_are_checked():
-    for bad in (s.Settings(samples=-1), s.Settings(level=1.5), s.Settings(threshold=-1)):
+    for bad in (s.Settings(samples=-1), s.Settings(level=1.5), s.Settings(threshold=-1),
+                s.Settings(calibrate=("item",))):  # fmt: skip
         with pytest.raises(InputError):
             bad.check()
 

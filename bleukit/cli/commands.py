@@ -288,10 +288,11 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     judgements = _judgements(args)
     names, paths = a.system_files(args)
     names = _judged_names(args, names, judgements)
-    stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     threshold = judgements.darr_threshold if args.threshold is None else args.threshold
-    settings = Settings(args.samples, args.trials, args.seed, args.level, threshold,
-                        args.calibrate_system)  # fmt: skip
+    calibrate = tuple(dict.fromkeys(x.strip() for x in args.calibrate.split(",") if x.strip()))
+    settings = Settings(args.samples, args.trials, args.seed, args.level, threshold, calibrate)
+    settings.check()  # before the systems are read
+    stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     with phase("meta-evaluation"):
         study = run(variants, stats, judgements, settings, len(listed) if grid else None)
     if args.save_agreement:

@@ -381,11 +381,13 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
         "(default 25 for raw DA, WMT's DARR; else 0, skipping ties only)",
     )
     study.add_argument(
-        "--calibrate-system",
-        action="store_true",
-        help="also tie-calibrate acc_eq grouped by system (acc_eq_system_calibrated; "
-        "its sweep has every pair of each system's segments, about 0.2 s a variant for "
-        "1,000 segments)",
+        "--calibrate",
+        default="",
+        metavar="GROUPINGS",
+        help="also tie-calibrate acc_eq in these groupings, comma-separated: system "
+        "(every pair of each system's segments, about 0.2 s a variant for 15 x 1,000) and "
+        "none (every pair of all scores, exact, 0.2-2 s a variant for 15 x 1,000); by item "
+        "it always is",
     )
     _add_executor(meta.add_argument_group("execution"))
 

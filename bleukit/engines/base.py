@@ -18,7 +18,15 @@ from typing import Any, ClassVar
 from ..core.correlation import system_swaps
 from ..core.edits import edit_count
 from ..core.matches import MatchCounts, MatchStore
-from ..core.pairs import ItemCounts, Pairs, item_pairs, pair_counts, swap_tables
+from ..core.pairs import (
+    ItemCounts,
+    Pairs,
+    calibrated_epsilon,
+    epsilon_pairs,
+    item_pairs,
+    pair_counts,
+    swap_tables,
+)
 from ..core.reflen import Policy, RefLength
 from ..core.resampling import (
     Columns,
@@ -208,6 +216,17 @@ class Engine(ABC):
         """PERM-BOTH's trials of a system-level statistic that reach the
         observed lead of b over a (``core.correlation.system_swaps``)."""
         return system_swaps(a, b, human, statistic, draws)
+
+    def pooled_calibration(
+        self, metric: Sequence[float], human: Sequence[float]
+    ) -> tuple[int, int, float]:
+        """Tie calibration of acc_eq with no grouping, the vectors one
+        group: the pairs agreeing at the calibrated epsilon, all pairs, and
+        the epsilon (``core.pairs.calibrated_epsilon``; every pair is
+        visited, so this reference is for small inputs)."""
+        epsilon = calibrated_epsilon([(metric, human)])
+        pairs = epsilon_pairs(metric, human, epsilon)
+        return pairs.con + pairs.tie_both, pairs.total, epsilon
 
     def item_pairs(
         self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float

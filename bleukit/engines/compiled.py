@@ -422,6 +422,18 @@ class CompiledEngine(Engine):
         count: int = kernel.system_swaps(draws.state, *vectors, index, draws.count)
         return count
 
+    def pooled_calibration(
+        self, metric: Sequence[float], human: Sequence[float]
+    ) -> tuple[int, int, float]:
+        kernel = accelerator()
+        if kernel is None or len(metric) != len(human):
+            # the reference refuses vectors of two lengths
+            return super().pooled_calibration(metric, human)
+        counts: tuple[int, int, float] = kernel.pooled_calibration(
+            array("d", metric), array("d", human)
+        )
+        return counts
+
     def item_pairs(
         self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float
     ) -> tuple[list[ItemCounts], float]:

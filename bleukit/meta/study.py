@@ -76,10 +76,11 @@ SEGMENT = (
     "acc_eq_system",
     "acc_eq_item_calibrated",
 )
-#: acc_eq grouped by system with tie calibration: on request
-#: (``Settings.calibrate_system``), its sweep has every pair of every
-#: system's segments (15 systems x 1,000 segments: 7.5 million)
-SYSTEM_CALIBRATED = "acc_eq_system_calibrated"
+#: the groupings whose acc_eq is tie-calibrated on request
+#: (``Settings.calibrate``; by item it always is): their sweeps see every
+#: pair of each system's segments (15 systems x 1,000 segments: 7.5
+#: million) or of all the scores (113 million)
+CALIBRATED = ("none", "system")
 #: the statistics PERM-BOTH tests and clusters rank
 TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item")
 
@@ -96,19 +97,19 @@ class Settings:
     and no PERM-BOTH), ``seed``, the interval's ``level``, and the human
     difference below which WMT's Kendall-like tau skips a pair
     (``threshold``: 25 for DA's 0-100 scale, WMT's DARR; 0 skips only
-    ties), and whether acc_eq grouped by system is tie-calibrated too
-    (``calibrate_system``; grouped by item it always is)."""
+    ties), and the other groupings whose acc_eq is tie-calibrated too
+    (``calibrate``, of ``CALIBRATED``; grouped by item it always is)."""
 
     samples: int = DEFAULT_SAMPLES
     trials: int = DEFAULT_TRIALS
     seed: int = DEFAULT_SEED
     level: float = 0.95
     threshold: float = 0.0
-    calibrate_system: bool = False
+    calibrate: tuple[str, ...] = ()
 
     def segment_statistics(self) -> tuple[str, ...]:
         """The segment-level statistics a study with these settings has."""
-        return (*SEGMENT, SYSTEM_CALIBRATED) if self.calibrate_system else SEGMENT
+        return (*SEGMENT, *(f"acc_eq_{by}_calibrated" for by in CALIBRATED if by in self.calibrate))
 
     def check(self) -> None:
         if self.samples < 0 or self.trials < 0:
@@ -117,14 +118,19 @@ class Settings:
             raise InputError(f"confidence level {self.level}: expected a number in (0, 1)")
         if self.threshold < 0:
             raise InputError(f"threshold {self.threshold}: expected 0 or more")
+        for by in self.calibrate:
+            if by not in CALIBRATED:
+                raise InputError(
+                    f"calibrate {by!r}: expected {' or '.join(CALIBRATED)} (by item it always is)"
+                )
 
 
 @dataclass(frozen=True)
 class VariantResult:
     """One variant's statistics (``system``, ``segment``: name to value,
     NaN where undefined), their intervals (name to (low, high)), the
-    calibrated tie epsilon (by item; by system where asked), and its
-    oriented system and sentence scores."""
+    calibrated tie epsilon (by item; of the other groupings where asked),
+    and its oriented system and sentence scores."""
 
     name: str
     signature: str
@@ -137,16 +143,17 @@ class VariantResult:
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: what a delta of this variant means to the humans (tested variants)
     delta: DeltaAccuracy | None = None
-    #: the calibrated epsilon of acc_eq grouped by system (where asked)
-    system_epsilon: float | None = None
+    #: the calibrated epsilons of acc_eq's other groupings (where asked)
+    epsilons: dict[str, float] = field(default_factory=dict)
 
     def value(self, statistic: str) -> float:
         return self.system[statistic] if statistic in self.system else self.segment[statistic]
 
 
-def _system_epsilon(v: VariantResult) -> dict[str, float]:
-    """The JSON's ``tie_epsilon_system``, where the study calibrated it."""
-    return {} if v.system_epsilon is None else {"tie_epsilon_system": v.system_epsilon}
+def _epsilons(v: VariantResult) -> dict[str, float]:
+    """The JSON's ``tie_epsilon_none`` and ``tie_epsilon_system``, where the
+    study calibrated them."""
+    return {f"tie_epsilon_{by}": x for by, x in v.epsilons.items()}
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,7 @@ class Study:
                     "system": {k: number(x) for k, x in v.system.items()},
                     "segment": {k: number(x) for k, x in v.segment.items()},
                     "tie_epsilon": v.epsilon,
-                    **_system_epsilon(v),
+                    **_epsilons(v),
                     "tested": i in self.tested,
                     "intervals": {k: list(x) for k, x in v.intervals.items()},
                     "delta_accuracy": None if v.delta is None else v.delta.to_dict(),
@@ -278,10 +285,18 @@ def _columns(variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int
 # ----------------------------------------------------------- the statistics
 
 
-def _system_calibrated(metric: st.Matrix, human: st.Matrix, engine: Engine) -> tuple[float, float]:
-    """acc_eq grouped by system with tie calibration, and its epsilon: the
+def _calibrated(
+    metric: st.Matrix, human: st.Matrix, by: str, engine: Engine
+) -> tuple[float, float]:
+    """acc_eq with tie calibration, and its epsilon, grouped by system (the
     engine's item pairs of the transposed matrices, whose items are the
-    systems (every system has as many segments, so each weighs the same)."""
+    systems; every system has as many segments, so each weighs the same)
+    or not grouped (``Engine.pooled_calibration`` of all the scores)."""
+    if by == "none":
+        agreeing, pairs, epsilon = engine.pooled_calibration(
+            [x for row in metric for x in row], [x for row in human for x in row]
+        )
+        return (agreeing / pairs if pairs else st.nan), epsilon
     counts, epsilon = engine.item_pairs(
         [list(c) for c in zip(*metric)], [list(c) for c in zip(*human)], 0.0
     )
@@ -290,11 +305,11 @@ def _system_calibrated(metric: st.Matrix, human: st.Matrix, engine: Engine) -> t
 
 def _segment_statistics(
     metric: st.Matrix, human: st.Matrix, settings: Settings, engine: Engine
-) -> tuple[dict[str, float], float, float | None, _ItemValues]:
-    """Every segment-level statistic, the calibrated epsilons (by item; by
-    system where asked, else None), and the item values (``_item_values``)
-    the item-grouped ones come from; grouped by item from the engine's pair
-    counts (``Engine.item_pairs``)."""
+) -> tuple[dict[str, float], float, dict[str, float], _ItemValues]:
+    """Every segment-level statistic, the calibrated epsilons (by item; of
+    the other groupings asked for, by grouping), and the item values
+    (``_item_values``) the item-grouped ones come from; grouped by item from
+    the engine's pair counts (``Engine.item_pairs``)."""
     threshold = settings.threshold
     counts, epsilon = engine.item_pairs(metric, human, threshold)
     every = range(len(counts))
@@ -313,11 +328,12 @@ def _segment_statistics(
         else:
             out[f"kendall_like_{by}"] = st.nan
         out[f"acc_eq_{by}"] = st.mean(st.acc_eq(p) for p in pairs)
-    system_epsilon = None
-    if settings.calibrate_system:
-        out[SYSTEM_CALIBRATED], system_epsilon = _system_calibrated(metric, human, engine)
+    epsilons = {}
+    for by in CALIBRATED:
+        if by in settings.calibrate:
+            out[f"acc_eq_{by}_calibrated"], epsilons[by] = _calibrated(metric, human, by, engine)
     names = settings.segment_statistics()
-    return {k: out[k] for k in names}, epsilon, system_epsilon, items
+    return {k: out[k] for k in names}, epsilon, epsilons, items
 
 
 def _permutation_p_values(
@@ -552,12 +568,12 @@ def run(
         scores = _variant_scores(v, stats, segments)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
-        segment, epsilon, system_epsilon, items = _segment_statistics(
+        segment, epsilon, epsilons, items = _segment_statistics(
             scores.sentences, human, settings, v.engine
         )
         point = VariantResult(
             v.name, v.signature(stats.nrefs).long, v.sentence_variant().name, v.higher_is_better,
-            tuple(scores.system), system, segment, epsilon, system_epsilon=system_epsilon,
+            tuple(scores.system), system, segment, epsilon, epsilons=epsilons,
         )  # fmt: skip
         return point, scores, items
 

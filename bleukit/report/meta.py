@@ -89,9 +89,11 @@ def about(study: Study) -> list[str]:
         f"from each variant's sentence scores; Kendall-like tau skips human differences below "
         f"{s.threshold:g}",
     ]
-    if s.calibrate_system:
-        lines.append("acc_eq tie-calibrated by item and by system (each variant's epsilons in "
-                     "the JSON: tie_epsilon, tie_epsilon_system)")  # fmt: skip
+    if s.calibrate:
+        also = " and ".join("not grouped" if by == "none" else f"by {by}" for by in s.calibrate)
+        keys = ", ".join(f"tie_epsilon_{by}" for by in s.calibrate)
+        lines.append(f"acc_eq tie-calibrated by item and {also} (each variant's epsilons in the "
+                     f"JSON: tie_epsilon, {keys})")  # fmt: skip
     if study.tested:
         lines.append(
             f"Tested variants: {s.samples} bootstrap resamples of the segments ({s.level:.0%} "
