@@ -1445,6 +1445,7 @@ typedef struct {
     Py_ssize_t n;
     int64_t best, floor; /* the most agreeing pairs found; a count attained */
     uint64_t best_bits;  /* the epsilon of best */
+    int64_t collect;     /* events a node may collect (POOLED_COLLECT) */
     int failed;
 } Pooled;
 
@@ -1564,7 +1565,7 @@ static void pooled_split(Pooled *p, uint64_t key, int shift, int64_t start) {
         int64_t events = gains[c] + losses[c];
         if (!events) {
             c++;
-        } else if (events > POOLED_COLLECT || running + gains[c] < p->floor) {
+        } else if (events > p->collect || running + gains[c] < p->floor) {
             pooled_node(p, base | c, child, running, gains[c], losses[c]);
             running += gains[c] - losses[c];
             c++;
@@ -1573,7 +1574,7 @@ static void pooled_split(Pooled *p, uint64_t key, int shift, int64_t start) {
             uint64_t first = c, last = c;
             for (; c <= mask; c++) {
                 int64_t more = gains[c] + losses[c];
-                if (more > POOLED_COLLECT || total + more > POOLED_COLLECT) break;
+                if (more > p->collect || total + more > p->collect) break;
                 if (more) {
                     total += more;
                     running += gains[c] - losses[c];
@@ -1596,7 +1597,7 @@ static void pooled_node(Pooled *p, uint64_t key, int shift, int64_t start, int64
             p->best = end;
             p->best_bits = key;
         }
-    } else if (gains + losses <= POOLED_COLLECT) {
+    } else if (gains + losses <= p->collect) {
         pooled_collected(p, key, key, shift, start, gains + losses);
     } else {
         pooled_split(p, key, shift, start);
@@ -1606,12 +1607,14 @@ static void pooled_node(Pooled *p, uint64_t key, int shift, int64_t start, int64
 static PyObject *pooled_calibration(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer mbuf, hbuf;
-    if (!PyArg_ParseTuple(args, "y*y*", &mbuf, &hbuf)) return NULL;
+    long long collect = POOLED_COLLECT; /* a test may make it small, to split nodes */
+    if (!PyArg_ParseTuple(args, "y*y*|L", &mbuf, &hbuf, &collect)) return NULL;
     PyObject *result = NULL;
     ScoredEntry *entries = NULL;
     double *sorted = NULL;
-    if (mbuf.len != hbuf.len || mbuf.len % (Py_ssize_t)sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError, "pooled_calibration: metric and human: float64 of one length");
+    if (mbuf.len != hbuf.len || mbuf.len % (Py_ssize_t)sizeof(double) || collect < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "pooled_calibration: metric and human: float64 of one length; collect >= 1");
         goto done;
     }
     Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
@@ -1622,7 +1625,7 @@ static PyObject *pooled_calibration(PyObject *self, PyObject *args) {
         goto done;
     }
     const double *m = mbuf.buf, *h = hbuf.buf;
-    Pooled p = {sorted, sorted + n, n, 0, 0, 0, 0};
+    Pooled p = {sorted, sorted + n, n, 0, 0, 0, collect, 0};
     int64_t pairs = (int64_t)n * (n - 1) / 2, agree = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) entries[i] = (ScoredEntry){m[i], h[i]};
@@ -1772,6 +1775,47 @@ static int64_t run_pairs(const double *v, Py_ssize_t n) {
     return ties;
 }
 
+/* pair_counts's five from all pairs, the discordant ones and the ties of
+ * the metric, of the humans and of both (each of the first two including
+ * the third) */
+static void five_counts(int64_t out[5], int64_t all, int64_t dis, int64_t tie_m, int64_t tie_h,
+                        int64_t tie_both) {
+    out[0] = all - dis - (tie_m - tie_both) - (tie_h - tie_both) - tie_both;
+    out[1] = dis;
+    out[2] = tie_m - tie_both;
+    out[3] = tie_h - tie_both;
+    out[4] = tie_both;
+}
+
+/* How the pairs of n (metric, human) scores compare (con, dis, metric
+ * ties only, human ties only, ties in both), in O(n log n): sorted by
+ * metric then human, the discordant pairs are the inversions of the human
+ * scores (Knight 1966). ``pairs`` is sorted in place; ``hs`` and ``tmp``
+ * hold n doubles each. */
+static void score_pair_counts(ScorePair *pairs, Py_ssize_t n, double *hs, double *tmp,
+                              int64_t out[5]) {
+    int64_t tie_m = 0, tie_both = 0;
+    qsort(pairs, n, sizeof(ScorePair), score_pair_cmp);
+    Py_ssize_t start = 0, both = 0;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        if (i == n || pairs[i].h != pairs[both].h || pairs[i].m != pairs[both].m) {
+            int64_t c = i - both;
+            tie_both += c * (c - 1) / 2;
+            both = i;
+        }
+        if (i == n || pairs[i].m != pairs[start].m) {
+            int64_t c = i - start;
+            tie_m += c * (c - 1) / 2;
+            start = i;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) hs[i] = pairs[i].h;
+    int64_t dis = count_inversions(hs, tmp, n);
+    /* hs is now sorted: the humans' ties are its runs */
+    int64_t tie_h = run_pairs(hs, n);
+    five_counts(out, (int64_t)n * (n - 1) / 2, dis, tie_m, tie_h, tie_both);
+}
+
 static PyObject *pair_counts(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer mbuf, hbuf;
@@ -1792,38 +1836,213 @@ static PyObject *pair_counts(PyObject *self, PyObject *args) {
         goto done;
     }
     const double *m = mbuf.buf, *h = hbuf.buf;
-    int64_t tie_m = 0, tie_h = 0, tie_both = 0, dis = 0;
+    int64_t c[5];
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) pairs[i] = (ScorePair){m[i], h[i]};
-    qsort(pairs, n, sizeof(ScorePair), score_pair_cmp);
-    Py_ssize_t start = 0, both = 0;
-    for (Py_ssize_t i = 1; i <= n; i++) {
-        if (i == n || pairs[i].h != pairs[both].h || pairs[i].m != pairs[both].m) {
-            int64_t c = i - both;
-            tie_both += c * (c - 1) / 2;
-            both = i;
-        }
-        if (i == n || pairs[i].m != pairs[start].m) {
-            int64_t c = i - start;
-            tie_m += c * (c - 1) / 2;
-            start = i;
-        }
-    }
-    for (Py_ssize_t i = 0; i < n; i++) hs[i] = pairs[i].h;
-    dis = count_inversions(hs, tmp, n);
-    /* hs is now sorted: the humans' ties are its runs */
-    tie_h = run_pairs(hs, n);
+    score_pair_counts(pairs, n, hs, tmp, c);
     Py_END_ALLOW_THREADS
-    int64_t total = (int64_t)n * (n - 1) / 2;
-    int64_t con = total - dis - (tie_m - tie_both) - (tie_h - tie_both) - tie_both;
-    result = Py_BuildValue("(LLLLL)", (long long)con, (long long)dis, (long long)(tie_m - tie_both),
-                           (long long)(tie_h - tie_both), (long long)tie_both);
+    result = Py_BuildValue("(LLLLL)", (long long)c[0], (long long)c[1], (long long)c[2],
+                           (long long)c[3], (long long)c[4]);
 done:
     free(pairs);
     free(hs);
     free(tmp);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&hbuf);
+    return result;
+}
+
+/* resampled_pair_counts(metric, human, systems, items, indices, by_system)
+ * -> bytes: for each resample of the items (indices: resamples x items
+ * int32), the pair counts (pair_counts's five) of the resampled systems x
+ * items matrices, per system (by_system) or of all their scores in one
+ * vector; resamples x groups x 5 int64, as the reference
+ * (Engine.resampled_pair_counts) counts them, repeats included.
+ *
+ * A resample is the original scores with weights (how often each item was
+ * drawn), so each group is sorted once, by metric then human, and every
+ * resample only weighs it: ties are sums of weights over runs of equal
+ * scores, C(sum, 2) pairs each (an item drawn twice ties with itself), and
+ * the discordant pairs are the weighted inversions of the humans' ranks,
+ * counted with a Fenwick tree in metric order (Knight 1966, weighted). */
+
+typedef struct {
+    double m, h;
+    int32_t item;
+} WeighedEntry;
+
+static int weighed_entry_cmp(const void *pa, const void *pb) {
+    const WeighedEntry *a = pa, *b = pb;
+    if (a->m != b->m) return a->m < b->m ? -1 : 1;
+    return (a->h > b->h) - (a->h < b->h);
+}
+
+static int double_cmp(const void *pa, const void *pb) {
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+typedef struct {
+    Py_ssize_t n, ranks;
+    int32_t *item, *rank; /* per entry in (metric, human) order */
+    uint8_t *new_m, *new_mh; /* the entry starts a run of equal metric; of both */
+} PairGroup;
+
+static int pair_group_init(PairGroup *g, WeighedEntry *entries, Py_ssize_t n, double *scratch) {
+    g->n = n;
+    g->item = malloc((n + 1) * sizeof(int32_t));
+    g->rank = malloc((n + 1) * sizeof(int32_t));
+    g->new_m = malloc(n + 1);
+    g->new_mh = malloc(n + 1);
+    if (!g->item || !g->rank || !g->new_m || !g->new_mh) return -1;
+    qsort(entries, n, sizeof(WeighedEntry), weighed_entry_cmp);
+    for (Py_ssize_t k = 0; k < n; k++) scratch[k] = entries[k].h;
+    qsort(scratch, n, sizeof(double), double_cmp);
+    Py_ssize_t ranks = 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!ranks || scratch[k] != scratch[ranks - 1]) scratch[ranks++] = scratch[k];
+    g->ranks = ranks;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const WeighedEntry *e = entries + k;
+        Py_ssize_t lo = 0, hi = ranks - 1; /* the human score's rank */
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (scratch[mid] < e->h) lo = mid + 1;
+            else hi = mid;
+        }
+        g->item[k] = e->item;
+        g->rank[k] = (int32_t)lo;
+        g->new_m[k] = k == 0 || e->m != e[-1].m;
+        g->new_mh[k] = g->new_m[k] || e->h != e[-1].h;
+    }
+    return 0;
+}
+
+static void pair_group_free(PairGroup *g) {
+    free(g->item);
+    free(g->rank);
+    free(g->new_m);
+    free(g->new_mh);
+}
+
+static inline int64_t pairs_of(int64_t c) { return c * (c - 1) / 2; }
+
+/* the five counts of a group under the items' weights; ``tree`` and
+ * ``by_rank`` hold g->ranks + 1 int64 each */
+static void weighed_pair_counts(const PairGroup *g, const int64_t *weight, int64_t *tree,
+                                int64_t *by_rank, int64_t out[5]) {
+    Py_ssize_t size = g->ranks;
+    memset(tree, 0, (size + 1) * sizeof(int64_t));
+    memset(by_rank, 0, (size + 1) * sizeof(int64_t));
+    int64_t total = 0, tie_m = 0, tie_both = 0, dis = 0, run_m = 0, run_mh = 0, seen = 0;
+    Py_ssize_t run_start = 0;
+    for (Py_ssize_t k = 0; k <= g->n; k++) {
+        if (k == g->n || g->new_m[k]) {
+            /* a run of equal metric ends: its entries join the tree */
+            for (Py_ssize_t q = run_start; q < k; q++) {
+                int64_t w = weight[g->item[q]];
+                if (!w) continue;
+                for (Py_ssize_t i = g->rank[q] + 1; i <= size; i += i & -i) tree[i] += w;
+                seen += w;
+            }
+            tie_m += pairs_of(run_m);
+            run_m = 0;
+            run_start = k;
+        }
+        if (k == g->n || g->new_mh[k]) {
+            tie_both += pairs_of(run_mh);
+            run_mh = 0;
+        }
+        if (k == g->n) break;
+        int64_t w = weight[g->item[k]];
+        if (!w) continue;
+        run_m += w;
+        run_mh += w;
+        total += w;
+        by_rank[g->rank[k]] += w;
+        /* earlier entries of lower metric and higher human score */
+        int64_t at_most = 0;
+        for (Py_ssize_t i = g->rank[k] + 1; i > 0; i -= i & -i) at_most += tree[i];
+        dis += w * (seen - at_most);
+    }
+    int64_t tie_h = 0;
+    for (Py_ssize_t r = 0; r < size; r++) tie_h += pairs_of(by_rank[r]);
+    five_counts(out, pairs_of(total), dis, tie_m, tie_h, tie_both);
+}
+
+static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf, ibuf;
+    Py_ssize_t systems, items;
+    int by_system;
+    if (!PyArg_ParseTuple(args, "y*y*nny*p", &mbuf, &hbuf, &systems, &items, &ibuf, &by_system))
+        return NULL;
+    PyObject *result = NULL;
+    PairGroup *groups = NULL;
+    WeighedEntry *entries = NULL;
+    double *scratch = NULL;
+    int64_t *weight = NULL, *tree = NULL, *by_rank = NULL;
+    Py_ssize_t ngroups = 0, cells = systems * items;
+    if (systems < 0 || items <= 0 || mbuf.len != hbuf.len ||
+        mbuf.len != cells * (Py_ssize_t)sizeof(double) ||
+        ibuf.len % (items * (Py_ssize_t)sizeof(int32_t))) {
+        PyErr_SetString(PyExc_ValueError, "resampled_pair_counts: systems x items float64 "
+                                          "matrices and resamples x items int32 indices");
+        goto done;
+    }
+    Py_ssize_t resamples = ibuf.len / (items * (Py_ssize_t)sizeof(int32_t));
+    Py_ssize_t want = by_system ? systems : 1, size = by_system ? items : cells;
+    const int32_t *idx = ibuf.buf;
+    for (Py_ssize_t k = 0; k < resamples * items; k++)
+        if (idx[k] < 0 || idx[k] >= items) {
+            PyErr_SetString(PyExc_ValueError, "resampled_pair_counts: an index outside the items");
+            goto done;
+        }
+    result = PyBytes_FromStringAndSize(NULL, resamples * want * 5 * sizeof(int64_t));
+    groups = calloc(want + 1, sizeof(PairGroup));
+    entries = malloc((size + 1) * sizeof(WeighedEntry));
+    scratch = malloc((size + 1) * sizeof(double));
+    weight = malloc((items + 1) * sizeof(int64_t));
+    tree = malloc((size + 2) * sizeof(int64_t));
+    by_rank = malloc((size + 2) * sizeof(int64_t));
+    if (!result || !groups || !entries || !scratch || !weight || !tree || !by_rank) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (; ngroups < want && !failed; ngroups++) {
+        Py_ssize_t n = 0, first = by_system ? ngroups : 0, last = by_system ? ngroups + 1 : systems;
+        for (Py_ssize_t s = first; s < last; s++)
+            for (Py_ssize_t k = 0; k < items; k++)
+                entries[n++] = (WeighedEntry){m[s * items + k], h[s * items + k], (int32_t)k};
+        failed = pair_group_init(groups + ngroups, entries, n, scratch) < 0;
+    }
+    int64_t *out = failed ? NULL : (int64_t *)PyBytes_AS_STRING(result);
+    for (Py_ssize_t r = 0; r < resamples && !failed; r++) {
+        memset(weight, 0, items * sizeof(int64_t));
+        for (Py_ssize_t k = 0; k < items; k++) weight[idx[r * items + k]]++;
+        for (Py_ssize_t g = 0; g < want; g++)
+            weighed_pair_counts(groups + g, weight, tree, by_rank, out + (r * want + g) * 5);
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        Py_CLEAR(result);
+    }
+done:
+    for (Py_ssize_t g = 0; g < ngroups; g++) pair_group_free(groups + g);
+    free(groups);
+    free(entries);
+    free(scratch);
+    free(weight);
+    free(tree);
+    free(by_rank);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    PyBuffer_Release(&ibuf);
     return result;
 }
 
@@ -3254,8 +3473,12 @@ static PyMethodDef methods[] = {
      "cell c, from the least significant) and the sum over pairs p of\n"
      "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
      "table: int8): trials int64."},
+    {"resampled_pair_counts", resampled_pair_counts, METH_VARARGS,
+     "resampled_pair_counts(metric, human, systems, items, indices, by_system) -> bytes\n\n"
+     "Per resample of the items, the pair counts (con, dis, metric ties, human\n"
+     "ties, ties in both) per system or of all scores: resamples x groups x 5 int64."},
     {"pooled_calibration", pooled_calibration, METH_VARARGS,
-     "pooled_calibration(metric, human) -> (agreeing, pairs, epsilon)\n\n"
+     "pooled_calibration(metric, human, collect=4194304) -> (agreeing, pairs, epsilon)\n\n"
      "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"
      "calibrated epsilon, the pairs agreeing there, and all pairs; exact."},
     {"item_pairs", item_pairs, METH_VARARGS,

@@ -708,30 +708,46 @@ def test_compiled_item_pairs_equal_the_reference(systems, items, threshold, data
 
 @needs_accel
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(st.integers(0, 60), st.booleans(), st.data())
-def test_compiled_pooled_calibration_equals_the_reference(n, few, data):
+@given(st.integers(0, 60), st.booleans(), st.sampled_from([1, 3, 50, 1 << 22]), st.data())
+def test_compiled_pooled_calibration_equals_the_reference(n, few, collect, data):
     """Tie calibration with no grouping in C (counted by leading bits,
     never holding every pair) is the reference's: the same epsilon, the
-    same agreeing pairs, on ties, close values and any float."""
+    same agreeing pairs, on ties, close values and any float. A small
+    ``collect`` (the events one range may hold) makes it split ranges by
+    their next bits down to single differences, as millions of pairs do."""
+    from array import array
+
+    from bleukit import _accel
+
     cells = (st.sampled_from([0.0, 0.1, 0.2, 0.30000000000000004, 1.0, 2.5, -1.0]) if few
              else st.floats(-1e300, 1e300, allow_nan=False))  # fmt: skip
     metric = data.draw(st.lists(cells, min_size=n, max_size=n))
     human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0, 25.0]), min_size=n, max_size=n))
     expected = ENGINES.get("python").pooled_calibration(metric, human)
+    assert _accel.pooled_calibration(array("d", metric), array("d", human), collect) == expected
     assert ENGINES.get("c").pooled_calibration(metric, human) == expected
 
 
 @needs_accel
-def test_compiled_pooled_calibration_splits_many_pairs_exactly():
-    # 3,000 scores: 4.5 million pairs, more than one node collects, so the
-    # sweep splits nodes by their next bits; the reference visits them all
-    import random
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 8), st.integers(0, 4), st.booleans(), st.data())
+def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draws, by, data):
+    """The pair counts of bootstrap resamples in C (each group sorted once,
+    the resamples as weights) are the reference's recount of the repeated
+    scores, ties and self-pairs of repeated items included."""
+    cell = st.sampled_from([0.0, 0.5, 1.0, 2.5, -1.0, 0.30000000000000004])
+    metric = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    row = st.lists(st.integers(0, items - 1), min_size=items, max_size=items)
+    indices = [data.draw(row) for _ in range(draws)]
+    expected = ENGINES.get("python").resampled_pair_counts(metric, human, indices, by)
+    assert ENGINES.get("c").resampled_pair_counts(metric, human, indices, by) == expected
 
-    rng = random.Random(11)
-    metric = [rng.choice([rng.uniform(0, 100), float(rng.randrange(5))]) for _ in range(3000)]
-    human = [float(rng.choice([0, 0, 1, 5, 25])) for _ in range(3000)]
-    expected = ENGINES.get("python").pooled_calibration(metric, human)
-    assert ENGINES.get("c").pooled_calibration(metric, human) == expected
+
+def test_resampled_pair_counts_refuse_matrices_of_two_shapes():
+    for engine in AVAILABLE:
+        with pytest.raises(InputError, match="matrices of one shape"):
+            ENGINES.get(engine).resampled_pair_counts([[1.0, 2.0]], [[1.0]], [[0, 0]], True)
 
 
 def test_item_pairs_refuse_matrices_of_two_shapes():

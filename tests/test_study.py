@@ -123,6 +123,34 @@ def test_other_groupings_are_calibrated_on_request(corpus):
     assert "tie_epsilon_system" not in plain.to_dict()["variants"][0]
 
 
+def test_intervals_of_the_other_groupings_recount_each_resample(corpus):
+    from bleukit.core.pairs import pair_counts
+    from bleukit.core.resampling import bootstrap_indices
+    from bleukit.significance.paired import percentile_interval
+
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    judgements = judged_by(bleu, *corpus)
+    (mine,) = study([chrf], corpus, judgements, samples=30, trials=0, seed=4).variants
+    stats = collect([chrf], *corpus)
+    metric = [stats.sentence_values(chrf.sentence_variant(), name) for name in SYSTEMS]
+    human = [list(judgements.scores[name]) for name in SYSTEMS]
+    values = {"acc_eq_system": [], "kendall_like_none": []}
+    for idx in bootstrap_indices(Draws.from_seed(N, 30, 4)):
+        m = [[row[i] for i in idx] for row in metric]
+        h = [[row[i] for i in idx] for row in human]
+        by_system = [statistics.acc_eq(pair_counts(a, b)) for a, b in zip(m, h)]
+        values["acc_eq_system"].append(statistics.mean(by_system))
+        p = pair_counts([x for r in m for x in r], [x for r in h for x in r])
+        values["kendall_like_none"].append(
+            (p.con - p.dis - p.tie_metric) / (p.con + p.dis + p.tie_metric)
+        )
+    for name, samples in values.items():
+        expected = percentile_interval(samples, 0.95)
+        assert mine.intervals[name] == (expected.low, expected.high), name
+    low, high = mine.intervals["acc_eq_none"]
+    assert low <= high and "kendall_like_system" in mine.intervals
+
+
 def test_settings_are_checked():
     for bad in (s.Settings(samples=-1), s.Settings(level=1.5), s.Settings(threshold=-1),
                 s.Settings(calibrate=("item",))):  # fmt: skip

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from ..core.correlation import system_swaps
 from ..core.edits import edit_count
+from ..core.errors import InputError
 from ..core.matches import MatchCounts, MatchStore
 from ..core.pairs import (
     ItemCounts,
@@ -204,6 +205,31 @@ class Engine(ABC):
         """Every pair of positions of two score vectors classified
         (``core.pairs.pair_counts``)."""
         return pair_counts(metric, human)
+
+    def resampled_pair_counts(
+        self,
+        metric: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+        indices: Sequence[Sequence[int]],
+        by_system: bool,
+    ) -> list[list[Pairs]]:
+        """For each resample of the items (columns) of two systems x items
+        matrices (``indices``, repeats kept), the pair counts of the
+        resampled scores: per system, or of all of them in one vector (a
+        bootstrap of the segment-level statistics grouped by system or not
+        grouped)."""
+        if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
+            raise InputError("metric and human scores must be matrices of one shape")
+        out = []
+        for idx in indices:
+            m = [[row[i] for i in idx] for row in metric]
+            h = [[row[i] for i in idx] for row in human]
+            if by_system:
+                out.append([self.pair_counts(a, b) for a, b in zip(m, h)])
+            else:
+                flat = [x for row in m for x in row], [x for row in h for x in row]
+                out.append([self.pair_counts(*flat)])
+        return out
 
     def system_swaps(
         self,

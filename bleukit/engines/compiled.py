@@ -83,6 +83,19 @@ _KERNEL_MODES = {
 }
 
 
+def _items(*matrices: Sequence[Sequence[float]]) -> int | None:
+    """The number of columns of matrices of one shape (None: of several)."""
+    first = matrices[0]
+    items = len(first[0]) if first else 0
+    same = all(len(m) == len(first) and all(len(r) == items for r in m) for m in matrices)
+    return items if same else None
+
+
+def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
+    """A matrix's rows, one after the other, as float64 (the kernels' layout)."""
+    return array("d", [x for row in matrix for x in row])
+
+
 def accelerator() -> ModuleType | None:
     """The compiled module, or None where it was not built."""
     try:
@@ -400,6 +413,35 @@ class CompiledEngine(Engine):
             return super().pair_counts(metric, human)
         return Pairs(*kernel.pair_counts(array("d", metric), array("d", human)))
 
+    def resampled_pair_counts(
+        self,
+        metric: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+        indices: Sequence[Sequence[int]],
+        by_system: bool,
+    ) -> list[list[Pairs]]:
+        kernel = accelerator()
+        items = _items(metric, human)
+        if kernel is None or not items or any(len(idx) != items for idx in indices):
+            # the reference refuses matrices of two shapes
+            return super().resampled_pair_counts(metric, human, indices, by_system)
+        flat_m, flat_h = _flat(metric), _flat(human)
+        # threads count ranges of the resamples (each sorts the groups once)
+        parts = max(1, min(workers(), len(indices) // 64))
+        bounds = [len(indices) * p // parts for p in range(parts + 1)]
+
+        def part(lo_hi: tuple[int, int]) -> list[int]:
+            flat_i = array("i", [i for idx in indices[lo_hi[0] : lo_hi[1]] for i in idx])
+            raw = kernel.resampled_pair_counts(flat_m, flat_h, len(metric), items, flat_i,
+                                               by_system)  # fmt: skip
+            return memoryview(raw).cast("q").tolist()
+
+        values = [x for flat in ordered_map(part, list(itertools.pairwise(bounds)), parts)
+                  for x in flat]  # fmt: skip
+        groups = len(metric) if by_system else 1
+        counts = [Pairs(*values[k : k + 5]) for k in range(0, len(values), 5)]
+        return [counts[r * groups : (r + 1) * groups] for r in range(len(indices))]
+
     def system_swaps(
         self,
         a: Sequence[float],
@@ -438,15 +480,11 @@ class CompiledEngine(Engine):
         self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float
     ) -> tuple[list[ItemCounts], float]:
         kernel = accelerator()
-        items = len(metric[0]) if metric else 0
-        shaped = len(metric) == len(human) and all(
-            len(m) == items and len(h) == items for m, h in zip(metric, human)
-        )
-        if kernel is None or not shaped:
+        items = _items(metric, human)
+        if kernel is None or items is None:
             # the reference refuses what is not two matrices of one shape
             return super().item_pairs(metric, human, threshold)
-        flat_m = array("d", [x for row in metric for x in row])
-        flat_h = array("d", [x for row in human for x in row])
+        flat_m, flat_h = _flat(metric), _flat(human)
         raw, epsilon = kernel.item_pairs(flat_m, flat_h, len(metric), items, threshold)
         values = memoryview(raw).cast("q").tolist()
         counts: list[ItemCounts] = [tuple(values[k : k + 9]) for k in range(0, len(values), 9)]  # type: ignore[misc]
@@ -461,14 +499,11 @@ class CompiledEngine(Engine):
         threshold: float,
     ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
         kernel = accelerator()
-        items = len(za[0]) if za else 0
-        shaped = len(za) == len(zb) == len(human) and all(
-            len(r) == items for r in (*za, *zb, *human)
-        )
-        if kernel is None or not shaped or kind not in SWAP_KINDS:
+        items = _items(za, zb, human)
+        if kernel is None or items is None or kind not in SWAP_KINDS:
             # the reference refuses what is not three matrices of one shape
             return super().swap_tables(za, zb, human, kind, threshold)
-        flat = [array("d", [x for row in m for x in row]) for m in (za, zb, human)]
+        flat = [_flat(m) for m in (za, zb, human)]
         first, second, table = kernel.swap_tables(
             *flat, len(za), items, SWAP_KINDS.index(kind), threshold
         )

@@ -22,8 +22,10 @@ Scores are oriented so that higher is better (TER and penalties negated).
   calibration by item.
 * Intervals: percentile intervals over bootstrap resamples of the segments
   (the same resamples for every variant), for the system-level statistics
-  and the segment-level ones grouped by item (per item, at the epsilon
-  calibrated on all of them).
+  and the segment-level ones: grouped by item (per item, at the epsilon
+  calibrated on all of them), by system and not grouped (at epsilon 0,
+  each resample's pairs counted again, repeats included). The tie-calibrated
+  acc_eq by system or not grouped has none.
 * PERM-BOTH (Deutsch et al. 2021, "A Statistical Analysis of Summarization
   Evaluation Metrics using Resampling Methods"; as mt-metrics-eval's
   ``PermutationSigDiff``): both variants' scores z-normalized, then per
@@ -317,23 +319,28 @@ def _segment_statistics(
     out = {name: _ratio(numerators, denominators, every)
            for name, (numerators, denominators) in items.items()}  # fmt: skip
     for by in ("none", "system"):
-        # the other groupings' Kendall-like tau from the pair counts: a pair
-        # counts where the humans do not tie it (threshold 0 only)
         pairs = [engine.pair_counts(m, h) for m, h in st.groups(metric, human, by)]
-        if threshold == 0:
-            counted = [p.con + p.dis + p.tie_metric for p in pairs]
-            out[f"kendall_like_{by}"] = st.mean(
-                (p.con - p.dis - p.tie_metric) / c if c else st.nan for p, c in zip(pairs, counted)
-            )
-        else:
-            out[f"kendall_like_{by}"] = st.nan
-        out[f"acc_eq_{by}"] = st.mean(st.acc_eq(p) for p in pairs)
+        out.update(_grouped(by, pairs, threshold))
     epsilons = {}
     for by in CALIBRATED:
         if by in settings.calibrate:
             out[f"acc_eq_{by}_calibrated"], epsilons[by] = _calibrated(metric, human, by, engine)
     names = settings.segment_statistics()
     return {k: out[k] for k in names}, epsilon, epsilons, items
+
+
+def _grouped(by: str, pairs: Sequence[st.Pairs], threshold: float) -> dict[str, float]:
+    """Kendall-like tau and acc_eq of a grouping (none, system) from its
+    groups' pair counts. For tau a pair counts where the humans do not tie
+    it, which is WMT's DARR rule at threshold 0 only (else NaN: the counts
+    hold no human differences)."""
+    tau = st.nan
+    if threshold == 0:
+        counted = [p.con + p.dis + p.tie_metric for p in pairs]
+        tau = st.mean(
+            (p.con - p.dis - p.tie_metric) / c if c else st.nan for p, c in zip(pairs, counted)
+        )
+    return {f"kendall_like_{by}": tau, f"acc_eq_{by}": st.mean(st.acc_eq(p) for p in pairs)}
 
 
 def _permutation_p_values(
@@ -393,12 +400,16 @@ def _intervals(
     columns: Sequence[Columns],
     human_system: Sequence[Sequence[float]],
     item_values: _ItemValues,
+    matrices: tuple[st.Matrix, st.Matrix],
     indices: Sequence[Sequence[int]],
     draws: Draws,
     settings: Settings,
 ) -> dict[str, tuple[float, float]]:
     """Percentile intervals of the system-level statistics and of the
-    item-grouped segment-level ones over the segment resamples."""
+    segment-level ones (at epsilon 0, and grouped by item at the calibrated
+    epsilon) over the segment resamples; grouped by system or not at all,
+    from the resampled matrices' (metric, human) pair counts
+    (``Engine.resampled_pair_counts``)."""
     sign = _sign(variant)
     per_system = [
         [sign * x for x in variant.score_sums(c, rows)]
@@ -412,6 +423,11 @@ def _intervals(
             samples[name].append(f(metric, human))
         for name, (numerators, denominators) in item_values.items():
             samples[name].append(_ratio(numerators, denominators, idx))
+    for by in ("none", "system"):
+        counts = variant.engine.resampled_pair_counts(*matrices, indices, by == "system")
+        for groups in counts:
+            for name, value in _grouped(by, groups, settings.threshold).items():
+                samples.setdefault(name, []).append(value)
     out = {}
     for name, values in samples.items():
         kept = [v for v in values if not math.isnan(v)]
@@ -610,8 +626,8 @@ def run(
             system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
         intervals = {}
         if boot:
-            intervals = _intervals(v, columns, human_boot, item_values[k], indices, boot,
-                                   settings)  # fmt: skip
+            intervals = _intervals(v, columns, human_boot, item_values[k],
+                                   (scores.sentences, human), indices, boot, settings)  # fmt: skip
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)
 
