@@ -1852,19 +1852,19 @@ done:
     return result;
 }
 
-/* resampled_pair_counts(metric, human, systems, items, indices, by_system)
- * -> bytes: for each resample of the items (indices: resamples x items
- * int32), the pair counts (pair_counts's five) of the resampled systems x
- * items matrices, per system (by_system) or of all their scores in one
- * vector; resamples x groups x 5 int64, as the reference
+/* resampled_pair_counts(metric, human, systems, items, indices, by_system,
+ * epsilon=0) -> bytes: for each resample of the items (indices: resamples x
+ * items int32), the pair counts (pair_counts's five; a metric difference of
+ * at most epsilon a tie, as core.pairs.epsilon_pairs) of the resampled
+ * systems x items matrices, per system (by_system) or of all their scores
+ * in one vector; resamples x groups x 5 int64, as the reference
  * (Engine.resampled_pair_counts) counts them, repeats included.
  *
  * A resample is the original scores with weights (how often each item was
- * drawn), so each group is sorted once, by metric then human, and every
- * resample only weighs it: ties are sums of weights over runs of equal
- * scores, C(sum, 2) pairs each (an item drawn twice ties with itself), and
- * the discordant pairs are the weighted inversions of the humans' ranks,
- * counted with a Fenwick tree in metric order (Knight 1966, weighted). */
+ * drawn), so each group is sorted once, by metric, and every resample only
+ * weighs it (weighed_pair_counts: ties from a sliding window of weights,
+ * discordant pairs as weighted inversions of the humans' ranks, counted
+ * with a Fenwick tree in metric order; Knight 1966, weighted). */
 
 typedef struct {
     double m, h;
@@ -1884,17 +1884,16 @@ static int double_cmp(const void *pa, const void *pb) {
 
 typedef struct {
     Py_ssize_t n, ranks;
-    int32_t *item, *rank; /* per entry in (metric, human) order */
-    uint8_t *new_m, *new_mh; /* the entry starts a run of equal metric; of both */
+    double *m;            /* per entry in (metric, human) order: its metric score, */
+    int32_t *item, *rank; /* its item and the rank of its human score */
 } PairGroup;
 
 static int pair_group_init(PairGroup *g, WeighedEntry *entries, Py_ssize_t n, double *scratch) {
     g->n = n;
+    g->m = malloc((n + 1) * sizeof(double));
     g->item = malloc((n + 1) * sizeof(int32_t));
     g->rank = malloc((n + 1) * sizeof(int32_t));
-    g->new_m = malloc(n + 1);
-    g->new_mh = malloc(n + 1);
-    if (!g->item || !g->rank || !g->new_m || !g->new_mh) return -1;
+    if (!g->m || !g->item || !g->rank) return -1;
     qsort(entries, n, sizeof(WeighedEntry), weighed_entry_cmp);
     for (Py_ssize_t k = 0; k < n; k++) scratch[k] = entries[k].h;
     qsort(scratch, n, sizeof(double), double_cmp);
@@ -1910,63 +1909,61 @@ static int pair_group_init(PairGroup *g, WeighedEntry *entries, Py_ssize_t n, do
             if (scratch[mid] < e->h) lo = mid + 1;
             else hi = mid;
         }
+        g->m[k] = e->m;
         g->item[k] = e->item;
         g->rank[k] = (int32_t)lo;
-        g->new_m[k] = k == 0 || e->m != e[-1].m;
-        g->new_mh[k] = g->new_m[k] || e->h != e[-1].h;
     }
     return 0;
 }
 
 static void pair_group_free(PairGroup *g) {
+    free(g->m);
     free(g->item);
     free(g->rank);
-    free(g->new_m);
-    free(g->new_mh);
 }
 
 static inline int64_t pairs_of(int64_t c) { return c * (c - 1) / 2; }
 
-/* the five counts of a group under the items' weights; ``tree`` and
- * ``by_rank`` hold g->ranks + 1 int64 each */
-static void weighed_pair_counts(const PairGroup *g, const int64_t *weight, int64_t *tree,
-                                int64_t *by_rank, int64_t out[5]) {
+/* the five counts of a group under the items' weights, a metric difference
+ * of at most ``epsilon`` counting as a tie (core.pairs.epsilon_pairs). In
+ * metric order, the entries within epsilon below the current one form a
+ * window (its ties, of the metric and of both by human rank); those below
+ * it are in a Fenwick tree by human rank (its discordant pairs: a higher
+ * human score). An item drawn w times ties with itself in C(w, 2) pairs.
+ * ``tree``, ``by_rank`` and ``window_rank`` hold g->ranks + 1 int64. */
+static void weighed_pair_counts(const PairGroup *g, const int64_t *weight, double epsilon,
+                                int64_t *tree, int64_t *by_rank, int64_t *window_rank,
+                                int64_t out[5]) {
     Py_ssize_t size = g->ranks;
     memset(tree, 0, (size + 1) * sizeof(int64_t));
     memset(by_rank, 0, (size + 1) * sizeof(int64_t));
-    int64_t total = 0, tie_m = 0, tie_both = 0, dis = 0, run_m = 0, run_mh = 0, seen = 0;
-    Py_ssize_t run_start = 0;
-    for (Py_ssize_t k = 0; k <= g->n; k++) {
-        if (k == g->n || g->new_m[k]) {
-            /* a run of equal metric ends: its entries join the tree */
-            for (Py_ssize_t q = run_start; q < k; q++) {
-                int64_t w = weight[g->item[q]];
-                if (!w) continue;
-                for (Py_ssize_t i = g->rank[q] + 1; i <= size; i += i & -i) tree[i] += w;
-                seen += w;
-            }
-            tie_m += pairs_of(run_m);
-            run_m = 0;
-            run_start = k;
-        }
-        if (k == g->n || g->new_mh[k]) {
-            tie_both += pairs_of(run_mh);
-            run_mh = 0;
-        }
-        if (k == g->n) break;
+    memset(window_rank, 0, (size + 1) * sizeof(int64_t));
+    int64_t total = 0, tie_m = 0, tie_both = 0, dis = 0, seen = 0, window = 0;
+    Py_ssize_t lo = 0;
+    for (Py_ssize_t k = 0; k < g->n; k++) {
         int64_t w = weight[g->item[k]];
         if (!w) continue;
-        run_m += w;
-        run_mh += w;
-        total += w;
-        by_rank[g->rank[k]] += w;
-        /* earlier entries of lower metric and higher human score */
-        int64_t at_most = 0;
-        for (Py_ssize_t i = g->rank[k] + 1; i > 0; i -= i & -i) at_most += tree[i];
+        for (; lo < k && g->m[k] - g->m[lo] > epsilon; lo++) {
+            int64_t left = weight[g->item[lo]];
+            if (!left) continue;
+            for (Py_ssize_t i = g->rank[lo] + 1; i <= size; i += i & -i) tree[i] += left;
+            seen += left;
+            window -= left;
+            window_rank[g->rank[lo]] -= left;
+        }
+        int32_t r = g->rank[k];
+        tie_m += w * window + pairs_of(w);
+        tie_both += w * window_rank[r] + pairs_of(w);
+        int64_t at_most = 0; /* below the window, human score at most this one's */
+        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i) at_most += tree[i];
         dis += w * (seen - at_most);
+        window += w;
+        window_rank[r] += w;
+        by_rank[r] += w;
+        total += w;
     }
     int64_t tie_h = 0;
-    for (Py_ssize_t r = 0; r < size; r++) tie_h += pairs_of(by_rank[r]);
+    for (Py_ssize_t q = 0; q < size; q++) tie_h += pairs_of(by_rank[q]);
     five_counts(out, pairs_of(total), dis, tie_m, tie_h, tie_both);
 }
 
@@ -1975,13 +1972,15 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     Py_buffer mbuf, hbuf, ibuf;
     Py_ssize_t systems, items;
     int by_system;
-    if (!PyArg_ParseTuple(args, "y*y*nny*p", &mbuf, &hbuf, &systems, &items, &ibuf, &by_system))
+    double epsilon = 0.0;
+    if (!PyArg_ParseTuple(args, "y*y*nny*p|d", &mbuf, &hbuf, &systems, &items, &ibuf, &by_system,
+                          &epsilon))
         return NULL;
     PyObject *result = NULL;
     PairGroup *groups = NULL;
     WeighedEntry *entries = NULL;
     double *scratch = NULL;
-    int64_t *weight = NULL, *tree = NULL, *by_rank = NULL;
+    int64_t *weight = NULL, *tree = NULL, *by_rank = NULL, *window_rank = NULL;
     Py_ssize_t ngroups = 0, cells = systems * items;
     if (systems < 0 || items <= 0 || mbuf.len != hbuf.len ||
         mbuf.len != cells * (Py_ssize_t)sizeof(double) ||
@@ -2005,7 +2004,9 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     weight = malloc((items + 1) * sizeof(int64_t));
     tree = malloc((size + 2) * sizeof(int64_t));
     by_rank = malloc((size + 2) * sizeof(int64_t));
-    if (!result || !groups || !entries || !scratch || !weight || !tree || !by_rank) {
+    window_rank = malloc((size + 2) * sizeof(int64_t));
+    if (!result || !groups || !entries || !scratch || !weight || !tree || !by_rank ||
+        !window_rank) {
         if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
@@ -2025,7 +2026,8 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
         memset(weight, 0, items * sizeof(int64_t));
         for (Py_ssize_t k = 0; k < items; k++) weight[idx[r * items + k]]++;
         for (Py_ssize_t g = 0; g < want; g++)
-            weighed_pair_counts(groups + g, weight, tree, by_rank, out + (r * want + g) * 5);
+            weighed_pair_counts(groups + g, weight, epsilon, tree, by_rank, window_rank,
+                                out + (r * want + g) * 5);
     }
     Py_END_ALLOW_THREADS
     if (failed) {
@@ -2040,6 +2042,7 @@ done:
     free(weight);
     free(tree);
     free(by_rank);
+    free(window_rank);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&hbuf);
     PyBuffer_Release(&ibuf);
@@ -3474,7 +3477,8 @@ static PyMethodDef methods[] = {
      "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
      "table: int8): trials int64."},
     {"resampled_pair_counts", resampled_pair_counts, METH_VARARGS,
-     "resampled_pair_counts(metric, human, systems, items, indices, by_system) -> bytes\n\n"
+     "resampled_pair_counts(metric, human, systems, items, indices, by_system, epsilon=0)\n"
+     "-> bytes\n\n"
      "Per resample of the items, the pair counts (con, dis, metric ties, human\n"
      "ties, ties in both) per system or of all scores: resamples x groups x 5 int64."},
     {"pooled_calibration", pooled_calibration, METH_VARARGS,

@@ -29,7 +29,14 @@ def ar_sums(
 def ter_edit_count(hyp: Buffer, ref: Buffer, /) -> int: ...
 def pair_counts(metric: Buffer, human: Buffer, /) -> tuple[int, int, int, int, int]: ...
 def resampled_pair_counts(
-    metric: Buffer, human: Buffer, systems: int, items: int, indices: Buffer, by_system: bool, /
+    metric: Buffer,
+    human: Buffer,
+    systems: int,
+    items: int,
+    indices: Buffer,
+    by_system: bool,
+    epsilon: float = ...,
+    /,
 ) -> bytes: ...
 def pooled_calibration(
     metric: Buffer, human: Buffer, collect: int = ..., /

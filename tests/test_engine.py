@@ -730,18 +730,19 @@ def test_compiled_pooled_calibration_equals_the_reference(n, few, collect, data)
 
 @needs_accel
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(st.integers(1, 5), st.integers(1, 8), st.integers(0, 4), st.booleans(), st.data())
-def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draws, by, data):
+@given(st.integers(1, 5), st.integers(1, 8), st.integers(0, 4), st.booleans(),
+       st.sampled_from([0.0, 0.0, 0.2, 0.5, 0.30000000000000004, 3.0]), st.data())  # fmt: skip
+def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draws, by, eps, data):
     """The pair counts of bootstrap resamples in C (each group sorted once,
     the resamples as weights) are the reference's recount of the repeated
-    scores, ties and self-pairs of repeated items included."""
+    scores, ties within epsilon and self-pairs of repeated items included."""
     cell = st.sampled_from([0.0, 0.5, 1.0, 2.5, -1.0, 0.30000000000000004])
     metric = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
     human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
     row = st.lists(st.integers(0, items - 1), min_size=items, max_size=items)
     indices = [data.draw(row) for _ in range(draws)]
-    expected = ENGINES.get("python").resampled_pair_counts(metric, human, indices, by)
-    assert ENGINES.get("c").resampled_pair_counts(metric, human, indices, by) == expected
+    expected = ENGINES.get("python").resampled_pair_counts(metric, human, indices, by, eps)
+    assert ENGINES.get("c").resampled_pair_counts(metric, human, indices, by, eps) == expected
 
 
 def test_resampled_pair_counts_refuse_matrices_of_two_shapes():

@@ -149,6 +149,21 @@ def test_intervals_of_the_other_groupings_recount_each_resample(corpus):
         assert mine.intervals[name] == (expected.low, expected.high), name
     low, high = mine.intervals["acc_eq_none"]
     assert low <= high and "kendall_like_system" in mine.intervals
+    assert "acc_eq_none_calibrated" not in mine.intervals
+    # calibrated: each resample's pairs at the epsilon of all the data (the
+    # humans' scores made coarse, so that it is not 0)
+    coarse = {name: tuple(float(x > 30) for x in v) for name, v in judgements.scores.items()}
+    (tied,) = study([chrf], corpus, Judgements("test", coarse, True, "tsv"), samples=30,
+                    trials=0, seed=4, calibrate=("none",)).variants  # fmt: skip
+    eps = tied.epsilons["none"]
+    assert eps > 0
+    calibrated = []
+    for idx in bootstrap_indices(Draws.from_seed(N, 30, 4)):
+        flat_m = [row[i] for row in metric for i in idx]
+        flat_h = [coarse[name][i] for name in SYSTEMS for i in idx]
+        calibrated.append(statistics.acc_eq(statistics.epsilon_pairs(flat_m, flat_h, eps)))
+    expected = percentile_interval(calibrated, 0.95)
+    assert tied.intervals["acc_eq_none_calibrated"] == (expected.low, expected.high)
 
 
 def test_settings_are_checked():

@@ -212,23 +212,23 @@ class Engine(ABC):
         human: Sequence[Sequence[float]],
         indices: Sequence[Sequence[int]],
         by_system: bool,
+        epsilon: float = 0.0,
     ) -> list[list[Pairs]]:
         """For each resample of the items (columns) of two systems x items
         matrices (``indices``, repeats kept), the pair counts of the
-        resampled scores: per system, or of all of them in one vector (a
-        bootstrap of the segment-level statistics grouped by system or not
-        grouped)."""
+        resampled scores, a metric difference of at most ``epsilon`` a tie:
+        per system, or of all of them in one vector (a bootstrap of the
+        segment-level statistics grouped by system or not grouped)."""
         if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
             raise InputError("metric and human scores must be matrices of one shape")
         out = []
         for idx in indices:
             m = [[row[i] for i in idx] for row in metric]
             h = [[row[i] for i in idx] for row in human]
-            if by_system:
-                out.append([self.pair_counts(a, b) for a, b in zip(m, h)])
-            else:
-                flat = [x for row in m for x in row], [x for row in h for x in row]
-                out.append([self.pair_counts(*flat)])
+            flat = [x for row in m for x in row], [x for row in h for x in row]
+            vectors = list(zip(m, h)) if by_system else [flat]
+            out.append([self.pair_counts(a, b) if epsilon == 0 else epsilon_pairs(a, b, epsilon)
+                        for a, b in vectors])  # fmt: skip
         return out
 
     def system_swaps(

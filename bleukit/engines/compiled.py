@@ -419,12 +419,13 @@ class CompiledEngine(Engine):
         human: Sequence[Sequence[float]],
         indices: Sequence[Sequence[int]],
         by_system: bool,
+        epsilon: float = 0.0,
     ) -> list[list[Pairs]]:
         kernel = accelerator()
         items = _items(metric, human)
         if kernel is None or not items or any(len(idx) != items for idx in indices):
             # the reference refuses matrices of two shapes
-            return super().resampled_pair_counts(metric, human, indices, by_system)
+            return super().resampled_pair_counts(metric, human, indices, by_system, epsilon)
         flat_m, flat_h = _flat(metric), _flat(human)
         # threads count ranges of the resamples (each sorts the groups once)
         parts = max(1, min(workers(), len(indices) // 64))
@@ -433,7 +434,7 @@ class CompiledEngine(Engine):
         def part(lo_hi: tuple[int, int]) -> list[int]:
             flat_i = array("i", [i for idx in indices[lo_hi[0] : lo_hi[1]] for i in idx])
             raw = kernel.resampled_pair_counts(flat_m, flat_h, len(metric), items, flat_i,
-                                               by_system)  # fmt: skip
+                                               by_system, epsilon)  # fmt: skip
             return memoryview(raw).cast("q").tolist()
 
         values = [x for flat in ordered_map(part, list(itertools.pairwise(bounds)), parts)

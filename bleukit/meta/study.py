@@ -24,8 +24,8 @@ Scores are oriented so that higher is better (TER and penalties negated).
   (the same resamples for every variant), for the system-level statistics
   and the segment-level ones: grouped by item (per item, at the epsilon
   calibrated on all of them), by system and not grouped (at epsilon 0,
-  each resample's pairs counted again, repeats included). The tie-calibrated
-  acc_eq by system or not grouped has none.
+  each resample's pairs counted again, repeats included); every
+  tie-calibrated acc_eq at the epsilon calibrated on all the data.
 * PERM-BOTH (Deutsch et al. 2021, "A Statistical Analysis of Summarization
   Evaluation Metrics using Resampling Methods"; as mt-metrics-eval's
   ``PermutationSigDiff``): both variants' scores z-normalized, then per
@@ -401,13 +401,15 @@ def _intervals(
     human_system: Sequence[Sequence[float]],
     item_values: _ItemValues,
     matrices: tuple[st.Matrix, st.Matrix],
+    epsilons: dict[str, float],
     indices: Sequence[Sequence[int]],
     draws: Draws,
     settings: Settings,
 ) -> dict[str, tuple[float, float]]:
     """Percentile intervals of the system-level statistics and of the
-    segment-level ones (at epsilon 0, and grouped by item at the calibrated
-    epsilon) over the segment resamples; grouped by system or not at all,
+    segment-level ones over the segment resamples, each tie-calibrated
+    acc_eq at the epsilon calibrated on all the data (``epsilons``: of the
+    groupings none and system that were); grouped by system or not at all,
     from the resampled matrices' (metric, human) pair counts
     (``Engine.resampled_pair_counts``)."""
     sign = _sign(variant)
@@ -428,6 +430,10 @@ def _intervals(
         for groups in counts:
             for name, value in _grouped(by, groups, settings.threshold).items():
                 samples.setdefault(name, []).append(value)
+        if by in epsilons:
+            at = variant.engine.resampled_pair_counts(*matrices, indices, by == "system",
+                                                      epsilons[by])  # fmt: skip
+            samples[f"acc_eq_{by}_calibrated"] = [st.mean(map(st.acc_eq, g)) for g in at]
     out = {}
     for name, values in samples.items():
         kept = [v for v in values if not math.isnan(v)]
@@ -627,7 +633,8 @@ def run(
         intervals = {}
         if boot:
             intervals = _intervals(v, columns, human_boot, item_values[k],
-                                   (scores.sentences, human), indices, boot, settings)  # fmt: skip
+                                   (scores.sentences, human), point.epsilons, indices, boot,
+                                   settings)  # fmt: skip
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)
 
