@@ -14,6 +14,7 @@ from bleukit.core.pairs import (
     epsilon_pairs,
     item_pairs,
     swap_tables,
+    window_pairs,
 )
 
 
@@ -29,6 +30,19 @@ def test_epsilon_turns_small_metric_differences_into_ties():
     assert darr_pairs(metric, human, 0.0) == (2, 0)
     with pytest.raises(InputError):
         epsilon_pairs([1.0], [], 0.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 25), st.sampled_from([0.0, 0.1, 0.2, 0.5, 2.0]), st.data())
+def test_window_pairs_count_as_every_pair_does(n, epsilon, data):
+    """window_pairs (a sliding window and a Fenwick tree, O(n log n)) is
+    epsilon_pairs (every pair, one by one), close values and ties included."""
+    cell = st.sampled_from([0.0, 0.1, 0.2, 0.30000000000000004, 1.0, 2.5, -1.0])
+    metric = data.draw(st.lists(st.one_of(cell, st.floats(-10, 10)), min_size=n, max_size=n))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0]), min_size=n, max_size=n))
+    assert window_pairs(metric, human, epsilon) == epsilon_pairs(metric, human, epsilon)
+    with pytest.raises(InputError):
+        window_pairs([1.0], [], epsilon)
 
 
 def test_calibration_chooses_the_smallest_best_epsilon():

@@ -27,6 +27,7 @@ from ..core.pairs import (
     item_pairs,
     pair_counts,
     swap_tables,
+    window_pairs,
 )
 from ..core.reflen import Policy, RefLength
 from ..core.resampling import (
@@ -227,7 +228,7 @@ class Engine(ABC):
             h = [[row[i] for i in idx] for row in human]
             flat = [x for row in m for x in row], [x for row in h for x in row]
             vectors = list(zip(m, h)) if by_system else [flat]
-            out.append([self.pair_counts(a, b) if epsilon == 0 else epsilon_pairs(a, b, epsilon)
+            out.append([self.pair_counts(a, b) if epsilon == 0 else window_pairs(a, b, epsilon)
                         for a, b in vectors])  # fmt: skip
         return out
 
