@@ -1051,6 +1051,9 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
     code, out, _ = run([*quick, "--calibrate", "system,none"], capsys)
     assert code == 0 and "acc eq system calibrated" in out and "acc eq none calibrated" in out
     assert "tie-calibrated by item and by system and not grouped" in out
+    code, out, _ = run([*argv, "--calibrate", "none", "--trials", "0"], capsys)
+    intervals = out.split("Intervals")[1].split("\n\n")[0]
+    assert code == 0 and "acc eq none calibrated" in intervals and "acc eq system " in intervals
     code, out, _ = run([*quick, "--calibrate", "none", "-f", "json"], capsys)
     for v in json.loads(out)["variants"]:
         assert v["segment"]["acc_eq_none_calibrated"] >= v["segment"]["acc_eq_none"]

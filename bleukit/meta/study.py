@@ -431,8 +431,9 @@ def _intervals(
             for name, value in _grouped(by, groups, settings.threshold).items():
                 samples.setdefault(name, []).append(value)
         if by in epsilons:
-            at = variant.engine.resampled_pair_counts(*matrices, indices, by == "system",
-                                                      epsilons[by])  # fmt: skip
+            # at epsilon 0 the counts are those above
+            at = counts if epsilons[by] == 0 else variant.engine.resampled_pair_counts(
+                *matrices, indices, by == "system", epsilons[by])  # fmt: skip
             samples[f"acc_eq_{by}_calibrated"] = [st.mean(map(st.acc_eq, g)) for g in at]
     out = {}
     for name, values in samples.items():

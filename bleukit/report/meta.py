@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..core.results import LEVELS
-from ..meta.study import SEGMENT, SPA, SYSTEM, Study
+from ..meta.study import SPA, SYSTEM, Study
 from .tables import render_latex, render_markdown, render_text
 
 #: the columns of the system-level table: statistic, heading
@@ -50,7 +50,8 @@ def cells(study: Study, columns: Sequence[tuple[str, str]], width: int) -> Cells
 
 
 def interval_cells(study: Study, width: int) -> Cells:
-    names = [n for n in (*SYSTEM, *SEGMENT) if any(n in v.intervals for v in study.variants)]
+    statistics = (*SYSTEM, *study.settings.segment_statistics())
+    names = [n for n in statistics if any(n in v.intervals for v in study.variants)]
     header = ["Variant", *(n.replace("_", " ") for n in names)]
     body = []
     for k in study.tested:
