@@ -1775,6 +1775,145 @@ static int64_t run_pairs(const double *v, Py_ssize_t n) {
     return ties;
 }
 
+/* cell_weights(x, y, human, kind) -> bytes: PERM-BOTH's per-cell weights
+ * of a statistic summed over every pair of one vector (kind 0: DARR at
+ * threshold 0; 1: acc_eq), as bleukit.core.pairs.cell_weights (the
+ * reference, every pair) defines them: w_i = S(x,x) - S(y,y) + S(x,y) -
+ * S(y,x), S(p,q)_i = sum_j f(p_i - q_j, h_i - h_j). Each S is counted for
+ * every i at once in O(n log n): the q's sorted, the p's visited in order,
+ * the q's below p_i (strictly, then not) in a Fenwick tree by human rank;
+ * below and lower-ranked, above and higher-ranked, and equal on both. */
+
+static int double_cmp(const void *pa, const void *pb) {
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+typedef struct {
+    double v;
+    int32_t rank, index;
+} RankedValue;
+
+static int ranked_value_cmp(const void *pa, const void *pb) {
+    double a = ((const RankedValue *)pa)->v, b = ((const RankedValue *)pb)->v;
+    return (a > b) - (a < b);
+}
+
+static inline void fenwick_add(int64_t *tree, Py_ssize_t size, Py_ssize_t at, int64_t w) {
+    for (Py_ssize_t i = at + 1; i <= size; i += i & -i) tree[i] += w;
+}
+
+static inline int64_t fenwick_prefix(const int64_t *tree, Py_ssize_t through) {
+    int64_t sum = 0; /* ranks 0..through; through = -1: none */
+    for (Py_ssize_t i = through + 1; i > 0; i -= i & -i) sum += tree[i];
+    return sum;
+}
+
+/* out[i] += sign * S(p, q)_i; ``above_rank[r]``: the q's of human rank > r;
+ * ``tree`` ranks + 1 int64, ``lt`` and ``lt_eq`` n int64 (scratch) */
+static void add_dominance(const RankedValue *p, const RankedValue *q, Py_ssize_t n,
+                          Py_ssize_t ranks, const int64_t *above_rank, int kind, int64_t sign,
+                          int64_t *tree, int64_t *lt, int64_t *lt_eq, int64_t *out) {
+    /* pass 1: the q's strictly below p_i; of lower human rank, of the same */
+    memset(tree, 0, (ranks + 1) * sizeof(int64_t));
+    Py_ssize_t at = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        for (; at < n && q[at].v < p[k].v; at++) fenwick_add(tree, ranks, q[at].rank, 1);
+        Py_ssize_t r = p[k].rank;
+        lt[k] = fenwick_prefix(tree, r - 1);
+        lt_eq[k] = fenwick_prefix(tree, r) - lt[k];
+    }
+    /* pass 2: the q's at most p_i; those above it of higher human rank are
+     * all those of higher rank but these */
+    memset(tree, 0, (ranks + 1) * sizeof(int64_t));
+    at = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        for (; at < n && q[at].v <= p[k].v; at++) fenwick_add(tree, ranks, q[at].rank, 1);
+        Py_ssize_t r = p[k].rank;
+        int64_t upto = fenwick_prefix(tree, r), le_eq = upto - fenwick_prefix(tree, r - 1);
+        int64_t gt = above_rank[r] - ((int64_t)at - upto);
+        int64_t eq = le_eq - lt_eq[k];
+        int64_t term = kind == 0 ? 2 * (lt[k] + gt) : lt[k] + gt + eq;
+        out[p[k].index] += sign * term;
+    }
+}
+
+static PyObject *cell_weights(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer xbuf, ybuf, hbuf;
+    int kind;
+    if (!PyArg_ParseTuple(args, "y*y*y*i", &xbuf, &ybuf, &hbuf, &kind)) return NULL;
+    PyObject *result = NULL;
+    RankedValue *xs = NULL, *ys = NULL;
+    double *hs = NULL;
+    int64_t *tree = NULL, *above = NULL, *lt = NULL, *lt_eq = NULL;
+    Py_ssize_t n = hbuf.len / (Py_ssize_t)sizeof(double);
+    if (xbuf.len != hbuf.len || ybuf.len != hbuf.len || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
+        (kind != 0 && kind != 1)) {
+        PyErr_SetString(PyExc_ValueError, "cell_weights: x, y, human float64 of one length; kind 0 or 1");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, n * sizeof(int64_t));
+    xs = malloc((n + 1) * sizeof(RankedValue));
+    ys = malloc((n + 1) * sizeof(RankedValue));
+    hs = malloc((n + 1) * sizeof(double));
+    tree = malloc((n + 2) * sizeof(int64_t));
+    above = calloc(n + 2, sizeof(int64_t));
+    lt = malloc((n + 1) * sizeof(int64_t));
+    lt_eq = malloc((n + 1) * sizeof(int64_t));
+    if (!result || !xs || !ys || !hs || !tree || !above || !lt || !lt_eq) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    const double *x = xbuf.buf, *y = ybuf.buf, *h = hbuf.buf;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    memset(out, 0, n * sizeof(int64_t));
+    for (Py_ssize_t i = 0; i < n; i++) hs[i] = h[i];
+    qsort(hs, n, sizeof(double), double_cmp);
+    Py_ssize_t ranks = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!ranks || hs[i] != hs[ranks - 1]) hs[ranks++] = hs[i];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t lo = 0, hi = ranks - 1;
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (hs[mid] < h[i]) lo = mid + 1;
+            else hi = mid;
+        }
+        xs[i] = (RankedValue){x[i], (int32_t)lo, (int32_t)i};
+        ys[i] = (RankedValue){y[i], (int32_t)lo, (int32_t)i};
+        above[lo]++;
+    }
+    /* above[r]: the values of human rank > r (a suffix sum of the counts) */
+    int64_t later = 0;
+    for (Py_ssize_t r = ranks - 1; r >= 0; r--) {
+        int64_t here = above[r];
+        above[r] = later;
+        later += here;
+    }
+    qsort(xs, n, sizeof(RankedValue), ranked_value_cmp);
+    qsort(ys, n, sizeof(RankedValue), ranked_value_cmp);
+    add_dominance(xs, xs, n, ranks, above, kind, 1, tree, lt, lt_eq, out);
+    add_dominance(ys, ys, n, ranks, above, kind, -1, tree, lt, lt_eq, out);
+    add_dominance(xs, ys, n, ranks, above, kind, 1, tree, lt, lt_eq, out);
+    add_dominance(ys, xs, n, ranks, above, kind, -1, tree, lt, lt_eq, out);
+    Py_END_ALLOW_THREADS
+done:
+    free(xs);
+    free(ys);
+    free(hs);
+    free(tree);
+    free(above);
+    free(lt);
+    free(lt_eq);
+    PyBuffer_Release(&xbuf);
+    PyBuffer_Release(&ybuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
 /* pair_counts's five from all pairs, the discordant ones and the ties of
  * the metric, of the humans and of both (each of the first two including
  * the third) */
@@ -1875,11 +2014,6 @@ static int weighed_entry_cmp(const void *pa, const void *pb) {
     const WeighedEntry *a = pa, *b = pb;
     if (a->m != b->m) return a->m < b->m ? -1 : 1;
     return (a->h > b->h) - (a->h < b->h);
-}
-
-static int double_cmp(const void *pa, const void *pb) {
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
 }
 
 typedef struct {
@@ -3481,6 +3615,10 @@ static PyMethodDef methods[] = {
      "-> bytes\n\n"
      "Per resample of the items, the pair counts (con, dis, metric ties, human\n"
      "ties, ties in both) per system or of all scores: resamples x groups x 5 int64."},
+    {"cell_weights", cell_weights, METH_VARARGS,
+     "cell_weights(x, y, human, kind) -> bytes\n\n"
+     "PERM-BOTH's per-cell weights of a statistic over every pair of one vector\n"
+     "(kind 0: DARR at threshold 0; 1: acc_eq): n int64."},
     {"pooled_calibration", pooled_calibration, METH_VARARGS,
      "pooled_calibration(metric, human, collect=4194304) -> (agreeing, pairs, epsilon)\n\n"
      "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"

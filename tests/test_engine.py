@@ -745,6 +745,19 @@ def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draw
     assert ENGINES.get("c").resampled_pair_counts(metric, human, indices, by, eps) == expected
 
 
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 30), st.sampled_from(["darr", "acc_eq"]), st.data())
+def test_compiled_cell_weights_equal_the_reference(n, kind, data):
+    """PERM-BOTH's cell weights in C (dominance counts with a Fenwick tree,
+    O(n log n)) are the reference's sums over every pair, ties included."""
+    cell = st.one_of(st.sampled_from([0.0, 0.5, 1.0, -1.0]), st.floats(-5, 5))
+    x, y = (data.draw(st.lists(cell, min_size=n, max_size=n)) for _ in range(2))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0]), min_size=n, max_size=n))
+    expected = ENGINES.get("python").cell_weights(x, y, human, kind)
+    assert ENGINES.get("c").cell_weights(x, y, human, kind) == expected
+
+
 def test_resampled_pair_counts_refuse_matrices_of_two_shapes():
     for engine in AVAILABLE:
         with pytest.raises(InputError, match="matrices of one shape"):

@@ -10,6 +10,7 @@ from bleukit.core.errors import InputError
 from bleukit.core.pairs import (
     Pairs,
     calibrate,
+    cell_weights,
     darr_pairs,
     epsilon_pairs,
     item_pairs,
@@ -43,6 +44,29 @@ def test_window_pairs_count_as_every_pair_does(n, epsilon, data):
     assert window_pairs(metric, human, epsilon) == epsilon_pairs(metric, human, epsilon)
     with pytest.raises(InputError):
         window_pairs([1.0], [], epsilon)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10), st.sampled_from(["darr", "acc_eq"]), st.data())
+def test_cell_weights_make_a_swap_trial_linear(n, kind, data):
+    """With the cell weights, any trial's swaps give the statistic's
+    difference (summed over the pairs, twice) as the signed sum of the
+    weights: recounted here pair by pair."""
+    cell = st.sampled_from([0.0, 0.5, 1.0, 2.0])
+    x, y = (data.draw(st.lists(cell, min_size=n, max_size=n)) for _ in range(2))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0]), min_size=n, max_size=n))
+    signs = data.draw(st.lists(st.sampled_from([1, -1]), min_size=n, max_size=n))
+    v1 = [a if s > 0 else b for a, b, s in zip(x, y, signs)]
+    v2 = [b if s > 0 else a for a, b, s in zip(x, y, signs)]
+
+    def total(v):
+        p = epsilon_pairs(v, human, 0.0)
+        return p.con - p.dis - p.tie_metric if kind == "darr" else p.con + p.tie_both
+
+    weights = cell_weights(x, y, human, kind)
+    assert sum(s * w for s, w in zip(signs, weights)) == 2 * (total(v1) - total(v2))
+    with pytest.raises(InputError, match="kind 'x'"):
+        cell_weights(x, y, human, "x")
 
 
 def test_calibration_chooses_the_smallest_best_epsilon():

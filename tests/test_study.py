@@ -192,7 +192,49 @@ def test_perm_both_of_equal_variants_is_never_significant():
     assert s.perm_both_system(scores, scores, human, "pearson", draws, engine) == 1.0
     matrix = [[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]]
     cells = Draws.from_seed(6, 100, 1)
-    assert s.perm_both_items(matrix, matrix, matrix, "acc_eq_item", 0.0, cells, engine) == 1.0
+    assert s.perm_both_segments(matrix, matrix, matrix, "acc_eq_item", 0.0, cells, engine) == 1.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_perm_both_over_every_pair_recounts_each_trial(data):
+    """PERM-BOTH of the statistics over every pair of a vector (by cell
+    weights, linear in the swaps) equals recounting each trial's swapped
+    z-scores, for each engine."""
+    from bleukit.core.pairs import pair_counts
+    from bleukit.engines import ENGINES
+
+    cell = st.sampled_from([0.0, 1.0, 2.0, 2.5, 4.0])
+    shape = st.lists(st.lists(cell, min_size=5, max_size=5), min_size=3, max_size=3)
+    a, b, human = data.draw(shape), data.draw(shape), data.draw(shape)
+    draws = Draws.from_seed(15, 40, data.draw(st.integers(0, 99)))
+    za = s._zscore([x for row in a for x in row])
+    zb = s._zscore([x for row in b for x in row])
+    flat_h = [x for row in human for x in row]
+
+    def counts(v, by):
+        groups = [range(15)] if by == "none" else [range(k, k + 5) for k in (0, 5, 10)]
+        return [pair_counts([v[i] for i in g], [flat_h[i] for i in g]) for g in groups]
+
+    def value(v, statistic):
+        by = statistic.rsplit("_", 1)[1]
+        if statistic.startswith("kendall"):
+            return sum(p.con - p.dis - p.tie_metric for p in counts(v, by))
+        return sum(p.con + p.tie_both for p in counts(v, by))
+
+    for statistic in s.POOLED_TESTED:
+        observed = value(zb, statistic) - value(za, statistic)
+        diffs = []
+        for sel, _ in randomization_selections(draws):
+            v1 = [x if k else y for x, y, k in zip(zb, za, sel)]
+            v2 = [y if k else x for x, y, k in zip(zb, za, sel)]
+            diffs.append(value(v1, statistic) - value(v2, statistic))
+        expected = sum(d >= observed for d in diffs) / len(diffs)
+        for engine in ENGINES.names():
+            got = s.perm_both_segments(a, b, human, statistic, 0.0, draws, ENGINES.get(engine))
+            assert got == expected, (statistic, engine)
+    assert math.isnan(s.perm_both_segments(a, b, human, "kendall_like_none", 25.0, draws,
+                                         ENGINES.get("python")))  # fmt: skip
 
 
 def test_swap_tables_sum_to_the_statistics_difference():

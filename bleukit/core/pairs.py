@@ -270,6 +270,45 @@ def item_pairs(
 SWAP_KINDS = ("darr", "acc_eq")
 
 
+def _weight_term(d: float, dh: float, kind: str) -> int:
+    """A pair's part of ``cell_weights``: acc_eq, 1 where it agrees; DARR
+    at threshold 0, twice its concordance (a pair the humans tie counts 0,
+    and the -1 of every other pair cancels in the weights)."""
+    concordant = (d > 0 and dh > 0) or (d < 0 and dh < 0)
+    if kind == "darr":
+        return 2 * concordant
+    return int(concordant or (d == 0 and dh == 0))
+
+
+def cell_weights(x: Vector, y: Vector, human: Vector, kind: str) -> list[int]:
+    """PERM-BOTH of a statistic summed over every pair of one vector of
+    cells, made linear. With x the better variant's z-scores and y the
+    other's, a trial keeps or swaps each cell (sign s_i = +1 or -1), and
+    the difference it gives, summed over the pairs, is
+    sum_i s_i * w_i / 2: a pair's difference under the two cells' swaps is
+    s_i (a + b) / 2 + s_j (a - b) / 2, a and b its differences with neither
+    and with the second swapped. So the weight of cell i is the sum over
+    every j of f(x_i - x_j) - f(y_i - y_j) + f(x_i - y_j) - f(y_i - x_j),
+    f ``_weight_term`` of the metric and human differences; with no cell
+    swapped the sum is twice the observed difference. Every pair visited
+    (the reference of ``Engine.cell_weights``)."""
+    check(x, human)
+    check(y, human)
+    if kind not in SWAP_KINDS:
+        raise InputError(f"kind {kind!r}: expected one of {', '.join(SWAP_KINDS)}")
+    n = len(x)
+    return [
+        sum(
+            _weight_term(x[i] - x[j], human[i] - human[j], kind)
+            - _weight_term(y[i] - y[j], human[i] - human[j], kind)
+            + _weight_term(x[i] - y[j], human[i] - human[j], kind)
+            - _weight_term(y[i] - x[j], human[i] - human[j], kind)
+            for j in range(n)
+        )
+        for i in range(n)
+    ]
+
+
 def _outcome(dm: float, dh: float, kind: str) -> int:
     if kind == "darr":  # concordant +1, discordant (a metric tie too) -1
         return 1 if dm != 0 and (dm > 0) == (dh > 0) else -1

@@ -23,6 +23,7 @@ from ..core.pairs import (
     ItemCounts,
     Pairs,
     calibrated_epsilon,
+    cell_weights,
     epsilon_pairs,
     item_pairs,
     pair_counts,
@@ -243,6 +244,14 @@ class Engine(ABC):
         """PERM-BOTH's trials of a system-level statistic that reach the
         observed lead of b over a (``core.correlation.system_swaps``)."""
         return system_swaps(a, b, human, statistic, draws)
+
+    def cell_weights(
+        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
+    ) -> list[int]:
+        """PERM-BOTH's per-cell weights of a statistic summed over every
+        pair of one vector (``core.pairs.cell_weights``; every pair
+        visited)."""
+        return cell_weights(x, y, human, kind)
 
     def pooled_calibration(
         self, metric: Sequence[float], human: Sequence[float]

@@ -465,6 +465,16 @@ class CompiledEngine(Engine):
         count: int = kernel.system_swaps(draws.state, *vectors, index, draws.count)
         return count
 
+    def cell_weights(
+        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
+    ) -> list[int]:
+        kernel = accelerator()
+        if kernel is None or kind not in SWAP_KINDS or not len(x) == len(y) == len(human):
+            # the reference refuses what the kernel would
+            return super().cell_weights(x, y, human, kind)
+        raw = kernel.cell_weights(_flat([x]), _flat([y]), _flat([human]), SWAP_KINDS.index(kind))
+        return memoryview(raw).cast("q").tolist()
+
     def pooled_calibration(
         self, metric: Sequence[float], human: Sequence[float]
     ) -> tuple[int, int, float]:

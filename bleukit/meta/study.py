@@ -32,8 +32,10 @@ Scores are oriented so that higher is better (TER and penalties negated).
   trial every score swapped between them with probability 1/2; the p-value
   that the better variant is better is the share of trials whose
   difference reaches the observed one. For the system-level correlations
-  and accuracy (the cells are the systems) and the segment-level
-  statistics grouped by item at epsilon 0 (the cells are the segments).
+  and accuracy (the cells are the systems), the segment-level statistics
+  grouped by item at epsilon 0 (the cells are the segments), and Kendall-
+  like tau and acc_eq not grouped and acc_eq by system, whose trials are
+  signed sums of per-cell weights (``perm_both_segments``).
 * What a delta means (Kocmi et al. 2024, ``delta``): per tested variant,
   the accuracy of "A beats B" as a function of the metric delta, fitted to
   the pairs of systems.
@@ -84,7 +86,10 @@ SEGMENT = (
 #: million) or of all the scores (113 million)
 CALIBRATED = ("none", "system")
 #: the statistics PERM-BOTH tests and clusters rank
-TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item")
+#: the segment-level statistics over every pair of a vector (not grouped,
+#: or of each system) that PERM-BOTH tests as sums of cell weights
+POOLED_TESTED = ("kendall_like_none", "acc_eq_none", "acc_eq_system")
+TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item", *POOLED_TESTED)
 
 DEFAULT_SAMPLES = 1000
 DEFAULT_TRIALS = 1000
@@ -522,7 +527,7 @@ def perm_both_system(
     return engine.system_swaps(_zscore(a), _zscore(b), human, statistic, draws) / draws.count
 
 
-def perm_both_items(
+def perm_both_segments(
     a: st.Matrix,
     b: st.Matrix,
     human: st.Matrix,
@@ -531,16 +536,21 @@ def perm_both_items(
     draws: Draws,
     engine: Engine,
 ) -> float:
-    """PERM-BOTH of an item-grouped segment-level statistic that sums over
-    pairs (Kendall-like tau, acc_eq at epsilon 0): the p-value that b is
-    better than a. Cells are z-normalized over all of a variant's scores;
-    ``draws``: one trial per draw, one cell per system and segment; the
-    trials are summed by the engine (``Engine.pair_swap_sums``)."""
+    """PERM-BOTH of a segment-level statistic that sums over pairs at
+    epsilon 0: the p-value that b is better than a. Cells are z-normalized
+    over all of a variant's scores; ``draws``: one trial per draw, one cell
+    per system and segment. Grouped by item (Kendall-like tau, acc_eq) the
+    trials are summed over each item's pair tables
+    (``Engine.pair_swap_sums``); not grouped (Kendall-like tau, acc_eq) or
+    by system (acc_eq, whose systems all have as many pairs), over the
+    cells' weights (``POOLED_TESTED``, ``_pooled_trials``)."""
     flat_a, flat_b = _zscore(list(itertools.chain(*a))), _zscore(list(itertools.chain(*b)))
+    kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
+    if statistic in POOLED_TESTED:
+        return _pooled_trials(flat_a, flat_b, human, statistic, kind, threshold, draws, engine)
     items = len(a[0])
     za = [flat_a[s * items : (s + 1) * items] for s in range(len(a))]
     zb = [flat_b[s * items : (s + 1) * items] for s in range(len(b))]
-    kind = "darr" if statistic == "kendall_like_item" else "acc_eq"
     first, second, table = engine.swap_tables(za, zb, human, kind, threshold)
     if not first:
         return st.nan
@@ -548,6 +558,50 @@ def perm_both_items(
     observed = sum(table[0::4])
     sums = engine.pair_swap_sums(draws, first, second, table)
     return sum(x >= observed for x in sums) / len(sums)
+
+
+class _Weights:
+    """A row codec for PERM-BOTH's per-cell weights as two non-negative
+    fields (the positive and the negative part), so that approximate
+    randomization's sums (``Engine.randomization_sums``) give a trial's
+    signed sum."""
+
+    def row(self, stats: Any) -> Sequence[int]:
+        return stats  # type: ignore[no-any-return]
+
+    def from_row(self, sums: Sequence[Any], segments: int, last: Any) -> Any:
+        return sums
+
+
+def _pooled_trials(
+    za: Sequence[float],
+    zb: Sequence[float],
+    human: st.Matrix,
+    statistic: str,
+    kind: str,
+    threshold: float,
+    draws: Draws,
+    engine: Engine,
+) -> float:
+    """``perm_both_segments`` of a statistic over every pair of a vector
+    (all the cells, or each system's). A trial's difference is linear in
+    its swaps (``Engine.cell_weights``: twice the observed difference with
+    none swapped), so each trial is a signed sum of the cells' weights.
+    Kendall-like tau at a threshold other than 0 is not defined here (NaN)."""
+    if kind == "darr" and threshold != 0:
+        return st.nan
+    flat_h = list(itertools.chain(*human))
+    size = len(za) if statistic.endswith("_none") else len(human[0])
+    weights = []
+    for lo in range(0, len(za), size):
+        cut = slice(lo, lo + size)
+        weights.extend(engine.cell_weights(zb[cut], za[cut], flat_h[cut], kind))
+    observed = sum(weights)
+    # a cell kept (its draw's bit set) adds its weight, a swapped one takes it away
+    kept = Columns([(max(w, 0), max(-w, 0)) for w in weights], _Weights())
+    swapped = Columns([(max(-w, 0), max(w, 0)) for w in weights], _Weights())
+    trials = [plus - minus for (plus, minus), _ in engine.randomization_sums(kept, swapped, draws)]
+    return sum(x >= observed for x in trials) / len(trials) if trials else st.nan
 
 
 def assign_clusters(
@@ -692,7 +746,7 @@ def _significance(
                 engine,
             )  # fmt: skip
         else:
-            p[better, worse] = perm_both_items(
+            p[better, worse] = perm_both_segments(
                 scores[worse].sentences, scores[better].sentences, human, statistic,
                 settings.threshold, draws, engine,
             )  # fmt: skip
