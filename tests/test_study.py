@@ -6,6 +6,7 @@ clusters, grids and shortlists."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -192,7 +193,8 @@ def test_perm_both_of_equal_variants_is_never_significant():
     assert s.perm_both_system(scores, scores, human, "pearson", draws, engine) == 1.0
     matrix = [[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]]
     cells = Draws.from_seed(6, 100, 1)
-    assert s.perm_both_segments(matrix, matrix, matrix, "acc_eq_item", 0.0, cells, engine) == 1.0
+    z = s.zscores(matrix)
+    assert s.perm_both_segments(z, z, matrix, "acc_eq_item", 0.0, cells, engine) == 1.0
 
 
 @settings(max_examples=30, deadline=None)
@@ -208,8 +210,8 @@ def test_perm_both_over_every_pair_recounts_each_trial(data):
     shape = st.lists(st.lists(cell, min_size=5, max_size=5), min_size=3, max_size=3)
     a, b, human = data.draw(shape), data.draw(shape), data.draw(shape)
     draws = Draws.from_seed(15, 40, data.draw(st.integers(0, 99)))
-    za = s._zscore([x for row in a for x in row])
-    zb = s._zscore([x for row in b for x in row])
+    za = s.zscores(a)
+    zb = s.zscores(b)
     flat_h = [x for row in human for x in row]
 
     def counts(v, by):
@@ -218,22 +220,33 @@ def test_perm_both_over_every_pair_recounts_each_trial(data):
 
     def value(v, statistic):
         by = statistic.rsplit("_", 1)[1]
+        if statistic == "kendall_like_system":  # the mean of the systems' taus
+            return sum(Fraction(p.con - p.dis - p.tie_metric, p.con + p.dis + p.tie_metric)
+                       for p in counts(v, by) if p.con + p.dis + p.tie_metric)  # fmt: skip
         if statistic.startswith("kendall"):
             return sum(p.con - p.dis - p.tie_metric for p in counts(v, by))
         return sum(p.con + p.tie_both for p in counts(v, by))
 
+    def selections(statistic):
+        if statistic != "kendall_like_system":
+            return [sel for sel, _ in randomization_selections(draws)]
+        # each system's cells from draws of its own
+        own = [list(randomization_selections(d)) for d in s.system_draws(draws, 3, 5)]
+        return [b"".join(parts[t][0] for parts in own) for t in range(draws.count)]
+
     for statistic in s.POOLED_TESTED:
         observed = value(zb, statistic) - value(za, statistic)
         diffs = []
-        for sel, _ in randomization_selections(draws):
+        for sel in selections(statistic):
             v1 = [x if k else y for x, y, k in zip(zb, za, sel)]
             v2 = [y if k else x for x, y, k in zip(zb, za, sel)]
             diffs.append(value(v1, statistic) - value(v2, statistic))
         expected = sum(d >= observed for d in diffs) / len(diffs)
         for engine in ENGINES.names():
-            got = s.perm_both_segments(a, b, human, statistic, 0.0, draws, ENGINES.get(engine))
+            got = s.perm_both_segments(za, zb, human, statistic, 0.0, draws,
+                                       ENGINES.get(engine))  # fmt: skip
             assert got == expected, (statistic, engine)
-    assert math.isnan(s.perm_both_segments(a, b, human, "kendall_like_none", 25.0, draws,
+    assert math.isnan(s.perm_both_segments(za, zb, human, "kendall_like_none", 25.0, draws,
                                          ENGINES.get("python")))  # fmt: skip
 
 

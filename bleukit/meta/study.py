@@ -88,7 +88,7 @@ CALIBRATED = ("none", "system")
 #: the statistics PERM-BOTH tests and clusters rank
 #: the segment-level statistics over every pair of a vector (not grouped,
 #: or of each system) that PERM-BOTH tests as sums of cell weights
-POOLED_TESTED = ("kendall_like_none", "acc_eq_none", "acc_eq_system")
+POOLED_TESTED = ("kendall_like_none", "kendall_like_system", "acc_eq_none", "acc_eq_system")
 TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item", *POOLED_TESTED)
 
 DEFAULT_SAMPLES = 1000
@@ -267,6 +267,14 @@ class _Scores:
 
     system: list[float]
     sentences: list[list[float]]
+    #: the sentence scores z-normalized, system after system (PERM-BOTH's
+    #: cells; made once, for every test of the variant)
+    z: list[float] = field(default_factory=list)
+
+    def cells(self) -> list[float]:
+        if not self.z:
+            self.z.extend(zscores(self.sentences))
+        return self.z
 
 
 def _variant_scores(
@@ -527,9 +535,15 @@ def perm_both_system(
     return engine.system_swaps(_zscore(a), _zscore(b), human, statistic, draws) / draws.count
 
 
+def zscores(matrix: st.Matrix) -> list[float]:
+    """A variant's sentence scores z-normalized over all its cells, system
+    after system: PERM-BOTH's cells (``perm_both_segments``)."""
+    return _zscore(list(itertools.chain(*matrix)))
+
+
 def perm_both_segments(
-    a: st.Matrix,
-    b: st.Matrix,
+    flat_a: Sequence[float],
+    flat_b: Sequence[float],
     human: st.Matrix,
     statistic: str,
     threshold: float,
@@ -537,20 +551,17 @@ def perm_both_segments(
     engine: Engine,
 ) -> float:
     """PERM-BOTH of a segment-level statistic that sums over pairs at
-    epsilon 0: the p-value that b is better than a. Cells are z-normalized
-    over all of a variant's scores; ``draws``: one trial per draw, one cell
-    per system and segment. Grouped by item (Kendall-like tau, acc_eq) the
-    trials are summed over each item's pair tables
-    (``Engine.pair_swap_sums``); not grouped (Kendall-like tau, acc_eq) or
-    by system (acc_eq, whose systems all have as many pairs), over the
-    cells' weights (``POOLED_TESTED``, ``_pooled_trials``)."""
-    flat_a, flat_b = _zscore(list(itertools.chain(*a))), _zscore(list(itertools.chain(*b)))
+    epsilon 0: the p-value that b is better than a, from their ``zscores``;
+    ``draws``: one trial per draw, one cell per system and segment. Grouped
+    by item (Kendall-like tau, acc_eq) the trials are summed over each
+    item's pair tables (``Engine.pair_swap_sums``); not grouped or by
+    system, over the cells' weights (``POOLED_TESTED``, ``_pooled_trials``)."""
     kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
     if statistic in POOLED_TESTED:
         return _pooled_trials(flat_a, flat_b, human, statistic, kind, threshold, draws, engine)
-    items = len(a[0])
-    za = [flat_a[s * items : (s + 1) * items] for s in range(len(a))]
-    zb = [flat_b[s * items : (s + 1) * items] for s in range(len(b))]
+    items = len(human[0])
+    za = [flat_a[s * items : (s + 1) * items] for s in range(len(human))]
+    zb = [flat_b[s * items : (s + 1) * items] for s in range(len(human))]
     first, second, table = engine.swap_tables(za, zb, human, kind, threshold)
     if not first:
         return st.nan
@@ -573,6 +584,26 @@ class _Weights:
         return sums
 
 
+def system_draws(draws: Draws, systems: int, items: int) -> list[Draws]:
+    """Kendall-like tau by system's trials: per system, draws of its own
+    (seeded from ``draws``'s generator, one after the other), so that each
+    system's signed sums come from the approximate-randomization kernel
+    over its cells alone; every cell is still swapped by a fair coin of its
+    own in every trial."""
+    rng = draws.rng()
+    return [Draws.from_seed(items, draws.count, rng.getrandbits(64)) for _ in range(systems)]
+
+
+def _signed_trials(weights: Sequence[int], draws: Draws, engine: Engine) -> list[int]:
+    """Per trial, the sum of the cells' weights, each negated where the
+    trial swaps the cell (its draw's bit clear), by approximate
+    randomization's sums of the positive and negative parts."""
+    kept = Columns([(max(w, 0), max(-w, 0)) for w in weights], _Weights())
+    swapped = Columns([(max(-w, 0), max(w, 0)) for w in weights], _Weights())
+    sums = engine.randomization_sums(kept, swapped, draws)
+    return [int(plus - minus) for (plus, minus), _ in sums]
+
+
 def _pooled_trials(
     za: Sequence[float],
     zb: Sequence[float],
@@ -587,20 +618,31 @@ def _pooled_trials(
     (all the cells, or each system's). A trial's difference is linear in
     its swaps (``Engine.cell_weights``: twice the observed difference with
     none swapped), so each trial is a signed sum of the cells' weights.
-    Kendall-like tau at a threshold other than 0 is not defined here (NaN)."""
+    acc_eq's systems all have as many pairs, so their sums add up; Kendall-
+    like tau's count only the pairs the humans do not tie, so each system's
+    sum is weighed by the others' (the least common multiple over its own),
+    with draws of its own (``system_draws``). Kendall-like tau at a
+    threshold other than 0 is not defined here (NaN)."""
     if kind == "darr" and threshold != 0:
         return st.nan
     flat_h = list(itertools.chain(*human))
     size = len(za) if statistic.endswith("_none") else len(human[0])
-    weights = []
-    for lo in range(0, len(za), size):
-        cut = slice(lo, lo + size)
-        weights.extend(engine.cell_weights(zb[cut], za[cut], flat_h[cut], kind))
-    observed = sum(weights)
-    # a cell kept (its draw's bit set) adds its weight, a swapped one takes it away
-    kept = Columns([(max(w, 0), max(-w, 0)) for w in weights], _Weights())
-    swapped = Columns([(max(-w, 0), max(w, 0)) for w in weights], _Weights())
-    trials = [plus - minus for (plus, minus), _ in engine.randomization_sums(kept, swapped, draws)]
+    groups = [slice(lo, lo + size) for lo in range(0, len(za), size)]
+    weights = [engine.cell_weights(zb[cut], za[cut], flat_h[cut], kind) for cut in groups]
+    if statistic != "kendall_like_system":
+        flat = [w for group in weights for w in group]
+        trials = _signed_trials(flat, draws, engine)
+        observed = sum(flat)
+    else:
+        # a system's pairs the humans do not tie; one without any has no tau
+        counted = [size * (size - 1) // 2 - st.pair_counts(h, h).tie_both
+                   for h in (flat_h[cut] for cut in groups)]  # fmt: skip
+        common = math.lcm(*(c for c in counted if c)) if any(counted) else 1
+        scale = [common // c if c else 0 for c in counted]
+        own = system_draws(draws, len(groups), size)
+        per_system = [_signed_trials(w, d, engine) for w, d in zip(weights, own)]
+        trials = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
+        observed = sum(sum(w) * k for w, k in zip(weights, scale))
     return sum(x >= observed for x in trials) / len(trials) if trials else st.nan
 
 
@@ -747,7 +789,7 @@ def _significance(
             )  # fmt: skip
         else:
             p[better, worse] = perm_both_segments(
-                scores[worse].sentences, scores[better].sentences, human, statistic,
+                scores[worse].cells(), scores[better].cells(), human, statistic,
                 settings.threshold, draws, engine,
             )  # fmt: skip
     clusters = assign_clusters(order, p, ALPHA)
