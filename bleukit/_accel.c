@@ -1314,6 +1314,25 @@ static inline double bits_double(uint64_t bits) {
     return x;
 }
 
+/* tie calibration's sweep (core.pairs.calibrate): the events sorted, then
+ * applied an epsilon at a time from ``running`` agreeing pairs; where the
+ * count passes *best, it and that epsilon's bits are kept (so the first,
+ * smallest, epsilon of a count wins). -1: no memory to sort. */
+static int sweep_tie_events(uint64_t *events, Py_ssize_t n, int64_t running, int64_t *best,
+                            uint64_t *best_bits) {
+    if (sort_tie_events(events, n) < 0) return -1;
+    Py_ssize_t k = 0;
+    while (k < n) {
+        uint64_t eps = events[k] & ~TIE_GAIN;
+        while (k < n && (events[k] & ~TIE_GAIN) == eps) running += events[k++] & TIE_GAIN ? 1 : -1;
+        if (running > *best) {
+            *best = running;
+            *best_bits = eps;
+        }
+    }
+    return 0;
+}
+
 static inline int pair_agrees(double dm, double dh) {
     return (dm == 0 && dh == 0) || (dm != 0 && dh != 0 && (dm > 0) == (dh > 0));
 }
@@ -1379,22 +1398,9 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
         int64_t running = 0;
         for (Py_ssize_t j = 0; j < items; j++) running += good[j];
         int64_t best = running;
-        if (sort_tie_events(events, nevents) < 0) {
-            failed = 1;
-            nevents = 0;
-        }
-        Py_ssize_t k = 0;
-        while (k < nevents) {
-            uint64_t eps = events[k] & ~TIE_GAIN;
-            while (k < nevents && (events[k] & ~TIE_GAIN) == eps) {
-                running += events[k] & TIE_GAIN ? 1 : -1;
-                k++;
-            }
-            if (running > best) {
-                best = running;
-                best_eps = bits_double(eps);
-            }
-        }
+        uint64_t best_bits = 0;
+        failed = sweep_tie_events(events, nevents, running, &best, &best_bits) < 0;
+        best_eps = bits_double(best_bits);
     }
     /* the agreeing pairs at the chosen epsilon */
     for (Py_ssize_t j = 0; j < items; j++) {
@@ -1504,21 +1510,7 @@ static void pooled_collected(Pooled *p, uint64_t first, uint64_t last, int shift
             if (change) kept[k++] = double_bits(d) | (change > 0 ? TIE_GAIN : 0);
         }
     }
-    if (sort_tie_events(kept, k) < 0) {
-        p->failed = 1;
-        free(kept);
-        return;
-    }
-    int64_t running = start;
-    Py_ssize_t at = 0;
-    while (at < k) {
-        uint64_t eps = kept[at] & ~TIE_GAIN;
-        while (at < k && (kept[at] & ~TIE_GAIN) == eps) running += kept[at++] & TIE_GAIN ? 1 : -1;
-        if (running > p->best) {
-            p->best = running;
-            p->best_bits = eps;
-        }
-    }
+    if (sweep_tie_events(kept, k, start, &p->best, &p->best_bits) < 0) p->failed = 1;
     free(kept);
 }
 

@@ -472,7 +472,8 @@ class CompiledEngine(Engine):
         if kernel is None or kind not in SWAP_KINDS or not len(x) == len(y) == len(human):
             # the reference refuses what the kernel would
             return super().cell_weights(x, y, human, kind)
-        raw = kernel.cell_weights(_flat([x]), _flat([y]), _flat([human]), SWAP_KINDS.index(kind))
+        vectors = (array("d", v) for v in (x, y, human))
+        raw = kernel.cell_weights(*vectors, SWAP_KINDS.index(kind))
         return memoryview(raw).cast("q").tolist()
 
     def pooled_calibration(

@@ -50,6 +50,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from ..core.correlation import SYSTEM_STATISTICS
@@ -85,10 +86,10 @@ SEGMENT = (
 #: pair of each system's segments (15 systems x 1,000 segments: 7.5
 #: million) or of all the scores (113 million)
 CALIBRATED = ("none", "system")
-#: the statistics PERM-BOTH tests and clusters rank
 #: the segment-level statistics over every pair of a vector (not grouped,
 #: or of each system) that PERM-BOTH tests as sums of cell weights
 POOLED_TESTED = ("kendall_like_none", "kendall_like_system", "acc_eq_none", "acc_eq_system")
+#: the statistics PERM-BOTH tests and clusters rank
 TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item", *POOLED_TESTED)
 
 DEFAULT_SAMPLES = 1000
@@ -267,14 +268,12 @@ class _Scores:
 
     system: list[float]
     sentences: list[list[float]]
-    #: the sentence scores z-normalized, system after system (PERM-BOTH's
-    #: cells; made once, for every test of the variant)
-    z: list[float] = field(default_factory=list)
 
+    @cached_property
     def cells(self) -> list[float]:
-        if not self.z:
-            self.z.extend(zscores(self.sentences))
-        return self.z
+        """The sentence scores z-normalized, system after system: PERM-BOTH's
+        cells, made once for every test of the variant."""
+        return zscores(self.sentences)
 
 
 def _variant_scores(
@@ -634,9 +633,10 @@ def _pooled_trials(
         trials = _signed_trials(flat, draws, engine)
         observed = sum(flat)
     else:
-        # a system's pairs the humans do not tie; one without any has no tau
-        counted = [size * (size - 1) // 2 - st.pair_counts(h, h).tie_both
-                   for h in (flat_h[cut] for cut in groups)]  # fmt: skip
+        # a system's pairs the humans do not tie (as ``_grouped`` counts
+        # them, whatever the metric); one without any has no tau
+        counts = (engine.pair_counts(zb[cut], flat_h[cut]) for cut in groups)
+        counted = [p.con + p.dis + p.tie_metric for p in counts]
         common = math.lcm(*(c for c in counted if c)) if any(counted) else 1
         scale = [common // c if c else 0 for c in counted]
         own = system_draws(draws, len(groups), size)
@@ -789,7 +789,7 @@ def _significance(
             )  # fmt: skip
         else:
             p[better, worse] = perm_both_segments(
-                scores[worse].cells(), scores[better].cells(), human, statistic,
+                scores[worse].cells, scores[better].cells, human, statistic,
                 settings.threshold, draws, engine,
             )  # fmt: skip
     clusters = assign_clusters(order, p, ALPHA)
