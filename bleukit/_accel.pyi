@@ -51,6 +51,20 @@ def swap_tables(
 def pair_swap_sums(
     state: tuple[int, ...], cells: int, first: Buffer, second: Buffer, table: Buffer, trials: int, /
 ) -> bytes: ...
+def calibrated_swap_sums(
+    state: tuple[int, ...],
+    za: Buffer,
+    zb: Buffer,
+    human: Buffer,
+    systems: int,
+    items: int,
+    skip: int,
+    trials: int,
+    /,
+) -> bytes: ...
+def pair_disagreements(
+    a: Buffer, b: Buffer, human: Buffer, epsilon_a: float, epsilon_b: float, lo: int, hi: int, /
+) -> tuple[int, int]: ...
 def group_sums(rows: Buffer, nfields: int, groups: Buffer, ngroups: int, /) -> bytes: ...
 def sentence_bleu(
     hyp_len: Buffer,

@@ -1044,6 +1044,8 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
     code, out, _ = run(argv, capsys)
     assert code == 0 and "System level" in out and "Segment level" in out
     assert "527 of 1002 segments" in out and "best pearson:" in out
+    # which test gave each statistic's clusters
+    assert "PERM-BOTH, tie calibration run again in every trial: acc eq item calibrated" in out
     for fmt, marker in (("markdown", "| Variant |"), ("latex", "\\begin{tabular}")):
         code, out, _ = run([*argv, "-f", fmt], capsys)
         assert code == 0 and marker in out
@@ -1054,6 +1056,10 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
     code, out, _ = run([*argv, "--calibrate", "none", "--trials", "0"], capsys)
     intervals = out.split("Intervals")[1].split("\n\n")[0]
     assert code == 0 and "acc eq none calibrated" in intervals and "acc eq system " in intervals
+    code, out, _ = run([*argv, "--calibrate", "none", "--samples", "0", "-f", "json"], capsys)
+    assert json.loads(out)["significance_tests"]["acc_eq_none_calibrated"] == (
+        "pairwise-permutation"
+    )
     code, out, _ = run([*quick, "--calibrate", "none", "-f", "json"], capsys)
     for v in json.loads(out)["variants"]:
         assert v["segment"]["acc_eq_none_calibrated"] >= v["segment"]["acc_eq_none"]

@@ -7,6 +7,7 @@ engine an error instead of a skip."""
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 
 import pytest
@@ -756,6 +757,79 @@ def test_compiled_cell_weights_equal_the_reference(n, kind, data):
     human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0]), min_size=n, max_size=n))
     expected = ENGINES.get("python").cell_weights(x, y, human, kind)
     assert ENGINES.get("c").cell_weights(x, y, human, kind) == expected
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 5), st.integers(0, 6), st.integers(0, 200), st.integers(0, 9), st.data())
+def test_compiled_calibrated_swap_sums_equal_the_reference(systems, items, trials, seed, data):
+    """PERM-BOTH with tie calibration in every trial in C (the candidate
+    differences' events sorted once, swept per trial) is the reference's
+    calibration of each trial's swapped scores, trial for trial, in the
+    threads' ranges of trials too; any float included."""
+    from bleukit.core.pairs import calibrated_swap_sums
+
+    few = st.sampled_from([0.0, 0.5, 1.0, -1.25, 0.30000000000000004, 2.0])
+    cell = st.one_of(few, st.floats(-1e300, 1e300, allow_nan=False))
+    za, zb = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(2)
+    )
+    human = [data.draw(st.lists(few, min_size=items, max_size=items)) for _ in range(systems)]
+    draws = Draws.from_seed(systems * items, trials, seed)
+    expected = calibrated_swap_sums(draws, za, zb, human)
+    assert ENGINES.get("c").calibrated_swap_sums(draws, za, zb, human) == expected
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 40), st.data())
+def test_compiled_pair_disagreements_equal_the_reference(n, data):
+    """The pairs where two variants' acc_eq outcomes differ, each at its
+    epsilon, counted in C over row ranges are the reference's, an epsilon
+    that is a pair's own difference included."""
+    from array import array
+
+    from bleukit import _accel
+
+    cell = st.sampled_from([0.0, 0.1, 0.2, 0.30000000000000004, 1.0, 2.5, -1.0])
+    a, b = (data.draw(st.lists(cell, min_size=n, max_size=n)) for _ in range(2))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0]), min_size=n, max_size=n))
+    eps_a, eps_b = (data.draw(st.sampled_from([0.0, 0.1, 0.30000000000000004, 1.5]))
+                    for _ in range(2))  # fmt: skip
+    expected = ENGINES.get("python").pair_disagreements(a, b, human, eps_a, eps_b)
+    assert ENGINES.get("c").pair_disagreements(a, b, human, eps_a, eps_b) == expected
+    cut = data.draw(st.integers(0, n))
+    vectors = [array("d", v) for v in (a, b, human)]
+    parts = [_accel.pair_disagreements(*vectors, eps_a, eps_b, lo, hi)
+             for lo, hi in ((0, cut), (cut, n))]  # fmt: skip
+    assert tuple(map(sum, zip(*parts))) == expected
+
+
+def test_compiled_row_bounds_split_the_pairs_evenly():
+    from bleukit.engines.compiled import _row_bounds
+
+    for n, parts in ((0, 1), (1, 2), (10, 3), (1000, 4)):
+        bounds = _row_bounds(n, parts)
+        assert bounds[0] == 0 and bounds[-1] == n and bounds == sorted(bounds)
+        assert len(bounds) == parts + 1
+    pairs = [sum(1000 - 1 - i for i in range(lo, hi))
+             for lo, hi in itertools.pairwise(_row_bounds(1000, 4))]  # fmt: skip
+    assert max(pairs) - min(pairs) < 1000
+
+
+@needs_accel
+def test_calibration_kernels_refuse_bad_calls():
+    from array import array
+
+    from bleukit import _accel
+
+    state = Draws.from_seed(2, 1, 0).state
+    two = array("d", [1.0, 2.0])
+    with pytest.raises(ValueError, match="calibrated_swap_sums"):
+        _accel.calibrated_swap_sums(state, two, two, array("d", [1.0]), 1, 2, 0, 1)
+    with pytest.raises(ValueError, match="pair_disagreements"):
+        _accel.pair_disagreements(two, two, two, 0.0, 0.0, 1, 3)
 
 
 def test_resampled_pair_counts_refuse_matrices_of_two_shapes():

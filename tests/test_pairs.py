@@ -10,13 +10,18 @@ from bleukit.core.errors import InputError
 from bleukit.core.pairs import (
     Pairs,
     calibrate,
+    calibrated_agreeing,
+    calibrated_epsilon,
+    calibrated_swap_sums,
     cell_weights,
     darr_pairs,
     epsilon_pairs,
     item_pairs,
+    pair_disagreements,
     swap_tables,
     window_pairs,
 )
+from bleukit.core.resampling import Draws
 
 
 def test_pairs_add_and_total():
@@ -106,3 +111,84 @@ def test_swap_tables_swap_one_cell_as_the_other_reversed(systems, items, kind, d
     for p in range(0, len(table), 4):
         neither, second, first, both = table[p : p + 4]
         assert (second, both) == (-first, -neither)
+
+
+def _agreeing_at_calibration(metric, human):
+    """acc_eq's agreeing pairs by item at the epsilon calibrated by item,
+    recounted pair by pair there (epsilon_pairs)."""
+    columns = list(zip(zip(*metric), zip(*human)))
+    epsilon = calibrated_epsilon(columns)
+    return sum(p.con + p.tie_both for p in (epsilon_pairs(m, h, epsilon) for m, h in columns))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 5), st.data())
+def test_calibrated_agreeing_is_the_count_at_the_calibrated_epsilon(systems, items, data):
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0, 0.30000000000000004])
+    metric, human = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(2)
+    )
+    expected = _agreeing_at_calibration(metric, human)
+    assert calibrated_agreeing(metric, human) == expected
+    assert sum(c[7] for c in item_pairs(metric, human, 0.0)[0]) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(0, 30), st.integers(0, 9), st.data())
+def test_calibrated_swap_sums_calibrate_each_trials_scores_again(systems, items, trials, seed,
+                                                                  data):  # fmt: skip
+    """Each trial of PERM-BOTH with tie calibration swaps the cells whose
+    bit getrandbits draws set, and calibrates both sides again on their
+    own: recounted here from the drawn bits."""
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
+    za, zb, human = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(3)
+    )
+    draws = Draws.from_seed(systems * items, trials, seed)
+    rng = draws.rng()
+    expected = []
+    for _ in range(trials):
+        bits = rng.getrandbits(systems * items)
+        swap = [[bits >> (s * items + j) & 1 for j in range(items)] for s in range(systems)]
+        a = [[zb[s][j] if swap[s][j] else za[s][j] for j in range(items)] for s in range(systems)]
+        b = [[za[s][j] if swap[s][j] else zb[s][j] for j in range(items)] for s in range(systems)]
+        expected.append(_agreeing_at_calibration(b, human) - _agreeing_at_calibration(a, human))
+    assert calibrated_swap_sums(draws, za, zb, human) == expected
+
+
+def test_calibrated_swap_sums_refuse_other_shapes_and_draws():
+    with pytest.raises(InputError, match="one shape"):
+        calibrated_swap_sums(Draws.from_seed(2, 1, 0), [[1.0, 2.0]], [[1.0]], [[1.0, 2.0]])
+    with pytest.raises(InputError, match="3 cells drawn for 2"):
+        calibrated_swap_sums(Draws.from_seed(3, 1, 0), [[1.0, 2.0]], [[1.0, 2.0]], [[1.0, 2.0]])
+
+
+def test_pair_disagreements_by_hand():
+    human = [1.0, 1.0, 3.0]
+    # a at 0.5: (0, 1) tied as the humans tie it; (0, 2), (1, 2) concordant
+    a = [1.0, 1.2, 2.0]
+    # b at 0: (0, 1) tied too; (0, 2), (1, 2) discordant
+    b = [1.0, 1.0, 0.5]
+    assert pair_disagreements(a, b, human, 0.5, 0.0) == (0, 2)
+    assert pair_disagreements(b, a, human, 0.0, 0.5) == (2, 0)
+    with pytest.raises(InputError):
+        pair_disagreements(a, [1.0], human, 0.0, 0.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 12), st.data())
+def test_pair_disagreements_differ_by_the_agreeing_pairs(n, data):
+    """b's wins minus a's are the difference of their agreeing pairs, each
+    at its own epsilon."""
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0, 0.30000000000000004])
+    a, b = (data.draw(st.lists(cell, min_size=n, max_size=n)) for _ in range(2))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0]), min_size=n, max_size=n))
+    eps_a, eps_b = (data.draw(st.sampled_from([0.0, 0.5, 0.30000000000000004, 1.0]))
+                    for _ in range(2))  # fmt: skip
+    wins, losses = pair_disagreements(a, b, human, eps_a, eps_b)
+    pa, pb = epsilon_pairs(a, human, eps_a), epsilon_pairs(b, human, eps_b)
+    assert wins - losses == (pb.con + pb.tie_both) - (pa.con + pa.tie_both)
+    assert pair_disagreements(b, a, human, eps_b, eps_a) == (losses, wins)
+    assert wins + losses <= n * (n - 1) // 2

@@ -250,6 +250,90 @@ def test_perm_both_over_every_pair_recounts_each_trial(data):
                                          ENGINES.get("python")))  # fmt: skip
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_perm_both_of_calibrated_acc_eq_calibrates_each_trial_again(data):
+    """PERM-BOTH of acc_eq tie-calibrated by item: each trial's swapped
+    z-scores calibrated again on their own (``statistics.calibrated_acc_eq``
+    of each side), the share of trials reaching the observed difference;
+    the same on both engines."""
+    from bleukit.engines import ENGINES
+
+    cell = st.sampled_from([0.0, 1.0, 2.0, 2.5, 4.0])
+    shape = st.lists(st.lists(cell, min_size=4, max_size=4), min_size=3, max_size=3)
+    a, b, human = data.draw(shape), data.draw(shape), data.draw(shape)
+    draws = Draws.from_seed(12, 30, data.draw(st.integers(0, 99)))
+    za, zb = s.zscores(a), s.zscores(b)
+
+    def value(flat):
+        rows = [flat[k : k + 4] for k in (0, 4, 8)]
+        return statistics.calibrated_acc_eq(statistics.groups(rows, human, "item")).value
+
+    observed = value(zb) - value(za)
+    rng = draws.rng()
+    diffs = []
+    for _ in range(draws.count):
+        bits = rng.getrandbits(12)
+        v1 = [y if bits >> c & 1 else x for c, (x, y) in enumerate(zip(za, zb))]
+        v2 = [x if bits >> c & 1 else y for c, (x, y) in enumerate(zip(za, zb))]
+        diffs.append(value(v2) - value(v1))
+    # the means of four items' shares: compared as the counts they are
+    expected = sum(round((d - observed) * 4 * 3, 9) >= 0 for d in diffs) / draws.count
+    for engine in ENGINES.names():
+        assert s.perm_both_calibrated(za, zb, human, draws, ENGINES.get(engine)) == expected
+    assert s.perm_both_calibrated(za, za, human, draws, ENGINES.get("c")) == 1.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["none", "system"]), st.data())
+def test_pairwise_test_of_calibrated_acc_eq_is_the_exact_sign_flip_tail(by, data):
+    """Not grouped and by system, tie-calibrated acc_eq is tested by
+    swapping pair outcomes at each variant's epsilon: its p-value is the
+    binomial tail of the pairs only b gets right over those only a does,
+    counted here pair by pair."""
+    from bleukit.core.pairs import _agrees_at
+    from bleukit.engines import ENGINES
+    from bleukit.significance.signflip import sign_flip_p_value
+
+    cell = st.sampled_from([0.0, 1.0, 2.0, 2.5, 4.0])
+    shape = st.lists(st.lists(cell, min_size=4, max_size=4), min_size=3, max_size=3)
+    a, b, human = data.draw(shape), data.draw(shape), data.draw(shape)
+    eps_a, eps_b = (data.draw(st.sampled_from([0.0, 0.5, 1.0, 2.0])) for _ in range(2))
+    wins = losses = 0
+    for (ma, h), (mb, _) in zip(statistics.groups(a, human, by), statistics.groups(b, human, by)):
+        for i in range(len(h)):
+            for j in range(i + 1, len(h)):
+                ok_a = _agrees_at(ma[i] - ma[j], h[i] - h[j], eps_a)
+                ok_b = _agrees_at(mb[i] - mb[j], h[i] - h[j], eps_b)
+                wins += ok_b and not ok_a
+                losses += ok_a and not ok_b
+    expected = sign_flip_p_value(wins, losses)
+    for engine in ENGINES.names():
+        got = s.pairwise_calibrated((a, eps_a), (b, eps_b), human, by, ENGINES.get(engine))
+        assert got == expected
+
+
+def test_calibrated_statistics_are_tested_and_name_their_test(corpus):
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    result = study([bleu, chrf], corpus, judged_by(chrf, *corpus), samples=0, trials=40,
+                   calibrate=("none", "system"))  # fmt: skip
+    tests = {x.statistic: x.test for x in result.significance}
+    assert tests["acc_eq_item_calibrated"] == "perm-both-recalibrated"
+    for name in ("acc_eq_none_calibrated", "acc_eq_system_calibrated"):
+        assert tests[name] == "pairwise-permutation"
+    assert tests["pearson"] == tests["acc_eq_none"] == "perm-both"
+    assert set(tests) == set(result.settings.tested_statistics())
+    # chrF judged by itself is better everywhere it is calibrated
+    sig = {x.statistic: x for x in result.significance}
+    for name in ("acc_eq_item_calibrated", "acc_eq_none_calibrated", "acc_eq_system_calibrated"):
+        assert sig[name].order == (1, 0) and sig[name].p[1, 0] <= 0.05, name
+        assert sig[name].clusters == (2, 1), name
+    assert result.to_dict()["significance_tests"] == tests
+    # without calibration by system or not grouped, those are not tested
+    plain = study([bleu, chrf], corpus, judged_by(chrf, *corpus), samples=0, trials=20)
+    assert "acc_eq_none_calibrated" not in {x.statistic for x in plain.significance}
+
+
 def test_swap_tables_sum_to_the_statistics_difference():
     """With no cell swapped, a pair table's entries sum to b's statistic
     minus a's, in units of one pair."""

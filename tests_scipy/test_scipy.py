@@ -1,6 +1,8 @@
 """bleukit/meta/statistics.py against scipy.stats itself, to 1e-12, on
 random inputs (ties and near-constant vectors included) and on the WMT21
-MQM data in tests/data/mqm. Opt-in: ``tox -e scipy``."""
+MQM data in tests/data/mqm; the exact p-values of
+bleukit/significance/signflip.py against scipy's binomial tails. Opt-in:
+``tox -e scipy``."""
 
 from __future__ import annotations
 
@@ -66,3 +68,16 @@ def test_on_the_wmt21_mqm_data(pair):
     order = list(range(len(means)))
     for name in ("pearson", "spearman", "kendall"):
         assert same(getattr(s, name)(means, order), theirs(name, means, order))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 2 * 10**8), st.floats(-8, 8), st.data())
+def test_sign_flip_p_values_are_scipys_binomial_tails(n, z, data):
+    """The exact p-value of the pairwise permutation test (a binomial tail)
+    equals scipy's survival function to 1e-9 relative, up to a hundred
+    million terms and eight standard deviations either side."""
+    from bleukit.significance.signflip import sign_flip_p_value
+
+    wins = min(n, max(0, round(n / 2 + z * math.sqrt(n) / 2)))
+    expected = float(stats.binom.sf(wins - 1, n, 0.5))
+    assert sign_flip_p_value(wins, n - wins) == pytest.approx(expected, rel=1e-9, abs=1e-300)

@@ -386,9 +386,10 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
         metavar="GROUPINGS",
         help="also tie-calibrate acc_eq in these groupings, comma-separated: system "
         "(every pair of each system's segments, about 0.2 s a variant for 15 x 1,000) and "
-        "none (every pair of all scores, exact, 0.2-2 s a variant for 15 x 1,000); by item "
-        "it always is. Times are the C engine's: the reference engine (BLEUKIT_ENGINE=python) "
-        "visits every pair in Python, minutes a variant at that size",
+        "none (every pair of all scores, exact, 0.2-2 s a variant for 15 x 1,000; its test "
+        "about 0.2 s a pair of variants); by item it always is. Times are the C engine's: the "
+        "reference engine (BLEUKIT_ENGINE=python) visits every pair in Python, minutes a "
+        "variant at that size",
     )
     _add_executor(meta.add_argument_group("execution"))
 
@@ -671,7 +672,9 @@ task's statistics at system level (Pearson, Spearman, Kendall tau-b and
 tau-c, pairwise accuracy, soft pairwise accuracy) and segment level (WMT's
 Kendall-like tau and acc_eq, with tie calibration, grouped by item, by
 system or not at all), bootstrap intervals, the best variant for each
-statistic, and the significance clusters among variants (PERM-BOTH).
+statistic, and the significance clusters among variants (PERM-BOTH; acc_eq
+tie-calibrated by system or not grouped: pair outcomes swapped at each
+variant's epsilon, as mt-metrics-eval's PairwisePermutationSigDiff).
 --search adds a grid of variants; the grid's statistics share one counting
 pass per tokenization, and its best variants are tested beside the listed ones.""",
         (

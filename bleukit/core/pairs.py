@@ -17,6 +17,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import InputError
+from .resampling import Draws
 
 Vector = Sequence[float]
 
@@ -208,8 +209,15 @@ def calibrate(goods: Sequence[int], totals: Sequence[int], events: list[Event]) 
     is kept exactly, as an integer over the least common multiple of the
     groups' pair counts (a running float sum would drift, and could prefer
     a larger epsilon for an equal value). ``events`` is sorted in place."""
+    return _sweep(goods, totals, events)[1]
+
+
+def _sweep(goods: Sequence[int], totals: Sequence[int], events: list[Event]) -> tuple[int, float]:
+    """``calibrate``'s sweep: the most agreeing pairs, weighed by the least
+    common multiple of the groups' pair counts over the group's own, and
+    the smallest epsilon where they agree."""
     if not any(totals):
-        return 0.0
+        return 0, 0.0
     common = math.lcm(*(t for t in totals if t))
     weight = [common // t if t else 0 for t in totals]
     running = sum(g * w for g, w in zip(goods, weight))
@@ -224,7 +232,7 @@ def calibrate(goods: Sequence[int], totals: Sequence[int], events: list[Event]) 
             k += 1
         if running > best:
             best, best_eps = running, eps
-    return best_eps
+    return best, best_eps
 
 
 def calibrated_epsilon(groups: Sequence[tuple[Vector, Vector]]) -> float:
@@ -329,10 +337,7 @@ def swap_tables(
     ``Engine.swap_tables``."""
     if kind not in SWAP_KINDS:
         raise InputError(f"pair tables of {kind!r}: expected one of {', '.join(SWAP_KINDS)}")
-    shapes = {(len(x), *(len(r) for r in x)) for x in (za, zb, human)}
-    if len(shapes) != 1 or len({len(r) for r in za}) > 1:
-        raise InputError("metric and human scores must be matrices of one shape")
-    systems, items = len(za), len(za[0]) if za else 0
+    systems, items = _shape(za, zb, human)
     first, second, table = [], [], []
     for j in range(items):
         for s, t in itertools.combinations(range(systems), 2):
@@ -346,3 +351,75 @@ def swap_tables(
                 xt, yt = (zb[t][j], za[t][j]) if swap_t else (za[t][j], zb[t][j])
                 table.append(_outcome(ys - yt, dh, kind) - _outcome(xs - xt, dh, kind))
     return first, second, table
+
+
+def _shape(*matrices: Sequence[Vector]) -> tuple[int, int]:
+    """The systems and items of matrices that must all have that shape."""
+    shapes = {(len(x), *(len(r) for r in x)) for x in matrices}
+    if len(shapes) != 1 or len({len(r) for r in matrices[0]}) > 1:
+        raise InputError("metric and human scores must be matrices of one shape")
+    return len(matrices[0]), len(matrices[0][0]) if matrices[0] else 0
+
+
+def calibrated_agreeing(metric: Sequence[Vector], human: Sequence[Vector]) -> int:
+    """The pairs of systems that agree at acc_eq's epsilon calibrated by
+    item, over every item (column) of two system x item matrices: every item
+    has as many pairs, so this count is the mean share's numerator."""
+    goods, totals, events = [], [], []
+    for g, (m, h) in enumerate(zip(zip(*metric), zip(*human))):
+        good, total, more = calibration_events(m, h, g)
+        goods.append(good)
+        totals.append(total)
+        events.extend(more)
+    return _sweep(goods, totals, events)[0]
+
+
+def calibrated_swap_sums(
+    draws: Draws, za: Sequence[Vector], zb: Sequence[Vector], human: Sequence[Vector]
+) -> list[int]:
+    """PERM-BOTH (Deutsch et al. 2021) of acc_eq with tie calibration by
+    item, the calibration (Deutsch et al. 2023) run again in every trial on
+    the swapped scores, as mt-metrics-eval's ``PermutationSigDiff`` of
+    ``KendallWithTiesOpt`` does: per trial (``draws.count``; bit c of
+    ``getrandbits(draws.n)`` swaps cell c, system-major, between a and b),
+    b's agreeing pairs at its own calibrated epsilon minus a's
+    (``calibrated_agreeing``). The reference of
+    ``Engine.calibrated_swap_sums``."""
+    systems, items = _shape(za, zb, human)
+    if draws.n != systems * items:
+        raise InputError(f"calibrated swaps: {draws.n} cells drawn for {systems * items}")
+    rng = draws.rng()
+    sums = []
+    for _ in range(draws.count):
+        bits = rng.getrandbits(draws.n)
+        swapped = [[(bits >> (s * items + j)) & 1 for j in range(items)] for s in range(systems)]
+        a = [[y if k else x for x, y, k in zip(*rows)] for rows in zip(za, zb, swapped)]
+        b = [[x if k else y for x, y, k in zip(*rows)] for rows in zip(za, zb, swapped)]
+        sums.append(calibrated_agreeing(b, human) - calibrated_agreeing(a, human))
+    return sums
+
+
+def _agrees_at(dm: float, dh: float, epsilon: float) -> bool:
+    """Whether a pair agrees as acc_eq counts it at ``epsilon``."""
+    return dh == 0 if abs(dm) <= epsilon else _agrees(dm, dh)
+
+
+def pair_disagreements(
+    a: Vector, b: Vector, human: Vector, epsilon_a: float, epsilon_b: float
+) -> tuple[int, int]:
+    """The pairs of one vector on which acc_eq of a at ``epsilon_a`` and of
+    b at ``epsilon_b`` disagree: (b agrees and a does not, a agrees and b
+    does not). Exactly these pairs change the difference when mt-metrics-
+    eval's ``PairwisePermutationSigDiff`` swaps the two metrics' pair
+    outcomes. Every pair visited (the reference of
+    ``Engine.pair_disagreements``)."""
+    check(a, human)
+    check(b, human)
+    b_only = a_only = 0
+    for i, j in itertools.combinations(range(len(a)), 2):
+        dh = human[i] - human[j]
+        ok_a = _agrees_at(a[i] - a[j], dh, epsilon_a)
+        ok_b = _agrees_at(b[i] - b[j], dh, epsilon_b)
+        b_only += ok_b and not ok_a
+        a_only += ok_a and not ok_b
+    return b_only, a_only

@@ -23,10 +23,12 @@ from ..core.pairs import (
     ItemCounts,
     Pairs,
     calibrated_epsilon,
+    calibrated_swap_sums,
     cell_weights,
     epsilon_pairs,
     item_pairs,
     pair_counts,
+    pair_disagreements,
     swap_tables,
     window_pairs,
 )
@@ -283,6 +285,31 @@ class Engine(ABC):
         """PERM-BOTH's pair tables of an item-grouped statistic
         (``core.pairs.swap_tables``), for ``pair_swap_sums``."""
         return swap_tables(za, zb, human, kind, threshold)
+
+    def calibrated_swap_sums(
+        self,
+        draws: Draws,
+        za: Sequence[Sequence[float]],
+        zb: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+    ) -> list[int]:
+        """PERM-BOTH's trials of acc_eq with tie calibration by item, the
+        calibration run again in every trial: b's agreeing pairs minus a's
+        (``core.pairs.calibrated_swap_sums``)."""
+        return calibrated_swap_sums(draws, za, zb, human)
+
+    def pair_disagreements(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        human: Sequence[float],
+        epsilon_a: float,
+        epsilon_b: float,
+    ) -> tuple[int, int]:
+        """The pairs of one vector where acc_eq of b at ``epsilon_b`` agrees
+        and of a at ``epsilon_a`` does not, and the other way round
+        (``core.pairs.pair_disagreements``; every pair visited)."""
+        return pair_disagreements(a, b, human, epsilon_a, epsilon_b)
 
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         """Per group 0 .. ``count`` - 1, the column sums of the segments

@@ -53,6 +53,8 @@ _SPLIT_ROW_BYTES = 16 << 20
 #: the rows themselves (10 systems x 100k segments: 80 MB not copied, and
 #: 25% faster there, the copy no longer in cache)
 _GATHER_BYTES = 16 << 20
+#: the pairs calibrated_swap_sums packs into an event's 28 bits
+_CALIBRATED_MAX_PAIRS = 1 << 28
 
 # How the kernel (``block_stats``) turns a block's lines into symbols, by
 # block kind and "the splitter is ascii.v1" (the numbers are the C enum).
@@ -94,6 +96,20 @@ def _items(*matrices: Sequence[Sequence[float]]) -> int | None:
 def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
     """A matrix's rows, one after the other, as float64 (the kernels' layout)."""
     return array("d", [x for row in matrix for x in row])
+
+
+def _row_bounds(n: int, parts: int) -> list[int]:
+    """Row bounds splitting the pairs (i, j), i < j < n, into ``parts``
+    ranges of rows with about as many pairs each (row i has n - 1 - i)."""
+    total = n * (n - 1) // 2
+    bounds, row, before = [0], 0, 0
+    for p in range(1, parts):
+        while row < n and before < total * p // parts:
+            before += n - 1 - row
+            row += 1
+        bounds.append(row)
+    bounds.append(n)
+    return bounds
 
 
 def accelerator() -> ModuleType | None:
@@ -521,6 +537,57 @@ class CompiledEngine(Engine):
         )
         return (memoryview(first).cast("i"), memoryview(second).cast("i"),
                 memoryview(table).cast("b"))  # fmt: skip
+
+    def calibrated_swap_sums(
+        self,
+        draws: Draws,
+        za: Sequence[Sequence[float]],
+        zb: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+    ) -> list[int]:
+        kernel = accelerator()
+        items = _items(za, zb, human)
+        if (kernel is None or items is None or draws.n != len(za) * items
+                or items * (len(za) * (len(za) - 1) // 2) >= _CALIBRATED_MAX_PAIRS):  # fmt: skip
+            # the reference refuses matrices of two shapes and draws of another size
+            return super().calibrated_swap_sums(draws, za, zb, human)
+        flat = [_flat(m) for m in (za, zb, human)]
+        # threads take ranges of the trials, each drawing and passing over
+        # the trials before its own (the draws are one sequence)
+        parts = max(1, min(workers(), draws.count // 64))
+        bounds = [draws.count * p // parts for p in range(parts + 1)]
+
+        def part(lo_hi: tuple[int, int]) -> list[int]:
+            lo, hi = lo_hi
+            raw = kernel.calibrated_swap_sums(draws.state, *flat, len(za), items, lo, hi - lo)
+            return memoryview(raw).cast("q").tolist()
+
+        chunks = ordered_map(part, list(itertools.pairwise(bounds)), parts)
+        return [x for chunk in chunks for x in chunk]
+
+    def pair_disagreements(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        human: Sequence[float],
+        epsilon_a: float,
+        epsilon_b: float,
+    ) -> tuple[int, int]:
+        kernel = accelerator()
+        if kernel is None or not len(a) == len(b) == len(human):
+            # the reference refuses vectors of two lengths
+            return super().pair_disagreements(a, b, human, epsilon_a, epsilon_b)
+        vectors = [array("d", v) for v in (a, b, human)]
+        parts = max(1, min(workers(), len(human) // 1024))
+        bounds = _row_bounds(len(human), parts)
+
+        def part(lo_hi: tuple[int, int]) -> tuple[int, int]:
+            counts: tuple[int, int] = kernel.pair_disagreements(*vectors, epsilon_a, epsilon_b,
+                                                                *lo_hi)  # fmt: skip
+            return counts
+
+        counts = list(ordered_map(part, list(itertools.pairwise(bounds)), parts))
+        return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         kernel = accelerator()

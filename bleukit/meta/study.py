@@ -33,9 +33,12 @@ Scores are oriented so that higher is better (TER and penalties negated).
   that the better variant is better is the share of trials whose
   difference reaches the observed one. For the system-level correlations
   and accuracy (the cells are the systems), the segment-level statistics
-  grouped by item at epsilon 0 (the cells are the segments), and Kendall-
-  like tau and acc_eq not grouped and acc_eq by system, whose trials are
-  signed sums of per-cell weights (``perm_both_segments``).
+  grouped by item at epsilon 0 (the cells are the segments), Kendall-like
+  tau and acc_eq not grouped and by system, whose trials are signed sums
+  of per-cell weights (``perm_both_segments``), and acc_eq tie-calibrated
+  by item, calibrated again in every trial (``perm_both_calibrated``).
+  acc_eq tie-calibrated not grouped or by system is tested by swapping
+  pair outcomes at each variant's own epsilon (``pairwise_calibrated``).
 * What a delta means (Kocmi et al. 2024, ``delta``): per tested variant,
   the accuracy of "A beats B" as a function of the metric delta, fitted to
   the pairs of systems.
@@ -62,6 +65,7 @@ from ..corpus.systems import SystemStatistics
 from ..engines import Engine
 from ..metrics.base import AnyMetric
 from ..significance.paired import percentile_interval
+from ..significance.signflip import sign_flip_p_value
 from . import statistics as st
 from .delta import fit, system_pairs
 from .judgements import Judgements
@@ -89,8 +93,19 @@ CALIBRATED = ("none", "system")
 #: the segment-level statistics over every pair of a vector (not grouped,
 #: or of each system) that PERM-BOTH tests as sums of cell weights
 POOLED_TESTED = ("kendall_like_none", "kendall_like_system", "acc_eq_none", "acc_eq_system")
-#: the statistics PERM-BOTH tests and clusters rank
-TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item", *POOLED_TESTED)
+#: the statistics PERM-BOTH tests and clusters rank (with the tie-calibrated
+#: acc_eq of the groupings a study calibrates: ``Settings.tested_statistics``)
+TESTED = (*SYSTEM, "kendall_like_item", "acc_eq_item", *POOLED_TESTED, "acc_eq_item_calibrated")
+#: the test of each statistic's significance (``TEST_NAMES``): PERM-BOTH;
+#: for acc_eq tie-calibrated by item, PERM-BOTH calibrating again in every
+#: trial; not grouped and by system, mt-metrics-eval's pairwise permutation
+#: test, exact (``pairwise_calibrated``)
+TEST_NAMES = {
+    "perm-both": "PERM-BOTH (Deutsch et al. 2021)",
+    "perm-both-recalibrated": "PERM-BOTH, tie calibration run again in every trial",
+    "pairwise-permutation": "pair outcomes swapped at each variant's own epsilon "
+    "(mt-metrics-eval's PairwisePermutationSigDiff), exact p-value",
+}
 
 DEFAULT_SAMPLES = 1000
 DEFAULT_TRIALS = 1000
@@ -117,7 +132,15 @@ class Settings:
 
     def segment_statistics(self) -> tuple[str, ...]:
         """The segment-level statistics a study with these settings has."""
-        return (*SEGMENT, *(f"acc_eq_{by}_calibrated" for by in CALIBRATED if by in self.calibrate))
+        return (*SEGMENT, *self._calibrated())
+
+    def tested_statistics(self) -> tuple[str, ...]:
+        """The statistics whose significance a study with these settings
+        tests."""
+        return (*TESTED, *self._calibrated())
+
+    def _calibrated(self) -> tuple[str, ...]:
+        return tuple(f"acc_eq_{by}_calibrated" for by in CALIBRATED if by in self.calibrate)
 
     def check(self) -> None:
         if self.samples < 0 or self.trials < 0:
@@ -166,14 +189,16 @@ def _epsilons(v: VariantResult) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Significance:
-    """PERM-BOTH of one statistic: the variants (indices) in order of their
-    value, p[a][b] the p-value that variant a is better than b (where a
-    ranks above b), and each variant's cluster (1 = the best)."""
+    """The significance of one statistic's differences: the variants
+    (indices) in order of their value, p[a][b] the p-value that variant a
+    is better than b (where a ranks above b), each variant's cluster (1 =
+    the best), and the test (of ``TEST_NAMES``)."""
 
     statistic: str
     order: tuple[int, ...]
     p: dict[tuple[int, int], float]
     clusters: tuple[int, ...]
+    test: str = "perm-both"
 
 
 @dataclass(frozen=True)
@@ -236,6 +261,7 @@ class Study:
                 ]
                 for s in self.significance
             },
+            "significance_tests": {s.statistic: s.test for s in self.significance},
         }
 
 
@@ -558,9 +584,7 @@ def perm_both_segments(
     kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
     if statistic in POOLED_TESTED:
         return _pooled_trials(flat_a, flat_b, human, statistic, kind, threshold, draws, engine)
-    items = len(human[0])
-    za = [flat_a[s * items : (s + 1) * items] for s in range(len(human))]
-    zb = [flat_b[s * items : (s + 1) * items] for s in range(len(human))]
+    za, zb = _rows(flat_a, human), _rows(flat_b, human)
     first, second, table = engine.swap_tables(za, zb, human, kind, threshold)
     if not first:
         return st.nan
@@ -568,6 +592,58 @@ def perm_both_segments(
     observed = sum(table[0::4])
     sums = engine.pair_swap_sums(draws, first, second, table)
     return sum(x >= observed for x in sums) / len(sums)
+
+
+def _rows(flat: Sequence[float], human: st.Matrix) -> list[Sequence[float]]:
+    """Flat cells, system after system, as a system x item matrix."""
+    items = len(human[0])
+    return [flat[s * items : (s + 1) * items] for s in range(len(human))]
+
+
+def perm_both_calibrated(
+    flat_a: Sequence[float], flat_b: Sequence[float], human: st.Matrix, draws: Draws,
+    engine: Engine,
+) -> float:  # fmt: skip
+    """PERM-BOTH of acc_eq tie-calibrated by item, from the variants'
+    ``zscores``: each trial's swapped scores calibrated again, each on its
+    own (``Engine.calibrated_swap_sums``), as mt-metrics-eval's
+    ``PermutationSigDiff`` of ``KendallWithTiesOpt`` does (there with a
+    sample of the epsilons; here every one). Every item has as many pairs,
+    so the differences are counts of agreeing pairs, compared exactly; the
+    observed one is the z-scores' own (``Engine.item_pairs``)."""
+    za, zb = _rows(flat_a, human), _rows(flat_b, human)
+
+    def agreeing(z: st.Matrix) -> int:
+        return sum(c[7] for c in engine.item_pairs(z, human, 0.0)[0])
+
+    observed = agreeing(zb) - agreeing(za)
+    sums = engine.calibrated_swap_sums(draws, za, zb, human)
+    return sum(x >= observed for x in sums) / len(sums) if sums else st.nan
+
+
+def pairwise_calibrated(
+    a: tuple[st.Matrix, float],
+    b: tuple[st.Matrix, float],
+    human: st.Matrix,
+    by: str,
+    engine: Engine,
+) -> float:
+    """The significance of tie-calibrated acc_eq not grouped or by system,
+    each variant (its oriented sentence scores and calibrated epsilon) at
+    its own epsilon: mt-metrics-eval's ``PairwisePermutationSigDiff``, which
+    swaps the two variants' outcomes of each pair by a fair coin, so that
+    no trial calibrates again (on 15 x 1,000 scores one calibration sees up
+    to 113 million pairs). Only the pairs where one variant agrees and the
+    other does not (``Engine.pair_disagreements``) move a trial, each by
+    one, and every group has as many pairs: the p-value that b is better is
+    the binomial tail ``sign_flip_p_value`` of b's wins over a's, exactly,
+    where mt-metrics-eval estimates it from its trials."""
+    (ma, eps_a), (mb, eps_b) = a, b
+    wins = losses = 0
+    for (row_a, row_h), (row_b, _) in zip(st.groups(ma, human, by), st.groups(mb, human, by)):
+        plus, minus = engine.pair_disagreements(row_a, row_b, row_h, eps_a, eps_b)
+        wins, losses = wins + plus, losses + minus
+    return sign_flip_p_value(wins, losses)
 
 
 class _Weights:
@@ -737,7 +813,7 @@ def run(
 
     significance = []
     if settings.trials and len(tested) > 1:
-        for statistic in TESTED:
+        for statistic in settings.tested_statistics():
             significance.append(_significance(statistic, results, kept, human, human_system,
                                               tested, settings, variants[0].engine))  # fmt: skip
     return Study(
@@ -780,12 +856,26 @@ def _significance(
     cells = len(human_system) if statistic in SYSTEM else len(human) * len(human[0])
     draws = Draws.from_seed(cells, settings.trials, settings.seed)
     p: dict[tuple[int, int], float] = {}
+    test = "perm-both"
     for x, y in itertools.combinations(range(len(order)), 2):
         better, worse = order[x], order[y]
         if statistic in SYSTEM:
             p[better, worse] = perm_both_system(
                 scores[worse].system, scores[better].system, human_system, statistic, draws,
                 engine,
+            )  # fmt: skip
+        elif statistic == "acc_eq_item_calibrated":
+            test = "perm-both-recalibrated"
+            p[better, worse] = perm_both_calibrated(
+                scores[worse].cells, scores[better].cells, human, draws, engine
+            )
+        elif statistic.endswith("_calibrated"):
+            test = "pairwise-permutation"
+            by = statistic.split("_")[2]
+            p[better, worse] = pairwise_calibrated(
+                (scores[worse].sentences, results[worse].epsilons[by]),
+                (scores[better].sentences, results[better].epsilons[by]),
+                human, by, engine,
             )  # fmt: skip
         else:
             p[better, worse] = perm_both_segments(
@@ -794,7 +884,7 @@ def _significance(
             )  # fmt: skip
     clusters = assign_clusters(order, p, ALPHA)
     return Significance(statistic, tuple(order), p,
-                        tuple(clusters.get(k, 0) for k in range(len(results))))  # fmt: skip
+                        tuple(clusters.get(k, 0) for k in range(len(results))), test)  # fmt: skip
 
 
 # ------------------------------------------------------------------- grids

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..core.results import LEVELS
-from ..meta.study import SPA, SYSTEM, Study
+from ..meta.study import SPA, SYSTEM, TEST_NAMES, Study
 from .tables import render_latex, render_markdown, render_text
 
 #: the columns of the system-level table: statistic, heading
@@ -102,6 +102,12 @@ def about(study: Study) -> list[str]:
             f"PERM-BOTH), seed {s.seed}; (k): the variant's significance cluster for that "
             "statistic (mt-metrics-eval's rule, p <= 0.05)"
         )
+    tests: dict[str, list[str]] = {sig.test: [] for sig in study.significance}
+    for sig in study.significance:
+        tests[sig.test].append(sig.statistic.replace("_", " "))
+    if len(tests) > 1:
+        each = (f"{TEST_NAMES[test]}: {', '.join(names)}" for test, names in tests.items())
+        lines.append("Significance: " + "; ".join(each))
     return lines
 
 
