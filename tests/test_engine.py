@@ -782,6 +782,25 @@ def test_compiled_calibrated_swap_sums_equal_the_reference(systems, items, trial
 
 
 @needs_accel
+@pytest.mark.parametrize("ties", [0.0, 0.3, 0.9])
+def test_compiled_calibrated_swaps_stop_early_with_the_same_counts(ties):
+    """With few human ties the C sweep stops once neither side can pass its
+    best (after 64 events at the earliest): larger matrices, where it does,
+    give the reference's trials all the same."""
+    import random
+
+    from bleukit.core.pairs import calibrated_swap_sums
+
+    rng = random.Random(7)
+    za = [[rng.random() for _ in range(30)] for _ in range(6)]
+    zb = [[x + rng.random() / 3 for x in row] for row in za]
+    human = [[0.0 if rng.random() < ties else x + rng.gauss(0, 0.3) for x in row] for row in za]
+    draws = Draws.from_seed(180, 25, 3)
+    expected = calibrated_swap_sums(draws, za, zb, human)
+    assert ENGINES.get("c").calibrated_swap_sums(draws, za, zb, human) == expected
+
+
+@needs_accel
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(st.integers(0, 40), st.data())
 def test_compiled_pair_disagreements_equal_the_reference(n, data):
