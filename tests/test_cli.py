@@ -1068,6 +1068,34 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
     assert code != 0 and "calibrate 'items': expected none or system" in err
 
 
+def test_meta_with_systems_rated_on_other_segments(capsys, tmp_path):
+    """--segments rated on MQM en-de with each system's ratings thinned
+    apart: no segment is rated for all of them any more."""
+    source = (MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv").read_text("utf-8").splitlines()
+    studied = ["Facebook-AI", "HuaweiTSC", "Nemo", "Online-W", "UEdin", "VolcTrans-AT",
+               "VolcTrans-GLAT", "eTranslation"]  # fmt: skip
+    thinned = [source[0]]
+    for line in source[1:]:
+        name, score, seg = line.split()
+        if name in studied and int(seg) % len(studied) == studied.index(name):
+            score = "None"
+        thinned.append(f"{name}\t{score}\t{seg}")
+    judgements = tmp_path / "thinned.avg_seg_scores.tsv"
+    judgements.write_text("\n".join(thinned) + "\n", "utf-8")
+    argv = ["meta", "-H", str(judgements), "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
+            "-i", str(MQM / "newstest2021.en-de"), "--alias", "NVIDIA-NeMo=Nemo",
+            "-v", "BLEUw4,chrF", "--samples", "20", "--trials", "20"]  # fmt: skip
+    code, _, err = run(argv, capsys)
+    assert code != 0 and "no segment is rated for every system (--segments rated" in err
+    code, out, err = run([*argv, "--segments", "rated", "-f", "json"], capsys)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["settings"]["segments"] == "rated" and data["segments"] == 527
+    assert all(v["tested"] and v["clusters"] for v in data["variants"])
+    code, out, _ = run([*argv, "--segments", "rated"], capsys)
+    assert code == 0 and "each system scored on its own rated ones" in out
+
+
 def test_meta_grid_and_errors(capsys, tmp_path):
     judgements = str(MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv")
     base = ["meta", "-H", judgements, "-r", str(MQM / "newstest2021.en-de.ref.A.de"),

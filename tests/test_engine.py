@@ -825,6 +825,38 @@ def test_compiled_pair_disagreements_equal_the_reference(n, data):
     assert tuple(map(sum, zip(*parts))) == expected
 
 
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 5), st.data())
+def test_unrated_cells_take_the_reference_path(systems, items, data):
+    """The pair kernels count complete matrices: where a cell is NaN (not
+    rated) the C engine gives what the reference gives, which leaves those
+    cells out."""
+    nan = float("nan")
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
+    za, zb, human = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(3)
+    )
+    off = data.draw(st.integers(0, systems * items - 1))
+    for m in (za, zb, human):
+        m[off // items][off % items] = nan
+    c, py = ENGINES.get("c"), ENGINES.get("python")
+    assert c.item_pairs(za, human, 0.0) == py.item_pairs(za, human, 0.0)
+    assert [list(x) for x in c.swap_tables(za, zb, human, "acc_eq", 0.0)] == [
+        list(x) for x in py.swap_tables(za, zb, human, "acc_eq", 0.0)
+    ]
+    draws = Draws.from_seed(systems * items, 20, 1)
+    assert c.calibrated_swap_sums(draws, za, zb, human) == py.calibrated_swap_sums(
+        draws, za, zb, human
+    )
+    indices = [[0] * items, list(range(items))]
+    for by in (False, True):
+        assert c.resampled_pair_counts(za, human, indices, by) == py.resampled_pair_counts(
+            za, human, indices, by
+        )
+
+
 def test_compiled_row_bounds_split_the_pairs_evenly():
     from bleukit.engines.compiled import _row_bounds
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +20,7 @@ from bleukit.core.pairs import (
     epsilon_pairs,
     item_pairs,
     pair_disagreements,
+    rated,
     swap_tables,
     window_pairs,
 )
@@ -192,3 +195,73 @@ def test_pair_disagreements_differ_by_the_agreeing_pairs(n, data):
     assert wins - losses == (pb.con + pb.tie_both) - (pa.con + pa.tie_both)
     assert pair_disagreements(b, a, human, eps_b, eps_a) == (losses, wins)
     assert wins + losses <= n * (n - 1) // 2
+
+
+NAN = float("nan")
+
+
+def _with_unrated(data, systems, items):
+    """Metric and human matrices with some cells unrated (NaN in both)."""
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
+    metric, human = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(2)
+    )
+    mask = [data.draw(st.lists(st.booleans(), min_size=items, max_size=items))
+            for _ in range(systems)]  # fmt: skip
+    for m, h, row in zip(metric, human, mask):
+        for j, off in enumerate(row):
+            if off:
+                m[j] = h[j] = NAN
+    return metric, human
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_unrated_cells_are_left_out_of_every_items_pairs(systems, items, data):
+    """Item pairs, the calibration by item and the calibrated agreeing
+    count of matrices with NaN cells are those of each item's rated cells:
+    each item's share weighs the same whatever its pairs."""
+    from fractions import Fraction
+
+    metric, human = _with_unrated(data, systems, items)
+    columns = [rated(m, h) for m, h in zip(zip(*metric), zip(*human))]
+    counts, epsilon = item_pairs(metric, human, 0.0)
+    assert epsilon == calibrated_epsilon(columns)
+    for c, (m, h) in zip(counts, columns):
+        at = epsilon_pairs(m, h, epsilon)
+        assert (c[7], c[8]) == (at.con + at.tie_both, at.total)
+    totals = [c[8] for c in counts if c[8]]
+    if totals:
+        common = math.lcm(*totals)
+        shares = sum(Fraction(c[7], c[8]) for c in counts if c[8])
+        assert Fraction(calibrated_agreeing(metric, human), common) == shares
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 5), st.data())
+def test_swap_tables_weigh_items_of_other_pair_counts(systems, items, data):
+    """With unrated cells, acc_eq's pair tables weigh each pair by the
+    least common multiple of the items' pair counts over its item's, so
+    that with no cell swapped they sum to that multiple times the
+    difference of the mean shares; pairs of unrated cells are left out."""
+    from fractions import Fraction
+
+    za, human = _with_unrated(data, systems, items)
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
+    zb = [[NAN if math.isnan(h) else data.draw(cell) for h in row] for row in human]
+    first, _, table = swap_tables(za, zb, human, "acc_eq", 0.0)
+    columns_a = [rated(m, h) for m, h in zip(zip(*za), zip(*human))]
+    columns_b = [rated(m, h) for m, h in zip(zip(*zb), zip(*human))]
+    pairs = [len(h) * (len(h) - 1) // 2 for _, h in columns_a]
+    assert len(first) == sum(pairs)
+    if any(pairs):
+        common = math.lcm(*(p for p in pairs if p))
+
+        def agreeing(m, h):
+            p = epsilon_pairs(m, h, 0.0)
+            return p.con + p.tie_both
+
+        shares = sum(Fraction(agreeing(*b) - agreeing(*a), n)
+                     for a, b, n in zip(columns_a, columns_b, pairs) if n)  # fmt: skip
+        assert Fraction(sum(table[0::4]), common) == shares

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleukit.core.errors import InputError
-from bleukit.significance.signflip import sign_flip_p_value
+from bleukit.core.resampling import Draws
+from bleukit.significance.signflip import sign_flip_p_value, weighted_sign_flips
 
 
 def exact_tail(wins: int, losses: int) -> Fraction:
@@ -51,3 +52,24 @@ def test_many_terms_agree_with_the_normal_approximation():
 def test_negative_counts_are_refused():
     with pytest.raises(InputError, match="expected counts"):
         sign_flip_p_value(-1, 3)
+
+
+def test_groups_of_one_size_are_the_exact_tail():
+    draws = Draws.from_seed(1, 10, 0)
+    terms = [(5, 2, 10), (3, 4, 10), (0, 0, 3)]
+    assert weighted_sign_flips(terms, draws) == sign_flip_p_value(8, 6)
+    assert weighted_sign_flips([], draws) == 1.0
+
+
+def test_groups_of_other_sizes_are_drawn():
+    """Groups weighing their terms 1 / size: trials from the draws'
+    generator, close to the exact distribution enumerated here."""
+    import itertools
+
+    terms = [(3, 1, 2), (1, 2, 3)]  # weights 3 and 2 over 6
+    observed = 3 * (3 - 1) + 2 * (1 - 2)
+    signs = list(itertools.product((1, -1), repeat=7))
+    exact = sum(3 * sum(s[:4]) + 2 * sum(s[4:]) >= observed for s in signs) / len(signs)
+    p = weighted_sign_flips(terms, Draws.from_seed(1, 20000, 7))
+    assert p == pytest.approx(exact, abs=0.015)
+    assert p == weighted_sign_flips(terms, Draws.from_seed(1, 20000, 7))

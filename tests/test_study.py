@@ -186,6 +186,81 @@ def test_human_p_values_by_brute_force():
     assert p[0][1] == sum(d >= observed for d in deltas) / 200
 
 
+def judged_apart(variant, hyps, refs):
+    """A variant's own sentence scores as judgements, each system rated on
+    other segments (system k skips every segment i with i % 4 == k); the
+    first two systems share no segment after 20."""
+    stats = collect([variant], hyps, refs)
+    scores = {}
+    for k, (name, _) in enumerate(hyps):
+        values = stats.sentence_values(variant.sentence_variant(), name)
+        skip = {i for i in range(N) if i % 4 == k or (k < 2 and i >= 20 and i % 2 == k)}
+        scores[name] = tuple(None if i in skip else v for i, v in enumerate(values))
+    return Judgements("test", scores, variant.higher_is_better, "tsv")
+
+
+def test_rated_segments_score_each_system_on_its_own(corpus):
+    """With --segments rated each system's metric and human scores are over
+    its own rated segments, the segment-level pairs only those where both
+    cells are rated, and every test runs."""
+    from bleukit.core.pairs import pair_counts
+
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    judgements = judged_apart(chrf, *corpus)
+    result = study([chrf, bleu], corpus, judgements, samples=30, trials=30, segments="rated",
+                   calibrate=("none", "system"))  # fmt: skip
+    hyps, refs = corpus
+    assert result.segments == N and result.settings.segments == "rated"
+    mine, other = result.variants
+    for k, (name, lines) in enumerate(hyps):
+        own = judgements.rated(name)
+        mean = math.fsum(judgements.scores[name][i] for i in own) / len(own)
+        assert result.human_scores[k] == mean
+        expected = bleu.corpus_score([lines[i] for i in own], [[refs[0][i] for i in own]])
+        assert other.system_scores[k] == pytest.approx(expected.score, abs=1e-12)
+    # judged by itself, chrF agrees wherever pairs are rated on both sides
+    for name in ("kendall_like_item", "kendall_like_none", "acc_eq_item", "acc_eq_none",
+                 "acc_eq_system"):  # fmt: skip
+        assert mine.segment[name] == 1.0, name
+    # BLEU's pairs: only those of rated cells, not grouped
+    sentence = bleu.sentence_variant()
+    cells = [(v, judgements.scores[name][i])
+             for name, _ in hyps
+             for i, v in enumerate(collect([bleu], hyps, refs).sentence_values(sentence, name))
+             if judgements.scores[name][i] is not None]  # fmt: skip
+    p = pair_counts([c[0] for c in cells], [c[1] for c in cells])
+    assert other.segment["acc_eq_none"] == statistics.acc_eq(p)
+    # every test ran; chrF beats BLEU where it is perfect
+    sig = {x.statistic: x for x in result.significance}
+    assert set(sig) == set(result.settings.tested_statistics())
+    assert sig["acc_eq_item"].p[0, 1] <= 0.05 and sig["kendall_like_none"].p[0, 1] <= 0.05
+    assert all(0 <= x <= 1 for x in (*sig["acc_eq_system"].p.values(),
+                                     *sig["acc_eq_system_calibrated"].p.values()))  # fmt: skip
+    assert not math.isnan(mine.system["soft_pairwise_accuracy"])
+    assert "acc_eq_none" in mine.intervals and "pearson" in mine.intervals
+
+
+def test_rated_segments_of_fully_rated_systems_are_the_common_ones(corpus):
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    judgements = judged_by(chrf, *corpus)
+    common = study([chrf, bleu], corpus, judgements, samples=20, trials=20).to_dict()
+    rated = study([chrf, bleu], corpus, judgements, samples=20, trials=20,
+                  segments="rated").to_dict()  # fmt: skip
+    assert rated["settings"].pop("segments") == "rated"
+    assert common["settings"].pop("segments") == "common"
+    assert rated == common
+
+
+def test_rated_segments_refuse_a_system_without_any(corpus):
+    chrf = bleukit.load_metric("chrF")
+    scores = {name: (1.0,) * N for name in SYSTEMS}
+    scores[SYSTEMS[2]] = (None,) * N
+    with pytest.raises(InputError, match="Online-W has no rated segment"):
+        study([chrf], corpus, Judgements("test", scores), segments="rated")
+    with pytest.raises(InputError, match="segments 'some': expected common or rated"):
+        study([chrf], corpus, Judgements("test", scores), segments="some")
+
+
 def test_perm_both_of_equal_variants_is_never_significant():
     draws = Draws.from_seed(5, 100, 1)
     scores, human = [1.0, 2.0, 3.0, 5.0, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0]
@@ -309,7 +384,8 @@ def test_pairwise_test_of_calibrated_acc_eq_is_the_exact_sign_flip_tail(by, data
                 losses += ok_a and not ok_b
     expected = sign_flip_p_value(wins, losses)
     for engine in ENGINES.names():
-        got = s.pairwise_calibrated((a, eps_a), (b, eps_b), human, by, ENGINES.get(engine))
+        got = s.pairwise_calibrated((a, eps_a), (b, eps_b), human, by, Draws.from_seed(12, 5, 0),
+                                    ENGINES.get(engine))  # fmt: skip
         assert got == expected
 
 

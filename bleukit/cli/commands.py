@@ -290,7 +290,8 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     names = _judged_names(args, names, judgements)
     threshold = judgements.darr_threshold if args.threshold is None else args.threshold
     calibrate = tuple(dict.fromkeys(x.strip() for x in args.calibrate.split(",") if x.strip()))
-    settings = Settings(args.samples, args.trials, args.seed, args.level, threshold, calibrate)
+    settings = Settings(args.samples, args.trials, args.seed, args.level, threshold, calibrate,
+                        args.segments)  # fmt: skip
     settings.check()  # before the systems are read
     stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     with phase("meta-evaluation"):

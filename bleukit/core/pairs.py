@@ -254,15 +254,23 @@ def calibrated_epsilon(groups: Sequence[tuple[Vector, Vector]]) -> float:
 ItemCounts = tuple[int, int, int, int, int, int, int, int, int]
 
 
+def rated(metric: Vector, human: Vector) -> tuple[list[float], list[float]]:
+    """The entries of a (metric, human) pair of vectors that are rated: a
+    NaN on either side marks a score that is not (a system the humans did
+    not rate on that segment), and its pairs do not count."""
+    kept = [(m, h) for m, h in zip(metric, human) if not (math.isnan(m) or math.isnan(h))]
+    return [m for m, _ in kept], [h for _, h in kept]
+
+
 def item_pairs(
     metric: Sequence[Vector], human: Sequence[Vector], threshold: float
 ) -> tuple[list[ItemCounts], float]:
     """The pairs of every item (column) of two system x item matrices, and
-    the calibrated epsilon of acc_eq grouped by item (the reference of
-    ``Engine.item_pairs``)."""
+    the calibrated epsilon of acc_eq grouped by item, NaN cells left out
+    (``rated``; the reference of ``Engine.item_pairs``)."""
     if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
         raise InputError("metric and human scores must be matrices of one shape")
-    columns = list(zip(zip(*metric), zip(*human))) if metric else []
+    columns = [rated(m, h) for m, h in zip(zip(*metric), zip(*human))] if metric else []
     epsilon = calibrated_epsilon(columns)
     out: list[ItemCounts] = []
     for m, h in columns:
@@ -328,29 +336,44 @@ def swap_tables(
 ) -> tuple[list[int], list[int], list[int]]:
     """PERM-BOTH's pair tables (``Engine.pair_swap_sums``) of an
     item-grouped statistic that sums over the pairs of each item's systems,
-    every pair weighing the same: WMT's Kendall-like tau (``darr``: its DARR
-    pairs, +1 concordant, -1 discordant) or acc_eq at epsilon 0 (``acc_eq``:
-    1 where a pair agrees). Per pair its two cells (system-major flat
-    indices of the system x item matrices), and how much b's sum minus a's
-    changes for each way the two cells may be swapped between a and b
-    (neither, the second, the first, both). The reference of
-    ``Engine.swap_tables``."""
+    WMT's Kendall-like tau (``darr``: its DARR pairs, +1 concordant, -1
+    discordant, pooled) or acc_eq at epsilon 0 (``acc_eq``: 1 where a pair
+    agrees; the mean of the items' shares, so a pair weighs the least common
+    multiple of the items' pair counts over its own item's: 1 where every
+    item has as many). Per pair its two cells (system-major flat indices of
+    the system x item matrices), and how much b's sum minus a's changes for
+    each way the two cells may be swapped between a and b (neither, the
+    second, the first, both). Pairs with a NaN (unrated) human score are
+    left out. The reference of ``Engine.swap_tables``."""
     if kind not in SWAP_KINDS:
         raise InputError(f"pair tables of {kind!r}: expected one of {', '.join(SWAP_KINDS)}")
     systems, items = _shape(za, zb, human)
+    weight = _item_weights(human) if kind == "acc_eq" else [1] * items
     first, second, table = [], [], []
     for j in range(items):
         for s, t in itertools.combinations(range(systems), 2):
             dh = human[s][j] - human[t][j]
-            if kind == "darr" and (dh == 0 or abs(dh) < threshold):
+            if math.isnan(dh) or (kind == "darr" and (dh == 0 or abs(dh) < threshold)):
                 continue
             first.append(s * items + j)
             second.append(t * items + j)
             for swap_s, swap_t in ((0, 0), (0, 1), (1, 0), (1, 1)):
                 xs, ys = (zb[s][j], za[s][j]) if swap_s else (za[s][j], zb[s][j])
                 xt, yt = (zb[t][j], za[t][j]) if swap_t else (za[t][j], zb[t][j])
-                table.append(_outcome(ys - yt, dh, kind) - _outcome(xs - xt, dh, kind))
+                change = _outcome(ys - yt, dh, kind) - _outcome(xs - xt, dh, kind)
+                table.append(change * weight[j])
     return first, second, table
+
+
+def _item_weights(human: Sequence[Vector]) -> list[int]:
+    """Per item (column), the least common multiple of the items' rated
+    pair counts over its own (0 for an item without pairs)."""
+    counts = []
+    for column in zip(*human):
+        k = sum(not math.isnan(h) for h in column)
+        counts.append(k * (k - 1) // 2)
+    common = math.lcm(*(c for c in counts if c)) if any(counts) else 1
+    return [common // c if c else 0 for c in counts]
 
 
 def _shape(*matrices: Sequence[Vector]) -> tuple[int, int]:
@@ -363,10 +386,12 @@ def _shape(*matrices: Sequence[Vector]) -> tuple[int, int]:
 
 def calibrated_agreeing(metric: Sequence[Vector], human: Sequence[Vector]) -> int:
     """The pairs of systems that agree at acc_eq's epsilon calibrated by
-    item, over every item (column) of two system x item matrices: every item
-    has as many pairs, so this count is the mean share's numerator."""
+    item, over every item (column) of two system x item matrices, NaN cells
+    left out: the mean share's numerator over the least common multiple of
+    the items' pair counts (``calibrate``; each pair weighs that multiple
+    over its item's count, 1 where every item has as many)."""
     goods, totals, events = [], [], []
-    for g, (m, h) in enumerate(zip(zip(*metric), zip(*human))):
+    for g, (m, h) in enumerate(rated(*c) for c in zip(zip(*metric), zip(*human))):
         good, total, more = calibration_events(m, h, g)
         goods.append(good)
         totals.append(total)

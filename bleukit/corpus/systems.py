@@ -129,9 +129,12 @@ class SystemStatistics:
         store, i = self._store(variant, system)
         return store.total(variant, i)
 
-    def columns_of(self, variant: Metric[Any, Any], system: str, rows: Sequence[int]) -> Columns:
+    def columns_of(
+        self, variant: Metric[Any, Any], system: str, rows: Sequence[int | None]
+    ) -> Columns:
         """Resampling columns of some of the system's segments (numbered
-        from 0, in that order), made anew (``columns`` keeps all of them)."""
+        from 0, in that order; None: a row of zeros), made anew (``columns``
+        keeps all of them)."""
         store, i = self._store(variant, system)
         return store.columns_of(variant, i, rows)
 

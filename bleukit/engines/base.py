@@ -29,6 +29,7 @@ from ..core.pairs import (
     item_pairs,
     pair_counts,
     pair_disagreements,
+    rated,
     swap_tables,
     window_pairs,
 )
@@ -222,7 +223,8 @@ class Engine(ABC):
         matrices (``indices``, repeats kept), the pair counts of the
         resampled scores, a metric difference of at most ``epsilon`` a tie:
         per system, or of all of them in one vector (a bootstrap of the
-        segment-level statistics grouped by system or not grouped)."""
+        segment-level statistics grouped by system or not grouped); NaN
+        cells (unrated) left out."""
         if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
             raise InputError("metric and human scores must be matrices of one shape")
         out = []
@@ -230,7 +232,7 @@ class Engine(ABC):
             m = [[row[i] for i in idx] for row in metric]
             h = [[row[i] for i in idx] for row in human]
             flat = [x for row in m for x in row], [x for row in h for x in row]
-            vectors = list(zip(m, h)) if by_system else [flat]
+            vectors = [rated(a, b) for a, b in (zip(m, h) if by_system else [flat])]
             out.append([self.pair_counts(a, b) if epsilon == 0 else window_pairs(a, b, epsilon)
                         for a, b in vectors])  # fmt: skip
         return out

@@ -98,6 +98,12 @@ def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
     return array("d", [x for row in matrix for x in row])
 
 
+def _unrated(*matrices: Sequence[Sequence[float]]) -> bool:
+    """Whether a matrix has a NaN cell (a score the humans did not rate):
+    the pair kernels count complete matrices, the reference skips those."""
+    return any(x != x for m in matrices for row in m for x in row)
+
+
 def _row_bounds(n: int, parts: int) -> list[int]:
     """Row bounds splitting the pairs (i, j), i < j < n, into ``parts``
     ranges of rows with about as many pairs each (row i has n - 1 - i)."""
@@ -439,8 +445,9 @@ class CompiledEngine(Engine):
     ) -> list[list[Pairs]]:
         kernel = accelerator()
         items = _items(metric, human)
-        if kernel is None or not items or any(len(idx) != items for idx in indices):
-            # the reference refuses matrices of two shapes
+        if (kernel is None or not items or any(len(idx) != items for idx in indices)
+                or _unrated(metric, human)):  # fmt: skip
+            # the reference refuses matrices of two shapes, and skips NaN cells
             return super().resampled_pair_counts(metric, human, indices, by_system, epsilon)
         flat_m, flat_h = _flat(metric), _flat(human)
         # threads count ranges of the resamples (each sorts the groups once)
@@ -509,8 +516,9 @@ class CompiledEngine(Engine):
     ) -> tuple[list[ItemCounts], float]:
         kernel = accelerator()
         items = _items(metric, human)
-        if kernel is None or items is None:
-            # the reference refuses what is not two matrices of one shape
+        if kernel is None or items is None or _unrated(metric, human):
+            # the reference refuses what is not two matrices of one shape,
+            # and skips NaN cells
             return super().item_pairs(metric, human, threshold)
         flat_m, flat_h = _flat(metric), _flat(human)
         raw, epsilon = kernel.item_pairs(flat_m, flat_h, len(metric), items, threshold)
@@ -528,8 +536,9 @@ class CompiledEngine(Engine):
     ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
         kernel = accelerator()
         items = _items(za, zb, human)
-        if kernel is None or items is None or kind not in SWAP_KINDS:
-            # the reference refuses what is not three matrices of one shape
+        if kernel is None or items is None or kind not in SWAP_KINDS or _unrated(human):
+            # the reference refuses what is not three matrices of one shape,
+            # and skips NaN cells (weighing items of other pair counts)
             return super().swap_tables(za, zb, human, kind, threshold)
         flat = [_flat(m) for m in (za, zb, human)]
         first, second, table = kernel.swap_tables(
@@ -548,8 +557,10 @@ class CompiledEngine(Engine):
         kernel = accelerator()
         items = _items(za, zb, human)
         if (kernel is None or items is None or draws.n != len(za) * items
-                or items * (len(za) * (len(za) - 1) // 2) >= _CALIBRATED_MAX_PAIRS):  # fmt: skip
-            # the reference refuses matrices of two shapes and draws of another size
+                or items * (len(za) * (len(za) - 1) // 2) >= _CALIBRATED_MAX_PAIRS
+                or _unrated(human)):  # fmt: skip
+            # the reference refuses matrices of two shapes and draws of
+            # another size, and skips NaN cells
             return super().calibrated_swap_sums(draws, za, zb, human)
         flat = [_flat(m) for m in (za, zb, human)]
         # threads take ranges of the trials, each drawing and passing over

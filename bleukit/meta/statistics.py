@@ -85,9 +85,11 @@ def soft_pairwise_accuracy(
 ) -> float:
     """1 - the mean over system pairs i < j of |p_metric(i > j) -
     p_human(i > j)| (Thompson et al. 2024; the p-values of one-sided
-    paired permutation tests, ``[i][j]`` for i < j)."""
+    paired permutation tests, ``[i][j]`` for i < j; a pair without them,
+    NaN, rated on no segment in common, left out)."""
     n = len(human_p)
     diffs = [abs(metric_p[i][j] - human_p[i][j]) for i in range(n) for j in range(i + 1, n)]
+    diffs = [d for d in diffs if not math.isnan(d)]
     return 1 - math.fsum(diffs) / len(diffs) if diffs else nan
 
 

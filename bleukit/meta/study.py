@@ -58,14 +58,14 @@ from typing import Any
 
 from ..core.correlation import SYSTEM_STATISTICS
 from ..core.errors import InputError
-from ..core.pairs import ItemCounts
+from ..core.pairs import ItemCounts, rated
 from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
 from ..engines import Engine
 from ..metrics.base import AnyMetric
 from ..significance.paired import percentile_interval
-from ..significance.signflip import sign_flip_p_value
+from ..significance.signflip import weighted_sign_flips
 from . import statistics as st
 from .delta import fit, system_pairs
 from .judgements import Judgements
@@ -107,6 +107,14 @@ TEST_NAMES = {
     "(mt-metrics-eval's PairwisePermutationSigDiff), exact p-value",
 }
 
+#: which segments a study uses: ``common``, those rated for every system
+#: (the metric's scores and the humans' on the same segments for every
+#: system); ``rated``, each system on its own rated segments (its corpus
+#: score and its human mean over them, its sentence scores there; pairs of
+#: cells count where both are rated: DA campaigns rate each system on other
+#: documents)
+SEGMENT_MODES = ("common", "rated")
+
 DEFAULT_SAMPLES = 1000
 DEFAULT_TRIALS = 1000
 DEFAULT_SEED = 12345
@@ -129,6 +137,9 @@ class Settings:
     level: float = 0.95
     threshold: float = 0.0
     calibrate: tuple[str, ...] = ()
+    #: which segments (``SEGMENT_MODES``): those rated for every system, or
+    #: each system's own rated ones
+    segments: str = "common"
 
     def segment_statistics(self) -> tuple[str, ...]:
         """The segment-level statistics a study with these settings has."""
@@ -149,6 +160,8 @@ class Settings:
             raise InputError(f"confidence level {self.level}: expected a number in (0, 1)")
         if self.threshold < 0:
             raise InputError(f"threshold {self.threshold}: expected 0 or more")
+        if self.segments not in SEGMENT_MODES:
+            raise InputError(f"segments {self.segments!r}: expected {' or '.join(SEGMENT_MODES)}")
         for by in self.calibrate:
             if by not in CALIBRATED:
                 raise InputError(
@@ -274,14 +287,37 @@ def common_segments(judgements: Judgements, systems: Sequence[str]) -> list[int]
     for system in systems[1:]:
         rated &= set(judgements.rated(system))
     if not rated:
-        raise InputError(f"{judgements.source}: no segment is rated for every system")
+        raise InputError(
+            f"{judgements.source}: no segment is rated for every system (--segments rated "
+            "scores each system on its own rated segments)"
+        )
     return sorted(rated)
 
 
-def _rated(score: float | None) -> float:
-    if score is None:  # common_segments keeps rated segments only
-        raise ValueError("an unrated segment among the common ones")
-    return score
+def study_segments(judgements: Judgements, systems: Sequence[str], mode: str) -> list[int]:
+    """The 0-based segments a study reads (``SEGMENT_MODES``): those rated
+    for every system, or those rated for any (every system rated on one at
+    least)."""
+    if mode == "common":
+        return common_segments(judgements, systems)
+    rated: set[int] = set()
+    for system in systems:
+        own = judgements.rated(system)
+        if not own:
+            raise InputError(f"{judgements.source}: {system} has no rated segment")
+        rated.update(own)
+    return sorted(rated)
+
+
+def _score(score: float | None) -> float:
+    """A human score, NaN where the segment is not rated."""
+    return st.nan if score is None else score
+
+
+def _mean_rated(values: Sequence[float]) -> float:
+    """The mean of the rated (not NaN) values."""
+    kept = [x for x in values if not math.isnan(x)]
+    return math.fsum(kept) / len(kept) if kept else st.nan
 
 
 def _sign(variant: AnyMetric) -> float:
@@ -302,24 +338,52 @@ class _Scores:
         return zscores(self.sentences)
 
 
+def _own(segments: Sequence[int], human_row: Sequence[float]) -> list[int]:
+    """The segments (of the test set) a system is rated on, of the study's."""
+    return [i for i, h in zip(segments, human_row) if not math.isnan(h)]
+
+
 def _variant_scores(
-    variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int]
+    variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int], human: st.Matrix
 ) -> _Scores:
+    """Each system's corpus score over its rated segments, and its sentence
+    scores there (NaN where it is not rated)."""
     sign = _sign(variant)
     sentence = variant.sentence_variant()
     system, sentences = [], []
-    for name in stats.systems:
-        total = stats.subtotal(variant, name, segments)
+    for name, row in zip(stats.systems, human):
+        total = stats.subtotal(variant, name, _own(segments, row))
         system.append(sign * variant.score_stats(total, stats.nrefs).score)
         values = stats.sentence_values(sentence, name)
-        sentences.append([sign * values[i] for i in segments])
+        sentences.append([st.nan if math.isnan(h) else sign * values[i]
+                          for i, h in zip(segments, row)])  # fmt: skip
     return _Scores(system, sentences)
 
 
-def _columns(variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int]) -> list[Columns]:
-    """Each system's resampling columns of the common segments (a tested
-    variant's tests and intervals)."""
-    return [stats.columns_of(variant, name, segments) for name in stats.systems]
+def _columns(
+    variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int], human: st.Matrix
+) -> list[Columns]:
+    """Each system's resampling columns of the study's segments (a tested
+    variant's tests and intervals), a row of zeros where it is not rated:
+    a resample sums the system's rated segments only."""
+    return [stats.columns_of(variant, name, [None if math.isnan(h) else i
+                                             for i, h in zip(segments, row)])
+            for name, row in zip(stats.systems, human)]  # fmt: skip
+
+
+def _resampled_means(human: st.Matrix, indices: Sequence[Sequence[int]]) -> list[list[float]]:
+    """Per system, the mean of its rated scores in each resample (NaN where
+    it has none there), as exact sums."""
+    out = []
+    for row in human:
+        values = _ExactSums([0.0 if math.isnan(x) else x for x in row])
+        counts = _ExactSums([0.0 if math.isnan(x) else 1.0 for x in row])
+        means = []
+        for idx in indices:
+            count = counts.total(idx)
+            means.append(values.total(idx) / count if count else st.nan)
+        out.append(means)
+    return out
 
 
 # ----------------------------------------------------------- the statistics
@@ -334,7 +398,7 @@ def _calibrated(
     or not grouped (``Engine.pooled_calibration`` of all the scores)."""
     if by == "none":
         agreeing, pairs, epsilon = engine.pooled_calibration(
-            [x for row in metric for x in row], [x for row in human for x in row]
+            *rated([x for row in metric for x in row], [x for row in human for x in row])
         )
         return (agreeing / pairs if pairs else st.nan), epsilon
     counts, epsilon = engine.item_pairs(
@@ -357,7 +421,7 @@ def _segment_statistics(
     out = {name: _ratio(numerators, denominators, every)
            for name, (numerators, denominators) in items.items()}  # fmt: skip
     for by in ("none", "system"):
-        pairs = [engine.pair_counts(m, h) for m, h in st.groups(metric, human, by)]
+        pairs = [engine.pair_counts(*rated(m, h)) for m, h in st.groups(metric, human, by)]
         out.update(_grouped(by, pairs, threshold))
     epsilons = {}
     for by in CALIBRATED:
@@ -433,6 +497,54 @@ def metric_p_values(
     return _permutation_p_values(system, sides)
 
 
+def _both_rated(human: st.Matrix, i: int, j: int) -> list[int]:
+    """The study's segments (positions) rated for both systems i and j."""
+    return [k for k, (a, b) in enumerate(zip(human[i], human[j]))
+            if not (math.isnan(a) or math.isnan(b))]  # fmt: skip
+
+
+def rated_human_p_values(human: st.Matrix, settings: Settings) -> list[list[float]]:
+    """``human_p_values`` where systems are rated on different segments:
+    each pair of systems on the segments both are rated on, with draws of
+    that many from the study's seed (the metric's test of the pair draws
+    the same); NaN for a pair rated on none in common."""
+    n = len(human)
+    p = [[st.nan] * n for _ in range(n)]
+    for i, j in itertools.combinations(range(n), 2):
+        both = _both_rated(human, i, j)
+        if both:
+            draws = Draws.from_seed(len(both), settings.trials, settings.seed)
+            pair = [[human[x][k] for k in both] for x in (i, j)]
+            p[i][j] = human_p_values(pair, draws)[0][1]
+    return p
+
+
+def rated_metric_p_values(
+    variant: AnyMetric,
+    stats: SystemStatistics,
+    segments: Sequence[int],
+    human: st.Matrix,
+    settings: Settings,
+) -> list[list[float]]:
+    """``metric_p_values`` where systems are rated on different segments:
+    each pair's corpus scores and approximate randomization over the
+    segments both are rated on (``rated_human_p_values``'s draws)."""
+    sign = _sign(variant)
+    names, n = stats.systems, len(human)
+    p = [[st.nan] * n for _ in range(n)]
+    for i, j in itertools.combinations(range(n), 2):
+        both = _both_rated(human, i, j)
+        if not both:
+            continue
+        rows = [segments[k] for k in both]
+        cols = [stats.columns_of(variant, names[x], rows) for x in (i, j)]
+        totals = (stats.subtotal(variant, names[x], rows) for x in (i, j))
+        scores = [sign * variant.score_stats(t, stats.nrefs).score for t in totals]
+        draws = Draws.from_seed(len(both), settings.trials, settings.seed)
+        p[i][j] = metric_p_values(variant, cols, scores, draws)[0][1]
+    return p
+
+
 def _intervals(
     variant: AnyMetric,
     columns: Sequence[Columns],
@@ -459,8 +571,10 @@ def _intervals(
     for k, idx in enumerate(indices):
         metric = [per_system[s][k] for s in range(len(per_system))]
         human = [row[k] for row in human_system]
+        # a resample without a rated segment of some system has no value
+        unrated = any(math.isnan(x) for x in human)
         for name, f in SYSTEM.items():
-            samples[name].append(f(metric, human))
+            samples[name].append(st.nan if unrated else f(metric, human))
         for name, (numerators, denominators) in item_values.items():
             samples[name].append(_ratio(numerators, denominators, idx))
     for by in ("none", "system"):
@@ -537,12 +651,14 @@ def _item_values(counts: Sequence[ItemCounts]) -> _ItemValues:
 
 
 def _zscore(values: Sequence[float]) -> list[float]:
-    """(x - mean) / population standard deviation (scipy's ``zscore``); a
-    constant vector becomes zeros."""
-    n = len(values)
-    mu = math.fsum(values) / n
-    sd = math.sqrt(math.fsum((x - mu) ** 2 for x in values) / n)
-    return [(x - mu) / sd if sd else 0.0 for x in values]
+    """(x - mean) / population standard deviation (scipy's ``zscore``) of
+    the values that are not NaN (those stay NaN: unrated cells); a constant
+    vector becomes zeros."""
+    kept = [x for x in values if not math.isnan(x)]
+    n = len(kept)
+    mu = math.fsum(kept) / n if n else 0.0
+    sd = math.sqrt(math.fsum((x - mu) ** 2 for x in kept) / n) if n else 0.0
+    return [x if math.isnan(x) else (x - mu) / sd if sd else 0.0 for x in values]
 
 
 def perm_both_system(
@@ -608,13 +724,19 @@ def perm_both_calibrated(
     ``zscores``: each trial's swapped scores calibrated again, each on its
     own (``Engine.calibrated_swap_sums``), as mt-metrics-eval's
     ``PermutationSigDiff`` of ``KendallWithTiesOpt`` does (there with a
-    sample of the epsilons; here every one). Every item has as many pairs,
-    so the differences are counts of agreeing pairs, compared exactly; the
-    observed one is the z-scores' own (``Engine.item_pairs``)."""
+    sample of the epsilons; here every one). The differences are counts of
+    agreeing pairs (each weighing the least common multiple of the items'
+    pair counts over its item's), compared exactly; the observed one is the
+    z-scores' own (``Engine.item_pairs``)."""
     za, zb = _rows(flat_a, human), _rows(flat_b, human)
 
     def agreeing(z: st.Matrix) -> int:
-        return sum(c[7] for c in engine.item_pairs(z, human, 0.0)[0])
+        # each item's agreeing pairs over the least common multiple of the
+        # items' pair counts (1 where all have as many): the trials' units
+        counts = engine.item_pairs(z, human, 0.0)[0]
+        totals = [c[8] for c in counts if c[8]]
+        common = math.lcm(*totals) if totals else 1
+        return sum(c[7] * (common // c[8]) for c in counts if c[8])
 
     observed = agreeing(zb) - agreeing(za)
     sums = engine.calibrated_swap_sums(draws, za, zb, human)
@@ -626,6 +748,7 @@ def pairwise_calibrated(
     b: tuple[st.Matrix, float],
     human: st.Matrix,
     by: str,
+    draws: Draws,
     engine: Engine,
 ) -> float:
     """The significance of tie-calibrated acc_eq not grouped or by system,
@@ -635,15 +758,18 @@ def pairwise_calibrated(
     no trial calibrates again (on 15 x 1,000 scores one calibration sees up
     to 113 million pairs). Only the pairs where one variant agrees and the
     other does not (``Engine.pair_disagreements``) move a trial, each by
-    one, and every group has as many pairs: the p-value that b is better is
-    the binomial tail ``sign_flip_p_value`` of b's wins over a's, exactly,
-    where mt-metrics-eval estimates it from its trials."""
+    one over its group's pairs: where every group has as many (common
+    segments), the p-value that b is better is the binomial tail of b's
+    wins over a's, exactly, where mt-metrics-eval estimates it from its
+    trials (``weighted_sign_flips``; by trials where the groups differ)."""
     (ma, eps_a), (mb, eps_b) = a, b
-    wins = losses = 0
+    terms = []
     for (row_a, row_h), (row_b, _) in zip(st.groups(ma, human, by), st.groups(mb, human, by)):
-        plus, minus = engine.pair_disagreements(row_a, row_b, row_h, eps_a, eps_b)
-        wins, losses = wins + plus, losses + minus
-    return sign_flip_p_value(wins, losses)
+        kept_a, kept_h = rated(row_a, row_h)
+        kept_b, _ = rated(row_b, row_h)
+        wins, losses = engine.pair_disagreements(kept_a, kept_b, kept_h, eps_a, eps_b)
+        terms.append((wins, losses, len(kept_h) * (len(kept_h) - 1) // 2))
+    return weighted_sign_flips(terms, draws)
 
 
 class _Weights:
@@ -693,26 +819,32 @@ def _pooled_trials(
     (all the cells, or each system's). A trial's difference is linear in
     its swaps (``Engine.cell_weights``: twice the observed difference with
     none swapped), so each trial is a signed sum of the cells' weights.
-    acc_eq's systems all have as many pairs, so their sums add up; Kendall-
-    like tau's count only the pairs the humans do not tie, so each system's
-    sum is weighed by the others' (the least common multiple over its own),
-    with draws of its own (``system_draws``). Kendall-like tau at a
-    threshold other than 0 is not defined here (NaN)."""
+    Where the systems count as many pairs (acc_eq on common segments) their
+    sums add up; where not (Kendall-like tau counts only the pairs the
+    humans do not tie; acc_eq on each system's rated segments), each
+    system's sum is weighed by the others' (the least common multiple over
+    its own), with draws of its own (``system_draws``). Kendall-like tau at
+    a threshold other than 0 is not defined here (NaN)."""
     if kind == "darr" and threshold != 0:
         return st.nan
     flat_h = list(itertools.chain(*human))
     size = len(za) if statistic.endswith("_none") else len(human[0])
     groups = [slice(lo, lo + size) for lo in range(0, len(za), size)]
-    weights = [engine.cell_weights(zb[cut], za[cut], flat_h[cut], kind) for cut in groups]
-    if statistic != "kendall_like_system":
+    weights = [_rated_weights(za[cut], zb[cut], flat_h[cut], kind, engine) for cut in groups]
+    # by system, a system's pairs: those the humans do not tie for tau (as
+    # ``_grouped`` counts them, whatever the metric), every rated one for
+    # acc_eq; a system without any has no value
+    counted = []
+    if statistic.endswith("_system"):
+        counts = [engine.pair_counts(*rated(zb[cut], flat_h[cut])) for cut in groups]
+        tau = statistic == "kendall_like_system"
+        counted = [p.con + p.dis + p.tie_metric if tau else p.total for p in counts]
+    if statistic != "kendall_like_system" and len({c for c in counted if c}) < 2:
+        # one group, or groups of as many pairs: their sums add up
         flat = [w for group in weights for w in group]
         trials = _signed_trials(flat, draws, engine)
         observed = sum(flat)
     else:
-        # a system's pairs the humans do not tie (as ``_grouped`` counts
-        # them, whatever the metric); one without any has no tau
-        counts = (engine.pair_counts(zb[cut], flat_h[cut]) for cut in groups)
-        counted = [p.con + p.dis + p.tie_metric for p in counts]
         common = math.lcm(*(c for c in counted if c)) if any(counted) else 1
         scale = [common // c if c else 0 for c in counted]
         own = system_draws(draws, len(groups), size)
@@ -720,6 +852,22 @@ def _pooled_trials(
         trials = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
         observed = sum(sum(w) * k for w, k in zip(weights, scale))
     return sum(x >= observed for x in trials) / len(trials) if trials else st.nan
+
+
+def _rated_weights(
+    za: Sequence[float], zb: Sequence[float], human: Sequence[float], kind: str, engine: Engine
+) -> list[int]:
+    """The cells' weights (``Engine.cell_weights``) of one group, 0 for an
+    unrated (NaN) cell: it pairs with no cell, so its swap changes nothing."""
+    keep = [k for k, h in enumerate(human) if not math.isnan(h)]
+    if len(keep) == len(human):
+        return engine.cell_weights(zb, za, human, kind)
+    own = engine.cell_weights([zb[k] for k in keep], [za[k] for k in keep],
+                              [human[k] for k in keep], kind)  # fmt: skip
+    full = [0] * len(human)
+    for k, w in zip(keep, own):
+        full[k] = w
+    return full
 
 
 def assign_clusters(
@@ -754,13 +902,14 @@ def run(
     settings.check()
     names = stats.systems
     judged = judgements.for_systems(names, stats.segments)
-    segments = common_segments(judged, names)
+    segments = study_segments(judged, names, settings.segments)
     hsign = 1.0 if judged.higher_is_better else -1.0
-    human = [[hsign * _rated(judged.scores[s][i]) for i in segments] for s in names]
-    human_system = [math.fsum(row) / len(row) for row in human]
+    human = [[hsign * _score(judged.scores[s][i]) for i in segments] for s in names]
+    human_system = [_mean_rated(row) for row in human]
+    complete = not any(math.isnan(x) for row in human for x in row)
 
     def measure(v: AnyMetric) -> tuple[VariantResult, _Scores, _ItemValues]:
-        scores = _variant_scores(v, stats, segments)
+        scores = _variant_scores(v, stats, segments, human)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
         segment, epsilon, epsilons, items = _segment_statistics(
@@ -788,20 +937,24 @@ def run(
     n = len(segments)
     boot = Draws.from_seed(n, settings.samples, settings.seed) if settings.samples else None
     indices = bootstrap_indices(boot) if boot else []
-    exact_human = [_ExactSums(row) for row in human]
-    human_boot = [[e.total(idx) / n for idx in indices] for e in exact_human]
+    human_boot = _resampled_means(human, indices)
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
-    human_p = human_p_values(human, perm) if perm else None
+    human_p = None
+    if perm:
+        human_p = human_p_values(human, perm) if complete else rated_human_p_values(human, settings)
     results = list(points)
     for k in tested:
         v, point = variants[k], points[k]
         if k not in kept:
             _, kept[k], item_values[k] = measure(v)
         scores = kept[k]
-        columns = _columns(v, stats, segments) if perm or boot else []
+        columns = _columns(v, stats, segments, human) if perm or boot else []
         system = dict(point.system)
         if perm and human_p is not None:
-            p_values = metric_p_values(v, columns, scores.system, perm)
+            if complete:
+                p_values = metric_p_values(v, columns, scores.system, perm)
+            else:
+                p_values = rated_metric_p_values(v, stats, segments, human, settings)
             system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
         intervals = {}
         if boot:
@@ -875,7 +1028,7 @@ def _significance(
             p[better, worse] = pairwise_calibrated(
                 (scores[worse].sentences, results[worse].epsilons[by]),
                 (scores[better].sentences, results[better].epsilons[by]),
-                human, by, engine,
+                human, by, draws, engine,
             )  # fmt: skip
         else:
             p[better, worse] = perm_both_segments(

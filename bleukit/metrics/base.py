@@ -165,13 +165,14 @@ class StatisticsStore(ABC, Generic[S]):
     def total(self, metric: Any, system: int) -> S:
         """A system's summed statistics under one metric of the group."""
 
-    def columns_of(self, metric: Any, system: int, rows: Sequence[int]) -> Columns:
+    def columns_of(self, metric: Any, system: int, rows: Sequence[int | None]) -> Columns:
         """Resampling columns of some of a system's segments (``rows``,
-        numbered from 0, in that order)."""
+        numbered from 0, in that order; None: a row of zeros, a segment that
+        adds nothing to any sum, where a study leaves one out)."""
         # read in order once: a store's segments may be computed a table at a time
         segments = self.segments(metric, system)
         listed = segments if isinstance(segments, list) else list(segments)
-        return Columns([listed[i] for i in rows], metric)
+        return Columns([metric.zero_stats() if i is None else listed[i] for i in rows], metric)
 
     def subtotal(self, metric: Any, system: int, rows: Sequence[int]) -> S:
         """A system's statistics summed over some of its segments (``rows``,

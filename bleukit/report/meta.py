@@ -82,10 +82,12 @@ def delta_cells(study: Study, width: int) -> Cells:
 
 def about(study: Study) -> list[str]:
     s = study.settings
+    which = "those rated for every system"
+    if s.segments == "rated":
+        which = "those rated for any system, each system scored on its own rated ones"
     lines = [
         f"Human judgements: {study.judgements}; {len(study.systems)} systems "
-        f"({', '.join(study.systems)}); {study.segments} of {study.test_set} segments, "
-        "those rated for every system",
+        f"({', '.join(study.systems)}); {study.segments} of {study.test_set} segments, {which}",
         f"Scores oriented so that higher is better (TER and penalties negated); segment level "
         f"from each variant's sentence scores; Kendall-like tau skips human differences below "
         f"{s.threshold:g}",

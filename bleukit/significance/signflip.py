@@ -20,10 +20,12 @@ seven digits.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from ..core.errors import InputError
+from ..core.resampling import Draws
 
-__all__ = ["sign_flip_p_value"]
+__all__ = ["sign_flip_p_value", "weighted_sign_flips"]
 
 _LOG_2PI = math.log(2 * math.pi)
 #: Stirling's series: log(n!) - log(sqrt(2 pi n) (n / e)^n) ~ 1/(12n) - ...
@@ -46,6 +48,29 @@ def sign_flip_p_value(wins: int, losses: int) -> float:
     # P(K >= k) = 1 - P(K <= k - 1) = 1 - P(K >= n - k + 1), the binomial
     # with p = 1/2 being symmetric; here that tail is at most 1/2
     return 1.0 - _upper_tail(n - wins + 1, n)
+
+
+def weighted_sign_flips(terms: Sequence[tuple[int, int, int]], draws: Draws) -> float:
+    """The p-value of a sign-flip test of groups of terms, each group
+    (wins, losses, size) weighing its terms 1 / size (a mean of the groups'
+    shares): where every group with terms has one size, the exact tail
+    ``sign_flip_p_value`` of all of them; otherwise the share of
+    ``draws.count`` trials (``draws``'s generator) whose weighted sum
+    reaches the observed one, a group's flipped sum 2 K - n, K the set bits
+    of ``getrandbits(n)``, n its wins and losses: as exact integers over the
+    least common multiple of the sizes."""
+    sizes = {size for wins, losses, size in terms if wins + losses}
+    if len(sizes) < 2:
+        return sign_flip_p_value(sum(t[0] for t in terms), sum(t[1] for t in terms))
+    common = math.lcm(*sizes)
+    weighted = [(wins + losses, common // size) for wins, losses, size in terms if wins + losses]
+    observed = sum((w - lo) * (common // size) for w, lo, size in terms if w + lo)
+    rng = draws.rng()
+    hits = 0
+    for _ in range(draws.count):
+        total = sum(k * (2 * rng.getrandbits(n).bit_count() - n) for n, k in weighted)
+        hits += total >= observed
+    return hits / draws.count if draws.count else math.nan
 
 
 def _upper_tail(k: int, n: int) -> float:
