@@ -1158,9 +1158,10 @@ done:
  * the bits of random.Random(state).getrandbits(cells) (bit c: cell c, from
  * the least significant), and the sum over pairs p of
  * table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cell
- * indices; table: int8): trials int64. The permutation trials of PERM-BOTH
- * over a statistic that sums over pairs of cells (bleukit/meta/study.py;
- * the reference is bleukit.core.resampling.pair_swap_sums). */
+ * indices; table: int8, or int32 where pairs weigh their items): trials
+ * int64. The permutation trials of PERM-BOTH over a statistic that sums
+ * over pairs of cells (bleukit/meta/study.py; the reference is
+ * bleukit.core.resampling.pair_swap_sums). */
 static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state;
@@ -1174,10 +1175,12 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
     Py_ssize_t *quad = NULL;
     Twister t;
     Py_ssize_t npairs = first.len / (Py_ssize_t)sizeof(int32_t);
+    /* the table's entries: int8, or int32 (pairs weighed by their item) */
+    int wide = npairs > 0 && table.len == 16 * npairs;
     if (cells < 1 || trials < 0 || first.len != second.len ||
-        first.len != npairs * (Py_ssize_t)sizeof(int32_t) || table.len != 4 * npairs) {
-        PyErr_SetString(PyExc_ValueError,
-                        "pair_swap_sums: first and second int32 of one length, table 4 int8 a pair");
+        first.len != npairs * (Py_ssize_t)sizeof(int32_t) || (table.len != 4 * npairs && !wide)) {
+        PyErr_SetString(PyExc_ValueError, "pair_swap_sums: first and second int32 of one length, "
+                                          "table 4 int8 or 4 int32 a pair");
         goto done;
     }
     const int32_t *a = first.buf, *b = second.buf;
@@ -1200,7 +1203,9 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
         goto done;
     }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-    const int8_t *tab = table.buf;
+    const int8_t *tab8 = table.buf;
+    const int32_t *tab32 = table.buf;
+#define TAB(k) (wide ? (int64_t)tab32[k] : (int64_t)tab8[k])
     Py_BEGIN_ALLOW_THREADS
     /* A pair's term is t00 + (t10 - t00) bit_a + (t01 - t00) bit_b + w bit_a bit_b,
      * w = t11 - t10 - t01 + t00: a trial's sum is a constant, plus a weight per
@@ -1211,11 +1216,11 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
     int64_t constant = 0;
     Py_ssize_t nquad = 0;
     for (Py_ssize_t p = 0; p < npairs; p++) {
-        const int8_t *v = tab + 4 * p;
-        constant += v[0];
-        weight[a[p]] += v[2] - v[0];
-        weight[b[p]] += v[1] - v[0];
-        if (v[3] - v[2] - v[1] + v[0] != 0) quad[nquad++] = p;
+        int64_t v0 = TAB(4 * p), v1 = TAB(4 * p + 1), v2 = TAB(4 * p + 2), v3 = TAB(4 * p + 3);
+        constant += v0;
+        weight[a[p]] += v2 - v0;
+        weight[b[p]] += v1 - v0;
+        if (v3 - v2 - v1 + v0 != 0) quad[nquad++] = p;
     }
     for (Py_ssize_t g = 0; g < groups; g++)
         for (int m = 0; m < 16; m++) {
@@ -1236,10 +1241,11 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
             Py_ssize_t p = quad[q];
             int bit_a = (words[a[p] >> 5] >> (a[p] & 31)) & 1;
             int bit_b = (words[b[p] >> 5] >> (b[p] & 31)) & 1;
-            if (bit_a && bit_b) sum += tab[4 * p + 3] - tab[4 * p + 2] - tab[4 * p + 1] + tab[4 * p];
+            if (bit_a && bit_b) sum += TAB(4 * p + 3) - TAB(4 * p + 2) - TAB(4 * p + 1) + TAB(4 * p);
         }
         out[s] = sum;
     }
+#undef TAB
     Py_END_ALLOW_THREADS
 done:
     free(words);
@@ -1252,7 +1258,7 @@ done:
     return result;
 }
 
-/* item_pairs(metric, human, systems, items, threshold) -> (bytes, epsilon):
+/* item_pairs(metric, human, systems, items, threshold[, weights]) -> (bytes, epsilon):
  * per item (column) of two systems x items matrices of doubles (system-
  * major), how its pairs of systems compare, as bleukit.core.pairs.item_pairs
  * counts them (the reference): concordant, discordant, tied in the metric
@@ -1260,7 +1266,10 @@ done:
  * pairs (human difference nonzero and at least threshold, a metric tie
  * discordant); the pairs agreeing at the calibrated epsilon; all pairs
  * (items x 9 int64). The epsilon is tie calibration's (core.pairs.calibrate),
- * the mean share kept exactly as a count of agreeing pairs. */
+ * the mean share kept exactly as a count of agreeing pairs. A NaN cell is
+ * not rated and its pairs are not counted; items then have other pair
+ * counts, and ``weights`` (items int64, core.pairs.item_weights) weigh each
+ * item's pairs in the sweep. */
 
 /* A tie event, one uint64: the IEEE-754 bits of |metric difference| (never
  * negative, so bit 63 is 0 and the bits' order as unsigned integers is the
@@ -1352,32 +1361,37 @@ static inline int pair_agrees(double dm, double dh) {
 
 static PyObject *item_pairs(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer mbuf, hbuf;
+    Py_buffer mbuf, hbuf, wbuf = {0};
     Py_ssize_t systems, items;
     double threshold;
-    if (!PyArg_ParseTuple(args, "y*y*nnd", &mbuf, &hbuf, &systems, &items, &threshold))
+    if (!PyArg_ParseTuple(args, "y*y*nnd|y*", &mbuf, &hbuf, &systems, &items, &threshold, &wbuf))
         return NULL;
     PyObject *result = NULL, *counts = NULL;
     uint64_t *events = NULL;
+    uint32_t *owner = NULL;
     int64_t *good = NULL;
+    const int64_t *weight = wbuf.buf;
     if (systems < 0 || items < 0 || mbuf.len != hbuf.len ||
-        mbuf.len != systems * items * (Py_ssize_t)sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "item_pairs: metric and human must be systems x items float64");
+        mbuf.len != systems * items * (Py_ssize_t)sizeof(double) ||
+        (weight && wbuf.len != items * (Py_ssize_t)sizeof(int64_t)) || items > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "item_pairs: metric and human must be systems x items "
+                                          "float64, weights items int64");
         goto done;
     }
     const double *m = mbuf.buf, *h = hbuf.buf;
     Py_ssize_t per_item = systems * (systems - 1) / 2;
     counts = PyBytes_FromStringAndSize(NULL, items * 9 * sizeof(int64_t));
     events = malloc((items * per_item + 1) * sizeof(uint64_t));
+    owner = weight ? malloc((items * per_item + 1) * sizeof(uint32_t)) : NULL;
     good = calloc(items + 1, sizeof(int64_t));
-    if (!counts || !events || !good) {
+    if (!counts || !events || !good || (weight && !owner)) {
         if (counts) PyErr_NoMemory();
         goto done;
     }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(counts);
     double best_eps = 0.0;
     int failed = 0;
+    int unrated = 0;
     Py_BEGIN_ALLOW_THREADS
     Py_ssize_t nevents = 0;
     for (Py_ssize_t j = 0; j < items; j++) {
@@ -1388,6 +1402,11 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
                 double ms = m[s * items + j], mt = m[t * items + j];
                 double hs = h[s * items + j], ht = h[t * items + j];
                 double dm = ms - mt, dh = hs - ht;
+                if (isnan(dm) || isnan(dh)) { /* a cell not rated */
+                    unrated = 1;
+                    continue;
+                }
+                c[8]++;
                 if (dm == 0 && dh == 0) c[4]++;
                 else if (dm == 0) c[2]++;
                 else if (dh == 0) c[3]++;
@@ -1399,13 +1418,17 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
                 }
                 int agrees = pair_agrees(dm, dh);
                 int change = (dh == 0) - agrees;
-                if (change && dm != 0)
+                if (change && dm != 0) {
+                    if (owner) owner[nevents] = (uint32_t)j;
                     events[nevents++] = double_bits(fabs(dm)) | (change > 0 ? TIE_GAIN : 0);
+                }
             }
-        c[8] = per_item;
         good[j] = c[0] + c[4];
     }
-    if (per_item > 0 && items > 0) {
+    if (unrated && !owner) {
+        /* without weights the sweep would pool items of other counts */
+        failed = 2;
+    } else if (nevents > 0 && !owner) {
         /* every item has per_item pairs: the mean share is the agreeing
          * pairs over all of them, kept exactly as a count */
         int64_t running = 0;
@@ -1414,29 +1437,51 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
         uint64_t best_bits = 0;
         failed = sweep_tie_events(events, nevents, running, &best, &best_bits) < 0;
         best_eps = bits_double(best_bits);
+    } else if (nevents > 0) {
+        /* items of other pair counts (cells not rated): each pair weighs
+         * its item's weight (the least common multiple of the counts over
+         * its own), so the running count is the mean share exactly */
+        int64_t running = 0, best;
+        for (Py_ssize_t j = 0; j < items; j++) running += good[j] * weight[j];
+        best = running;
+        failed = sort_tie_events(events, owner, nevents) < 0;
+        for (Py_ssize_t k = 0; !failed && k < nevents;) {
+            uint64_t eps = events[k] & ~TIE_GAIN;
+            for (; k < nevents && (events[k] & ~TIE_GAIN) == eps; k++)
+                running += (events[k] & TIE_GAIN ? 1 : -1) * weight[owner[k]];
+            if (running > best) {
+                best = running;
+                best_eps = bits_double(eps);
+            }
+        }
     }
     /* the agreeing pairs at the chosen epsilon */
-    for (Py_ssize_t j = 0; j < items; j++) {
+    for (Py_ssize_t j = 0; j < items && !failed; j++) {
         int64_t agree = 0;
         for (Py_ssize_t s = 0; s < systems; s++)
             for (Py_ssize_t t = s + 1; t < systems; t++) {
                 double dm = m[s * items + j] - m[t * items + j];
                 double dh = h[s * items + j] - h[t * items + j];
+                if (isnan(dm) || isnan(dh)) continue;
                 agree += fabs(dm) <= best_eps ? dh == 0 : pair_agrees(dm, dh);
             }
         out[j * 9 + 7] = agree;
     }
     Py_END_ALLOW_THREADS
-    if (failed)
+    if (failed == 2)
+        PyErr_SetString(PyExc_ValueError, "item_pairs: NaN cells (not rated) need weights");
+    else if (failed)
         PyErr_NoMemory();
     else
         result = Py_BuildValue("(Od)", counts, best_eps);
 done:
     Py_XDECREF(counts);
     free(events);
+    free(owner);
     free(good);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&hbuf);
+    if (wbuf.obj) PyBuffer_Release(&wbuf);
     return result;
 }
 
@@ -1730,13 +1775,15 @@ done:
     return result;
 }
 
-/* calibrated_swap_sums(state, za, zb, human, systems, items, skip, trials)
- * -> bytes: PERM-BOTH of acc_eq with tie calibration by item, the
+/* calibrated_swap_sums(state, za, zb, human, weights, systems, items, skip,
+ * trials) -> bytes: PERM-BOTH of acc_eq with tie calibration by item, the
  * calibration run again in every trial (bleukit.core.pairs.calibrated_swap_sums
  * is the reference): trials skip .. skip + trials - 1 of random.Random with
  * that state's getrandbits(systems * items) (bit c swaps cell c, system-major,
  * between a and b; the first skip are drawn and passed over), each b's
- * agreeing pairs at its own calibrated epsilon minus a's: trials int64.
+ * agreeing pairs at its own calibrated epsilon minus a's, each pair of
+ * item j weighing weights[j] (int64; NaN human cells are not rated, and
+ * their pairs not counted): trials int64.
  *
  * In a trial, a pair's difference in a is one of four candidates, its two
  * cells each kept or swapped (code 2 swap_s + swap_t), and its difference in
@@ -1751,51 +1798,65 @@ done:
 static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state;
-    Py_buffer abuf, bbuf, hbuf;
+    Py_buffer abuf, bbuf, hbuf, wbuf;
     Py_ssize_t systems, items, skip, trials;
-    if (!PyArg_ParseTuple(args, "Oy*y*y*nnnn", &state, &abuf, &bbuf, &hbuf, &systems, &items,
-                          &skip, &trials))
+    if (!PyArg_ParseTuple(args, "Oy*y*y*y*nnnn", &state, &abuf, &bbuf, &hbuf, &wbuf, &systems,
+                          &items, &skip, &trials))
         return NULL;
     PyObject *result = NULL;
     uint64_t *keys = NULL;
     uint32_t *events = NULL, *words = NULL;
     int8_t *base = NULL;
     uint8_t *code = NULL;
-    int32_t *room = NULL;
+    int32_t *cell_s = NULL, *cell_u = NULL;
+    int64_t *room = NULL, *weight = NULL;
     Py_ssize_t *last = NULL;
     Twister t;
     Py_ssize_t cells = systems * items, want = cells * (Py_ssize_t)sizeof(double);
-    Py_ssize_t npairs = systems > 1 ? items * (systems * (systems - 1) / 2) : 0;
+    Py_ssize_t most = systems > 1 ? items * (systems * (systems - 1) / 2) : 0;
     if (systems < 0 || items < 0 || skip < 0 || trials < 0 || abuf.len != want ||
-        bbuf.len != want || hbuf.len != want || npairs >= CALIBRATED_MAX_PAIRS) {
+        bbuf.len != want || hbuf.len != want || most >= CALIBRATED_MAX_PAIRS ||
+        wbuf.len != items * (Py_ssize_t)sizeof(int64_t)) {
         PyErr_SetString(PyExc_ValueError, "calibrated_swap_sums: za, zb, human systems x items "
-                                          "float64, fewer than 2**28 pairs");
+                                          "float64, weights items int64, fewer than 2**28 pairs");
         goto done;
     }
     if (twister_load(state, &t) < 0) goto done;
     words = malloc(((cells > 0 ? cells - 1 : 0) / 32 + 1) * sizeof(uint32_t));
-    keys = malloc((4 * npairs + 1) * sizeof(uint64_t));
-    events = malloc((4 * npairs + 1) * sizeof(uint32_t));
-    base = malloc(4 * npairs + 1);
-    code = malloc(npairs + 1);
-    room = calloc(4 * npairs + 1, sizeof(int32_t));
-    last = malloc((npairs + 1) * sizeof(Py_ssize_t));
+    keys = malloc((4 * most + 1) * sizeof(uint64_t));
+    events = malloc((4 * most + 1) * sizeof(uint32_t));
+    base = malloc(4 * most + 1);
+    code = malloc(most + 1);
+    cell_s = malloc((most + 1) * sizeof(int32_t));
+    cell_u = malloc((most + 1) * sizeof(int32_t));
+    weight = malloc((most + 1) * sizeof(int64_t));
+    room = calloc(4 * most + 1, sizeof(int64_t));
+    last = malloc((most + 1) * sizeof(Py_ssize_t));
     result = PyBytes_FromStringAndSize(NULL, trials * sizeof(int64_t));
-    if (!words || !keys || !events || !base || !code || !room || !last || !result) {
+    if (!words || !keys || !events || !base || !code || !cell_s || !cell_u || !weight || !room ||
+        !last || !result) {
         if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
     }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     const double *za = abuf.buf, *zb = bbuf.buf, *h = hbuf.buf;
-    int failed = 0;
+    const int64_t *item_weight = wbuf.buf;
+    int failed = 0, weighed = 0;
     Py_BEGIN_ALLOW_THREADS
-    Py_ssize_t nevents = 0, p = 0;
+    /* the pairs of each item's rated cells (a NaN human score is not
+     * rated), each weighing its item's weight */
+    Py_ssize_t nevents = 0, npairs = 0;
     for (Py_ssize_t j = 0; j < items; j++)
         for (Py_ssize_t s = 0; s < systems; s++)
-            for (Py_ssize_t u = s + 1; u < systems; u++, p++) {
-                Py_ssize_t cs = s * items + j, cu = u * items + j;
+            for (Py_ssize_t u = s + 1; u < systems; u++) {
+                Py_ssize_t cs = s * items + j, cu = u * items + j, p = npairs;
                 double dh = h[cs] - h[cu];
+                if (isnan(dh)) continue;
+                cell_s[p] = (int32_t)cs;
+                cell_u[p] = (int32_t)cu;
+                weight[p] = item_weight[j];
+                weighed |= item_weight[j] != 1;
                 for (int c = 0; c < 4; c++) {
                     double dm = (c >> 1 ? zb[cs] : za[cs]) - (c & 1 ? zb[cu] : za[cu]);
                     int agrees = pair_agrees(dm, dh), change = (dh == 0) - agrees;
@@ -1805,52 +1866,67 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
                         events[nevents++] = (uint32_t)p << 4 | (uint32_t)c << 1 | (change > 0);
                     }
                 }
+                npairs++;
             }
     failed = sort_tie_events(keys, events, nevents) < 0;
     for (Py_ssize_t k = 0; !failed && k < nevents; k++)
         if (k + 1 == nevents || keys[k + 1] != keys[k]) events[k] |= 8;
-    /* room[k]: the pairs with a gain at event k or later, at most what any
-     * trial's running count can still rise from there (one candidate of a
-     * pair is a side's): once neither side can pass its best, the sweep
-     * stops, the same maxima found. With few human ties that is early. */
+    /* room[k]: the weight of the pairs with a gain at event k or later, at
+     * most what any trial's running count can still rise from there (one
+     * candidate of a pair is a side's): once neither side can pass its
+     * best, the sweep stops, the same maxima found. With few human ties
+     * that is early. */
     for (Py_ssize_t q = 0; !failed && q < npairs; q++) last[q] = -1;
     for (Py_ssize_t k = 0; !failed && k < nevents; k++)
         if (events[k] & 1) last[events[k] >> 4] = k;
     for (Py_ssize_t q = 0; !failed && q < npairs; q++)
-        if (last[q] >= 0) room[last[q]]++;
+        if (last[q] >= 0) room[last[q]] += weight[q];
     for (Py_ssize_t k = nevents - 1; !failed && k >= 0; k--) room[k] += room[k + 1];
     for (Py_ssize_t r = 0; !failed && r < skip + trials; r++) {
         twister_bits(&t, words, cells);
         if (r < skip) continue;
         int64_t base_a = 0, base_b = 0;
-        p = 0;
-        for (Py_ssize_t j = 0; j < items; j++)
-            for (Py_ssize_t s = 0; s < systems; s++)
-                for (Py_ssize_t u = s + 1; u < systems; u++, p++) {
-                    Py_ssize_t cs = s * items + j, cu = u * items + j;
-                    int c = (int)((words[cs >> 5] >> (cs & 31)) & 1) << 1 |
-                            (int)((words[cu >> 5] >> (cu & 31)) & 1);
-                    code[p] = (uint8_t)c;
-                    base_a += base[4 * p + c];
-                    base_b += base[4 * p + 3 - c];
-                }
+#define CALIBRATED_BASE(WEIGHT)                                                                   \
+    for (Py_ssize_t p = 0; p < npairs; p++) {                                                     \
+        int32_t cs = cell_s[p], cu = cell_u[p];                                                   \
+        int c = (int)((words[cs >> 5] >> (cs & 31)) & 1) << 1 |                                   \
+                (int)((words[cu >> 5] >> (cu & 31)) & 1);                                         \
+        code[p] = (uint8_t)c;                                                                     \
+        base_a += base[4 * p + c] * (WEIGHT);                                                     \
+        base_b += base[4 * p + 3 - c] * (WEIGHT);                                                 \
+    }
+        if (weighed) {
+            CALIBRATED_BASE(weight[p])
+        } else {
+            CALIBRATED_BASE(1)
+        }
+#undef CALIBRATED_BASE
         /* epsilon 0 is a candidate: the running gains start at 0. Which
          * side an event applies to is a coin flip per trial, so the loop
          * adds and takes maxima without branches (1,000 trials of 8 x 527
-         * scores: 0.13 s with branches, 0.086 s without) */
+         * scores: 0.13 s with branches, 0.086 s without); pairs weigh 1
+         * unless items have other pair counts (unrated cells) */
         int64_t run_a = 0, run_b = 0, best_a = 0, best_b = 0;
-        for (Py_ssize_t k = 0; k < nevents; k++) {
-            uint32_t v = events[k];
-            int c = (int)(v >> 1 & 3), got = code[v >> 4], delta = (int)(v & 1) * 2 - 1;
-            run_a += (got == c) * delta;
-            run_b += (got == 3 - c) * delta;
-            int64_t end = v >> 3 & 1;
-            best_a = end & (run_a > best_a) ? run_a : best_a;
-            best_b = end & (run_b > best_b) ? run_b : best_b;
-            /* every 64 events (the bound holds anywhere in a run) */
-            if ((k & 63) == 63 && run_a + room[k + 1] <= best_a && run_b + room[k + 1] <= best_b)
-                break;
+#define CALIBRATED_SWEEP(WEIGHT)                                                                  \
+    for (Py_ssize_t k = 0; k < nevents; k++) {                                                    \
+        uint32_t v = events[k];                                                                   \
+        int c = (int)(v >> 1 & 3), got = code[v >> 4];                                            \
+        int64_t delta = ((int64_t)(v & 1) * 2 - 1) * (WEIGHT);                                    \
+        run_a += (got == c) * delta;                                                              \
+        run_b += (got == 3 - c) * delta;                                                          \
+        int64_t end = v >> 3 & 1;                                                                 \
+        best_a = end & (run_a > best_a) ? run_a : best_a;                                         \
+        best_b = end & (run_b > best_b) ? run_b : best_b;                                         \
+        /* every 64 events (the bound holds anywhere in a run) */                                 \
+        if ((k & 63) == 63 && run_a + room[k + 1] <= best_a && run_b + room[k + 1] <= best_b)     \
+            break;                                                                                \
+    }
+        if (weighed) {
+            CALIBRATED_SWEEP(weight[v >> 4])
+        } else {
+            CALIBRATED_SWEEP(1)
         }
+#undef CALIBRATED_SWEEP
         out[r - skip] = (base_b + best_b) - (base_a + best_a);
     }
     Py_END_ALLOW_THREADS
@@ -1864,11 +1940,15 @@ done:
     free(events);
     free(base);
     free(code);
+    free(cell_s);
+    free(cell_u);
+    free(weight);
     free(room);
     free(last);
     PyBuffer_Release(&abuf);
     PyBuffer_Release(&bbuf);
     PyBuffer_Release(&hbuf);
+    PyBuffer_Release(&wbuf);
     return result;
 }
 
@@ -2348,7 +2428,9 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
         Py_ssize_t n = 0, first = by_system ? ngroups : 0, last = by_system ? ngroups + 1 : systems;
         for (Py_ssize_t s = first; s < last; s++)
             for (Py_ssize_t k = 0; k < items; k++)
-                entries[n++] = (WeighedEntry){m[s * items + k], h[s * items + k], (int32_t)k};
+                /* a NaN cell is not rated: it pairs with no other */
+                if (!isnan(m[s * items + k]) && !isnan(h[s * items + k]))
+                    entries[n++] = (WeighedEntry){m[s * items + k], h[s * items + k], (int32_t)k};
         failed = pair_group_init(groups + ngroups, entries, n, scratch) < 0;
     }
     int64_t *out = failed ? NULL : (int64_t *)PyBytes_AS_STRING(result);
@@ -3805,7 +3887,7 @@ static PyMethodDef methods[] = {
      "Per trial, random.Random with that state's getrandbits(cells) (bit c for\n"
      "cell c, from the least significant) and the sum over pairs p of\n"
      "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
-     "table: int8): trials int64."},
+     "table: int8 or int32): trials int64."},
     {"resampled_pair_counts", resampled_pair_counts, METH_VARARGS,
      "resampled_pair_counts(metric, human, systems, items, indices, by_system, epsilon=0)\n"
      "-> bytes\n\n"
@@ -3820,7 +3902,7 @@ static PyMethodDef methods[] = {
      "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"
      "calibrated epsilon, the pairs agreeing there, and all pairs; exact."},
     {"item_pairs", item_pairs, METH_VARARGS,
-     "item_pairs(metric, human, systems, items, threshold) -> (bytes, epsilon)\n\n"
+     "item_pairs(metric, human, systems, items, threshold[, weights]) -> (bytes, epsilon)\n\n"
      "Per item of two systems x items float64 matrices, how its pairs compare (9\n"
      "int64: concordant, discordant, metric ties, human ties, ties in both, DARR\n"
      "concordant and discordant, agreeing at the calibrated epsilon, all), and\n"
@@ -3830,7 +3912,8 @@ static PyMethodDef methods[] = {
      "PERM-BOTH's pair tables (kind 0: WMT's DARR pairs, 1: acc_eq) of systems x items\n"
      "float64 matrices: int32 cells and 4 int8 a pair (bleukit.core.pairs.swap_tables)."},
     {"calibrated_swap_sums", calibrated_swap_sums, METH_VARARGS,
-     "calibrated_swap_sums(state, za, zb, human, systems, items, skip, trials) -> bytes\n\n"
+     "calibrated_swap_sums(state, za, zb, human, weights, systems, items, skip, trials)\n"
+     "-> bytes\n\n"
      "PERM-BOTH of acc_eq with tie calibration by item, calibrated again in every\n"
      "trial: per trial (the first skip drawn and passed over), b's agreeing pairs\n"
      "at its calibrated epsilon minus a's (bleukit.core.pairs.calibrated_swap_sums)."},

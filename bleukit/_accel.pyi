@@ -56,6 +56,7 @@ def calibrated_swap_sums(
     za: Buffer,
     zb: Buffer,
     human: Buffer,
+    weights: Buffer,
     systems: int,
     items: int,
     skip: int,

@@ -829,18 +829,20 @@ def test_compiled_pair_disagreements_equal_the_reference(n, data):
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(st.integers(1, 4), st.integers(1, 5), st.data())
 def test_unrated_cells_take_the_reference_path(systems, items, data):
-    """The pair kernels count complete matrices: where a cell is NaN (not
-    rated) the C engine gives what the reference gives, which leaves those
-    cells out."""
+    """Where cells are NaN (not rated) the C engine gives what the
+    reference gives, which leaves those cells out and weighs items of other
+    pair counts: in C for item pairs, the calibrated trials and resampled
+    counts, by the reference for the swap tables."""
     nan = float("nan")
     cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
     za, zb, human = (
         [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
         for _ in range(3)
     )
-    off = data.draw(st.integers(0, systems * items - 1))
-    for m in (za, zb, human):
-        m[off // items][off % items] = nan
+    offs = data.draw(st.lists(st.integers(0, systems * items - 1), min_size=1, max_size=6))
+    for off in offs:
+        for m in (za, zb, human):
+            m[off // items][off % items] = nan
     c, py = ENGINES.get("c"), ENGINES.get("python")
     assert c.item_pairs(za, human, 0.0) == py.item_pairs(za, human, 0.0)
     assert [list(x) for x in c.swap_tables(za, zb, human, "acc_eq", 0.0)] == [
@@ -878,7 +880,12 @@ def test_calibration_kernels_refuse_bad_calls():
     state = Draws.from_seed(2, 1, 0).state
     two = array("d", [1.0, 2.0])
     with pytest.raises(ValueError, match="calibrated_swap_sums"):
-        _accel.calibrated_swap_sums(state, two, two, array("d", [1.0]), 1, 2, 0, 1)
+        _accel.calibrated_swap_sums(
+            state, two, two, array("d", [1.0]), array("q", [1, 1]), 1, 2, 0, 1
+        )
+    nan = array("d", [float("nan"), 1.0, 2.0, 1.0])
+    with pytest.raises(ValueError, match="NaN cells"):
+        _accel.item_pairs(nan, nan, 2, 2, 0.0)
     with pytest.raises(ValueError, match="pair_disagreements"):
         _accel.pair_disagreements(two, two, two, 0.0, 0.0, 1, 3)
 

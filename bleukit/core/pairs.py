@@ -348,7 +348,7 @@ def swap_tables(
     if kind not in SWAP_KINDS:
         raise InputError(f"pair tables of {kind!r}: expected one of {', '.join(SWAP_KINDS)}")
     systems, items = _shape(za, zb, human)
-    weight = _item_weights(human) if kind == "acc_eq" else [1] * items
+    weight = item_weights(human) if kind == "acc_eq" else [1] * items
     first, second, table = [], [], []
     for j in range(items):
         for s, t in itertools.combinations(range(systems), 2):
@@ -365,9 +365,10 @@ def swap_tables(
     return first, second, table
 
 
-def _item_weights(human: Sequence[Vector]) -> list[int]:
+def item_weights(human: Sequence[Vector]) -> list[int]:
     """Per item (column), the least common multiple of the items' rated
-    pair counts over its own (0 for an item without pairs)."""
+    pair counts over its own (0 for an item without pairs): what a pair
+    weighs in a mean of the items' shares kept as an integer."""
     counts = []
     for column in zip(*human):
         k = sum(not math.isnan(h) for h in column)

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core.correlation import SYSTEM_STATISTICS
 from ..core.matches import MatchStore, Ranked, Text, check_chunk
-from ..core.pairs import SWAP_KINDS, ItemCounts, Pairs
+from ..core.pairs import SWAP_KINDS, ItemCounts, Pairs, item_weights
 from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.resampling import Columns, Draws, Sides
 from ..core.smoothing import SACREBLEU_KERNELS, ScoreRule
@@ -365,12 +365,16 @@ class CompiledEngine(Engine):
             # the reference refuses tables of other shapes
             return super().pair_swap_sums(draws, first, second, table)
         try:
-            # swap_tables's buffers as they are; anything else copied
+            # swap_tables's buffers as they are; anything else copied, as
+            # int8, or int32 where pairs weigh their items (unrated cells)
             cells = [_typed(first, "i"), _typed(second, "i")]
-            entries = _typed(table, "b")
+            try:
+                entries = _typed(table, "b")
+            except OverflowError:
+                entries = _typed(table, "i")
             sums = kernel.pair_swap_sums(draws.state, draws.n, *cells, entries, draws.count)
         except (OverflowError, ValueError):
-            # an entry past int8 (the reference counts it); a cell outside
+            # an entry past int32 (the reference counts it); a cell outside
             # the draws (the reference refuses it, naming the pair)
             return super().pair_swap_sums(draws, first, second, table)
         return memoryview(sums).cast("q").tolist()
@@ -445,9 +449,8 @@ class CompiledEngine(Engine):
     ) -> list[list[Pairs]]:
         kernel = accelerator()
         items = _items(metric, human)
-        if (kernel is None or not items or any(len(idx) != items for idx in indices)
-                or _unrated(metric, human)):  # fmt: skip
-            # the reference refuses matrices of two shapes, and skips NaN cells
+        if kernel is None or not items or any(len(idx) != items for idx in indices):
+            # the reference refuses matrices of two shapes
             return super().resampled_pair_counts(metric, human, indices, by_system, epsilon)
         flat_m, flat_h = _flat(metric), _flat(human)
         # threads count ranges of the resamples (each sorts the groups once)
@@ -516,12 +519,19 @@ class CompiledEngine(Engine):
     ) -> tuple[list[ItemCounts], float]:
         kernel = accelerator()
         items = _items(metric, human)
-        if kernel is None or items is None or _unrated(metric, human):
-            # the reference refuses what is not two matrices of one shape,
-            # and skips NaN cells
+        if kernel is None or items is None:
+            # the reference refuses what is not two matrices of one shape
             return super().item_pairs(metric, human, threshold)
         flat_m, flat_h = _flat(metric), _flat(human)
-        raw, epsilon = kernel.item_pairs(flat_m, flat_h, len(metric), items, threshold)
+        extra: tuple[array[int], ...] = ()
+        if _unrated(metric, human):
+            # items of other pair counts: each weighs its pairs in the sweep
+            weights = item_weights([[h if m == m else m for m, h in zip(*rows)]
+                                    for rows in zip(metric, human)])  # fmt: skip
+            if max(weights, default=0) * items * len(metric) ** 2 >= 2**62:
+                return super().item_pairs(metric, human, threshold)
+            extra = (array("q", weights),)
+        raw, epsilon = kernel.item_pairs(flat_m, flat_h, len(metric), items, threshold, *extra)
         values = memoryview(raw).cast("q").tolist()
         counts: list[ItemCounts] = [tuple(values[k : k + 9]) for k in range(0, len(values), 9)]  # type: ignore[misc]
         return counts, epsilon
@@ -556,13 +566,15 @@ class CompiledEngine(Engine):
     ) -> list[int]:
         kernel = accelerator()
         items = _items(za, zb, human)
-        if (kernel is None or items is None or draws.n != len(za) * items
-                or items * (len(za) * (len(za) - 1) // 2) >= _CALIBRATED_MAX_PAIRS
-                or _unrated(human)):  # fmt: skip
+        pairs = items * (len(za) * (len(za) - 1) // 2) if items else 0
+        weights = item_weights(human) if items else []
+        too_many = pairs >= _CALIBRATED_MAX_PAIRS or max(weights, default=0) * pairs >= 2**62
+        if kernel is None or items is None or draws.n != len(za) * items or too_many:
             # the reference refuses matrices of two shapes and draws of
-            # another size, and skips NaN cells
+            # another size, and counts past int64
             return super().calibrated_swap_sums(draws, za, zb, human)
-        flat = [_flat(m) for m in (za, zb, human)]
+        flat: list[array[Any]] = [_flat(m) for m in (za, zb, human)]
+        flat.append(array("q", weights))
         # threads take ranges of the trials, each drawing and passing over
         # the trials before its own (the draws are one sequence)
         parts = max(1, min(workers(), draws.count // 64))
