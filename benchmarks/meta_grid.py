@@ -38,8 +38,11 @@ def lines(path: Path) -> list[str]:
     return path.read_text("utf-8").split("\n")[:-1]
 
 
-def make_study(folder: Path, seed: int = 1) -> tuple[Path, Path, Path]:
-    """The reference, a directory of 15 systems and their human scores."""
+def make_study(folder: Path, seed: int = 1) -> tuple[Path, Path, Path, Path]:
+    """The reference, a directory of 15 systems, their human scores, and
+    the same scores as a DA campaign would rate them: each system on two
+    thirds of the "documents" (blocks of 10 segments), other ones for each
+    system, so that few segments are rated for all 15."""
     import bleukit
 
     systems = folder / "systems"
@@ -55,17 +58,21 @@ def make_study(folder: Path, seed: int = 1) -> tuple[Path, Path, Path]:
     reference = lines(WMT / "newstest2021.en-de.ref.A.txt")
     chrf = bleukit.load_metric("chrF")
     rng = random.Random(seed)
-    scores = []
-    for name, text in texts.items():
+    scores, apart = [], []
+    for k, (name, text) in enumerate(texts.items()):
         (systems / f"{name}.txt").write_text("\n".join(text) + "\n", encoding="utf-8")
         for i, (hyp, ref) in enumerate(zip(text, reference), 1):
             score = chrf.sentence_score(hyp, [ref]).score + rng.gauss(0, 15)
             scores.append(f"{name}\t{i}\t{score:.3f}")
+            if ((i - 1) // 10 + k) % 3:
+                apart.append(scores[-1])
     human = folder / "human.tsv"
     human.write_text("\n".join(scores) + "\n", encoding="utf-8")
+    rated = folder / "human-apart.tsv"
+    rated.write_text("\n".join(apart) + "\n", encoding="utf-8")
     ref_path = folder / "ref.txt"
     ref_path.write_text("\n".join(reference) + "\n", encoding="utf-8")
-    return ref_path, systems, human
+    return ref_path, systems, human, rated
 
 
 def run(argv: list[str]) -> tuple[float, float, dict[str, object]]:
@@ -87,20 +94,23 @@ def main() -> None:
     parser.add_argument("--json", help="also write the measurements here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        ref, systems, human = make_study(Path(tmp))
+        ref, systems, human, apart = make_study(Path(tmp))
         base = [sys.executable, "-m", "bleukit", "meta", "-H", str(human), "-r", str(ref),
                 "-i", str(systems), "-f", "json"]  # fmt: skip
+        rated = [*base, "-H", str(apart), "--segments", "rated"]
         rows = []
-        for label, extra in (
-            ("7 variants", []),
-            ("7 variants, --calibrate system,none", ["--calibrate", "system,none"]),
-            ("7 variants + grid", ["--search", *args.grid.split()]),
+        for label, argv in (
+            ("7 variants", base),
+            ("7 variants, --calibrate system,none", [*base, "--calibrate", "system,none"]),
+            ("7 variants + grid", [*base, "--search", *args.grid.split()]),
             (
                 "7 variants + grid, no tests",
-                ["--search", *args.grid.split(), "--samples", "0", "--trials", "0"],
+                [*base, "--search", *args.grid.split(), "--samples", "0", "--trials", "0"],
             ),
+            ("7 variants, rated apart, --segments rated", rated),
+            ("the same, --calibrate system,none", [*rated, "--calibrate", "system,none"]),
         ):
-            rss, wall, out = run([*base, *extra])
+            rss, wall, out = run(argv)
             variants = out["variants"]
             tested = sum(v["tested"] for v in variants)
             rows.append(

@@ -1710,7 +1710,10 @@ done:
  * DARR pairs only: human difference nonzero and at least threshold; kind 1,
  * acc_eq: every pair), its two cells (int32, system-major) and four int8,
  * b's outcome minus a's with neither, the second, the first or both cells
- * swapped (DARR: +1 concordant, -1 otherwise; acc_eq: 1 where it agrees). */
+ * swapped (DARR: +1 concordant, -1 otherwise; acc_eq: 1 where it agrees).
+ * Pairs with a NaN human score (not rated) are left out; with ``weights``
+ * (items int32, core.pairs.item_weights) the entries are int32, each
+ * times its item's weight. */
 static inline int swap_outcome(double dm, double dh, int kind) {
     if (kind == 0) return dm != 0 && (dm > 0) == (dh > 0) ? 1 : -1;
     return pair_agrees(dm, dh);
@@ -1718,29 +1721,33 @@ static inline int swap_outcome(double dm, double dh, int kind) {
 
 static PyObject *swap_tables(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer abuf, bbuf, hbuf;
+    Py_buffer abuf, bbuf, hbuf, wbuf = {0};
     Py_ssize_t systems, items;
     int kind;
     double threshold;
-    if (!PyArg_ParseTuple(args, "y*y*y*nnid", &abuf, &bbuf, &hbuf, &systems, &items, &kind,
-                          &threshold))
+    if (!PyArg_ParseTuple(args, "y*y*y*nnid|y*", &abuf, &bbuf, &hbuf, &systems, &items, &kind,
+                          &threshold, &wbuf))
         return NULL;
     PyObject *result = NULL, *first = NULL, *second = NULL, *table = NULL;
     Py_ssize_t want = systems * items * (Py_ssize_t)sizeof(double);
+    const int32_t *weight = wbuf.buf;
     if (systems < 0 || items < 0 || abuf.len != want || bbuf.len != want || hbuf.len != want ||
-        (kind != 0 && kind != 1)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "swap_tables: za, zb, human systems x items float64; kind 0 or 1");
+        (kind != 0 && kind != 1) || (weight && wbuf.len != items * (Py_ssize_t)sizeof(int32_t))) {
+        PyErr_SetString(PyExc_ValueError, "swap_tables: za, zb, human systems x items float64; "
+                                          "kind 0 or 1; weights items int32");
         goto done;
     }
     Py_ssize_t most = items * (systems * (systems - 1) / 2);
+    /* weighed pairs (items of other pair counts) need int32 entries */
+    Py_ssize_t entry = weight ? (Py_ssize_t)sizeof(int32_t) : 1;
     first = PyBytes_FromStringAndSize(NULL, most * sizeof(int32_t));
     second = PyBytes_FromStringAndSize(NULL, most * sizeof(int32_t));
-    table = PyBytes_FromStringAndSize(NULL, most * 4);
+    table = PyBytes_FromStringAndSize(NULL, most * 4 * entry);
     if (!first || !second || !table) goto done;
     const double *za = abuf.buf, *zb = bbuf.buf, *h = hbuf.buf;
     int32_t *f = (int32_t *)PyBytes_AS_STRING(first), *g = (int32_t *)PyBytes_AS_STRING(second);
     int8_t *tab = (int8_t *)PyBytes_AS_STRING(table);
+    int32_t *tab32 = (int32_t *)PyBytes_AS_STRING(table);
     Py_ssize_t n = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t j = 0; j < items; j++)
@@ -1748,21 +1755,24 @@ static PyObject *swap_tables(PyObject *self, PyObject *args) {
             for (Py_ssize_t t = s + 1; t < systems; t++) {
                 Py_ssize_t cs = s * items + j, ct = t * items + j;
                 double dh = h[cs] - h[ct];
-                if (kind == 0 && (dh == 0 || fabs(dh) < threshold)) continue;
+                /* a NaN human score: a cell not rated, its pairs not counted */
+                if (isnan(dh) || (kind == 0 && (dh == 0 || fabs(dh) < threshold))) continue;
                 f[n] = (int32_t)cs;
                 g[n] = (int32_t)ct;
                 for (int w = 0; w < 4; w++) {
                     int swap_s = w >> 1, swap_t = w & 1;
                     double xs = swap_s ? zb[cs] : za[cs], ys = swap_s ? za[cs] : zb[cs];
                     double xt = swap_t ? zb[ct] : za[ct], yt = swap_t ? za[ct] : zb[ct];
-                    tab[4 * n + w] =
-                        (int8_t)(swap_outcome(ys - yt, dh, kind) - swap_outcome(xs - xt, dh, kind));
+                    int change = swap_outcome(ys - yt, dh, kind) - swap_outcome(xs - xt, dh, kind);
+                    if (weight) tab32[4 * n + w] = change * weight[j];
+                    else tab[4 * n + w] = (int8_t)change;
                 }
                 n++;
             }
     Py_END_ALLOW_THREADS
     if (_PyBytes_Resize(&first, n * sizeof(int32_t)) < 0 ||
-        _PyBytes_Resize(&second, n * sizeof(int32_t)) < 0 || _PyBytes_Resize(&table, n * 4) < 0)
+        _PyBytes_Resize(&second, n * sizeof(int32_t)) < 0 ||
+        _PyBytes_Resize(&table, n * 4 * entry) < 0)
         goto done;
     result = PyTuple_Pack(3, first, second, table);
 done:
@@ -1772,6 +1782,7 @@ done:
     PyBuffer_Release(&abuf);
     PyBuffer_Release(&bbuf);
     PyBuffer_Release(&hbuf);
+    if (wbuf.obj) PyBuffer_Release(&wbuf);
     return result;
 }
 
@@ -1897,8 +1908,22 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     }
         if (weighed) {
             CALIBRATED_BASE(weight[p])
-        } else {
+        } else if (npairs < most) {
             CALIBRATED_BASE(1)
+        } else {
+            /* every cell rated: the pairs in their order, cells computed
+             * rather than read (1,000 trials of 15 x 1,002: 0.04 s less) */
+            Py_ssize_t p = 0;
+            for (Py_ssize_t j = 0; j < items; j++)
+                for (Py_ssize_t s = 0; s < systems; s++)
+                    for (Py_ssize_t u = s + 1; u < systems; u++, p++) {
+                        Py_ssize_t cs = s * items + j, cu = u * items + j;
+                        int c = (int)((words[cs >> 5] >> (cs & 31)) & 1) << 1 |
+                                (int)((words[cu >> 5] >> (cu & 31)) & 1);
+                        code[p] = (uint8_t)c;
+                        base_a += base[4 * p + c];
+                        base_b += base[4 * p + 3 - c];
+                    }
         }
 #undef CALIBRATED_BASE
         /* epsilon 0 is a candidate: the running gains start at 0. Which
@@ -3908,7 +3933,8 @@ static PyMethodDef methods[] = {
      "concordant and discordant, agreeing at the calibrated epsilon, all), and\n"
      "that epsilon (bleukit.core.pairs.item_pairs is the reference)."},
     {"swap_tables", swap_tables, METH_VARARGS,
-     "swap_tables(za, zb, human, systems, items, kind, threshold) -> (first, second, table)\n\n"
+     "swap_tables(za, zb, human, systems, items, kind, threshold[, weights])\n"
+     "-> (first, second, table)\n\n"
      "PERM-BOTH's pair tables (kind 0: WMT's DARR pairs, 1: acc_eq) of systems x items\n"
      "float64 matrices: int32 cells and 4 int8 a pair (bleukit.core.pairs.swap_tables)."},
     {"calibrated_swap_sums", calibrated_swap_sums, METH_VARARGS,

@@ -43,10 +43,24 @@ def pooled_calibration(
     metric: Buffer, human: Buffer, collect: int = ..., /
 ) -> tuple[int, int, float]: ...
 def item_pairs(
-    metric: Buffer, human: Buffer, systems: int, items: int, threshold: float, /
+    metric: Buffer,
+    human: Buffer,
+    systems: int,
+    items: int,
+    threshold: float,
+    weights: Buffer = ...,
+    /,
 ) -> tuple[bytes, float]: ...
 def swap_tables(
-    za: Buffer, zb: Buffer, human: Buffer, systems: int, items: int, kind: int, threshold: float, /
+    za: Buffer,
+    zb: Buffer,
+    human: Buffer,
+    systems: int,
+    items: int,
+    kind: int,
+    threshold: float,
+    weights: Buffer = ...,
+    /,
 ) -> tuple[bytes, bytes, bytes]: ...
 def pair_swap_sums(
     state: tuple[int, ...], cells: int, first: Buffer, second: Buffer, table: Buffer, trials: int, /

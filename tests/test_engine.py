@@ -831,8 +831,8 @@ def test_compiled_pair_disagreements_equal_the_reference(n, data):
 def test_unrated_cells_take_the_reference_path(systems, items, data):
     """Where cells are NaN (not rated) the C engine gives what the
     reference gives, which leaves those cells out and weighs items of other
-    pair counts: in C for item pairs, the calibrated trials and resampled
-    counts, by the reference for the swap tables."""
+    pair counts: item pairs, swap tables (int32 where weighed), calibrated
+    trials and resampled counts."""
     nan = float("nan")
     cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
     za, zb, human = (

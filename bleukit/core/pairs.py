@@ -258,6 +258,8 @@ def rated(metric: Vector, human: Vector) -> tuple[list[float], list[float]]:
     """The entries of a (metric, human) pair of vectors that are rated: a
     NaN on either side marks a score that is not (a system the humans did
     not rate on that segment), and its pairs do not count."""
+    if not any(map(math.isnan, metric)) and not any(map(math.isnan, human)):
+        return list(metric), list(human)
     kept = [(m, h) for m, h in zip(metric, human) if not (math.isnan(m) or math.isnan(h))]
     return [m for m, _ in kept], [h for _, h in kept]
 

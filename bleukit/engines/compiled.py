@@ -14,6 +14,7 @@ Twister run from the seed's state: the very draws of ``resampling``.
 from __future__ import annotations
 
 import itertools
+import math
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -99,9 +100,9 @@ def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
 
 
 def _unrated(*matrices: Sequence[Sequence[float]]) -> bool:
-    """Whether a matrix has a NaN cell (a score the humans did not rate):
-    the pair kernels count complete matrices, the reference skips those."""
-    return any(x != x for m in matrices for row in m for x in row)
+    """Whether a matrix has a NaN cell (a score the humans did not rate),
+    whose pairs the kernels leave out, weighing items of other pair counts."""
+    return any(any(map(math.isnan, row)) for m in matrices for row in m)
 
 
 def _row_bounds(n: int, parts: int) -> list[int]:
@@ -546,16 +547,22 @@ class CompiledEngine(Engine):
     ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
         kernel = accelerator()
         items = _items(za, zb, human)
-        if kernel is None or items is None or kind not in SWAP_KINDS or _unrated(human):
-            # the reference refuses what is not three matrices of one shape,
-            # and skips NaN cells (weighing items of other pair counts)
+        if kernel is None or items is None or kind not in SWAP_KINDS:
+            # the reference refuses what is not three matrices of one shape
             return super().swap_tables(za, zb, human, kind, threshold)
+        extra: tuple[array[int], ...] = ()
+        if kind == "acc_eq" and _unrated(human):
+            # items of other pair counts: each pair weighs its item's weight
+            weights = item_weights(human)
+            if max(weights, default=0) >= 2**30:
+                return super().swap_tables(za, zb, human, kind, threshold)
+            extra = (array("i", weights),)
         flat = [_flat(m) for m in (za, zb, human)]
         first, second, table = kernel.swap_tables(
-            *flat, len(za), items, SWAP_KINDS.index(kind), threshold
+            *flat, len(za), items, SWAP_KINDS.index(kind), threshold, *extra
         )
         return (memoryview(first).cast("i"), memoryview(second).cast("i"),
-                memoryview(table).cast("b"))  # fmt: skip
+                memoryview(table).cast("i" if extra else "b"))  # fmt: skip
 
     def calibrated_swap_sums(
         self,

@@ -283,15 +283,15 @@ class Study:
 
 def common_segments(judgements: Judgements, systems: Sequence[str]) -> list[int]:
     """The 0-based segments rated for every system."""
-    rated = set(judgements.rated(systems[0]))
+    shared = set(judgements.rated(systems[0]))
     for system in systems[1:]:
-        rated &= set(judgements.rated(system))
-    if not rated:
+        shared &= set(judgements.rated(system))
+    if not shared:
         raise InputError(
             f"{judgements.source}: no segment is rated for every system (--segments rated "
             "scores each system on its own rated segments)"
         )
-    return sorted(rated)
+    return sorted(shared)
 
 
 def study_segments(judgements: Judgements, systems: Sequence[str], mode: str) -> list[int]:
@@ -300,13 +300,13 @@ def study_segments(judgements: Judgements, systems: Sequence[str], mode: str) ->
     least)."""
     if mode == "common":
         return common_segments(judgements, systems)
-    rated: set[int] = set()
+    anyone: set[int] = set()
     for system in systems:
         own = judgements.rated(system)
         if not own:
             raise InputError(f"{judgements.source}: {system} has no rated segment")
-        rated.update(own)
-    return sorted(rated)
+        anyone.update(own)
+    return sorted(anyone)
 
 
 def _score(score: float | None) -> float:
@@ -344,19 +344,26 @@ def _own(segments: Sequence[int], human_row: Sequence[float]) -> list[int]:
 
 
 def _variant_scores(
-    variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int], human: st.Matrix
+    variant: AnyMetric,
+    stats: SystemStatistics,
+    segments: Sequence[int],
+    human: st.Matrix,
+    own: Sequence[Sequence[int]],
 ) -> _Scores:
-    """Each system's corpus score over its rated segments, and its sentence
-    scores there (NaN where it is not rated)."""
+    """Each system's corpus score over its rated segments (``own``, of
+    ``_own``), and its sentence scores there (NaN where it is not rated)."""
     sign = _sign(variant)
     sentence = variant.sentence_variant()
     system, sentences = [], []
-    for name, row in zip(stats.systems, human):
-        total = stats.subtotal(variant, name, _own(segments, row))
+    for name, row, rows in zip(stats.systems, human, own):
+        total = stats.subtotal(variant, name, rows)
         system.append(sign * variant.score_stats(total, stats.nrefs).score)
         values = stats.sentence_values(sentence, name)
-        sentences.append([st.nan if math.isnan(h) else sign * values[i]
-                          for i, h in zip(segments, row)])  # fmt: skip
+        if len(rows) == len(segments):
+            sentences.append([sign * values[i] for i in segments])
+        else:
+            sentences.append([st.nan if math.isnan(h) else sign * values[i]
+                              for i, h in zip(segments, row)])  # fmt: skip
     return _Scores(system, sentences)
 
 
@@ -906,10 +913,11 @@ def run(
     hsign = 1.0 if judged.higher_is_better else -1.0
     human = [[hsign * _score(judged.scores[s][i]) for i in segments] for s in names]
     human_system = [_mean_rated(row) for row in human]
-    complete = not any(math.isnan(x) for row in human for x in row)
+    own = [_own(segments, row) for row in human]
+    complete = all(len(rows) == len(segments) for rows in own)
 
     def measure(v: AnyMetric) -> tuple[VariantResult, _Scores, _ItemValues]:
-        scores = _variant_scores(v, stats, segments, human)
+        scores = _variant_scores(v, stats, segments, human, own)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
         segment, epsilon, epsilons, items = _segment_statistics(
