@@ -1154,6 +1154,29 @@ done:
 }
 
 
+/* A sum of per-cell weights over the cells whose bits are set, four cells
+ * at a time: per group of four cells (nwords x 8 groups; weight holds
+ * nwords x 32 int64, 0 past the last cell), the 16 sums of their weights. */
+static void weight_luts(const int64_t *weight, Py_ssize_t nwords, int64_t *lut) {
+    for (Py_ssize_t g = 0; g < nwords * 8; g++)
+        for (int m = 0; m < 16; m++) {
+            int64_t sum = 0;
+            for (int k = 0; k < 4; k++)
+                if (m >> k & 1) sum += weight[4 * g + k];
+            lut[16 * g + m] = sum;
+        }
+}
+
+static inline int64_t lut_sum(const uint32_t *words, Py_ssize_t nwords, const int64_t *lut) {
+    int64_t sum = 0;
+    for (Py_ssize_t w = 0; w < nwords; w++) {
+        uint32_t word = words[w];
+        const int64_t *l = lut + 128 * w;
+        for (int k = 0; k < 8; k++) sum += l[16 * k + (word >> (4 * k) & 15)];
+    }
+    return sum;
+}
+
 /* pair_swap_sums(state, cells, first, second, table, trials): per trial,
  * the bits of random.Random(state).getrandbits(cells) (bit c: cell c, from
  * the least significant), and the sum over pairs p of
@@ -1222,21 +1245,10 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
         weight[b[p]] += v1 - v0;
         if (v3 - v2 - v1 + v0 != 0) quad[nquad++] = p;
     }
-    for (Py_ssize_t g = 0; g < groups; g++)
-        for (int m = 0; m < 16; m++) {
-            int64_t sum = 0;
-            for (int k = 0; k < 4; k++)
-                if (m >> k & 1) sum += weight[4 * g + k];
-            lut[16 * g + m] = sum;
-        }
+    weight_luts(weight, nwords, lut);
     for (Py_ssize_t s = 0; s < trials; s++) {
         twister_bits(&t, words, cells);
-        int64_t sum = constant;
-        for (Py_ssize_t w = 0; w < nwords; w++) {
-            uint32_t word = words[w];
-            const int64_t *l = lut + 128 * w;
-            for (int k = 0; k < 8; k++) sum += l[16 * k + (word >> (4 * k) & 15)];
-        }
+        int64_t sum = constant + lut_sum(words, nwords, lut);
         for (Py_ssize_t q = 0; q < nquad; q++) {
             Py_ssize_t p = quad[q];
             int bit_a = (words[a[p] >> 5] >> (a[p] & 31)) & 1;
@@ -1678,7 +1690,9 @@ static PyObject *pooled_calibration(PyObject *self, PyObject *args) {
     Pooled p = {sorted, sorted + n, n, 0, 0, 0, collect, 0};
     int64_t pairs = (int64_t)n * (n - 1) / 2, agree = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++) entries[i] = (ScoredEntry){m[i], h[i]};
+    /* + 0.0 makes -0.0 0.0 (and changes nothing else): equal scores then
+     * differ by 0.0, never by -0.0, whose bits would rank as a large key */
+    for (Py_ssize_t i = 0; i < n; i++) entries[i] = (ScoredEntry){m[i] + 0.0, h[i]};
     qsort(entries, n, sizeof(ScoredEntry), scored_entry_cmp);
     for (Py_ssize_t i = 0; i < n; i++) {
         sorted[i] = entries[i].m;
@@ -1818,9 +1832,8 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     uint64_t *keys = NULL;
     uint32_t *events = NULL, *words = NULL;
     int8_t *base = NULL;
-    uint8_t *code = NULL;
-    int32_t *cell_s = NULL, *cell_u = NULL;
-    int64_t *room = NULL, *weight = NULL;
+    int32_t *cell_s = NULL, *cell_u = NULL, *ev_s = NULL, *ev_u = NULL;
+    int64_t *room = NULL, *weight = NULL, *cell_weight = NULL, *lut = NULL;
     Py_ssize_t *last = NULL;
     Twister t;
     Py_ssize_t cells = systems * items, want = cells * (Py_ssize_t)sizeof(double);
@@ -1833,19 +1846,23 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
         goto done;
     }
     if (twister_load(state, &t) < 0) goto done;
-    words = malloc(((cells > 0 ? cells - 1 : 0) / 32 + 1) * sizeof(uint32_t));
+    Py_ssize_t nwords = (cells > 0 ? cells - 1 : 0) / 32 + 1;
+    words = malloc(nwords * sizeof(uint32_t));
     keys = malloc((4 * most + 1) * sizeof(uint64_t));
     events = malloc((4 * most + 1) * sizeof(uint32_t));
     base = malloc(4 * most + 1);
-    code = malloc(most + 1);
     cell_s = malloc((most + 1) * sizeof(int32_t));
     cell_u = malloc((most + 1) * sizeof(int32_t));
+    ev_s = malloc((4 * most + 1) * sizeof(int32_t));
+    ev_u = malloc((4 * most + 1) * sizeof(int32_t));
+    cell_weight = calloc(nwords * 32, sizeof(int64_t));
+    lut = malloc(nwords * 128 * sizeof(int64_t));
     weight = malloc((most + 1) * sizeof(int64_t));
     room = calloc(4 * most + 1, sizeof(int64_t));
     last = malloc((most + 1) * sizeof(Py_ssize_t));
     result = PyBytes_FromStringAndSize(NULL, trials * sizeof(int64_t));
-    if (!words || !keys || !events || !base || !code || !cell_s || !cell_u || !weight || !room ||
-        !last || !result) {
+    if (!words || !keys || !events || !base || !cell_s || !cell_u || !ev_s || !ev_u ||
+        !cell_weight || !lut || !weight || !room || !last || !result) {
         if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
@@ -1893,39 +1910,28 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     for (Py_ssize_t q = 0; !failed && q < npairs; q++)
         if (last[q] >= 0) room[last[q]] += weight[q];
     for (Py_ssize_t k = nevents - 1; !failed && k >= 0; k--) room[k] += room[k + 1];
+    /* b's agreeing pairs at epsilon 0 minus a's is linear in a trial's
+     * swapped cells: a pair's entry for code c, (base[3 - c] - base[c]) x
+     * its weight, has entry(3) = -entry(0) and entry(2) = -entry(1), as
+     * swap_tables's do (pair_swap_sums), so it is a constant plus a weight
+     * per swapped cell, summed four cells at a time. The sweep reads its
+     * events' cells in its own order. */
+    int64_t constant = 0;
+    for (Py_ssize_t q = 0; !failed && q < npairs; q++) {
+        const int8_t *bq = base + 4 * q;
+        int64_t t0 = (bq[3] - bq[0]) * weight[q], t1 = (bq[2] - bq[1]) * weight[q];
+        constant += t0;
+        cell_weight[cell_s[q]] += -t1 - t0;
+        cell_weight[cell_u[q]] += t1 - t0;
+    }
+    if (!failed) weight_luts(cell_weight, nwords, lut);
+    for (Py_ssize_t k = 0; !failed && k < nevents; k++) {
+        ev_s[k] = cell_s[events[k] >> 4];
+        ev_u[k] = cell_u[events[k] >> 4];
+    }
     for (Py_ssize_t r = 0; !failed && r < skip + trials; r++) {
         twister_bits(&t, words, cells);
         if (r < skip) continue;
-        int64_t base_a = 0, base_b = 0;
-#define CALIBRATED_BASE(WEIGHT)                                                                   \
-    for (Py_ssize_t p = 0; p < npairs; p++) {                                                     \
-        int32_t cs = cell_s[p], cu = cell_u[p];                                                   \
-        int c = (int)((words[cs >> 5] >> (cs & 31)) & 1) << 1 |                                   \
-                (int)((words[cu >> 5] >> (cu & 31)) & 1);                                         \
-        code[p] = (uint8_t)c;                                                                     \
-        base_a += base[4 * p + c] * (WEIGHT);                                                     \
-        base_b += base[4 * p + 3 - c] * (WEIGHT);                                                 \
-    }
-        if (weighed) {
-            CALIBRATED_BASE(weight[p])
-        } else if (npairs < most) {
-            CALIBRATED_BASE(1)
-        } else {
-            /* every cell rated: the pairs in their order, cells computed
-             * rather than read (1,000 trials of 15 x 1,002: 0.04 s less) */
-            Py_ssize_t p = 0;
-            for (Py_ssize_t j = 0; j < items; j++)
-                for (Py_ssize_t s = 0; s < systems; s++)
-                    for (Py_ssize_t u = s + 1; u < systems; u++, p++) {
-                        Py_ssize_t cs = s * items + j, cu = u * items + j;
-                        int c = (int)((words[cs >> 5] >> (cs & 31)) & 1) << 1 |
-                                (int)((words[cu >> 5] >> (cu & 31)) & 1);
-                        code[p] = (uint8_t)c;
-                        base_a += base[4 * p + c];
-                        base_b += base[4 * p + 3 - c];
-                    }
-        }
-#undef CALIBRATED_BASE
         /* epsilon 0 is a candidate: the running gains start at 0. Which
          * side an event applies to is a coin flip per trial, so the loop
          * adds and takes maxima without branches (1,000 trials of 8 x 527
@@ -1935,7 +1941,10 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
 #define CALIBRATED_SWEEP(WEIGHT)                                                                  \
     for (Py_ssize_t k = 0; k < nevents; k++) {                                                    \
         uint32_t v = events[k];                                                                   \
-        int c = (int)(v >> 1 & 3), got = code[v >> 4];                                            \
+        int32_t cs = ev_s[k], cu = ev_u[k];                                                       \
+        int c = (int)(v >> 1 & 3);                                                                \
+        int got = (int)((words[cs >> 5] >> (cs & 31)) & 1) << 1 |                                 \
+                  (int)((words[cu >> 5] >> (cu & 31)) & 1);                                       \
         int64_t delta = ((int64_t)(v & 1) * 2 - 1) * (WEIGHT);                                    \
         run_a += (got == c) * delta;                                                              \
         run_b += (got == 3 - c) * delta;                                                          \
@@ -1952,7 +1961,7 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
             CALIBRATED_SWEEP(1)
         }
 #undef CALIBRATED_SWEEP
-        out[r - skip] = (base_b + best_b) - (base_a + best_a);
+        out[r - skip] = constant + lut_sum(words, nwords, lut) + best_b - best_a;
     }
     Py_END_ALLOW_THREADS
     if (failed) {
@@ -1964,9 +1973,12 @@ done:
     free(keys);
     free(events);
     free(base);
-    free(code);
     free(cell_s);
     free(cell_u);
+    free(ev_s);
+    free(ev_u);
+    free(cell_weight);
+    free(lut);
     free(weight);
     free(room);
     free(last);
