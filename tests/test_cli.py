@@ -1177,6 +1177,10 @@ def test_report_with_human_judgements_has_the_agreement_section(tmp_path, capsys
     assert code == 2 and "--alias goes with -H/--human" in err
     code, _, _ = run(argv, capsys)
     assert code == 0 and '<h2 id="people">' not in page.read_text("utf-8")
+    code, _, err = run([*argv, *judgements, "--alias", "NVIDIA-NeMo=Nemo", "--segments", "rated"],
+                       capsys)  # fmt: skip
+    assert (code, err) == (0, "")
+    assert "each system scored on its own rated ones" in page.read_text("utf-8")
 
 
 def test_meta_reads_appraise_da_sqm_with_the_test_sets_documents(capsys, tmp_path):

@@ -218,7 +218,7 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> None:
     execution = a.execution(args)
     size, page = write_report_file(
         args.output, variants, a.flatten(args.ref), paths, names, spec, execution, args.rows,
-        args.train, args.words, human,
+        args.train, args.words, human, args.segments,
     )  # fmt: skip
     out.write(
         f"wrote {args.output} ({size // 1024} KiB, {len(names)} systems, "

@@ -381,16 +381,6 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
         "(default 25 for raw DA, WMT's DARR; else 0, skipping ties only)",
     )
     study.add_argument(
-        "--segments",
-        choices=("common", "rated"),
-        default="common",
-        help="common (default): only the segments rated for every system, for the metric and "
-        "the humans alike; rated: each system on its own rated segments (its corpus score and "
-        "human mean over them; segment pairs where both cells are rated; soft pairwise "
-        "accuracy tests each pair of systems on the segments both are rated on), for DA "
-        "campaigns that rate each system on other documents",
-    )
-    study.add_argument(
         "--calibrate",
         default="",
         metavar="GROUPINGS",
@@ -416,6 +406,16 @@ def _add_human(human: _Group, required: bool) -> None:
             "system<TAB>segment<TAB>score lines",
         ),
         "files",
+    )
+    human.add_argument(
+        "--segments",
+        choices=("common", "rated"),
+        default="common",
+        help="common (default): only the segments rated for every system, for the metric and "
+        "the humans alike; rated: each system on its own rated segments (its corpus score and "
+        "human mean over them; segment pairs where both cells are rated; soft pairwise "
+        "accuracy tests each pair of systems on the segments both are rated on), for DA "
+        "campaigns that rate each system on other documents",
     )
     human.add_argument(
         "--human-format",

@@ -431,12 +431,14 @@ def _study(
     stats: SystemStatistics,
     human: Judgements,
     spec: SignificanceSpec,
+    segments: str,
 ) -> Study:
-    """The variants against the human judgements, resampled as the ranking is."""
+    """The variants against the human judgements, resampled as the ranking
+    is, on the segments ``segments`` says (``meta.study.SEGMENT_MODES``)."""
     from ..meta.study import Settings, run
 
     settings = Settings(spec.bootstrap_samples, spec.bootstrap_samples, spec.seed,
-                        threshold=human.darr_threshold)  # fmt: skip
+                        threshold=human.darr_threshold, segments=segments)  # fmt: skip
     return run(variants, stats, human, settings)
 
 
@@ -457,6 +459,7 @@ def write_report_file(
     train: str | None = None,
     words: str = "variant",
     human: Judgements | None = None,
+    segments: str = "common",
 ) -> tuple[int, Page]:
     """Write the report of hypothesis files (``names``; the first is the
     baseline) to ``path``; its size in bytes, and what it shows. The files
@@ -474,7 +477,7 @@ def write_report_file(
         page = _page(variants, stats, analysis, spec, rows)
     if human is not None:
         with phase("agreement with people"):
-            page = replace(page, study=_study(variants, stats, human, spec))
+            page = replace(page, study=_study(variants, stats, human, spec, segments))
     with phase("reading the table's rows"):
         refs, hyps = pick_lines(ref_paths, hyp_paths, page.shown, variants[0].batch_lines())
 
