@@ -58,7 +58,7 @@ from typing import Any
 
 from ..core.correlation import SYSTEM_STATISTICS
 from ..core.errors import InputError
-from ..core.pairs import ItemCounts, rated
+from ..core.pairs import ItemCounts, item_weights, rated
 from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
@@ -504,50 +504,50 @@ def metric_p_values(
     return _permutation_p_values(system, sides)
 
 
-def _both_rated(human: st.Matrix, i: int, j: int) -> list[int]:
-    """The study's segments (positions) rated for both systems i and j."""
-    return [k for k, (a, b) in enumerate(zip(human[i], human[j]))
-            if not (math.isnan(a) or math.isnan(b))]  # fmt: skip
+#: per pair of systems i < j, the study's segments (positions) rated for
+#: both, and the draws of its paired tests over them
+_PairTests = dict[tuple[int, int], tuple[list[int], Draws]]
 
 
-def rated_human_p_values(human: st.Matrix, settings: Settings) -> list[list[float]]:
-    """``human_p_values`` where systems are rated on different segments:
-    each pair of systems on the segments both are rated on, with draws of
-    that many from the study's seed (the metric's test of the pair draws
-    the same); NaN for a pair rated on none in common."""
+def pair_tests(human: st.Matrix, settings: Settings) -> _PairTests:
+    """Where systems are rated on different segments, each pair of systems
+    is tested on the segments both are rated on, with draws of that many
+    from the study's seed, the same for the humans and every variant; a
+    pair rated on none in common is not tested."""
+    out: _PairTests = {}
+    for i, j in itertools.combinations(range(len(human)), 2):
+        both = [k for k, (a, b) in enumerate(zip(human[i], human[j]))
+                if not (math.isnan(a) or math.isnan(b))]  # fmt: skip
+        if both:
+            out[i, j] = both, Draws.from_seed(len(both), settings.trials, settings.seed)
+    return out
+
+
+def rated_human_p_values(human: st.Matrix, pairs: _PairTests) -> list[list[float]]:
+    """``human_p_values`` of each pair of systems over its ``pair_tests``
+    segments (NaN for a pair not tested)."""
     n = len(human)
     p = [[st.nan] * n for _ in range(n)]
-    for i, j in itertools.combinations(range(n), 2):
-        both = _both_rated(human, i, j)
-        if both:
-            draws = Draws.from_seed(len(both), settings.trials, settings.seed)
-            pair = [[human[x][k] for k in both] for x in (i, j)]
-            p[i][j] = human_p_values(pair, draws)[0][1]
+    for (i, j), (both, draws) in pairs.items():
+        pair = [[human[x][k] for k in both] for x in (i, j)]
+        p[i][j] = human_p_values(pair, draws)[0][1]
     return p
 
 
 def rated_metric_p_values(
-    variant: AnyMetric,
-    stats: SystemStatistics,
-    segments: Sequence[int],
-    human: st.Matrix,
-    settings: Settings,
+    variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int], pairs: _PairTests
 ) -> list[list[float]]:
-    """``metric_p_values`` where systems are rated on different segments:
-    each pair's corpus scores and approximate randomization over the
-    segments both are rated on (``rated_human_p_values``'s draws)."""
+    """``metric_p_values`` of each pair of systems: its corpus scores and
+    approximate randomization over its ``pair_tests`` segments."""
     sign = _sign(variant)
-    names, n = stats.systems, len(human)
+    names, n = stats.systems, len(stats.systems)
     p = [[st.nan] * n for _ in range(n)]
-    for i, j in itertools.combinations(range(n), 2):
-        both = _both_rated(human, i, j)
-        if not both:
-            continue
+    for (i, j), (both, draws) in pairs.items():
         rows = [segments[k] for k in both]
         cols = [stats.columns_of(variant, names[x], rows) for x in (i, j)]
-        totals = (stats.subtotal(variant, names[x], rows) for x in (i, j))
-        scores = [sign * variant.score_stats(t, stats.nrefs).score for t in totals]
-        draws = Draws.from_seed(len(both), settings.trials, settings.seed)
+        # the columns' sums are the subtotals (``StatisticsStore.subtotal``)
+        scores = [sign * variant.score_stats(c.to_stats(c.total()), stats.nrefs).score
+                  for c in cols]  # fmt: skip
         p[i][j] = metric_p_values(variant, cols, scores, draws)[0][1]
     return p
 
@@ -737,13 +737,11 @@ def perm_both_calibrated(
     z-scores' own (``Engine.item_pairs``)."""
     za, zb = _rows(flat_a, human), _rows(flat_b, human)
 
+    # each item's agreeing pairs weighed as the trials weigh them
+    weights = item_weights(human)
+
     def agreeing(z: st.Matrix) -> int:
-        # each item's agreeing pairs over the least common multiple of the
-        # items' pair counts (1 where all have as many): the trials' units
-        counts = engine.item_pairs(z, human, 0.0)[0]
-        totals = [c[8] for c in counts if c[8]]
-        common = math.lcm(*totals) if totals else 1
-        return sum(c[7] * (common // c[8]) for c in counts if c[8])
+        return sum(c[7] * w for c, w in zip(engine.item_pairs(z, human, 0.0)[0], weights))
 
     observed = agreeing(zb) - agreeing(za)
     sums = engine.calibrated_swap_sums(draws, za, zb, human)
@@ -948,8 +946,9 @@ def run(
     human_boot = _resampled_means(human, indices)
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
     human_p = None
+    pairs = pair_tests(human, settings) if perm and not complete else {}
     if perm:
-        human_p = human_p_values(human, perm) if complete else rated_human_p_values(human, settings)
+        human_p = human_p_values(human, perm) if complete else rated_human_p_values(human, pairs)
     results = list(points)
     for k in tested:
         v, point = variants[k], points[k]
@@ -962,7 +961,7 @@ def run(
             if complete:
                 p_values = metric_p_values(v, columns, scores.system, perm)
             else:
-                p_values = rated_metric_p_values(v, stats, segments, human, settings)
+                p_values = rated_metric_p_values(v, stats, segments, pairs)
             system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
         intervals = {}
         if boot:
@@ -1017,7 +1016,7 @@ def _significance(
     cells = len(human_system) if statistic in SYSTEM else len(human) * len(human[0])
     draws = Draws.from_seed(cells, settings.trials, settings.seed)
     p: dict[tuple[int, int], float] = {}
-    test = "perm-both"
+    test = _test_of(statistic)
     for x, y in itertools.combinations(range(len(order)), 2):
         better, worse = order[x], order[y]
         if statistic in SYSTEM:
@@ -1025,13 +1024,11 @@ def _significance(
                 scores[worse].system, scores[better].system, human_system, statistic, draws,
                 engine,
             )  # fmt: skip
-        elif statistic == "acc_eq_item_calibrated":
-            test = "perm-both-recalibrated"
+        elif test == "perm-both-recalibrated":
             p[better, worse] = perm_both_calibrated(
                 scores[worse].cells, scores[better].cells, human, draws, engine
             )
-        elif statistic.endswith("_calibrated"):
-            test = "pairwise-permutation"
+        elif test == "pairwise-permutation":
             by = statistic.split("_")[2]
             p[better, worse] = pairwise_calibrated(
                 (scores[worse].sentences, results[worse].epsilons[by]),
@@ -1046,6 +1043,15 @@ def _significance(
     clusters = assign_clusters(order, p, ALPHA)
     return Significance(statistic, tuple(order), p,
                         tuple(clusters.get(k, 0) for k in range(len(results))), test)  # fmt: skip
+
+
+def _test_of(statistic: str) -> str:
+    """The test of a statistic's significance (``TEST_NAMES``)."""
+    if statistic == "acc_eq_item_calibrated":
+        return "perm-both-recalibrated"
+    if statistic.endswith("_calibrated"):
+        return "pairwise-permutation"
+    return "perm-both"
 
 
 # ------------------------------------------------------------------- grids
