@@ -1351,14 +1351,17 @@ static inline double bits_double(uint64_t bits) {
 /* tie calibration's sweep (core.pairs.calibrate): the events sorted, then
  * applied an epsilon at a time from ``running`` agreeing pairs; where the
  * count passes *best, it and that epsilon's bits are kept (so the first,
- * smallest, epsilon of a count wins). -1: no memory to sort. */
-static int sweep_tie_events(uint64_t *events, Py_ssize_t n, int64_t running, int64_t *best,
-                            uint64_t *best_bits) {
-    if (sort_tie_events(events, NULL, n) < 0) return -1;
+ * smallest, epsilon of a count wins). With ``owner`` (each event's group,
+ * sorted along) an event counts ``weight`` of its group, else 1. -1: no
+ * memory to sort. */
+static int sweep_tie_events(uint64_t *events, uint32_t *owner, const int64_t *weight,
+                            Py_ssize_t n, int64_t running, int64_t *best, uint64_t *best_bits) {
+    if (sort_tie_events(events, owner, n) < 0) return -1;
     Py_ssize_t k = 0;
     while (k < n) {
         uint64_t eps = events[k] & ~TIE_GAIN;
-        while (k < n && (events[k] & ~TIE_GAIN) == eps) running += events[k++] & TIE_GAIN ? 1 : -1;
+        for (; k < n && (events[k] & ~TIE_GAIN) == eps; k++)
+            running += (events[k] & TIE_GAIN ? 1 : -1) * (owner ? weight[owner[k]] : 1);
         if (running > *best) {
             *best = running;
             *best_bits = eps;
@@ -1440,32 +1443,17 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
     if (unrated && !owner) {
         /* without weights the sweep would pool items of other counts */
         failed = 2;
-    } else if (nevents > 0 && !owner) {
+    } else if (nevents > 0) {
         /* every item has per_item pairs: the mean share is the agreeing
-         * pairs over all of them, kept exactly as a count */
+         * pairs over all of them, kept exactly as a count; items of other
+         * pair counts (cells not rated) weigh each pair by its item's
+         * weight (the least common multiple of the counts over its own) */
         int64_t running = 0;
-        for (Py_ssize_t j = 0; j < items; j++) running += good[j];
+        for (Py_ssize_t j = 0; j < items; j++) running += good[j] * (owner ? weight[j] : 1);
         int64_t best = running;
         uint64_t best_bits = 0;
-        failed = sweep_tie_events(events, nevents, running, &best, &best_bits) < 0;
+        failed = sweep_tie_events(events, owner, weight, nevents, running, &best, &best_bits) < 0;
         best_eps = bits_double(best_bits);
-    } else if (nevents > 0) {
-        /* items of other pair counts (cells not rated): each pair weighs
-         * its item's weight (the least common multiple of the counts over
-         * its own), so the running count is the mean share exactly */
-        int64_t running = 0, best;
-        for (Py_ssize_t j = 0; j < items; j++) running += good[j] * weight[j];
-        best = running;
-        failed = sort_tie_events(events, owner, nevents) < 0;
-        for (Py_ssize_t k = 0; !failed && k < nevents;) {
-            uint64_t eps = events[k] & ~TIE_GAIN;
-            for (; k < nevents && (events[k] & ~TIE_GAIN) == eps; k++)
-                running += (events[k] & TIE_GAIN ? 1 : -1) * weight[owner[k]];
-            if (running > best) {
-                best = running;
-                best_eps = bits_double(eps);
-            }
-        }
     }
     /* the agreeing pairs at the chosen epsilon */
     for (Py_ssize_t j = 0; j < items && !failed; j++) {
@@ -1580,7 +1568,7 @@ static void pooled_collected(Pooled *p, uint64_t first, uint64_t last, int shift
             if (change) kept[k++] = double_bits(d) | (change > 0 ? TIE_GAIN : 0);
         }
     }
-    if (sweep_tie_events(kept, k, start, &p->best, &p->best_bits) < 0) p->failed = 1;
+    if (sweep_tie_events(kept, NULL, NULL, k, start, &p->best, &p->best_bits) < 0) p->failed = 1;
     free(kept);
 }
 
