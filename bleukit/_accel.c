@@ -2503,43 +2503,55 @@ done:
 
 enum { OP_NOP = ' ', OP_SUB = 's', OP_INS = 'i', OP_DEL = 'd', OP_UNDEF = 'x' };
 
+/* Only the cells of each row's beam are kept (row i: columns lo[i] to
+ * lo[i] + off[i + 1] - off[i] - 1; the last row and row 0 whole), so memory
+ * is linear in the segment's length, where sacrebleu keeps whole rows
+ * (quadratic: a segment of 50,000 words would need 20 GB). A cell outside
+ * a row's beam reads as unreached (TER_INF), as the Python rows hold it. */
 typedef struct {
     const int32_t *ref;
-    Py_ssize_t nr, nh, width, beam;
+    Py_ssize_t nr, nh, beam;
     double ratio;
     int has_base;
     int32_t *base;            /* the base hypothesis (nh words) */
-    int64_t *cost, *scost;    /* (nh+1) x width: the base's rows, a candidate's */
-    char *op, *sop;
+    Py_ssize_t *lo, *off;     /* per row its first column and its offset */
+    int64_t *cost, *scost;    /* the beams of the base's rows, a candidate's */
+    char *op;                 /* the base's operations */
 } TerDist;
 
-static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, const char *po, char *o,
-                    int32_t word, Py_ssize_t i) {
+static inline int64_t ter_at(const TerDist *d, const int64_t *row, Py_ssize_t i, Py_ssize_t j) {
+    Py_ssize_t k = j - d->lo[i];
+    return k >= 0 && k < d->off[i + 1] - d->off[i] ? row[k] : TER_INF;
+}
+
+/* the beam of row i (i >= 1): columns [lo, hi) */
+static void ter_band(const TerDist *d, Py_ssize_t i, Py_ssize_t *lo, Py_ssize_t *hi) {
     Py_ssize_t nr = d->nr, diag = (Py_ssize_t)floor((double)i * d->ratio);
-    Py_ssize_t lo = diag - d->beam > 0 ? diag - d->beam : 0;
-    Py_ssize_t hi = i == d->nh ? nr + 1 : (diag + d->beam < nr + 1 ? diag + d->beam : nr + 1);
-    (void)po;
-    for (Py_ssize_t j = 0; j <= nr; j++) {
-        c[j] = TER_INF;
-        if (o) o[j] = OP_UNDEF;
-    }
+    *lo = diag - d->beam > 0 ? diag - d->beam : 0;
+    *hi = i == d->nh ? nr + 1 : (diag + d->beam < nr + 1 ? diag + d->beam : nr + 1);
+    if (*hi < *lo) *hi = *lo;
+}
+
+static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, char *o, int32_t word,
+                    Py_ssize_t i) {
+    Py_ssize_t lo = d->lo[i], hi = lo + d->off[i + 1] - d->off[i];
     for (Py_ssize_t j = lo; j < hi; j++) {
         if (j == 0) {
-            c[0] = pc[0] + 1;
+            c[0] = ter_at(d, pc, i - 1, 0) + 1;
             if (o) o[0] = OP_DEL;
             continue;
         }
-        int64_t best = c[j];
+        int64_t best = TER_INF;
         char bop = OP_UNDEF;
         int same = word == d->ref[j - 1];
-        int64_t v = pc[j - 1] + (same ? 0 : 1);
+        int64_t v = ter_at(d, pc, i - 1, j - 1) + (same ? 0 : 1);
         if (best > v) { best = v; bop = same ? OP_NOP : OP_SUB; }
-        v = pc[j] + 1;
+        v = ter_at(d, pc, i - 1, j) + 1;
         if (best > v) { best = v; bop = OP_DEL; }
-        v = c[j - 1] + 1;
+        v = (j - 1 >= lo ? c[j - 1 - lo] : TER_INF) + 1;
         if (best > v) { best = v; bop = OP_INS; }
-        c[j] = best;
-        if (o) o[j] = bop;
+        c[j - lo] = best;
+        if (o) o[j - lo] = bop;
     }
 }
 
@@ -2547,24 +2559,25 @@ static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, const char 
  * fill its trace in `trace`, ops from the start, its length in *ntrace). */
 static int64_t ter_distance(TerDist *d, const int32_t *words, int base, char *trace,
                             Py_ssize_t *ntrace) {
-    Py_ssize_t nh = d->nh, w = d->width, shared = 0;
+    Py_ssize_t nh = d->nh, shared = 0;
+    const Py_ssize_t *off = d->off;
     if (d->has_base)
         while (shared < nh && words[shared] == d->base[shared]) shared++;
     int64_t *cost = base ? d->cost : d->scost;
-    char *op = base ? d->op : NULL;
     for (Py_ssize_t i = shared + 1; i <= nh; i++) {
         /* rows up to `shared` are the base's; a candidate's own rows after */
-        const int64_t *pc = (i - 1 <= shared ? d->cost : cost) + (i - 1) * w;
-        ter_row(d, pc, cost + i * w, NULL, op ? op + i * w : NULL, words[i - 1], i);
+        const int64_t *pc = (i - 1 <= shared ? d->cost : cost) + off[i - 1];
+        ter_row(d, pc, cost + off[i], base ? d->op + off[i] : NULL, words[i - 1], i);
     }
-    const int64_t *last = (nh <= shared ? d->cost : cost) + nh * w;
-    int64_t result = last[d->nr];
+    const int64_t *last = (nh <= shared ? d->cost : cost) + off[nh];
+    int64_t result = ter_at(d, last, nh, d->nr);
     if (!base) return result;
     memcpy(d->base, words, nh * sizeof(int32_t));
     d->has_base = 1;
     Py_ssize_t i = nh, j = d->nr, k = 0;
     while (i > 0 || j > 0) {
-        char o = d->op[i * w + j];
+        Py_ssize_t at = j - d->lo[i];
+        char o = at >= 0 && at < off[i + 1] - off[i] ? d->op[off[i] + at] : OP_UNDEF;
         trace[k++] = o;
         if (o == OP_NOP || o == OP_SUB) { i--; j--; }
         else if (o == OP_INS) j--;
@@ -2606,15 +2619,14 @@ static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t
                                 Py_ssize_t nr) {
     if (nr == 0) return nh;
     TerDist d;
-    d.ref = ref; d.nr = nr; d.nh = nh; d.width = nr + 1; d.has_base = 0;
+    d.ref = ref; d.nr = nr; d.nh = nh; d.has_base = 0;
     d.ratio = nh ? (double)nr / (double)nh : 1.0;
     d.beam = TER_BEAM_WIDTH < d.ratio / 2 ? (Py_ssize_t)ceil(d.ratio / 2 + TER_BEAM_WIDTH)
                                           : TER_BEAM_WIDTH;
-    Py_ssize_t cells = (nh + 1) * d.width;
     int64_t result = -2;
-    d.cost = PyMem_RawMalloc(cells * sizeof(int64_t));
-    d.scost = PyMem_RawMalloc(cells * sizeof(int64_t));
-    d.op = PyMem_RawMalloc(cells);
+    d.cost = d.scost = NULL; d.op = NULL;
+    d.lo = PyMem_RawMalloc((nh + 1) * sizeof(Py_ssize_t));
+    d.off = PyMem_RawMalloc((nh + 2) * sizeof(Py_ssize_t));
     d.base = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
     int32_t *words = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
     int32_t *cand = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
@@ -2622,9 +2634,22 @@ static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t
     char *trace = PyMem_RawMalloc(nh + nr + 1);
     Py_ssize_t *align = PyMem_RawMalloc((nr + 1) * sizeof(Py_ssize_t));
     char *ref_err = PyMem_RawMalloc(nr + 1), *hyp_err = PyMem_RawMalloc(nh + 1);
-    if (!d.cost || !d.scost || !d.op || !d.base || !words || !cand || !best || !trace ||
-        !align || !ref_err || !hyp_err)
+    if (!d.lo || !d.off || !d.base || !words || !cand || !best || !trace || !align ||
+        !ref_err || !hyp_err)
         goto done;
+    /* row 0 whole: every column reached by insertions */
+    d.lo[0] = 0; d.off[0] = 0; d.off[1] = nr + 1;
+    for (Py_ssize_t i = 1; i <= nh; i++) {
+        Py_ssize_t lo, hi;
+        ter_band(&d, i, &lo, &hi);
+        d.lo[i] = lo;
+        d.off[i + 1] = d.off[i] + (hi - lo);
+    }
+    Py_ssize_t cells = d.off[nh + 1];
+    d.cost = PyMem_RawMalloc(cells * sizeof(int64_t));
+    d.scost = PyMem_RawMalloc(cells * sizeof(int64_t));
+    d.op = PyMem_RawMalloc(cells);
+    if (!d.cost || !d.scost || !d.op) goto done;
     for (Py_ssize_t j = 0; j <= nr; j++) { d.cost[j] = j; d.scost[j] = j; d.op[j] = OP_INS; }
     memcpy(words, hyp, nh * sizeof(int32_t));
     Py_ssize_t shifts = 0, checked = 0;
@@ -2702,7 +2727,7 @@ static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t
     result = shifts + ter_distance(&d, words, 0, NULL, NULL);
 done:
     PyMem_RawFree(d.cost); PyMem_RawFree(d.scost); PyMem_RawFree(d.op);
-    PyMem_RawFree(d.base); PyMem_RawFree(words); PyMem_RawFree(cand); PyMem_RawFree(best);
+    PyMem_RawFree(d.lo); PyMem_RawFree(d.off); PyMem_RawFree(d.base); PyMem_RawFree(words); PyMem_RawFree(cand); PyMem_RawFree(best);
     PyMem_RawFree(trace); PyMem_RawFree(align); PyMem_RawFree(ref_err); PyMem_RawFree(hyp_err);
     return result;
 }

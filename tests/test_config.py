@@ -1,6 +1,7 @@
 """Variant YAML: loading, extends, overrides and errors that name file and key."""
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -259,8 +260,19 @@ def test_many_invalid_values_are_counted_not_all_listed(tmp_path):
 def test_a_large_file_is_refused_before_it_is_parsed(tmp_path):
     path = tmp_path / "corpus.yaml"
     path.write_text("extends: BLEUw4\n" + "# a comment\n" * 100_000, encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"corpus.yaml: 1,200,016 bytes is no variant file"):
+    with pytest.raises(ConfigError, match=r"corpus.yaml: more than 1,048,576 bytes is no variant"):
         load_config(str(path))
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_device_is_read_no_further_than_the_cap(tmp_path, device):
+    """A device's size is 0 (stat), but it has no end: what is read is
+    capped, directly or through ``extends``."""
+    with pytest.raises(ConfigError, match=f"{device}: more than 1,048,576 bytes"):
+        load_config(device)
+    with pytest.raises(ConfigError, match=f"{device}: more than 1,048,576 bytes"):
+        load_config(write(tmp_path, "child.yaml", f"extends: {device}\n"))
 
 
 def test_nist_is_the_old_name_of_bleuw4_shortest():
@@ -274,3 +286,17 @@ def test_nist_is_the_old_name_of_bleuw4_shortest():
     assert old.config.scoring_dict() == new.config.scoring_dict()
     assert new.config.ref_length == "shortest.v1"
     assert "not the NIST metric" in old.config.description
+
+
+def test_a_number_too_long_to_read_names_its_key(tmp_path):
+    """Python converts at most 4,300 digits: a longer integer is refused
+    naming the key (in a list too), not as anonymous invalid YAML."""
+    digits = "9" * 5000
+    for text, key in (
+        (f"max_order: {digits}\n", "max_order"),
+        (f"weights: [1, {digits}]\n", "weights"),
+    ):
+        with pytest.raises(
+            ConfigError, match=rf"big.yaml: line 2: key '{key}': a number of 5,000 digits"
+        ):
+            load_config(write(tmp_path, "big.yaml", "extends: BLEUw4\n" + text))

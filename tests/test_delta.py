@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -56,6 +57,9 @@ def test_saved_curves_load_by_signature(tmp_path):
     loaded = d.load(path)
     assert loaded == {"bleukit|tok:13a.v1|nrefs:1": curve}
     (tmp_path / "bad.json").write_text('{"curves": [{"a": 1}]}', encoding="utf-8")
+    with pytest.raises(InputError, match="curve 1: 'signature' and 'source' are text"):
+        d.load(str(tmp_path / "bad.json"))
+    (tmp_path / "bad.json").write_text('{"curves": 3}', encoding="utf-8")
     with pytest.raises(InputError, match="not a file of curves written by bleukit meta"):
         d.load(str(tmp_path / "bad.json"))
     (tmp_path / "junk.json").write_text("{", encoding="utf-8")
@@ -63,3 +67,35 @@ def test_saved_curves_load_by_signature(tmp_path):
         d.load(str(tmp_path / "junk.json"))
     with pytest.raises(InputError, match="cannot read it"):
         d.load(str(tmp_path / "missing.json"))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ('"signature": 5', "'signature' and 'source' are text"),
+        ('"a": NaN', "NaN is not a number JSON allows"),
+        ('"b": Infinity', "Infinity is not a number JSON allows"),
+        ('"a": 7', "a 7 is no accuracy of the curve"),
+        ('"a": 0.2', "a 0.2 is no accuracy of the curve"),
+        ('"b": -1', "b -1 is no slope"),
+        ('"pairs": -3', "22 of -3 pairs agreed"),
+        ('"agreed": 29', "29 of 28 pairs agreed"),
+        ('"pairs": 2.5', "pairs 2.5 is no whole number"),
+        ('"a": true', "a True is no finite number"),
+    ],
+)
+def test_a_malformed_curve_is_refused_naming_what_is_wrong(tmp_path, change, message):
+    """Curves are checked as ``fit`` makes them: before, a NaN printed
+    ``nan%``, an a of 7 an agreement of 675%, and a numeric signature a
+    traceback."""
+    good = {"signature": "bleukit|tok:13a.v1", "a": 0.85, "b": 1.2, "pairs": 28,
+            "agreed": 22, "source": "x"}  # fmt: skip
+    key, value = change.split(": ")
+    text = json.dumps({"curves": [good]}).replace(
+        f"{key}: {json.dumps(good[key.strip(chr(34))])}", f"{key}: {value}"
+    )
+    assert value in text
+    path = tmp_path / "curves.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=f"curves.json: (curve 1: )?(not JSON \\()?{message}"):
+        d.load(str(path))

@@ -550,6 +550,13 @@ def test_compiled_ter_edits_of_long_segments_and_bad_calls():
     assert ENGINES.get("c").edit_counts([hyp, []], [[ref], [ref]]) == PythonEngine().edit_counts(
         [hyp, []], [[ref], [ref]]
     )
+    # lengths far apart: the beam widens with the ratio, and only its cells
+    # are kept in either engine
+    short, long = hyp[:12], ref * 4
+    for pair in ((short, long), (long, short)):
+        assert ENGINES.get("c").edit_counts([pair[0]], [[pair[1]]]) == (
+            PythonEngine().edit_counts([pair[0]], [[pair[1]]])
+        )
     with pytest.raises(ValueError, match="int32 arrays"):
         ACCEL.ter_edit_count(b"abc", b"")
 

@@ -71,7 +71,13 @@ def test_builtins_cannot_be_shadowed(fake_entry_points):
     reg = make()
     assert reg.get("alpha.v1") == "A1"
     assert "would shadow the built-in 'alpha.v1'" in str(reg.broken()["alpha.v1"])
-    with pytest.raises(UnknownComponentError, match=r"'gamma'.*\(broken plugins: alpha.v1\)"):
+    # an unknown name's error names the shadowing plugin, where it comes
+    # from and why it is not used (it may be the one the user meant)
+    with pytest.raises(
+        UnknownComponentError,
+        match=r"'gamma'.*\(broken plugins: plugin widget 'alpha.v1' from os:getcwd .*would "
+        r"shadow the built-in 'alpha.v1'; built-in components cannot be replaced\)",
+    ):
         reg.get("gamma")
 
 

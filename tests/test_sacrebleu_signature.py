@@ -205,6 +205,8 @@ def test_sacrebleu_1_chrf_reads_its_scale_and_first_reference():
         ("BLEU2|nrefs:1|case:mixed", "'BLEU2' is not a score"),
         ("TER+tok.tercom-odd+version.1.5.1", "tok:tercom-odd"),
         ("nrefs:1|case:mixed|eff|tok:13a", "'eff' is not key:value"),
+        ("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:abc", "version 'abc': expected"),
+        ("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0\tx", r"version '2.0\\tx'"),
     ],
 )
 def test_malformed_signatures_are_one_config_error_naming_the_field(text, message):

@@ -73,6 +73,9 @@ def test_sacrebleu_signature_only_when_expressible():
         (sig().long.replace("case:mixed", "case:upper"), "'upper' is not one of"),
         (sig().long + "|tok:13a.v1", "appears twice"),
         (sig().long.replace("nrefs:1", "nrefs:two"), "not a number"),
+        # a release is one: a newline would add a line to the YAML it prints
+        (sig().long.replace("version:0", "version:abc"), "'abc.1.0' is not a release"),
+        (sig().long + "\nmax_order: 9", r"'0.1.0\\nmax_order: 9' is not a release"),
     ],
 )
 def test_parse_errors(text, message):
@@ -119,3 +122,14 @@ def test_an_older_release_is_noted_below_a_parsed_signature():
         f"this is bleukit {bleukit.__version__}: components are versioned, so the same "
         "names compute the same numbers",
     ]
+
+
+def test_a_field_metrics_release_is_checked_too():
+    from bleukit.metrics.signatures import parse_own_signature
+
+    chrf, ter = (bleukit.load_metric(n).signature(1) for n in ("chrF", "TER"))
+    assert parse_own_signature(chrf.long).long == chrf.long
+    with pytest.raises(ConfigError, match=r"key 'version': '0.1.0\\nx' is not a release"):
+        parse_own_signature(chrf.long + "\nx")
+    with pytest.raises(ConfigError, match=r"key 'v': 'x.1.0' is not a release"):
+        parse_own_signature(ter.short.replace("v:0", "v:x"))

@@ -88,6 +88,22 @@ def test_an_edit_count_is_bounded_by_the_plain_distance(hyp, ref):
     assert edit_count(hyp, hyp) == 0
 
 
+def test_the_distance_keeps_only_each_rows_beam():
+    """Memory linear in the segment's length: a row holds its beam's cells
+    (about twice Tercom's beam width), not one per reference word; only the
+    first and last rows are whole (sacrebleu keeps every row whole: a
+    segment of 50,000 words would need some 20 GB)."""
+    ref = [str(k % 7) for k in range(2000)]
+    hyp = [str(k % 5) for k in range(1800)]
+    distance = BeamDistance(ref, len(hyp))
+    count, trace = distance(hyp, base=True)
+    rows = distance._rows
+    assert len(rows) == len(hyp) + 1 and len(trace) >= len(ref)
+    assert max(len(cells) for _, cells in rows[1:-1]) <= 2 * distance.beam
+    assert len(rows[0][1]) == len(rows[-1][1]) + rows[-1][0] == len(ref) + 1
+    assert count == edit_count([], []) + sum(op != " " for op in trace)
+
+
 @given(WORDS, WORDS)
 def test_a_trace_aligns_every_word(hyp, ref):
     if not ref:

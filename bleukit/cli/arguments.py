@@ -6,6 +6,7 @@ how options combine live here too, so each error names the options."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -170,6 +171,10 @@ def aliases(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+#: the most variants a --search grid may hold (each is counted and studied)
+MAX_GRID = 10_000
+
+
 def search_axes(texts: Sequence[str]) -> list[tuple[str, list[Any]]]:
     """--search FIELD=V1,V2 or FIELD=FIRST..LAST: each field's values, read
     as --set reads them."""
@@ -183,14 +188,27 @@ def search_axes(texts: Sequence[str]) -> list[tuple[str, list[Any]]]:
         first, dots, last = values.partition("..")
         if dots:
             try:
-                items = [str(x) for x in range(int(first), int(last) + 1)]
+                span = range(int(first), int(last) + 1)
             except ValueError:
                 raise InputError(f"--search {text!r}: FIRST..LAST must be numbers") from None
-            if not items:
+            if not span:
                 raise InputError(f"--search {text!r}: FIRST is above LAST")
+            # counted before it is built: a range of 10**8 values is no grid
+            if len(span) > MAX_GRID:
+                raise InputError(
+                    f"--search {text!r}: {len(span):,} values; a grid holds at most "
+                    f"{MAX_GRID:,} variants"
+                )
+            items = [str(x) for x in span]
         else:
             items = [v.strip() for v in values.split(",") if v.strip()]
         axes.append((field.strip(), [parse_override(f"{field.strip()}={v}")[1] for v in items]))
+    size = math.prod(len(values) for _, values in axes)
+    if size > MAX_GRID:
+        raise InputError(
+            f"--search: {' x '.join(str(len(v)) for _, v in axes)} = {size:,} variants; a grid "
+            f"holds at most {MAX_GRID:,}"
+        )
     return axes
 
 
@@ -261,3 +279,42 @@ def nrefs(text: str) -> int | str:
     if value < 1:
         raise InputError("--nrefs must be at least 1")
     return value
+
+
+#: the options whose values name files a command reads
+_INPUT_OPTIONS = ("ref", "input", "human", "docids", "human_agreement", "parquet")
+
+
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """Every file the command reads, as the options name them: references,
+    hypotheses (a folder's files), judgements, document ids, curves,
+    variant files."""
+    from ..config.model import looks_like_path, split_name
+
+    paths: list[str] = []
+    for option in _INPUT_OPTIONS:
+        value = getattr(args, option, None)
+        if isinstance(value, str):
+            paths.append(value)
+        elif value:
+            paths += flatten(value) if isinstance(value[0], list) else list(value)
+    for path in list(paths):
+        if os.path.isdir(path):
+            paths += [os.path.join(path, f) for f in os.listdir(path)]
+    paths += [n for n in requested(args) or [] if looks_like_path(split_name(n)[0])]
+    return paths
+
+
+def check_output(args: argparse.Namespace, option: str, output: str) -> None:
+    """An output file is none of the command's inputs (a report written
+    over a hypothesis file, curves over the judgements): the same file by
+    device and inode, so a symbolic or hard link to an input is caught."""
+    from ..io.files import same_file
+
+    for path in _inputs(args):
+        if same_file(output, path):
+            shown = "" if output == path else f" (the same file as {path})"
+            raise InputError(
+                f"{option} {output}{shown} is an input of this command: writing there would "
+                "destroy it; give another file"
+            )

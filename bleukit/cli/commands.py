@@ -131,6 +131,7 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
     if args.sentence:
         if not args.out:
             raise InputError("--parquet --sentence writes a Parquet file: give --out OUT.parquet")
+        a.check_output(args, "--out", args.out)
         rows = parquet.write_sentence_scores(variant, args.parquet, args.hyp_col, refs, args.out)
         sys.stderr.write(f"bleukit: wrote {rows} sentence scores to {args.out}\n")
         return
@@ -205,6 +206,7 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> None:
     from ..core.spec import SignificanceSpec
     from ..report.html import write_report_file
 
+    a.check_output(args, "-o", args.output)
     variants = a.variants(a.variant_names(args, default=("BLEUw4", "BLEUc18")), args.set)
     a.warn_language(args, variants)
     spec = SignificanceSpec("bs", samples=args.samples, seed=args.seed)
@@ -252,12 +254,17 @@ _META_VARIANTS = ("BLEUw4", "BLEUc18", "sacrebleu", "chrF", "chrF++", "TER", "NI
 
 def _judgements(args: argparse.Namespace) -> Judgements:
     """The human judgements -H names, read as the options say."""
+    from ..io.files import count_lines, rereadable
     from ..meta.judgements import MQM_WEIGHTS, read_judgements
 
+    # the test set's length, where the reference can be read twice: a
+    # rating past its end is refused at its line, before it is laid out
+    refs = a.flatten(args.ref)
+    segments = count_lines(refs[0]) if refs and rereadable(refs[0]) else None
     return read_judgements(
         args.human, args.human_format, field=args.da_score,
         lower_is_better=args.lower_is_better, weights=args.mqm_weights or MQM_WEIGHTS,
-        docids=args.docids, pair=args.pair,
+        docids=args.docids, pair=args.pair, segments=segments,
     )  # fmt: skip
 
 
@@ -281,6 +288,8 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     from ..report.meta import FORMATS
 
     a.check_width(args.width)
+    if args.save_agreement:
+        a.check_output(args, "--save-agreement", args.save_agreement)
     listed = a.variant_names(args, default=_META_VARIANTS)
     grid = grid_names(args.search_base, a.search_axes(args.search)) if args.search else []
     variants = a.variants([*listed, *grid], args.set)

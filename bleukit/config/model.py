@@ -375,17 +375,45 @@ def _check_document(node: yaml.Node, source: str) -> None:
             raise ConfigError(f"{source}: line {line}: a YAML alias refers to itself")
         if isinstance(current, yaml.MappingNode):
             seen = set()
-            for name, _ in current.value:
+            for name, value in current.value:
                 if isinstance(name, yaml.ScalarNode):
+                    line = name.start_mark.line + 1
                     if name.value in seen:
-                        line = name.start_mark.line + 1
                         raise ConfigError(
                             f"{source}: line {line}: key {shorten(name.value)!r} is given twice"
                         )
                     seen.add(name.value)
+                    digits = _too_long(value)
+                    if digits:
+                        raise ConfigError(
+                            f"{source}: line {line}: key {shorten(name.value)!r}: a number of "
+                            f"{digits:,} digits is too long to read"
+                        )
         on_path.add(key)
         stack.append((current, True))
         stack.extend((c, False) for c in children(current) if id(c) not in size)
+
+
+#: the most digits of an integer Python converts from text by default
+#: (sys.get_int_max_str_digits(), 4300); no field takes a longer one
+_MAX_DIGITS = 4300
+
+
+def _too_long(node: yaml.Node) -> int:
+    """The digits of an integer too long to convert in a key's value (a
+    scalar, or a list's item), 0 where there is none: found before
+    ``int()`` fails, so that the error names the key."""
+    import yaml
+
+    items = node.value if isinstance(node, yaml.SequenceNode) else [node]
+    for item in items:
+        if (
+            isinstance(item, yaml.ScalarNode)
+            and item.tag == "tag:yaml.org,2002:int"
+            and len(item.value) > _MAX_DIGITS
+        ):
+            return len(item.value)
+    return 0
 
 
 def safe_yaml(text: str, source: str) -> Any:
@@ -483,13 +511,16 @@ MAX_VARIANT_BYTES = 1 << 20
 
 def _raw_file(path: Path) -> dict[str, Any]:
     try:
-        size = path.stat().st_size
-        if size > MAX_VARIANT_BYTES:
+        # what is read is capped, not what stat says: a device (/dev/zero,
+        # /dev/urandom) or a pipe has no size and no end
+        with path.open("rb") as fh:
+            data = fh.read(MAX_VARIANT_BYTES + 1)
+        if len(data) > MAX_VARIANT_BYTES:
             raise ConfigError(
-                f"{path}: {size:,} bytes is no variant file (a variant is a few hundred; "
-                f"at most {MAX_VARIANT_BYTES:,} are read)"
+                f"{path}: more than {MAX_VARIANT_BYTES:,} bytes is no variant file (a variant "
+                "is a few hundred)"
             )
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: variant file not found") from None
     except (OSError, UnicodeDecodeError) as exc:

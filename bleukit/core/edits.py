@@ -33,8 +33,16 @@ _INF = 10**16
 # deletion of a hypothesis word, and a cell never reached
 NOP, SUB, INS, DEL, UNDEF = " ", "s", "i", "d", "x"
 
-Row = list[tuple[int, str]]
+#: the cells of a row's beam, from column ``lo``: (lo, [(cost, op), ...]);
+#: a cell outside it is unreached
+Row = tuple[int, list[tuple[int, str]]]
 Words = Sequence[str]
+_UNREACHED = (_INF, UNDEF)
+
+
+def _cell(row: Row, j: int) -> tuple[int, str]:
+    lo, cells = row
+    return cells[j - lo] if 0 <= j - lo < len(cells) else _UNREACHED
 
 
 class BeamDistance:
@@ -42,7 +50,8 @@ class BeamDistance:
     one hypothesis) to one reference. The rows of the last ``base``
     hypothesis are kept: a shifted hypothesis shares a prefix with it, and
     its rows up to there are the base's (a row depends only on the words
-    before it)."""
+    before it). Each row keeps only its beam's cells (sacrebleu keeps whole
+    rows), so memory is linear in the segment's length, not quadratic."""
 
     def __init__(self, ref: Words, hyp_len: int) -> None:
         self.ref = ref
@@ -55,7 +64,7 @@ class BeamDistance:
             self.beam = math.ceil(self.ratio / 2 + BEAM_WIDTH)
         else:
             self.beam = BEAM_WIDTH
-        self.first: Row = [(j, INS) for j in range(n + 1)]
+        self.first: Row = (0, [(j, INS) for j in range(n + 1)])
         self._base: Words = ()
         self._rows: list[Row] = [self.first]
 
@@ -64,24 +73,26 @@ class BeamDistance:
         diagonal = math.floor(i * self.ratio)
         lo = max(0, diagonal - self.beam)
         hi = n + 1 if last else min(n + 1, diagonal + self.beam)
-        row: Row = [(_INF, UNDEF)] * (n + 1)
+        cells: list[tuple[int, str]] = []
         for j in range(lo, hi):
             if j == 0:
-                row[0] = (prev[0][0] + 1, DEL)
+                cells.append((_cell(prev, 0)[0] + 1, DEL))
                 continue
             # Tercom prefers a match or substitution, then an insertion,
             # then a deletion; the trace is read flipped (reference into
             # hypothesis), so deletion is tried before insertion here
-            best = row[j]
-            cost = prev[j - 1][0] + (word != ref[j - 1])
+            best = _UNREACHED
+            cost = _cell(prev, j - 1)[0] + (word != ref[j - 1])
             if best[0] > cost:
                 best = (cost, NOP if word == ref[j - 1] else SUB)
-            if best[0] > prev[j][0] + 1:
-                best = (prev[j][0] + 1, DEL)
-            if best[0] > row[j - 1][0] + 1:
-                best = (row[j - 1][0] + 1, INS)
-            row[j] = best
-        return row
+            up = _cell(prev, j)[0] + 1
+            if best[0] > up:
+                best = (up, DEL)
+            left = (cells[-1][0] if j > lo else _INF) + 1
+            if best[0] > left:
+                best = (left, INS)
+            cells.append(best)
+        return lo, cells
 
     def __call__(self, words: Words, base: bool = False) -> tuple[int, str]:
         """The distance from ``words`` to the reference, and the trace of
@@ -99,7 +110,7 @@ class BeamDistance:
         ops = []
         i, j = n_h, len(self.ref)
         while i > 0 or j > 0:
-            op = rows[i][j][1]
+            op = _cell(rows[i], j)[1]
             ops.append(op)
             if op in (NOP, SUB):
                 i, j = i - 1, j - 1
@@ -109,7 +120,7 @@ class BeamDistance:
                 i -= 1
             else:
                 raise AssertionError(f"the beam left cell ({i}, {j}) unreached")
-        return rows[n_h][-1][0], "".join(reversed(ops))
+        return _cell(rows[n_h], len(self.ref))[0], "".join(reversed(ops))
 
 
 def alignment(trace: str) -> tuple[list[int], list[bool], list[bool]]:

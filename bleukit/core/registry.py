@@ -211,8 +211,12 @@ class Registry(Generic[T]):
         for asked in (full, name):  # a misnamed plugin is known by its own name
             if asked in self._broken_plugins:
                 raise self._broken_plugins[asked]
+        # each broken plugin named with where it comes from and why: one
+        # that shadows a built-in, or fails to load, may be the one meant
         broken = (
-            f" (broken plugins: {', '.join(self._broken_plugins)})" if self._broken_plugins else ""
+            f" (broken plugins: {'; '.join(map(str, self._broken_plugins.values()))})"
+            if self._broken_plugins
+            else ""
         )
         raise UnknownComponentError(
             f"unknown {self.kind} {name!r}; {self._closest(name)}"

@@ -400,6 +400,17 @@ def replacing(path: str) -> Iterator[str]:
             os.unlink(tmp)
 
 
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one existing file (links followed); standard
+    input is no file."""
+    if "-" in (a, b):
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # a path that does not exist, or holds a NUL
+        return False
+
+
 @contextmanager
 def _writable(path: str) -> Iterator[None]:
     try:

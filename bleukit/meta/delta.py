@@ -124,25 +124,72 @@ def save(path: str, fits: Sequence[tuple[str, str, DeltaAccuracy]]) -> None:
     write_text_file(path, write)
 
 
+#: the largest curves file read: a curve is a few hundred bytes
+MAX_CURVES_BYTES = 1 << 24
+
+
+def _constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(name: str, x: object) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise ValueError(f"{name} {x!r} is no finite number")
+    return float(x)
+
+
+def _whole(name: str, x: object) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise ValueError(f"{name} {x!r} is no whole number")
+    return x
+
+
+def _curve(c: object) -> tuple[str, DeltaAccuracy]:
+    """One saved curve, checked as ``fit`` makes them (ValueError saying
+    what is wrong): a signature, a in [0.5, 1], b positive, finite, and
+    1 <= pairs, 0 <= agreed <= pairs."""
+    if not isinstance(c, dict):
+        raise ValueError("a curve is an object")
+    signature, source = c.get("signature"), c.get("source", "")
+    if not isinstance(signature, str) or not isinstance(source, str):
+        raise ValueError("'signature' and 'source' are text")
+    a, b = _finite("a", c.get("a")), _finite("b", c.get("b"))
+    pairs, agreed = _whole("pairs", c.get("pairs")), _whole("agreed", c.get("agreed"))
+    if not 0.5 <= a <= 1:
+        raise ValueError(f"a {a:g} is no accuracy of the curve (0.5 to 1)")
+    if not b > 0:
+        raise ValueError(f"b {b:g} is no slope (positive)")
+    if not 1 <= pairs or not 0 <= agreed <= pairs:
+        raise ValueError(f"{agreed} of {pairs} pairs agreed")
+    return signature_key(signature), DeltaAccuracy(a, b, pairs, agreed, source)
+
+
 def load(path: str) -> dict[str, DeltaAccuracy]:
-    """Curves saved by ``save``, by ``signature_key``."""
+    """Curves saved by ``save``, by ``signature_key``, each checked
+    (``_curve``): strict JSON (no NaN or Infinity)."""
     import json
 
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_CURVES_BYTES + 1)
     except OSError as e:
         raise InputError(f"{path}: cannot read it ({e.strerror or e})") from None
-    except ValueError as e:
-        raise InputError(f"{path}: not JSON ({e})") from None
+    if len(raw) > MAX_CURVES_BYTES:
+        raise InputError(f"{path}: more than {MAX_CURVES_BYTES:,} bytes is no file of curves")
     try:
-        return {
-            signature_key(c["signature"]): DeltaAccuracy(
-                float(c["a"]), float(c["b"]), int(c["pairs"]), int(c["agreed"]), str(c["source"])
-            )
-            for c in data["curves"]
-        }
-    except (KeyError, TypeError, ValueError):
-        raise InputError(
-            f"{path}: not a file of curves written by bleukit meta --save-agreement"
-        ) from None
+        data = json.loads(raw.decode("utf-8"), parse_constant=_constant)
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
+        raise InputError(f"{path}: not JSON ({e})") from None
+    curves = data.get("curves") if isinstance(data, dict) else None
+    if not isinstance(curves, list):
+        raise InputError(f"{path}: not a file of curves written by bleukit meta --save-agreement")
+    out = {}
+    for k, c in enumerate(curves, 1):
+        try:
+            key, curve = _curve(c)
+        except ValueError as e:
+            raise InputError(
+                f"{path}: curve {k}: {e} (bleukit meta --save-agreement writes these files)"
+            ) from None
+        out[key] = curve
+    return out

@@ -63,6 +63,11 @@ FORMATS = ("auto", "mqm-avg", "mqm", "wmt-da", "appraise", "tsv")
 #: ``score_mqm.py`` writes them
 MQM_WEIGHTS = "Major:5 Minor:1 Neutral:0 Major/Non-translation!:25 Minor/Fluency/Punctuation:0.1"
 
+#: the largest magnitude of a human score: the study squares and sums
+#: them over every cell, which must stay finite (DA is 0-100, MQM a few
+#: dozen, z-scores a few units)
+MAX_SCORE = 1e100
+
 _MQM_AVG_HEADER = ["system", "mqm_avg_score", "seg_id"]
 _WMT_DA_HEADER = ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]
 _MQM_COLUMNS = ("system", "seg_id", "rater", "category", "severity")
@@ -79,6 +84,18 @@ class Judgements:
     higher_is_better: bool = True
     #: what the scores are: "mqm", "da-z", "da-raw" or "tsv"
     kind: str = "tsv"
+
+    def __post_init__(self) -> None:
+        # the study averages, squares and sums the scores: a finite score
+        # near the largest float (1e308) would overflow there
+        for system, values in self.scores.items():
+            for k, x in enumerate(values):
+                if x is not None and not abs(x) <= MAX_SCORE:
+                    raise InputError(
+                        f"{self.source}: {system} segment {k + 1}: score {x:g} is not a human "
+                        f"score the study can average and square (at most {MAX_SCORE:g} in "
+                        "magnitude, finite)"
+                    )
 
     @property
     def darr_threshold(self) -> float:
@@ -139,21 +156,47 @@ class Judgements:
 # ------------------------------------------------------------------ reading
 
 
-def _rows(path: str) -> Iterator[tuple[int, str]]:
-    """The file's lines with their 1-based numbers (blank lines skipped)."""
+#: the longest line read from a judgements file: MQM's error rows carry a
+#: segment's source and target, a few KB; a longer "line" is binary data or
+#: a file that is no judgements, refused before it is held
+MAX_LINE_BYTES = 1 << 20
+
+
+def _lines(path: str) -> Iterator[tuple[int, str]]:
+    """A text file's lines with their 1-based numbers, read as a stream
+    (memory bounded by ``MAX_LINE_BYTES``, whatever the file's size): UTF-8
+    (a byte-order mark at the start skipped), ``\r\n`` ends read as ``\n``."""
     try:
-        text = Path(path).read_bytes()
+        fh = open(path, "rb")
     except OSError as e:
         raise InputError(f"{path}: cannot read it ({e.strerror or e})") from None
-    try:
-        decoded = text.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        where = text.count(b"\n", 0, e.start) + 1
-        raise InputError(f"{path}:{where}: not UTF-8 text") from None
-    for n, raw in enumerate(decoded.split("\n"), 1):
-        line = raw.rstrip("\r")
-        if line.strip():
-            yield n, line
+    with fh:
+        n = 0
+        while True:
+            try:
+                raw = fh.readline(MAX_LINE_BYTES + 1)
+            except OSError as e:
+                raise InputError(f"{path}: cannot read it ({e.strerror or e})") from None
+            if not raw:
+                return
+            n += 1
+            if len(raw) > MAX_LINE_BYTES:
+                raise InputError(
+                    f"{path}:{n}: a line of more than {MAX_LINE_BYTES:,} bytes: not a judgements "
+                    "file (binary data?)"
+                )
+            if n == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError(f"{path}:{n}: not UTF-8 text") from None
+            yield n, text.rstrip("\n").rstrip("\r")
+
+
+def _rows(path: str) -> Iterator[tuple[int, str]]:
+    """The file's lines with their 1-based numbers (blank lines skipped)."""
+    return ((n, line) for n, line in _lines(path) if line.strip())
 
 
 def _number(path: str, line: int, value: str, what: str = "score") -> float:
@@ -166,10 +209,28 @@ def _number(path: str, line: int, value: str, what: str = "score") -> float:
     return x
 
 
-def _segment(path: str, line: int, value: str) -> int:
-    if not value.isdigit() or int(value) < 1:
+#: the highest segment number read where the test set's length is not
+#: given: past any test set a human rated (judgements are laid out one
+#: score per line, so a stray 10**30 would otherwise allocate its lines)
+MAX_SEGMENT = 1_000_000
+
+
+def _segment(path: str, line: int, value: str, segments: int | None) -> int:
+    """A 1-based segment number in ASCII digits (``str.isdigit`` also
+    passes '²' and '①', which ``int`` refuses), at most the test set's
+    ``segments`` (None: ``MAX_SEGMENT``)."""
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
         raise InputError(f"{path}:{line}: segment {value!r} is not a line number (1, 2, ...)")
-    return int(value)
+    number = int(value)
+    if segments is not None and number > segments:
+        raise InputError(
+            f"{path}:{line}: segment {number} is past the test set's end ({segments} lines)"
+        )
+    if number > MAX_SEGMENT:
+        raise InputError(
+            f"{path}:{line}: segment {number} is past any test set (at most {MAX_SEGMENT:,} lines)"
+        )
+    return number
 
 
 class _Table:
@@ -229,32 +290,33 @@ def _after_header(path: str, header: list[str]) -> Iterator[tuple[int, str]]:
     return rows
 
 
-def read_mqm_avg(path: str) -> Judgements:
+def read_mqm_avg(path: str, segments: int | None = None) -> Judgements:
     table = _Table(path)
     for line, text in _after_header(path, _MQM_AVG_HEADER):
         system, score, segment = _split(path, line, text, 3, None)
         value = None if score == "None" else _number(path, line, score)
-        table.put(line, system, _segment(path, line, segment), value)
+        table.put(line, system, _segment(path, line, segment, segments), value)
     return table.judgements(f"MQM ({Path(path).name})", "mqm")
 
 
-def read_wmt_da(path: str, field: str = "z") -> Judgements:
+def read_wmt_da(path: str, field: str = "z", segments: int | None = None) -> Judgements:
     if field not in ("z", "raw"):
         raise InputError(f"the DA score is 'z' (standardized) or 'raw', not {field!r}")
     table = _Table(path)
     for line, text in _after_header(path, _WMT_DA_HEADER):
         system, segment, raw, z, _ = _split(path, line, text, 5, None)
-        table.put(line, system, _segment(path, line, segment),
+        table.put(line, system, _segment(path, line, segment, segments),
                   _number(path, line, z if field == "z" else raw))  # fmt: skip
     kind = "z-standardized" if field == "z" else "raw"
     return table.judgements(f"DA, {kind} ({Path(path).name})", f"da-{field}")
 
 
-def read_tsv(path: str, lower_is_better: bool = False) -> Judgements:
+def read_tsv(path: str, lower_is_better: bool = False, segments: int | None = None) -> Judgements:
     table = _Table(path)
     for line, text in _rows(path):
         system, segment, score = _split(path, line, text, 3, "\t")
-        table.put(line, system, _segment(path, line, segment), _number(path, line, score))
+        number = _segment(path, line, segment, segments)
+        table.put(line, system, number, _number(path, line, score))
     return table.judgements(f"human scores ({Path(path).name})", "tsv", not lower_is_better)
 
 
@@ -267,9 +329,13 @@ def parse_weights(spec: str) -> dict[tuple[str, ...], float]:
         if not sep or not key:
             raise InputError(f"MQM weight {item!r}: expected severity[/category...]:weight")
         try:
-            weights[tuple(key.split("/"))] = float(value)
+            weight = float(value)
         except ValueError:
             raise InputError(f"MQM weight {item!r}: {value!r} is not a number") from None
+        # a NaN weight would turn every score it touches into NaN, silently
+        if not (math.isfinite(weight) and weight >= 0):
+            raise InputError(f"MQM weight {item!r}: a weight is a finite number, 0 or more")
+        weights[tuple(key.split("/"))] = weight
     if not weights:
         raise InputError("MQM weights: none given")
     return weights
@@ -286,7 +352,7 @@ def error_weight(weights: Mapping[tuple[str, ...], float], severity: str, catego
     return 0.0
 
 
-def read_mqm(path: str, weights: str = MQM_WEIGHTS) -> Judgements:
+def read_mqm(path: str, weights: str = MQM_WEIGHTS, segments: int | None = None) -> Judgements:
     table = parse_weights(weights)
     rows = _rows(path)
     first = next(rows, None)
@@ -304,17 +370,33 @@ def read_mqm(path: str, weights: str = MQM_WEIGHTS) -> Judgements:
                 f"{path}:{line}: expected {len(header)} tab-separated fields, found {len(fields)}"
             )
         system, rater = fields[at["system"]], fields[at["rater"]]
-        segment = _segment(path, line, fields[at["seg_id"]])
+        segment = _segment(path, line, fields[at["seg_id"]], segments)
         weight = error_weight(table, fields[at["severity"]], fields[at["category"]])
         raters = penalties.setdefault(system, {}).setdefault(segment, {})
         raters[rater] = raters.get(rater, 0.0) + weight
+        if math.isinf(raters[rater]):  # finite weights that add past the largest float
+            raise InputError(
+                f"{path}:{line}: {system} segment {segment}: its penalty adds past the largest "
+                "number (check --mqm-weights)"
+            )
     if not penalties:
         raise InputError(f"{path}: no judgements in it")
     scores = _by_line(
-        {system: {k: -math.fsum(raters.values()) / len(raters) for k, raters in segments.items()}
+        {system: {k: _mean_penalty(path, system, k, raters) for k, raters in segments.items()}
          for system, segments in penalties.items()}
     )  # fmt: skip
     return Judgements(f"MQM ({Path(path).name}, weights {weights})", scores, True, "mqm")
+
+
+def _mean_penalty(path: str, system: str, segment: int, raters: Mapping[str, float]) -> float:
+    """Minus a segment's penalty averaged over its raters."""
+    try:
+        return -math.fsum(raters.values()) / len(raters)
+    except OverflowError:  # the raters' finite penalties add past the largest float
+        raise InputError(
+            f"{path}: {system} segment {segment}: its raters' penalties add past the largest "
+            "number (check --mqm-weights)"
+        ) from None
 
 
 #: the fields of Appraise's document-level export (make_rankings.py's names)
@@ -324,14 +406,8 @@ _APPRAISE_FIELDS = 11
 def read_docids(path: str) -> list[str]:
     """A test set's document id per line: the line's last whitespace-
     separated field (mt-metrics-eval's ``.docs`` lines are ``domain doc``)."""
-    try:
-        text = Path(path).read_text("utf-8-sig")
-    except OSError as e:
-        raise InputError(f"{path}: cannot read it ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
     ids = []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in _lines(path):
         fields = line.split()
         if not fields:
             raise InputError(f"{path}:{n}: no document id (one per line of the test set)")
@@ -471,21 +547,23 @@ def read_judgements(
     weights: str = MQM_WEIGHTS,
     docids: str | None = None,
     pair: str | None = None,
+    segments: int | None = None,
 ) -> Judgements:
     """Human judgements from a file in one of ``FORMATS`` (``field``: the
     DA score; ``lower_is_better``: a ``tsv`` of penalties; ``weights``: the
     MQM error weights; ``docids`` and ``pair``: Appraise's test set's
-    document ids and language pair)."""
+    document ids and language pair; ``segments``: the test set's length,
+    where known, so that a rating past its end is refused at its line)."""
     if fmt not in FORMATS:
         raise InputError(f"judgements format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fmt == "auto":
         fmt = detect(path)
     if fmt == "mqm-avg":
-        return read_mqm_avg(path)
+        return read_mqm_avg(path, segments)
     if fmt == "mqm":
-        return read_mqm(path, weights)
+        return read_mqm(path, weights, segments)
     if fmt == "wmt-da":
-        return read_wmt_da(path, field)
+        return read_wmt_da(path, field, segments)
     if fmt == "appraise":
         return read_appraise(path, docids, field, pair)
-    return read_tsv(path, lower_is_better)
+    return read_tsv(path, lower_is_better, segments)

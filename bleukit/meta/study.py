@@ -158,8 +158,8 @@ class Settings:
             raise InputError("samples and trials must be 0 or more")
         if not 0 < self.level < 1:
             raise InputError(f"confidence level {self.level}: expected a number in (0, 1)")
-        if self.threshold < 0:
-            raise InputError(f"threshold {self.threshold}: expected 0 or more")
+        if not (math.isfinite(self.threshold) and self.threshold >= 0):  # NaN compares False
+            raise InputError(f"threshold {self.threshold}: expected a finite number, 0 or more")
         if self.segments not in SEGMENT_MODES:
             raise InputError(f"segments {self.segments!r}: expected {' or '.join(SEGMENT_MODES)}")
         for by in self.calibrate:

@@ -26,18 +26,43 @@ that merge across processes and are resampled without re-tokenizing.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from ..core.errors import InputError
+from ..core.errors import ConfigError, InputError
 from ..core.hashing import sha256
 from ..core.partial import Partial, validate
 from ..core.resampling import Columns
 from ..core.stats import RefLength
 from ..engines import Engine, call_threads
 from .inputs import RefStreams, no_segments, sentence_references
+
+#: the keys of a signature's number of references and release, (long, short)
+NREFS = ("nrefs", "#")
+VERSION = ("version", "v")
+#: a release as signatures write it (PEP 440: 0.1.0, 2.6.0, 1.0rc1,
+#: 0.2.dev3+g1a2b), at most 64 characters
+_RELEASE = re.compile(
+    r"[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?(\.post[0-9]+)?(\.dev[0-9]+)?(\+[a-zA-Z0-9.]+)?"
+)
+
+
+def is_release(value: str) -> bool:
+    """Whether a signature's release is one (``abc`` is not, nor a newline
+    that would add a line to the YAML ``signature parse`` prints)."""
+    return len(value) <= 64 and _RELEASE.fullmatch(value) is not None
+
+
+def read_release(value: str, key: str = "version") -> str:
+    """A signature's release, checked: anything else is a ConfigError
+    naming the key."""
+    if not is_release(value):
+        raise ConfigError(f"signature key {key!r}: {value[:40]!r} is not a release (e.g. 0.1.0)")
+    return value
+
 
 S = TypeVar("S")  # per-segment (and summed) statistics
 R = TypeVar("R", bound="MetricResult", covariant=True)

@@ -13,10 +13,7 @@ from typing import Any, ClassVar, TypeVar
 from .._version import __version__
 from ..core.errors import ConfigError
 from ..core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
-from .base import MetricSignature
-
-NREFS = ("nrefs", "#")
-VERSION = ("version", "v")
+from .base import NREFS, VERSION, MetricSignature, read_release
 
 
 @dataclass(frozen=True)
@@ -65,7 +62,9 @@ class FieldForm:
                 raise ConfigError(f"signature {text!r}: key {key!r} is missing")
             data[name] = self._read(name, key, found.pop(key), short)
         nrefs = found.pop(NREFS[short], None)
-        found.pop(VERSION[short], None)
+        release = found.pop(VERSION[short], None)
+        if release is not None:
+            read_release(release, VERSION[short])
         tests = test_keys(short)
         test = parse_test(found, tests)
         for key in tests:

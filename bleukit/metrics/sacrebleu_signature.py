@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import ConfigError
-from .base import MetricSignature
+from .base import MetricSignature, is_release
 
 #: the release whose computations bleukit reproduces (tests/golden)
 REPRODUCED = "2.6.0"
@@ -127,6 +127,8 @@ def parse_sacrebleu_signature(text: str) -> SacrebleuSignature:
     metric = _metric(text, name, fields)
     long = _long_keys(text, metric, fields, release)
     version = long.pop("version", None)
+    if version is not None and not is_release(version):
+        raise _error(text, f"version {version[:40]!r}: expected a release, such as 2.0.0")
     nrefs = _nrefs(text, long.pop("nrefs" if release == 2 else "numrefs", None))
     context = {key: long.pop(key) for key in _CONTEXT if key in long}
     reading = _READERS[metric](_Fields(text, long), name, release)

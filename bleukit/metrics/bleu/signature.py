@@ -37,7 +37,7 @@ from ...config.model import (
 )
 from ...core.errors import ConfigError
 from ...core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
-from ..base import MetricSignature
+from ..base import NREFS, VERSION, MetricSignature, read_release
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -48,8 +48,6 @@ for _field, _key in _FIELD_KEYS.items():
     _KEY_FIELDS.setdefault(_key.long, []).append(_field)
 _SCORING_KEYS = [_FIELD_KEYS[fields[0]] for fields in _KEY_FIELDS.values()]
 
-NREFS = ("nrefs", "#")
-VERSION = ("version", "v")
 # sacrebleu 2.x's own key order (its Signature.info), with the test keys
 _SACREBLEU_ORDER = ("nrefs", "bs", "ar", "seed", "case", "eff", "tok", "smooth", "version")
 
@@ -278,7 +276,8 @@ def parse_signature(text: str) -> Signature:
     from ...config.schema import validate
 
     config = validate(data, f"signature {text!r}")
-    return Signature(config, nrefs, found[version_key], parse_test(found, tests))
+    release = read_release(found[version_key], version_key)
+    return Signature(config, nrefs, release, parse_test(found, tests))
 
 
 def _int(value: str, key: str) -> int:
