@@ -480,3 +480,55 @@ def test_exact_sums_are_fsums_values(values, data):
     assert exact.total(idx) == math.fsum(values[i] for i in idx)
     selected = data.draw(st.lists(st.integers(0, 1), min_size=len(values), max_size=len(values)))
     assert exact.signed(selected) == math.fsum(v if b else -v for v, b in zip(values, selected))
+
+
+def test_an_undefined_statistic_gets_no_test_and_no_cluster(corpus):
+    """Constant human scores: the correlations and Kendall-like tau are
+    undefined (NaN); they got a p-value of 0.0 (or NaN) and a second
+    cluster. Now they are untested, the JSON is strict, and notes say why."""
+    import json
+
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    flat = Judgements("flat", {name: (2.0,) * N for name in SYSTEMS})
+    result = study([chrf, bleu], corpus, flat, samples=20, trials=40)
+    sig = {x.statistic: x for x in result.significance}
+    for name in ("pearson", "spearman", "kendall_b", "kendall_c", "kendall_like_item"):
+        assert all(math.isnan(v.value(name)) for v in result.variants)
+        assert sig[name].untested and sig[name].p == {} and set(sig[name].clusters) == {0}
+    assert not sig["acc_eq_item"].untested and sig["acc_eq_item"].p
+    data = result.to_dict()
+    text = json.dumps(data, allow_nan=False)  # strict: no NaN anywhere
+    assert "pearson" in data["untested"] and "pearson" not in data["significance"]
+    assert all(v["clusters"].get("pearson") is None for v in data["variants"])
+    assert any("the humans score every system alike" in n for n in data["notes"])
+    assert any("the humans tie every pair" in n for n in data["notes"]) and "NaN" not in text
+
+
+def test_kendall_like_tau_at_a_da_threshold_is_untested_not_nan(corpus):
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    result = study([chrf, bleu], corpus, judged_by(bleu, *corpus), threshold=25.0, trials=30)
+    data = result.to_dict()
+    for name in ("kendall_like_none", "kendall_like_system"):
+        assert name in data["untested"] and name not in data["significance_tests"]
+    assert any("not defined at a threshold other than 0 (25)" in n for n in data["notes"])
+
+
+def test_a_study_too_small_to_separate_says_so(corpus):
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    hyps, refs = corpus
+    two = study([chrf, bleu], (hyps[:2], refs), judged_by(bleu, hyps[:2], refs), trials=20)
+    assert all(abs(v.system["pearson"]) == 1 for v in two.variants)
+    assert any(n.startswith("2 systems: every system-level correlation is +1 or -1")
+               for n in two.notes)  # fmt: skip
+    assert any("1/2^2 = 0.2500" in n for n in two.notes)
+    four = study([chrf, bleu], corpus, judged_by(bleu, *corpus), trials=20)
+    assert any("1/2^4 = 0.0625" in n for n in four.notes)
+    assert not any("every system-level correlation" in n for n in four.notes)
+    untested = study([chrf, bleu], corpus, judged_by(bleu, *corpus), trials=0, samples=0)
+    assert not any("PERM-BOTH" in n for n in untested.notes)
+
+
+@pytest.mark.parametrize("threshold", [math.nan, math.inf, -1.0])
+def test_a_threshold_is_a_finite_number_at_least_zero(threshold):
+    with pytest.raises(InputError, match="expected a finite number, 0 or more"):
+        s.Settings(threshold=threshold).check()

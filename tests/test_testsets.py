@@ -156,3 +156,17 @@ def test_every_command_a_test_set_error_suggests_runs(tmp_path, monkeypatch, cap
         assert main(shlex.split(command)[1:]) == 0, command
     assert fetched == ["en-de"]  # the download asked for the set and the pair named
     assert "wmt99" in capsys.readouterr().out  # --list lists it
+
+
+def test_an_unknown_test_set_close_to_a_known_one_is_one_line(tmp_path, monkeypatch, capsys):
+    """sacrebleu's table maps names to dataset objects: the suggestion
+    joined those objects (a TypeError traceback) instead of their names."""
+    from bleukit.cli import main
+
+    table = {"wmt99": _FakeDataset(tmp_path, []), "wmt20": _FakeDataset(tmp_path, [])}
+    monkeypatch.setattr(testsets, "datasets", lambda: table)
+    with pytest.raises(InputError, match=r"unknown test set 'wmt98'; did you mean wmt99"):
+        testsets.locate("wmt98", "en-de")
+    assert main(["sacrebleu", "--echo", "ref", "-t", "wmt98", "-l", "en-de"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown test set 'wmt98'" in err and len(err.splitlines()) == 1

@@ -90,7 +90,7 @@ def locate(name: str, langpair: str, download: bool = False) -> TestSet:
     dataset = table.get(name)
     if dataset is None:
         raise InputError(
-            f"unknown test set {name!r}; {did_you_mean(name, table)}"
+            f"unknown test set {name!r}; {did_you_mean(name, list(table))}"
             "(bleukit sacrebleu --list lists them)"
         )
     if langpair not in dataset.langpairs:
@@ -145,7 +145,7 @@ def download(name: str, langpair: str | None) -> None:
     table = require_datasets("--download")
     if name not in table:
         raise InputError(
-            f"unknown test set {name!r}; {did_you_mean(name, table)}"
+            f"unknown test set {name!r}; {did_you_mean(name, list(table))}"
             "(bleukit sacrebleu --list lists them)"
         )
     try:

@@ -212,6 +212,8 @@ class Significance:
     p: dict[tuple[int, int], float]
     clusters: tuple[int, ...]
     test: str = "perm-both"
+    #: why the statistic has no test and no clusters ("": it has)
+    untested: str = ""
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,9 @@ class Study:
     significance: tuple[Significance, ...]
     #: the variants (indices) with intervals, soft pairwise accuracy and tests
     tested: tuple[int, ...] = ()
+    #: what a reader must know to read the values: why some are undefined,
+    #: what a study this small cannot tell (one line each)
+    notes: tuple[str, ...] = ()
 
     def best(self, statistic: str) -> VariantResult | None:
         """The variant with the highest value of a statistic (the first of
@@ -234,6 +239,9 @@ class Study:
         return max(scored, key=lambda v: v.value(statistic)) if scored else None
 
     def to_dict(self) -> dict[str, Any]:
+        """The study as strict JSON holds it: an undefined value (NaN) is
+        null, and ``notes`` and ``untested`` say why."""
+
         def number(x: float) -> float | None:
             return None if math.isnan(x) else x
 
@@ -256,7 +264,9 @@ class Study:
                     "tie_epsilon": v.epsilon,
                     **_epsilons(v),
                     "tested": i in self.tested,
-                    "intervals": {k: list(x) for k, x in v.intervals.items()},
+                    "intervals": {
+                        k: [number(x) for x in lo_hi] for k, lo_hi in v.intervals.items()
+                    },  # fmt: skip
                     "delta_accuracy": None if v.delta is None else v.delta.to_dict(),
                     "clusters": {name: s.clusters[i] for name, s in sig.items() if s.clusters[i]},
                 }
@@ -273,8 +283,13 @@ class Study:
                     for (a, b), p in sorted(s.p.items())
                 ]
                 for s in self.significance
+                if not s.untested
             },
-            "significance_tests": {s.statistic: s.test for s in self.significance},
+            "significance_tests": {
+                s.statistic: s.test for s in self.significance if not s.untested
+            },
+            "untested": {s.statistic: s.untested for s in self.significance if s.untested},
+            "notes": list(self.notes),
         }
 
 
@@ -976,10 +991,77 @@ def run(
         for statistic in settings.tested_statistics():
             significance.append(_significance(statistic, results, kept, human, human_system,
                                               tested, settings, variants[0].engine))  # fmt: skip
+    notes = study_notes(results, human_system, settings, bool(significance))
     return Study(
         judged.source, tuple(names), tuple(human_system), n, stats.segments, settings,
-        tuple(results), tuple(significance), tuple(tested),
+        tuple(results), tuple(significance), tuple(tested), tuple(notes),
     )  # fmt: skip
+
+
+def _alike(values: Sequence[float]) -> bool:
+    """Whether every value is the same (a correlation with them is undefined)."""
+    kept = [x for x in values if not math.isnan(x)]
+    return len(set(kept)) < 2
+
+
+def _why_undefined(statistic: str, settings: Settings) -> str:
+    """Why a segment-level statistic can be undefined (NaN)."""
+    if statistic.startswith("kendall_like"):
+        if settings.threshold != 0 and not statistic.endswith("_item"):
+            return (
+                f"Kendall-like tau not grouped and by system is not defined at a threshold "
+                f"other than 0 ({settings.threshold:g}); grouped by item it is"
+            )
+        if settings.threshold:
+            return (
+                f"no pair of segments whose human scores differ by {settings.threshold:g} or "
+                "more (Kendall-like tau skips the others)"
+            )
+        return "the humans tie every pair of segments (Kendall-like tau skips ties)"
+    return "no pair of scores to compare"
+
+
+def study_notes(
+    results: Sequence[VariantResult],
+    human_system: Sequence[float],
+    settings: Settings,
+    tested: bool,
+) -> list[str]:
+    """What the values cannot tell, one line each: why a value is undefined
+    ('–' in the tables, null in the JSON; such a statistic gets no test and
+    no cluster), and what a study of so few systems cannot separate."""
+    notes = []
+    systems = len(human_system)
+    correlations = [name.replace("_", " ") for name in SYSTEM if name != "pairwise_accuracy"]
+    if _alike(human_system):
+        notes.append(
+            f"the humans score every system alike: {', '.join(correlations)} are undefined (–)"
+        )
+    else:
+        flat = [v.name for v in results if _alike(v.system_scores)]
+        if flat:
+            notes.append(
+                f"{', '.join(flat)}: {', '.join(correlations)} undefined (–): every system "
+                "scored alike"
+            )
+    for statistic in settings.segment_statistics():
+        undefined = [v.name for v in results if math.isnan(v.segment[statistic])]
+        if undefined:
+            who = "every variant" if len(undefined) == len(results) else ", ".join(undefined)
+            reason = _why_undefined(statistic, settings)
+            notes.append(f"{statistic.replace('_', ' ')} undefined (–) for {who}: {reason}")
+    if systems == 2:
+        notes.append(
+            "2 systems: every system-level correlation is +1 or -1 (two points always lie on "
+            "a line) and pairwise accuracy 0 or 1; the system level cannot tell variants apart"
+        )
+    if tested and 0 < systems and 2.0**-systems > ALPHA:
+        notes.append(
+            f"{systems} systems: PERM-BOTH's system-level p-values are at least about "
+            f"1/2^{systems} = {2.0**-systems:.4f} (the trial that swaps no system reaches the "
+            f"observed difference), above {ALPHA}: no system-level difference can be significant"
+        )
+    return notes
 
 
 def _shortlist(points: Sequence[VariantResult], listed: int) -> list[int]:
@@ -1006,17 +1088,19 @@ def _significance(
     settings: Settings,
     engine: Engine,
 ) -> Significance:
-    def key(k: int) -> float:
-        value = results[k].value(statistic)
-        return -math.inf if math.isnan(value) else value
-
-    order = sorted(tested, key=key, reverse=True)
+    # an undefined value (NaN) has no rank: its variant gets no test and no
+    # cluster (its p-values would compare nothing with something)
+    defined = [k for k in tested if not math.isnan(results[k].value(statistic))]
+    order = sorted(defined, key=lambda k: results[k].value(statistic), reverse=True)
+    test = _test_of(statistic)
+    if len(order) < 2:
+        why = "undefined for every tested variant" if not order else "defined for one variant"
+        return Significance(statistic, tuple(order), {}, (0,) * len(results), test, why)
     # the same trials for every pair: a pair's p-value does not depend on
     # which other variants are studied
     cells = len(human_system) if statistic in SYSTEM else len(human) * len(human[0])
     draws = Draws.from_seed(cells, settings.trials, settings.seed)
     p: dict[tuple[int, int], float] = {}
-    test = _test_of(statistic)
     for x, y in itertools.combinations(range(len(order)), 2):
         better, worse = order[x], order[y]
         if statistic in SYSTEM:
@@ -1040,6 +1124,10 @@ def _significance(
                 scores[worse].cells, scores[better].cells, human, statistic,
                 settings.threshold, draws, engine,
             )  # fmt: skip
+    if any(math.isnan(x) for x in p.values()):
+        # the trials' statistic is undefined where the variants' is not
+        return Significance(statistic, tuple(order), {}, (0,) * len(results), test,
+                            "its permutation trials are undefined")  # fmt: skip
     clusters = assign_clusters(order, p, ALPHA)
     return Significance(statistic, tuple(order), p,
                         tuple(clusters.get(k, 0) for k in range(len(results))), test)  # fmt: skip

@@ -104,12 +104,20 @@ def about(study: Study) -> list[str]:
             f"PERM-BOTH), seed {s.seed}; (k): the variant's significance cluster for that "
             "statistic (mt-metrics-eval's rule, p <= 0.05)"
         )
-    tests: dict[str, list[str]] = {sig.test: [] for sig in study.significance}
+    tests: dict[str, list[str]] = {sig.test: [] for sig in study.significance if not sig.untested}
     for sig in study.significance:
-        tests[sig.test].append(sig.statistic.replace("_", " "))
+        if not sig.untested:
+            tests[sig.test].append(sig.statistic.replace("_", " "))
     if len(tests) > 1:
         each = (f"{TEST_NAMES[test]}: {', '.join(names)}" for test, names in tests.items())
         lines.append("Significance: " + "; ".join(each))
+    untested: dict[str, list[str]] = {}
+    for sig in study.significance:
+        if sig.untested:
+            untested.setdefault(sig.untested, []).append(sig.statistic.replace("_", " "))
+    for why, names in untested.items():
+        lines.append(f"No test and no clusters ({why}): {', '.join(names)}")
+    lines += study.notes
     return lines
 
 
@@ -163,7 +171,8 @@ def latex(study: Study, width: int = 3) -> str:
 
 
 def as_json(study: Study, width: int = 3) -> str:
-    return json.dumps(study.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    # strict JSON: a NaN left anywhere is a bug, not output
+    return json.dumps(study.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 FORMATS: dict[str, Callable[[Study, int], str]] = {
