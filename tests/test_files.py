@@ -4,7 +4,7 @@ import gzip
 
 import pytest
 
-from bleukit.core.errors import InputError
+from bleukit.core.errors import ByteOrderMarkWarning, InputError
 from bleukit.io.files import (
     check_line_counts,
     check_same_length,
@@ -24,7 +24,6 @@ from bleukit.io.files import (
         (b"\n", [""]),
         (b"a\n\nb\n", ["a", "", "b"]),  # blank lines are segments
         (b"a\r\nb\r\n", ["a", "b"]),  # CRLF
-        (b"\xef\xbb\xbfa\nb\n", ["a", "b"]),  # BOM removed
         ("a\u2028b\x85c\n".encode(), ["a\u2028b\x85c"]),  # never splitlines()
         (b"x\ry\n", ["x\ry"]),  # a lone CR stays inside the segment
     ],
@@ -33,11 +32,22 @@ def test_decode_lines(data, lines):
     assert decode_lines(data, "f") == lines
 
 
+def test_a_byte_order_mark_is_text_as_sacrebleu_reads_it():
+    """It was removed, so a published score computed on such a file (WMT23
+    en-ja's AIRC, by sacrebleu) was not reproduced to the last digit: now
+    U+FEFF stays part of the first segment, with a warning naming the file."""
+    with pytest.warns(ByteOrderMarkWarning, match=r"^hyp.txt starts with a UTF-8 byte-order mark"):
+        assert decode_lines(b"\xef\xbb\xbfa\nb\n", "hyp.txt") == ["\ufeffa", "b"]
+    # only at the start of a file: a chunk's first line past it is text anyway
+    assert decode_lines(b"\xef\xbb\xbfa\n", "hyp.txt", first_line=3) == ["\ufeffa"]
+
+
 @pytest.mark.parametrize(
     "data",
     [b"a\nb\n", b"a\nb", b"", b"\n", b"a\n\nb\n", b"a\r\nb\r\n", b"\xef\xbb\xbfa\nb", b"x\ry"],
 )
 @pytest.mark.parametrize("size", [1, 2, 5])
+@pytest.mark.filterwarnings("ignore::bleukit.core.errors.ByteOrderMarkWarning")
 def test_chunks_and_counts_equal_read_lines(tmp_path, data, size):
     path = tmp_path / "f.txt"
     path.write_bytes(data)

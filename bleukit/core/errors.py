@@ -41,6 +41,17 @@ class PluginError(BleukitError):
     message names the plugin, its entry point and its distribution."""
 
 
+class BleukitWarning(UserWarning):
+    """Something the user should know about their input that does not stop
+    the run: the CLI prints it as ``bleukit: warning: ...`` on standard
+    error (``-q`` silences it); library callers get a Python warning."""
+
+
+class ByteOrderMarkWarning(BleukitWarning):
+    """A text file starts with a UTF-8 byte-order mark, which is read as
+    text (U+FEFF, part of the first segment), as sacrebleu reads it."""
+
+
 def did_you_mean(name: str, choices: Iterable[str] | Mapping[str, str]) -> str:
     """``"did you mean X? "`` for the choices closest to a mistyped name
     (case first: ``chrf`` is ``chrF``), or ``""`` when none is close.

@@ -5,8 +5,13 @@
 * A final ``\\n`` ends the last line; it does not start an empty segment. A
   missing final newline loses nothing.
 * A ``\\r`` before ``\\n`` (CRLF files) is removed.
-* A UTF-8 byte-order mark at the start of the file is removed; it is an
-  encoding marker, not text (sacrebleu keeps it as part of the first token).
+* A UTF-8 byte-order mark at the start of the file is read as text: U+FEFF
+  at the start of the first segment, part of its first token, as sacrebleu
+  reads it, with a ``ByteOrderMarkWarning`` naming the file. Every variant
+  reads it so (bleukit's own ones too): the published scores of WMT's
+  organisers were computed so (WMT23 en-ja's AIRC file begins with one), a
+  signature must give the same score from the same bytes whatever reads
+  them, and a mark no tool would ever strip is one character of a corpus.
 * Invalid UTF-8 is an error naming the file, line and column; a UTF-16 or
   UTF-32 byte-order mark, or a NUL byte, is an error saying what the file is.
 * Files ending in ``.gz`` are decompressed.
@@ -22,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import BinaryIO, TextIO
 
-from ..core.errors import InputError
+from ..core.errors import ByteOrderMarkWarning, InputError
 
 BOM = b"\xef\xbb\xbf"
 #: byte-order marks of the encodings a text file is often saved in by
@@ -62,12 +67,26 @@ def check_text(data: bytes, name: str, first_line: int = 1) -> None:
         )
 
 
+def warn_bom(name: str) -> None:
+    """The warning that a file starts with a UTF-8 byte-order mark."""
+    import warnings
+
+    warnings.warn(
+        ByteOrderMarkWarning(
+            f"{name} starts with a UTF-8 byte-order mark: it is read as text (U+FEFF, part of "
+            "the first segment's first token), as sacrebleu reads it; remove it if it is no "
+            "part of the text (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)"
+        ),
+        stacklevel=3,
+    )
+
+
 def decode_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
     """Split raw bytes into segments, as described in the module docstring
     (``first_line``: the number of the first line, for error messages);
     ``check_text`` first, where it was not done already."""
     if first_line == 1 and data.startswith(BOM):
-        data = data[len(BOM) :]
+        warn_bom(name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

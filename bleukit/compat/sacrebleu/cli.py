@@ -38,7 +38,7 @@ from ...core.errors import BleukitError, ConfigError, InputError
 from ...core.results import Interval
 from ...core.spec import TestName
 from ...io import testsets
-from ...io.files import wide_encoding
+from ...io.files import warn_bom, wide_encoding
 from ...metrics.base import AnyMetric
 from .chrf import CHRF
 from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed
@@ -151,6 +151,8 @@ def _lines(path: str, encoding: str) -> list[str]:
     try:
         with _open(path, encoding) as fh:
             lines = [line.rstrip() for line in fh]
+        if lines and lines[0].startswith("\ufeff"):
+            warn_bom(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -664,8 +666,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         import logging
 
         logging.getLogger("bleukit.compat.sacrebleu").setLevel(logging.ERROR)
+    from ...cli.app import printed_warnings
+
     try:
-        text = run(args)
+        with printed_warnings(args.quiet):
+            text = run(args)
     except BleukitError as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return EXIT_USER_ERROR
