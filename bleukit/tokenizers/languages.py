@@ -1,9 +1,21 @@
-"""Choosing a variant from the target language (``--lang``).
+"""Choosing a variant from the target language (``--lang``), and the
+advice a word tokenizer on an unspaced script gets.
 
-Languages written without spaces between words get BLEUc18, which needs no
-word segmenter (Denoual & Lepage 2005); every other language gets BLEUw4.
-The choice never depends on which extras are installed, so the same command
-gives the same variant everywhere.
+Where a community has published scores under one setting, ``--lang``
+picks the variant that reproduces them, and says what suits new work:
+
+* Japanese: WMT21, WMT22 and WMT23's organisers scored English-Japanese
+  with sacrebleu ``-tok char`` at order 4 (``sacrebleu[tokenizer=char]``);
+* Chinese: they scored English-Chinese with sacrebleu ``-tok zh``
+  (``sacrebleu[tokenizer=zh]``).
+
+scripts/reproduce_wmt.py checks every published score of those years with
+the variant picked here. Other languages written without spaces (Thai, Lao,
+Khmer, Burmese, Tibetan...) have no such WMT convention and get BLEUc18,
+which needs no word segmenter (Denoual & Lepage 2005); every other
+language gets BLEUw4 (equal to WMT's sacrebleu numbers wherever every order
+has a match). The choice never depends on which extras are installed, so
+the same command gives the same variant everywhere.
 """
 
 from __future__ import annotations
@@ -11,6 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 # ISO 639-1 codes (and 639-3 where there is none) of languages whose usual
 # script does not put spaces between words
@@ -58,12 +71,50 @@ _UNSPACED_BLOCKS = (
 )
 #: the first character of any of those blocks
 _FIRST_UNSPACED = chr(min(first for first, _, _ in _UNSPACED_BLOCKS))
-#: what to use instead of a word tokenizer, by language
-_SEGMENTERS = {
-    "zh": "--lang zh (BLEUc18) or --set tokenizer=zh",
-    "ja": "--lang ja (BLEUc18) or --set tokenizer=ja-mecab (pip install 'bleukit[ja]')",
-    "th": "--lang th (BLEUc18) or --set tokenizer=th (pip install 'bleukit[th]')",
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How a language's published scores were computed: the variant that
+    reproduces them, who published them so, and what suits new work."""
+
+    variant: str
+    published: str
+    new_work: str
+
+
+#: the published conventions ``--lang`` follows, by language
+CONVENTIONS = {
+    "ja": Convention(
+        "sacrebleu[tokenizer=char]",
+        "WMT21-23's published English-Japanese BLEU (sacrebleu -tok char, order 4)",
+        "-v BLEUc18 (character 18-grams), or --set tokenizer=ja-mecab for words "
+        "(pip install 'bleukit[ja]')",
+    ),
+    "zh": Convention(
+        "sacrebleu[tokenizer=zh]",
+        "WMT21-23's published English-Chinese BLEU (sacrebleu -tok zh)",
+        "-v BLEUc18 (character 18-grams), or --set tokenizer=zh.v2 (zh with its Unicode "
+        "ranges fixed)",
+    ),
 }
+#: what to use instead of a word tokenizer where no published convention is
+#: known, by language
+_SEGMENTERS = {
+    "th": "--lang th (BLEUc18), or --set tokenizer=th for words (pip install 'bleukit[th]')",
+}
+
+
+def advice(lang: str) -> str:
+    """What to use for a language written without spaces: the published
+    convention first, then what suits new work."""
+    convention = CONVENTIONS.get(lang)
+    if convention is not None:
+        return (
+            f"to compare with {convention.published}: --lang {lang} (variant "
+            f"{convention.variant}); for new work: {convention.new_work}"
+        )
+    return _SEGMENTERS.get(lang, f"--lang {lang} (BLEUc18), or --set tokenizer=script")
 
 
 @functools.cache
@@ -110,10 +161,9 @@ def script_warning(sample: str, tokenizer: str) -> str | None:
     if lang is None:
         return None
     name = UNSPACED_LANGUAGES[lang]
-    advice = _SEGMENTERS.get(lang, f"--lang {lang} (BLEUc18) or --set tokenizer=script")
     return (
         f"the hypotheses look {name} (written without spaces), which tokenizer {tokenizer} "
-        f"does not split: whole phrases count as words; use {advice}"
+        f"does not split: whole phrases count as words; {advice(lang)}"
     )
 
 
@@ -123,12 +173,19 @@ def primary_subtag(lang: str) -> str:
 
 
 def variant_for_language(lang: str) -> tuple[str, str]:
-    """The variant for a target language and why it was chosen."""
+    """The variant for a target language and why it was chosen: the one
+    that reproduces its published scores (``CONVENTIONS``), else BLEUc18
+    for a language written without spaces, else BLEUw4."""
     code = primary_subtag(lang)
+    convention = CONVENTIONS.get(code)
+    if convention is not None:
+        return convention.variant, (
+            f"it reproduces {convention.published}; for new work: {convention.new_work}"
+        )
     if code in UNSPACED_LANGUAGES:
         return "BLEUc18", (
-            f"{UNSPACED_LANGUAGES[code]} is written without spaces between words; "
-            "BLEUc18 needs no word segmentation"
+            f"{UNSPACED_LANGUAGES[code]} is written without spaces between words and has no "
+            "published convention bleukit knows of; BLEUc18 needs no word segmentation"
         )
     return "BLEUw4", "a language written with spaces between words"
 
@@ -140,7 +197,7 @@ def tokenizer_warning(lang: str, tokenizer: str) -> str | None:
         name = UNSPACED_LANGUAGES[code]
         return (
             f"{name} is written without spaces, so tokenizer {tokenizer} counts whole phrases "
-            "as words; consider BLEUc18 or --set tokenizer=script"
+            f"as words; {advice(code)}"
         )
     return None
 
