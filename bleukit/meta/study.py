@@ -266,7 +266,7 @@ class Study:
                     "tested": i in self.tested,
                     "intervals": {
                         k: [number(x) for x in lo_hi] for k, lo_hi in v.intervals.items()
-                    },  # fmt: skip
+                    },
                     "delta_accuracy": None if v.delta is None else v.delta.to_dict(),
                     "clusters": {name: s.clusters[i] for name, s in sig.items() if s.clusters[i]},
                 }

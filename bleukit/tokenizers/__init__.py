@@ -4,6 +4,7 @@ family.
 * ``base``: what a tokenizer and a splitter are (protocols, the plugin
   contract), their registries, the splitters;
 * ``rules``: ``none.v1``, ``13a.v1``, ``intl.v1`` (mteval rules, as sacrebleu),
+  ``t2t.v1`` (tensor2tensor's bleu_tokenize, quirks kept),
   ``mteval-intl.v1`` (mteval-v13a.pl's international rules, as the script);
 * ``char``: ``char.v1``, ``char-space.v1``;
 * ``cjk``: ``zh.v1``, ``zh.v2``, ``script.v1``;
@@ -47,7 +48,13 @@ from .pipeline import (
     make_preprocessor,
     make_tokenization,
 )
-from .rules import NoneTokenizer, Tokenizer13a, TokenizerIntl, TokenizerMtevalIntl
+from .rules import (
+    NoneTokenizer,
+    Tokenizer13a,
+    TokenizerIntl,
+    TokenizerMtevalIntl,
+    TokenizerT2t,
+)
 from .spm import SentencePieceFamily
 
 __all__ = [
@@ -72,6 +79,12 @@ TOKENIZERS.register("none.v1", NoneTokenizer(), "no tokenization (sacrebleu 'non
 TOKENIZERS.register("13a.v1", Tokenizer13a(), "mteval-v13a rules, as sacrebleu 2.x '13a'")
 TOKENIZERS.register(
     "intl.v1", TokenizerIntl(), "mteval-v14 international rules, as sacrebleu 2.x 'intl'"
+)
+TOKENIZERS.register(
+    "t2t.v1",
+    TokenizerT2t(),
+    "tensor2tensor's bleu_tokenize, quirks kept (a backslash is no punctuation, \\d not N, "
+    "no strip)",
 )
 TOKENIZERS.register(
     "mteval-intl.v1",

@@ -6,7 +6,9 @@ The stage runs in this order, as in sacrebleu's ``BLEU._preprocess_segment``:
 1. case folding (``lowercase``: ``False``, ``True`` = Python ``str.lower``,
    ``"ascii"`` = A-Z only, as Perl's ``lc`` on undecoded bytes in
    multi-bleu.perl ``-lc`` and mteval-v13a.pl without ``-c``);
-2. trailing whitespace removed (sacrebleu strips with ``str.rstrip()``);
+2. trailing whitespace removed (sacrebleu strips with ``str.rstrip()``),
+   except for a tokenizer that ``keeps_trailing_whitespace`` (``t2t.v1``:
+   tensor2tensor does not strip);
 3. a tokenizer turns the line into a space-separated string, exactly as the
    reference tool does;
 4. a splitter cuts that string into tokens: ``unicode.v1`` splits on every
@@ -65,6 +67,9 @@ def make_preprocessor(
     # sacrebleu strips trailing whitespace before tokenizing; with the ascii
     # splitter only ASCII whitespace is stripped, as Perl's chop + split would
     strip_chars = ASCII_WHITESPACE if SPLITTERS.canonical(splitter) == "ascii.v1" else None
+    if getattr(tok, "keeps_trailing_whitespace", False):
+        # a tokenizer that reproduces a tool that does not strip (t2t.v1)
+        return _unstripped(tok, split, lowercase)
 
     chars = getattr(tok, "chars", None)
     if chars is not None:
@@ -76,6 +81,17 @@ def make_preprocessor(
         if not isinstance(tokens, list):
             tokens = list(tokens)
         return tokens
+
+    return preprocess
+
+
+def _unstripped(
+    tok: Any, split: Callable[[str], Tokens], lowercase: Lowercase
+) -> Callable[[str], Tokens]:
+    """Case folding, the tokenizer and the splitter, the line not stripped."""
+
+    def preprocess(line: str) -> list[str]:
+        return list(split(tok(fold_case(line, lowercase))))
 
     return preprocess
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+import unicodedata
 from typing import Any
 
 from .base import BlockMode
@@ -162,6 +163,58 @@ class TokenizerIntl:
             for m in regex.finditer(f"\\p{{{prop}}}", every):
                 table[m.start()] |= bit
         return bytes(table)
+
+
+class TokenizerT2t:
+    r"""tensor2tensor's ``bleu_tokenize`` (``tensor2tensor/utils/bleu_hook.py``,
+    what ``t2t-bleu`` and ``bleu_wrapper`` score with), quirks kept. It
+    looks like ``intl`` (mteval-v14's rules) but is not:
+
+    * Compatibility quirk: tensor2tensor pastes every punctuation character
+      (Unicode category P, from Python's ``unicodedata``) raw into a
+      ``[...]`` class, so the backslash escapes the ``]`` after it and is
+      never split off as punctuation: ``your\* r`` gives ``your\``, ``*``,
+      ``r`` (``intl``: ``your``, ``\``, ``*``, ``r``).
+    * Compatibility quirk: the rules test "not a digit" with ``\d`` (decimal
+      digits, Nd), where ``intl`` tests "not a number" (N, which also holds
+      ``½``, ``²``, ``①``): ``½-3`` is three tokens here, one in ``intl``.
+    * Compatibility quirk: the line is not stripped first, so a trailing
+      space splits a final punctuation mark from a number (``2019. ``
+      gives ``2019``, ``.``; ``intl`` keeps ``2019.``).
+    * The categories are Python's own Unicode data (``unicodedata``: Unicode
+      14 on Python 3.11, 15.1 on 3.13), as tensor2tensor reads them, where
+      ``intl`` uses the ``regex`` module's: characters assigned between those
+      versions can tokenize differently from one Python to the next.
+
+    Line by line, with Python's ``re``, as tensor2tensor runs them."""
+
+    sacrebleu = None
+    #: the pipeline gives the line as read: tensor2tensor does not strip it
+    keeps_trailing_whitespace = True
+
+    @functools.cached_property
+    def _rules(self) -> tuple[tuple[re.Pattern[str], str], ...]:
+        punctuation, symbols = [], []
+        # every code point below sys.maxunicode, as tensor2tensor's
+        # UnicodeRegex.property_chars lists them
+        for x in range(sys.maxunicode):
+            category = unicodedata.category(chr(x))
+            if category[0] == "P":
+                punctuation.append(chr(x))
+            elif category[0] == "S":
+                symbols.append(chr(x))
+        # pasted raw into the classes (the compatibility quirk above)
+        p, s = "".join(punctuation), "".join(symbols)
+        return (
+            (re.compile(r"([^\d])([" + p + r"])"), r"\1 \2 "),
+            (re.compile(r"([" + p + r"])([^\d])"), r" \1 \2"),
+            (re.compile("([" + s + "])"), r" \1 "),
+        )
+
+    def __call__(self, line: str) -> str:
+        for pattern, replacement in self._rules:
+            line = pattern.sub(replacement, line)
+        return " ".join(line.split())
 
 
 class TokenizerMtevalIntl:

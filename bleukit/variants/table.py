@@ -337,13 +337,15 @@ BUILTIN: dict[str, dict[str, Any]] = {
     "t2t-bleu": {
         "name": "t2t-bleu",
         "description": "tensor2tensor's bleu_hook.bleu_wrapper (t2t-bleu's "
-        "BLEU_uncased): its bleu_tokenize (mteval-v14's "
-        "international rules, intl.v1), lowercased, order 4, "
-        "mteval's 1/2^k for an order with no match and an order "
-        "with no n-gram skipped (t2t-exp.v1). t2t returns a "
-        "float32, so it agrees to float32 precision; BLEU_cased "
-        "is t2t-bleu[lowercase=false].",
-        "tokenizer": "intl.v1",
+        "BLEU_uncased): its bleu_tokenize with its quirks "
+        "(t2t.v1: mteval-v14's international rules, but a "
+        'backslash is never split off, "not a digit" is \\d, and '
+        "the line is not stripped), lowercased, order 4, mteval's "
+        "1/2^k for an order with no match and an order with no "
+        "n-gram skipped (t2t-exp.v1). t2t returns a float32, so "
+        "it agrees to float32 precision; BLEU_cased is "
+        "t2t-bleu[lowercase=false].",
+        "tokenizer": "t2t.v1",
         "tokenizer_model": None,
         "split": "unicode.v1",
         "lowercase": True,

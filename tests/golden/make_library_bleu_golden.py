@@ -49,6 +49,27 @@ EXAMPLES = [
 ]
 
 
+#: strings whose tensor2tensor tokens differ from sacrebleu's intl: a
+#: backslash (never split off), numbers that are no decimal digits (½, ²,
+#: ①, Ⅻ), a trailing space after a final period, a final period after
+#: a number, a symbol; and the sentence examples they make
+T2T_QUIRKS = [
+    "your\\* r",
+    "a \\b\\ c\\",
+    "½-3 and ²,x",
+    "① ② ⅻ. ok",
+    "in 2019. ",
+    "in 2019.",
+    "price: $5 + 3€",
+    "“quoted” — dash",
+]
+T2T_EXAMPLES = [
+    ("see C:\\dir\\file. done", ["see C:\\dir\\file . done"]),
+    ("½-3 ok", ["½ - 3 ok"]),
+    ("it ended in 2019. ", ["it ended in 2019 ."]),
+]
+
+
 def lines(name: str) -> list[str]:
     return (DATA / name).read_text("utf-8")[:-1].split("\n")
 
@@ -136,15 +157,16 @@ def t2t(bleu_hook: str, commit: str) -> dict[str, Any]:
                 })  # fmt: skip
     tokenize = ns["bleu_tokenize"]
     examples = []
-    for hyp, refs in EXAMPLES:
+    for hyp, refs in [*EXAMPLES, *T2T_EXAMPLES]:
         bleu = ns["compute_bleu"]([tokenize(refs[0])], [tokenize(hyp)])
         examples.append({"hyp": hyp, "refs": refs[:1], "bleu": float(bleu)})
+    tokens = [{"text": text, "tokens": tokenize(text)} for text in T2T_QUIRKS]
     meta = {
         "source": f"tensorflow/tensor2tensor {commit} tensor2tensor/utils/bleu_hook.py",
         "numpy": np.__version__,
         "python": sys.version.split()[0],
     }
-    return {"meta": meta, "cases": cases, "examples": examples}
+    return {"meta": meta, "cases": cases, "examples": examples, "tokens": tokens}
 
 
 def nltk() -> dict[str, Any]:
