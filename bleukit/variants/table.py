@@ -212,6 +212,28 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "effective_order": False,
         "totals": "exact",
     },
+    "mteval-bleu": {
+        "name": "mteval-bleu",
+        "description": "BLEU as NIST's mteval-v13a.pl -c computes it (its "
+        "bleu_score): 13a tokenization with case kept, closest "
+        "reference length, and its smoothing (t2t-exp.v1): the "
+        "k-th order without a match counts 1/2^k matches, and "
+        "an order without any n-gram counts as precision 1. "
+        "Equal to BLEUw4 wherever every order has a match. "
+        "mteval's default (A-Z lowercased) is "
+        "mteval-bleu[lowercase=ascii].",
+        "tokenizer": "13a.v1",
+        "tokenizer_model": None,
+        "split": "unicode.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "t2t-exp.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "exact",
+    },
     "multi-bleu": {
         "name": "multi-bleu",
         "description": "Moses multi-bleu.perl on pre-tokenized text: tokens "

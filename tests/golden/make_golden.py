@@ -17,8 +17,8 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "wmt"
 SOURCE = "tests/data/wmt/oracle.json and oracle-char18-shortest.json"
-#: mteval-v13a.pl's options in the oracle, as bleukit overrides of BLEUw4
-#: and NIST: -c (case kept), the default (A-Z lowercased), -c
+#: mteval-v13a.pl's options in the oracle, as bleukit overrides of
+#: mteval-bleu and NIST: -c (case kept), the default (A-Z lowercased), -c
 #: --international-tokenization
 MTEVAL_OPTIONS = {
     "13a_cased": {"lowercase": False},
@@ -123,7 +123,7 @@ def build(root: Path = DATA) -> dict:
                         {
                             **where,
                             "tool": "mteval-v13a.pl",
-                            "variant": "BLEUw4",
+                            "variant": "mteval-bleu",
                             "overrides": overrides,
                             "score": exp["bleu_x100"],
                             "sys_len": exp["sys_len"],
