@@ -1,6 +1,7 @@
 """Peak resident memory (and wall time) of each ``bleukit`` command on a
 large corpus: each command runs in a fresh process, and its peak RSS is the
-kernel's ``ru_maxrss`` for that child.
+kernel's ``ru_maxrss`` for that child, read by a small launcher
+(``launch.py``: a child forked from this script would count its memory too).
 
     python benchmarks/make_corpus.py /tmp/m1 --lines 1000000 --seed 1
     python benchmarks/make_corpus.py /tmp/m2 --lines 1000000 --seed 2
@@ -19,9 +20,9 @@ import json
 import os
 import platform
 import shlex
-import subprocess
 import tempfile
-import time
+
+from launch import launcher, measure
 
 
 def commands(ref: str, hyps: list[str], samples: str, out_dir: str) -> dict[str, list[str]]:
@@ -38,15 +39,12 @@ def commands(ref: str, hyps: list[str], samples: str, out_dir: str) -> dict[str,
 
 
 def peak(argv: list[str]) -> tuple[float, float]:
-    """Peak RSS (MiB) and wall seconds of one command, which must succeed."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status):
-        assert proc.stderr is not None
-        raise SystemExit(f"{shlex.join(argv)} failed: {proc.stderr.read().decode()[-500:]}")
-    return usage.ru_maxrss / 1024, wall
+    """Peak RSS (MiB) and wall seconds of one command, which must succeed
+    (measured from a small launcher: ``launch.py``)."""
+    run = measure(argv)
+    if run.code:
+        raise SystemExit(f"{shlex.join(argv)} failed: {run.stderr.decode()[-500:]}")
+    return run.peak_mib, run.wall
 
 
 def main() -> None:
@@ -64,7 +62,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as out_dir:
         table = commands(args.ref, args.hyps, args.samples, out_dir)
         chosen = args.only.split(",") if args.only else list(table)
-        print(f"{lines:,} lines, {len(args.hyps)} systems; {args.bleukit}")
+        print(
+            f"{lines:,} lines, {len(args.hyps)} systems; {args.bleukit}; measured by {launcher()}"
+        )
         print(f"{'command':<18} {'peak RSS':>10} {'wall':>8}")
         for name in chosen:
             rss, wall = peak([*shlex.split(args.bleukit), *table[name]])

@@ -8,7 +8,7 @@ weaker systems); reference A is the reference. The human scores are
 random (seeded) but consistent with quality: each system's segment score
 is its sentence chrF plus noise, so that the statistics are not all near
 zero. Each command runs in a fresh process; its peak RSS is the kernel's
-``ru_maxrss`` for that child.
+``ru_maxrss`` for that child, read by a small launcher (``launch.py``).
 
     python benchmarks/meta_grid.py [--grid "tokenizer=13a.v1,intl.v1,char.v1 ..."] [--json out.json]
 """
@@ -21,11 +21,11 @@ import os
 import platform
 import random
 import shlex
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from launch import measure
 
 ROOT = Path(__file__).resolve().parents[1]
 WMT, MQM = ROOT / "tests" / "data" / "wmt", ROOT / "tests" / "data" / "mqm"
@@ -76,16 +76,13 @@ def make_study(folder: Path, seed: int = 1) -> tuple[Path, Path, Path, Path]:
 
 
 def run(argv: list[str]) -> tuple[float, float, dict[str, object]]:
-    """Peak RSS (MiB), wall seconds and the JSON output of one command."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = proc.stdout.read() if proc.stdout else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status):
-        err = proc.stderr.read().decode() if proc.stderr else ""
-        raise SystemExit(f"{shlex.join(argv)} failed: {err[-500:]}")
-    return usage.ru_maxrss / 1024, wall, json.loads(out)
+    """Peak RSS (MiB), wall seconds and the JSON output of one command
+    (measured from a small launcher: ``launch.py``; this script holds the
+    study it made, which a child forked from it would count)."""
+    result = measure(argv)
+    if result.code:
+        raise SystemExit(f"{shlex.join(argv)} failed: {result.stderr.decode()[-500:]}")
+    return result.peak_mib, result.wall, json.loads(result.stdout)
 
 
 def main() -> None:

@@ -3,6 +3,7 @@ MANIFEST.md gives the provenance of every file)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +46,18 @@ class WmtData:
 @pytest.fixture(scope="session")
 def wmt() -> WmtData:
     return WmtData(WMT_DIR)
+
+
+@pytest.fixture(scope="session")
+def numpy():
+    """NumPy, for the tests that compare what bleukit reproduces of it
+    (core/pcg64.py, core/float32.py) with NumPy itself: skipped where it is
+    not installed, an error with BLEUKIT_REQUIRE_NUMPY=1 (tox -e oracle)."""
+    if os.environ.get("BLEUKIT_REQUIRE_NUMPY") == "1":
+        import numpy
+
+        return numpy
+    return pytest.importorskip("numpy", reason="NumPy not installed (tox -e oracle)")
 
 
 @dataclass(frozen=True)

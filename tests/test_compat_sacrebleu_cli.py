@@ -1,8 +1,9 @@
 """`bleukit sacrebleu`: the recorded output of sacrebleu 2.6.0 for the
-command lines that need neither NumPy nor MeCab (tests/golden/
-sacrebleu_cli.json, made by make_sacrebleu_cli_golden.py), reproduced byte
-for byte; errors and refusals as one line with status 2. tox -e oracle runs
-every command line live against sacrebleu (tests_oracle/)."""
+command lines that need no MeCab (tests/golden/sacrebleu_cli.json, made by
+make_sacrebleu_cli_golden.py), reproduced byte for byte on a base install:
+paired tests and intervals too, which need no NumPy; errors and refusals as
+one line with status 2. tox -e oracle runs every command line live against
+sacrebleu (tests_oracle/)."""
 
 from __future__ import annotations
 
@@ -89,7 +90,6 @@ def _status(args: list[str]) -> int:
 
 
 def test_an_unseeded_sacrebleu_seed_is_refused(capsys, monkeypatch):
-    pytest.importorskip("numpy")
     monkeypatch.setenv("SACREBLEU_SEED", "None")
     assert main([REF, "-i", HYP, "-ci", "-cin", "10"]) == 2
     assert "fixed seed" in capsys.readouterr().err

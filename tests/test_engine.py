@@ -552,7 +552,7 @@ def test_compiled_ter_edits_of_long_segments_and_bad_calls():
     )
     # lengths far apart: the beam widens with the ratio, and only its cells
     # are kept in either engine
-    short, long = hyp[:12], ref * 4
+    short, long = hyp[:12], ref * 2
     for pair in ((short, long), (long, short)):
         assert ENGINES.get("c").edit_counts([pair[0]], [[pair[1]]]) == (
             PythonEngine().edit_counts([pair[0]], [[pair[1]]])

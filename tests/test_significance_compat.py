@@ -1,23 +1,17 @@
 """--compat sacrebleu against sacrebleu 2.6.0's own p-values and intervals on
 WMT21 en-de (tests/golden/significance_sacrebleu.json, produced by
-tests/golden/make_significance_golden.py). Needs NumPy: tox -e oracle runs
-it with BLEUKIT_REQUIRE_NUMPY=1; elsewhere it is skipped with that reason."""
+tests/golden/make_significance_golden.py), without NumPy: bleukit draws
+NumPy's stream and computes its float32 arithmetic itself."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 import bleukit
 from bleukit.significance.paired import SignificanceSpec, confidence, paired_test
-
-if os.environ.get("BLEUKIT_REQUIRE_NUMPY") == "1":
-    import numpy  # noqa: F401
-else:
-    pytest.importorskip("numpy", reason="--compat sacrebleu needs NumPy (tox -e oracle)")
 
 GOLDEN = json.loads(
     (Path(__file__).parent / "golden" / "significance_sacrebleu.json").read_text("utf-8")

@@ -6,9 +6,7 @@ printed, so a bad file never leaves half a report behind."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Sequence
 
 from .parser import EXIT_USER_ERROR, build_parser
 
@@ -59,29 +57,6 @@ def _flush_failed() -> bool:
     return False
 
 
-@contextmanager
-def printed_warnings(quiet: bool) -> Iterator[None]:
-    """bleukit's warnings (``BleukitWarning``: a byte-order mark read as
-    text...) as ``bleukit: warning: ...`` lines on standard error, each
-    once, none with ``quiet``; other warnings as Python prints them."""
-    import warnings
-
-    from ..core.errors import BleukitWarning
-
-    shown = warnings.showwarning
-
-    def show(message: Warning | str, category: type[Warning], *rest: Any, **kw: Any) -> None:
-        if not issubclass(category, BleukitWarning):
-            shown(message, category, *rest, **kw)
-        elif not quiet:
-            sys.stderr.write(f"bleukit: warning: {message}\n")
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("default", BleukitWarning)
-        warnings.showwarning = show
-        yield
-
-
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["sacrebleu"]:
@@ -103,6 +78,7 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help(out)
         return 0
     from ..core.errors import BleukitError
+    from ..io.messages import printed_warnings
     from .commands import COMMANDS
 
     try:

@@ -848,6 +848,5 @@ def _add_resampling_args(group: _Group, tests: bool) -> None:
         "--compat",
         choices=("none", "sacrebleu"),
         default="none",
-        help="sacrebleu: the same resamples, p-values and intervals as sacrebleu 2.6.0 "
-        "(needs NumPy)",
+        help="sacrebleu: the same resamples, p-values and intervals as sacrebleu 2.6.0",
     )

@@ -73,25 +73,37 @@ class BeamDistance:
         diagonal = math.floor(i * self.ratio)
         lo = max(0, diagonal - self.beam)
         hi = n + 1 if last else min(n + 1, diagonal + self.beam)
+        # the previous row's beam, padded with unreached cells on both sides
+        # so that columns lo - 1 .. hi - 1 can be read without a test
+        plo, pcells = prev
+        start = lo - 1
+        before = max(0, plo - start)
+        window = pcells[max(0, start - plo) : max(0, hi - plo)]
+        above = [_UNREACHED] * before + window
+        above += [_UNREACHED] * (hi - start - len(above))
         cells: list[tuple[int, str]] = []
+        left = _INF
         for j in range(lo, hi):
             if j == 0:
-                cells.append((_cell(prev, 0)[0] + 1, DEL))
+                left = above[1][0] + 1
+                cells.append((left, DEL))
                 continue
             # Tercom prefers a match or substitution, then an insertion,
             # then a deletion; the trace is read flipped (reference into
             # hypothesis), so deletion is tried before insertion here
+            k = j - start
+            same = word == ref[j - 1]
             best = _UNREACHED
-            cost = _cell(prev, j - 1)[0] + (word != ref[j - 1])
+            cost = above[k - 1][0] + (not same)
             if best[0] > cost:
-                best = (cost, NOP if word == ref[j - 1] else SUB)
-            up = _cell(prev, j)[0] + 1
+                best = (cost, NOP if same else SUB)
+            up = above[k][0] + 1
             if best[0] > up:
                 best = (up, DEL)
-            left = (cells[-1][0] if j > lo else _INF) + 1
-            if best[0] > left:
-                best = (left, INS)
+            if best[0] > left + 1:
+                best = (left + 1, INS)
             cells.append(best)
+            left = best[0]
         return lo, cells
 
     def __call__(self, words: Words, base: bool = False) -> tuple[int, str]:

@@ -30,9 +30,9 @@ class Interval:
 
     def to_dict(self) -> dict[str, Any]:
         """The interval as JSON writes it, in Python floats: sacrebleu's
-        chrF bounds are NumPy float32 values (kept so that the half-width is
-        sacrebleu's float32 one), which json cannot write; float() of one is
-        exact."""
+        chrF bounds are float32 scalars (``core.float32.F32``, kept so that
+        the half-width is sacrebleu's float32 one), which json cannot write;
+        float() of one is exact."""
         bounds = [float(self.low), float(self.high)]
         return dict(zip(self.KEYS, (bounds, self.level, float(self.mean), float(self.half_width))))
 

@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
+from ..core import pcg64
 from ..core.correlation import system_swaps
 from ..core.edits import edit_count
 from ..core.errors import InputError
@@ -33,6 +34,7 @@ from ..core.pairs import (
     swap_tables,
     window_pairs,
 )
+from ..core.pcg64 import PcgState
 from ..core.reflen import Policy, RefLength
 from ..core.resampling import (
     Columns,
@@ -180,6 +182,26 @@ class Engine(ABC):
         """Per system, its statistics summed over each bootstrap resample
         (``resampling.bootstrap_indices``)."""
         return bootstrap_sums(systems, draws)
+
+    def sacrebleu_bootstrap(
+        self, start: PcgState, systems: Sequence[Sequence[Sequence[float]]], samples: int
+    ) -> list[list[list[float]]]:
+        """sacrebleu's bootstrap: per system (its rows, one per segment), the
+        float32 sums of ``samples`` resamples drawn as NumPy's
+        ``default_rng`` draws them from ``start`` (``core.pcg64``), the same
+        resamples for every system."""
+        return [pcg64.bootstrap_sums(start, rows, samples) for rows in systems]
+
+    def sacrebleu_randomization(
+        self,
+        start: PcgState,
+        base: Sequence[Sequence[float]],
+        other: Sequence[Sequence[float]],
+        trials: int,
+    ) -> tuple[list[list[float]], list[list[float]], PcgState]:
+        """sacrebleu's approximate randomization sums of two systems' rows,
+        and the generator's state after the trials (``core.pcg64``)."""
+        return pcg64.randomization_sums(start, base, other, trials)
 
     def bootstrap_rows(self, systems: Sequence[Columns], draws: Draws) -> list[Sequence[RefLength]]:
         """Per system, its column sums over each bootstrap resample, flat:

@@ -24,6 +24,7 @@ from typing import Any
 from ..core.correlation import SYSTEM_STATISTICS
 from ..core.matches import MatchStore, Ranked, Text, check_chunk
 from ..core.pairs import SWAP_KINDS, ItemCounts, Pairs, item_weights
+from ..core.pcg64 import PcgState
 from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.resampling import Columns, Draws, Sides
 from ..core.smoothing import SACREBLEU_KERNELS, ScoreRule
@@ -235,6 +236,11 @@ def _scored_rows(
     except (TypeError, OverflowError):
         return None
     return _floats(score(first, second))
+
+
+def _rows_of(flat: list[Any], width: int) -> list[list[Any]]:
+    """A flat list cut into rows of ``width``."""
+    return [flat[i : i + width] for i in range(0, len(flat), width)]
 
 
 def _resample_stats(cols: Columns, flat: Sequence[RefLength]) -> Iterator[Any]:
@@ -633,6 +639,40 @@ class CompiledEngine(Engine):
             return super().bootstrap_sums(systems, draws)
         flats = self.bootstrap_rows(systems, draws)
         return [_resample_stats(cols, flat) for flat, cols in zip(flats, systems)]
+
+    def sacrebleu_bootstrap(
+        self, start: PcgState, systems: Sequence[Sequence[Sequence[float]]], samples: int
+    ) -> list[list[list[float]]]:
+        kernel = accelerator()
+        assert kernel is not None  # unavailable() said so
+        width = len(systems[0][0]) if systems and systems[0] else 1
+        flats = [array("d", [x for row in rows for x in row]) for rows in systems]
+        sums = memoryview(kernel.pcg64_bootstrap(start.words(), flats, width, samples)).cast("d")
+        values = sums.tolist()
+        per = samples * width
+        return [_rows_of(values[k * per : (k + 1) * per], width) for k in range(len(systems))]
+
+    def sacrebleu_randomization(
+        self,
+        start: PcgState,
+        base: Sequence[Sequence[float]],
+        other: Sequence[Sequence[float]],
+        trials: int,
+    ) -> tuple[list[list[float]], list[list[float]], PcgState]:
+        kernel = accelerator()
+        assert kernel is not None  # unavailable() said so
+        width = len(base[0]) if base else 1
+        a, b, after = kernel.pcg64_randomization(
+            start.words(), array("d", [x for row in base for x in row]),
+            array("d", [x for row in other for x in row]), width, trials,
+        )  # fmt: skip
+        # integer rows sum exactly (as NumPy's int64 products): ints again
+        whole = all(type(x) is int for rows in (base, other) for row in rows for x in row)
+        sides = []
+        for raw in (a, b):
+            values = memoryview(raw).cast("d").tolist()
+            sides.append(_rows_of([int(x) for x in values] if whole else values, width))
+        return sides[0], sides[1], PcgState.from_words(after)
 
     def bootstrap_rows(self, systems: Sequence[Columns], draws: Draws) -> list[Sequence[RefLength]]:
         kernel = accelerator()

@@ -18,11 +18,12 @@ Two modes:
   resamples, sums are exact integers, and a confidence interval is the
   percentile interval at any level. NumPy is never needed and never changes
   a number.
-* ``compat="sacrebleu"``: NumPy's ``default_rng(seed)`` draws exactly the
-  resamples sacrebleu 2.6.0 draws, bootstrap sums are float32 as in
-  sacrebleu, and intervals are sacrebleu's (``n // 40`` order statistics,
-  reported as mean ± half-width). The p-values and intervals equal
-  sacrebleu's for the same inputs. Needs NumPy (``pip install 'bleukit[numpy]'``).
+* ``compat="sacrebleu"``: the resamples sacrebleu 2.6.0 draws with NumPy's
+  ``default_rng(seed)``, drawn without NumPy (``core.pcg64``), bootstrap
+  sums and scores in float32 as in sacrebleu (``core.float32``), and
+  sacrebleu's intervals (``n // 40`` order statistics, reported as mean ±
+  half-width). The p-values and intervals equal sacrebleu's for the same
+  inputs, bit for bit (``sacrebleu_compat``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import BleukitError
+from ..core.pcg64 import PcgState
 from ..core.resampling import Columns, Draws
 from ..core.results import DeltaAccuracy, Interval, SystemResult
 from ..core.spec import (
@@ -119,9 +121,11 @@ def confidence(
     result = corpus_result(metric, cols, nrefs)
     if spec.compat == "sacrebleu":
         _check_compat(metric)
-        idxs = sacrebleu_resampling.bootstrap_draws(spec.seed, cols.n, spec.bootstrap_samples)
         float32_score, _ = _row_scores(metric, cols)
-        scores = sacrebleu_resampling.bootstrap_scores(_rows(metric, cols), float32_score, idxs)
+        start = PcgState.from_seed(spec.seed)
+        scores = sacrebleu_resampling.bootstrap_scores(
+            metric.engine, _rows(metric, cols), float32_score, start, spec.bootstrap_samples
+        )
         interval = sacrebleu_resampling.estimate_ci(scores)
     else:
         (scores,) = bootstrap_all(metric, [cols], spec)
@@ -302,7 +306,9 @@ def _row_scores(
         return metric.score_values(metric.from_sacrebleu_row(r, cols.n, cols.last) for r in rows)
 
     def int_score(rows: list[list[Any]]) -> list[float]:
-        return metric.score_values(cols.to_stats(r) for r in rows)
+        # summed rows as the engine's kernels score them, where it has one
+        # for the metric (BLEU, chrF: the reference's numbers, bit for bit)
+        return metric.score_sums(cols, [x for row in rows for x in row])
 
     return float32_score, int_score
 
@@ -322,7 +328,9 @@ def _sacrebleu_run(
     float32_score, int_score = _row_scores(metric, columns[0])
     rows = [_rows(metric, c) for c in columns]
     observed = [_sacrebleu_score(r, int_score) for r in rows]
-    return sacrebleu_resampling.PairedRun(rows, observed, float32_score, int_score, seed)
+    return sacrebleu_resampling.PairedRun(
+        rows, observed, float32_score, int_score, seed, metric.engine
+    )
 
 
 def sacrebleu_all_pairs(

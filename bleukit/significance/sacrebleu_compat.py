@@ -1,24 +1,42 @@
-"""sacrebleu 2.6.0's resampling with NumPy (``--compat sacrebleu``), for any
-metric whose per-segment statistics are rows of numbers summed over a
-corpus (BLEU's ``[hyp_len, ref_len, correct..., total...]``, chrF's triples,
-TER's edits and mean reference length).
+"""sacrebleu 2.6.0's resampling (``--compat sacrebleu``), bit for bit and
+without NumPy, for any metric whose per-segment statistics are rows of
+numbers summed over a corpus (BLEU's ``[hyp_len, ref_len, correct...,
+total...]``, chrF's triples, TER's edits and mean reference length).
 
-The generator calls are sacrebleu's, in its order (``significance.py``:
-``_bootstrap_resample``, ``_paired_bs_test``, ``_paired_ar_test``), bootstrap
-sums are float32 and randomization sums int64 as there, so p-values and
-intervals equal sacrebleu's for the same rows and score functions
-(deliberate compatibility quirks: float32 sums, a strict ``>`` in the
-p-value count, ``n // 40`` order statistics for the interval).
+sacrebleu (``significance.py``: ``_bootstrap_resample``, ``_paired_bs_test``,
+``_paired_ar_test``) draws with ``np.random.default_rng(seed)``, sums its
+bootstrap resamples in float32 and its randomization trials in int64, and
+scores the sums with its own Python code, where NumPy's float32 scalars
+make the precisions float32 arithmetic. bleukit replays each step:
+
+* the draws: NumPy's PCG64 stream (``core.pcg64``), in C on the compiled
+  engine (``Engine.sacrebleu_bootstrap``, ``Engine.sacrebleu_randomization``);
+* the float32 sums and scores: ``core.float32`` (``F32``, NumPy 2's float32
+  scalar with its promotion rules);
+* the p-value and the interval as NumPy computes them on arrays of the
+  scores: float32 arrays where every score is a float32, float64 where one
+  is a Python float; means by NumPy's pairwise summation; a strict ``>``
+  against the observed difference cast to the array's type (deliberate
+  compatibility quirks: float32 sums, a strict ``>`` in the p-value count,
+  ``n // 40`` order statistics for the interval).
+
+``tests/test_significance_compat.py`` and the ``bleukit sacrebleu`` golden
+tests compare the results with sacrebleu's, recorded; ``tox -e oracle``
+compares them live, with NumPy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..core.errors import MissingDependencyError
+from ..core.float32 import F32, pairwise_sum, to_f32
+from ..core.pcg64 import PcgState
 from ..core.results import Interval
+
+if TYPE_CHECKING:
+    from ..engines import Engine
 
 #: the scores of summed rows (float32 values for bootstrap sums, ints for
 #: randomization sums), one per row
@@ -27,26 +45,15 @@ RowScores = Callable[[list[list[Any]]], list[float]]
 Rows = Sequence[Sequence[Any]]
 
 
-def require_numpy() -> Any:
-    try:
-        import numpy
-    except ImportError:
-        raise MissingDependencyError(
-            "--compat sacrebleu draws resamples with NumPy's generator, as sacrebleu does; "
-            "install it with: pip install 'bleukit[numpy]'"
-        ) from None
-    return numpy
-
-
 def estimate_ci(scores: Sequence[float]) -> Interval:
     """sacrebleu's ``Score.estimate_ci`` (single-system ``-ci``): the
     (n // 40)-th scores from each end, kept in their own type so that the
     half-width is computed as sacrebleu computes it (float32 arithmetic for
     chrF's float32 scores), and ``statistics.mean`` over the sorted scores.
-    Where chrF's resamples mix NumPy float32 scores with a Python 0.0 (no
-    order with n-grams on both sides), ``statistics.mean`` cannot coerce
-    them and sacrebleu 2.6.0 fails with a TypeError; here the mean is taken
-    over them as floats."""
+    Where chrF's resamples mix float32 scores with a Python 0.0 (no order
+    with n-grams on both sides), ``statistics.mean`` cannot coerce them and
+    sacrebleu 2.6.0 fails with a TypeError; here the mean is taken over
+    them as floats."""
     import statistics
 
     ordered = sorted(scores)
@@ -57,55 +64,66 @@ def estimate_ci(scores: Sequence[float]) -> Interval:
     return Interval(ordered[lower], ordered[n - lower - 1], float(mean), 0.95)
 
 
-#: float32 holds every integer up to 2**24 exactly
-_FLOAT32_EXACT = 2**24
+def bootstrap_scores(
+    engine: Engine, rows: Rows, score: RowScores, start: PcgState, samples: int
+) -> list[float]:
+    """Scores of ``samples`` resamples drawn from ``start``, each summed in
+    float32 as sacrebleu's ``_bootstrap_resample`` sums them."""
+    (sums,) = engine.sacrebleu_bootstrap(start, [rows], samples)
+    return score(_as_float32(sums))
 
 
-def bootstrap_scores(rows: Rows, score: RowScores, idxs: Any) -> list[float]:
-    """Scores of the resamples ``idxs`` (resamples x segments), each summed
-    in float32 as sacrebleu's ``_bootstrap_resample`` sums them."""
-    return score([list(sums) for sums in float32_sums(rows, idxs)])
+def _as_float32(sums: Sequence[Sequence[float]]) -> list[list[Any]]:
+    """Float32 sums as NumPy's float32 scalars (``list(row)`` of an array)."""
+    return [[F32(x) for x in row] for row in sums]
 
 
-def float32_sums(rows: Rows, idxs: Any) -> Any:
-    """``np.array(rows, dtype="float32")[idxs].sum(axis=1)``, sacrebleu's
-    float32 resample sums (deliberate compatibility quirk), bit for bit.
+class _Array:
+    """A 1-D NumPy array of scores as sacrebleu builds one
+    (``np.array(scores)``): float32 where every score is a float32, else
+    float64; ``values`` exact floats."""
 
-    Where the statistics are non-negative integers, while a resample's sum stays
-    within 2**24 every partial float32 sum is exact, whatever the order of
-    addition: then the sums are the exact integer sums as float32, computed
-    from how often each segment is drawn (one ``bincount``, one matrix
-    product in float64, exact below 2**53) instead of a resamples x segments
-    x statistics gather. Larger sums, and rows of floats (TER's mean
-    reference lengths), take sacrebleu's own computation."""
-    np = require_numpy()
-    stats = np.array(rows)
-    samples, n = idxs.shape
-    integers = stats.dtype.kind in "iu"
-    if (
-        integers
-        and samples
-        and n
-        and int(stats.max(initial=0)) * n < _FLOAT32_EXACT
-        and stats.min() >= 0
-    ):
-        offsets = np.arange(samples, dtype="int64")[:, None] * n
-        draws = np.bincount((idxs + offsets).ravel(), minlength=samples * n)
-        exact = draws.reshape(samples, n).astype("float64") @ stats.astype("float64")
-        return exact.astype("float32")
-    return stats.astype("float32")[idxs].sum(axis=1)
+    def __init__(self, values: Sequence[float], single: bool) -> None:
+        self.values, self.single = list(values), single
+
+    @classmethod
+    def of(cls, scores: Sequence[Any]) -> _Array:
+        single = bool(scores) and all(isinstance(s, F32) for s in scores)
+        return cls([float(s) for s in scores], single)
+
+    def _round(self, x: float) -> float:
+        return to_f32(x) if self.single else x
+
+    def minus(self, other: _Array | float) -> _Array:
+        """``self - other``, elementwise or by a scalar of the array's type."""
+        if isinstance(other, _Array):
+            single = self.single and other.single
+            rnd = to_f32 if single else float
+            return _Array([rnd(x - y) for x, y in zip(self.values, other.values)], single)
+        return _Array([self._round(x - other) for x in self.values], self.single)
+
+    def absolute(self) -> _Array:
+        return _Array([abs(x) for x in self.values], self.single)
+
+    def mean(self) -> float:
+        """``arr.mean()``: the pairwise sum divided by n in the array's type."""
+        total = pairwise_sum(self.values, self.single)
+        return self._round(total / self._round(float(len(self.values))))
+
+    def count_above(self, observed: float) -> int:
+        """``np.sum(arr > observed)``: the observed Python float cast to the
+        array's type first (NumPy 2: a Python scalar is weak)."""
+        bound = self._round(observed)
+        return sum(x > bound for x in self.values)
+
+    def scalar(self, x: float) -> Any:
+        """An element as NumPy gives it: float32 scalar or float."""
+        return F32(x) if self.single else x
 
 
-def bootstrap_draws(seed: int, segments: int, samples: int) -> Any:
-    """The resample indices a fresh ``default_rng(seed)`` draws first."""
-    np = require_numpy()
-    return np.random.default_rng(seed).choice(segments, size=(samples, segments), replace=True)
-
-
-def p_value(np: Any, stats: Any, observed: float) -> float:
+def p_value(stats: _Array, observed: float) -> float:
     # sacrebleu's _compute_p_value, strict ">" (compatibility quirk)
-    c: int = np.sum(stats > observed).item()
-    return (c + 1) / (len(stats) + 1)
+    return (stats.count_above(observed) + 1) / (len(stats.values) + 1)
 
 
 @dataclass(frozen=True)
@@ -114,28 +132,28 @@ class PairedOutcome:
     its resampled scores for the interval (empty: no interval)."""
 
     p_value: float | None
-    scores: tuple[float, ...]
+    scores: tuple[Any, ...]
 
     def interval(self) -> Interval | None:
         """sacrebleu's ``estimate_ci`` on a NumPy array of the scores: float32
         where every score is, float64 where a resample scored a Python 0.0."""
         if not self.scores:
             return None
-        np = require_numpy()
-        ordered = np.sort(np.array(self.scores))
+        array = _Array.of(self.scores)
+        ordered = sorted(array.values)
         lower = len(ordered) // 40
-        return Interval(
-            ordered[lower], ordered[len(ordered) - lower - 1], float(ordered.mean()), 0.95
-        )
+        low, high = ordered[lower], ordered[len(ordered) - lower - 1]
+        mean = _Array(ordered, array.single).mean()
+        return Interval(array.scalar(low), array.scalar(high), mean, 0.95)
 
 
 class PairedRun:
     """sacrebleu's paired tests of ``systems`` (each a system's rows;
     ``observed``: each system's score, ``float32_score``/``int_score``: how
-    sacrebleu scores summed rows). Every test starts a fresh
+    sacrebleu scores summed rows), on ``engine``. Every test starts a fresh
     ``default_rng(seed)``, so its resamples depend on the seed alone: they
-    are drawn once, and each system is scored on them once, however many
-    tests read them."""
+    are drawn once, for every system at once, and each system is scored on
+    them once, however many tests read them."""
 
     def __init__(
         self,
@@ -143,51 +161,46 @@ class PairedRun:
         observed: Sequence[float],
         float32_score: RowScores,
         int_score: RowScores,
-        seed: int,
+        seed: int | None,
+        engine: Engine,
     ) -> None:
-        self.systems, self.observed, self.seed = systems, observed, seed
+        self.systems, self.observed = systems, observed
         self.float32_score, self.int_score = float32_score, int_score
-        self.n = len(systems[0])
-        self._draws: dict[int, Any] = {}
-        self._scores: dict[tuple[int, int], list[float]] = {}
+        self.engine = engine
+        # sacrebleu seeds each test's generator alike: one start for them all
+        self.start = PcgState.from_seed(seed)
+        self._sums: dict[int, list[list[list[float]]]] = {}
+        self._scores: dict[tuple[int, int], list[Any]] = {}
         #: randomization p-values by (baseline, system, trials)
         self._randomized: dict[tuple[int, int, int], float] = {}
 
-    def _resamples(self, count: int) -> Any:
-        if count not in self._draws:
-            self._draws[count] = bootstrap_draws(self.seed, self.n, count)
-        return self._draws[count]
-
-    def _bootstrap(self, system: int, count: int) -> list[float]:
+    def _bootstrap(self, system: int, count: int) -> list[Any]:
         key = (system, count)
         if key not in self._scores:
-            rows = self.systems[system]
-            self._scores[key] = bootstrap_scores(rows, self.float32_score, self._resamples(count))
+            if count not in self._sums:
+                self._sums[count] = self.engine.sacrebleu_bootstrap(self.start, self.systems, count)
+            self._scores[key] = self.float32_score(_as_float32(self._sums[count][system]))
         return self._scores[key]
 
     def _bootstrap_p(self, a: int, b: int, count: int) -> float:
-        np = require_numpy()
         diff = abs(self.observed[a] - self.observed[b])
-        sample_diffs = np.abs(
-            np.array(self._bootstrap(b, count)) - np.array(self._bootstrap(a, count))
-        )
-        return p_value(np, sample_diffs - sample_diffs.mean(), diff)
+        boot_a, boot_b = _Array.of(self._bootstrap(a, count)), _Array.of(self._bootstrap(b, count))
+        sample_diffs = boot_b.minus(boot_a).absolute()
+        return p_value(sample_diffs.minus(sample_diffs.mean()), diff)
 
-    def _randomization_p(self, a: int, b: int, samples: int) -> tuple[float, Any]:
+    def _randomization_p(self, a: int, b: int, samples: int) -> tuple[float, PcgState]:
         """The p-value of system ``b`` against baseline ``a``, and the
-        generator after the trials (sacrebleu draws ``b``'s interval from it)."""
-        np = require_numpy()
-        rng = np.random.default_rng(self.seed)
-        pos_sel = rng.integers(2, size=(samples, self.n), dtype=bool)
-        bl, sy = np.array(self.systems[a]), np.array(self.systems[b])
-        shuf_a = (pos_sel @ bl + ~pos_sel @ sy).tolist()
-        shuf_b = (~pos_sel @ bl + pos_sel @ sy).tolist()
-        scores_a = np.array(self.int_score(shuf_a))
-        scores_b = np.array(self.int_score(shuf_b))
+        generator's state after the trials (sacrebleu draws ``b``'s interval
+        from it)."""
+        shuf_a, shuf_b, after = self.engine.sacrebleu_randomization(
+            self.start, self.systems[a], self.systems[b], samples
+        )
+        scores_a = _Array.of(self.int_score(shuf_a))
+        scores_b = _Array.of(self.int_score(shuf_b))
         diff = abs(self.observed[a] - self.observed[b])
-        p = p_value(np, np.abs(scores_a - scores_b), diff)
+        p = p_value(scores_a.minus(scores_b).absolute(), diff)
         self._randomized[a, b, samples] = p
-        return p, rng
+        return p, after
 
     def paired(
         self, test: Literal["bs", "ar"], samples: int, confidence_samples: int
@@ -202,11 +215,13 @@ class PairedRun:
                 p = self._bootstrap_p(0, k, samples)
                 sys_scores = self._bootstrap(k, samples)
             else:
-                p, rng = self._randomization_p(0, k, samples)
+                p, after = self._randomization_p(0, k, samples)
                 sys_scores = []
                 if confidence_samples:  # drawn after the trials, from the same generator
-                    bs_idxs = rng.choice(self.n, size=(confidence_samples, self.n), replace=True)
-                    sys_scores = bootstrap_scores(self.systems[k], self.float32_score, bs_idxs)
+                    sys_scores = bootstrap_scores(
+                        self.engine, self.systems[k], self.float32_score, after,
+                        confidence_samples,
+                    )  # fmt: skip
             out.append(PairedOutcome(p, tuple(sys_scores)))
         return out
 

@@ -23,18 +23,27 @@ from pathlib import Path
 from typing import Any
 
 #: (name, hypotheses, reference streams)
-CORPORA: list[tuple[str, list[str], list[list[str]]]] = [  # fmt: skip
+CORPORA: list[tuple[str, list[str], list[list[str]]]] = [
     ("no 4-gram match", ["the cat sat on mat today"], [["the cat sat there on mat today"]]),
     ("no 3-gram or 4-gram match", ["a b c d e"], [["a b x c d y e"]]),
     ("no hypothesis 3-gram at all", ["the cat", "a dog"], [["the cat sat", "a dog ran"]]),
     ("no match at all", ["x y z w"], [["a b c d"]]),
     ("one word", ["cat"], [["the cat"]]),
-    ("every order matched", ["the cat sat on the mat", "it rains today in Paris"],
-     [["the cat sat on a mat", "it rains today in Paris ."]]),
-    ("two references, longer hypothesis", ["The Cat sat on the mat , Really"],
-     [["the cat sat on the mat"], ["The cat sat on a mat really"]]),
-    ("no 4-gram match, two segments", ["we go home now", "they go there"],
-     [["we go to home now", "they went there"]]),
+    (
+        "every order matched",
+        ["the cat sat on the mat", "it rains today in Paris"],
+        [["the cat sat on a mat", "it rains today in Paris ."]],
+    ),
+    (
+        "two references, longer hypothesis",
+        ["The Cat sat on the mat , Really"],
+        [["the cat sat on the mat"], ["The cat sat on a mat really"]],
+    ),
+    (
+        "no 4-gram match, two segments",
+        ["we go home now", "they go there"],
+        [["we go to home now", "they went there"]],
+    ),
 ]
 
 

@@ -666,7 +666,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import logging
 
         logging.getLogger("bleukit.compat.sacrebleu").setLevel(logging.ERROR)
-    from ...cli.app import printed_warnings
+    from ...io.messages import printed_warnings
 
     try:
         with printed_warnings(args.quiet):

@@ -9,8 +9,9 @@ sacrebleu's interface and its way of writing results, quirks included:
   (``bleukit_signature`` gives the complete one);
 * with ``add-k`` smoothing a score's ``counts`` and ``totals`` hold the
   added k from order 2 on, as sacrebleu's ``compute_bleu`` leaves them;
-* bootstrap intervals (``n_bootstrap``) are sacrebleu's, from NumPy's
-  generator seeded with ``SACREBLEU_SEED`` (default 12345) and float32 sums.
+* bootstrap intervals (``n_bootstrap``) are sacrebleu's: NumPy's
+  generator seeded with ``SACREBLEU_SEED`` (default 12345) and float32
+  sums, reproduced without NumPy (``significance.sacrebleu_compat``).
 
 >>> from bleukit.compat.sacrebleu import BLEU
 >>> bleu = BLEU()

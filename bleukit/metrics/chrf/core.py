@@ -263,8 +263,8 @@ def f_score(stats: Sequence[Any], order: int, beta: int, eps_smoothing: bool) ->
     both sides (sacrebleu < 2.0's effective order); with ``eps_smoothing``
     the mean of every order's F-beta, an empty side counting as 1e-16
     (chrF++.py, Moses, NLTK). The operations are sacrebleu's, in its order,
-    so the float results are identical (NumPy float32 values give its
-    bootstrap's float32 arithmetic)."""
+    so the float results are identical (float32 scalars, ``core.float32.F32``,
+    give its bootstrap's float32 arithmetic)."""
     factor = beta**2
     score = 0.0
     effective = 0
