@@ -40,9 +40,16 @@ def test_the_recording_is_sacrebleu_2_6_0():
 
 @pytest.mark.parametrize("case", GOLDEN["cases"], ids=range(1, len(GOLDEN["cases"]) + 1))
 def test_output_equals_sacrebleus_recorded_output(case, tmp_path):
+    """As sacrebleu prints it on this Python: a paired test's full-precision
+    numbers move in their last digit from Python 3.12 on (sum() compensates
+    its rounding there, in sacrebleu as in bleukit)."""
+    version = "{}.{}".format(*sys.version_info[:2])
+    if version not in (GOLDEN["meta"]["python"], *GOLDEN["meta"]["also"]):
+        pytest.skip(f"sacrebleu's output was recorded on Pythons {GOLDEN['meta']['python']} "
+                    f"and {', '.join(GOLDEN['meta']['also'])}, not {version}")  # fmt: skip
     out = _run(case["command"], tmp_path)
     assert out.returncode == 0, out.stderr.decode()
-    assert out.stdout.decode("utf-8") == case["stdout"]
+    assert out.stdout.decode("utf-8") == case.get("by_python", {}).get(version, case["stdout"])
 
 
 def test_bleukit_sacrebleu_is_the_same_command(capsys):

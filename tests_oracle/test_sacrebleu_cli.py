@@ -29,7 +29,8 @@ COMMANDS = [
 #: recorded (tests/golden/make_sacrebleu_cli_golden.py):
 #: tests/test_compat_sacrebleu_cli.py compares bleukit with them in every
 #: environment, so sacrebleu is run live here only on the others (those
-#: needing NumPy, MeCab, SentencePiece models or a cache, and full -sl output)
+#: needing MeCab, SentencePiece models, files made here or a cache, and full
+#: -sl output)
 RECORDED = {
     case["command"]
     for case in json.loads(

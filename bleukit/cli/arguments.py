@@ -281,8 +281,9 @@ def nrefs(text: str) -> int | str:
     return value
 
 
-#: the options whose values name files a command reads
-_INPUT_OPTIONS = ("ref", "input", "human", "docids", "human_agreement", "parquet")
+#: the options whose values name files a command reads (``--parquet``'s
+#: output has its own check: ``corpus.parquet``)
+_INPUT_OPTIONS = ("ref", "input", "human", "docids", "human_agreement")
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:

@@ -131,7 +131,6 @@ def _score_parquet(args: argparse.Namespace, out: TextIO) -> None:
     if args.sentence:
         if not args.out:
             raise InputError("--parquet --sentence writes a Parquet file: give --out OUT.parquet")
-        a.check_output(args, "--out", args.out)
         rows = parquet.write_sentence_scores(variant, args.parquet, args.hyp_col, refs, args.out)
         sys.stderr.write(f"bleukit: wrote {rows} sentence scores to {args.out}\n")
         return

@@ -5,7 +5,11 @@ tests/test_compat_sacrebleu_cli.py (which runs `bleukit sacrebleu` on them
 in every environment; tox -e oracle compares all of them live). Run with
 sacrebleu installed (tox -e oracle has it):
 
-    python tests/golden/make_sacrebleu_cli_golden.py > tests/golden/sacrebleu_cli.json
+    python tests/golden/make_sacrebleu_cli_golden.py [PYTHON...] > tests/golden/sacrebleu_cli.json
+
+Each PYTHON is another Python's executable with sacrebleu 2.6.0 beside it
+(e.g. a virtual environment's bin/python): where sacrebleu prints other
+digits under it, that output is recorded for that Python too ("by_python").
 """
 
 import json
@@ -35,24 +39,53 @@ def small(command: str) -> bool:
     return "-sl" not in command or " -b" in command
 
 
-def main() -> None:
-    import sacrebleu
-
-    chosen = [c for c in COMMANDS if not any(n in c for n in NEEDS) and small(c)]
-    cases = []
+def _record(sacrebleu: str, commands: list[str]) -> list[str]:
+    """What a sacrebleu executable prints for each command line."""
+    outputs = []
     with tempfile.TemporaryDirectory() as t:
-        for command in chosen:
+        for command in commands:
             # run in the data directory (D=.): system names in tables are the
             # paths given, the same on every machine
-            env = {**os.environ, "SB": TOOLS["sacrebleu"], "D": ".", "T": t}
+            env = {**os.environ, "SB": sacrebleu, "D": ".", "T": t}
             out = subprocess.run(
                 ["bash", "-c", command], capture_output=True, env=env, check=True, cwd=DATA
             )
-            cases.append({"command": command, "stdout": out.stdout.decode("utf-8")})
-    meta = {"sacrebleu": sacrebleu.__version__, "source": "tests_oracle/sacrebleu_commands.txt"}
+            outputs.append(out.stdout.decode("utf-8"))
+    return outputs
+
+
+def _python(executable: str) -> str:
+    """The major.minor version of a Python executable."""
+    code = "import sys; print('{}.{}'.format(*sys.version_info[:2]))"
+    return subprocess.run([executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()  # fmt: skip
+
+
+def main(others: list[str]) -> None:
+    """``others``: Python executables (each beside its own sacrebleu 2.6.0)
+    whose outputs are recorded too where they differ: full-precision
+    numbers of paired tests move in their last digit with Python's sum(),
+    which compensates its rounding from 3.12 on, in sacrebleu itself."""
+    import sacrebleu
+
+    chosen = [c for c in COMMANDS if not any(n in c for n in NEEDS) and small(c)]
+    outputs = _record(TOOLS["sacrebleu"], chosen)
+    cases = [{"command": c, "stdout": out} for c, out in zip(chosen, outputs)]
+    for executable in others:
+        version = _python(executable)
+        sacrebleu_there = str(Path(executable).parent / "sacrebleu")
+        for case, out in zip(cases, _record(sacrebleu_there, chosen)):
+            if out != case["stdout"]:
+                case.setdefault("by_python", {})[version] = out
+    meta = {
+        "sacrebleu": sacrebleu.__version__,
+        "source": "tests_oracle/sacrebleu_commands.txt",
+        "python": "{}.{}".format(*sys.version_info[:2]),
+        "also": sorted(_python(e) for e in others),
+    }
     json.dump({"meta": meta, "cases": cases}, sys.stdout, ensure_ascii=False, indent=1)
     sys.stdout.write("\n")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
