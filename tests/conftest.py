@@ -87,3 +87,22 @@ class AnalysisCase:
 @pytest.fixture(scope="session")
 def analysis_case() -> AnalysisCase:
     return AnalysisCase()
+
+
+def pytest_collection_modifyitems(config, items):
+    """``BLEUKIT_HYPOTHESIS_SCALE`` (tox.ini's other Pythons): every property
+    test draws that share of its examples, ten at least. The default Python
+    draws them all; CI's time does not hold them four times over."""
+    scale = os.environ.get("BLEUKIT_HYPOTHESIS_SCALE")
+    if not scale:
+        return
+    import math
+
+    from hypothesis import settings
+
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is not None:
+            examples = max(10, math.ceil(current.max_examples * float(scale)))
+            test._hypothesis_internal_use_settings = settings(current, max_examples=examples)
