@@ -305,3 +305,26 @@ def test_components_names_a_plugin_that_fails_to_import_and_one_shadowing_a_buil
     err = capsys.readouterr().err
     assert "bleukit-test-plugins 2.3.4" in err and "No module named 'cupy'" in err
     assert err.count("\n") == 1
+
+
+def test_an_error_a_shadowing_plugin_causes_names_the_plugin(plugins, capsys, tmp_path):
+    """A plugin that registers a built-in's name is not used: a variant
+    meant for it gets the built-in, and an error that follows (its model or
+    value refused) names the plugin, not only the built-in."""
+    from bleukit.cli import main
+    from bleukit.core.smoothing import SMOOTHINGS
+
+    plugins(TOKENIZERS, "13a.v1", _words)
+    model = tmp_path / "my.model"
+    model.write_bytes(b"x")
+    args = ["score", "-r", "/dev/null", "-i", "/dev/null", "--set", "tokenizer=13a.v1",
+            "--set", f"tokenizer_model={model}"]  # fmt: skip
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "tokenizer 13a.v1 takes no model (and note: plugin tokenizer '13a.v1' from" in err
+    assert "bleukit-test-plugins 2.3.4" in err and err.count("\n") == 1
+    plugins(SMOOTHINGS, "none.v1", _words)
+    assert main(["score", "-r", "/dev/null", "-i", "/dev/null", "--set", "smoothing_value=2"]) == 2
+    assert "takes no value (and note: plugin smoothing method 'none.v1'" in capsys.readouterr().err
+    # a built-in nobody shadows: the plain error, and no plugin loaded for it
+    assert TOKENIZERS.shadowed("intl.v1") == "" and TOKENIZERS.shadowed("no-such") == ""

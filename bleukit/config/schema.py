@@ -108,6 +108,7 @@ class VariantModel(BaseModel):
             if self.smoothing_value is not None:
                 raise ValueError(
                     f"key 'smoothing_value': smoothing {self.smoothing} takes no value"
+                    f"{SMOOTHINGS.shadowed(self.smoothing)}"
                 )
             return self
         value = self.smoothing_value
@@ -117,6 +118,7 @@ class VariantModel(BaseModel):
         if not (math.isfinite(value) and low <= value <= high):
             raise ValueError(
                 f"key 'smoothing_value': {self.smoothing} takes a value from {low:g} to {high:g}"
+                f"{SMOOTHINGS.shadowed(self.smoothing)}"
             )
         # the filled-in default is part of the variant, and of its signature
         object.__setattr__(self, "smoothing_value", float(value))

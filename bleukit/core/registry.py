@@ -236,6 +236,18 @@ class Registry(Generic[T]):
             return f"did you mean {' or '.join(versions)}? "
         return did_you_mean(bare(name), {bare(n): n for n in reversed(names)})
 
+    def shadowed(self, name: str) -> str:
+        """Where ``name`` is a built-in that a plugin also registers (the
+        plugin is not used: built-ins cannot be replaced), what an error
+        about that component adds, naming the plugin; else "". It loads the
+        plugins, so only an error's path calls it, never a lookup."""
+        full = self.canonical(name) if isinstance(name, str) and name else ""
+        if full not in self._builtin:
+            return ""
+        self._load_plugins()
+        broken = self._broken_plugins.get(full)
+        return f" (and note: {broken})" if broken is not None else ""
+
     def get(self, name: str) -> T:
         component = self.entry(name).component
         if isinstance(component, Lazy):

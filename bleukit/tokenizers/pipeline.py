@@ -52,7 +52,10 @@ def resolve_tokenizer(tokenizer: str, model: str | None = None) -> Any:
     if getattr(tok, "takes_model", False):
         return tok.with_model(model)  # type: ignore[attr-defined]
     if model is not None:
-        raise BleukitError(f"key 'tokenizer_model': tokenizer {tokenizer} takes no model")
+        raise BleukitError(
+            f"key 'tokenizer_model': tokenizer {tokenizer} takes no model"
+            f"{TOKENIZERS.shadowed(tokenizer)}"
+        )
     return tok
 
 
