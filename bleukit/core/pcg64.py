@@ -28,7 +28,7 @@ committed draws everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .float32 import pairwise_sum, to_f32
@@ -156,29 +156,14 @@ class Pcg64:
         return value & _M32
 
     def below(self, n: int) -> int:
-        """One ``integers(0, n)`` (int64) draw, n >= 1."""
+        """One ``integers(0, n)`` (int64) draw, n >= 1: Lemire's method on
+        32-bit draws where n - 1 fits in 32 bits, else on 64-bit ones."""
         rng = n - 1
         if rng == 0:
             return 0
         if rng <= _M32:
-            if rng == _M32:
-                return self.next32()
-            excl = rng + 1
-            m = self.next32() * excl
-            if (m & _M32) < excl:
-                threshold = (_M32 - rng) % excl
-                while (m & _M32) < threshold:
-                    m = self.next32() * excl
-            return m >> 32
-        if rng == _M64:
-            return self.next64()
-        excl = rng + 1
-        m = self.next64() * excl
-        if (m & _M64) < excl:
-            threshold = (_M64 - rng) % excl
-            while (m & _M64) < threshold:
-                m = self.next64() * excl
-        return m >> 64
+            return self.next32() if rng == _M32 else _lemire(self.next32, rng, 32)
+        return self.next64() if rng == _M64 else _lemire(self.next64, rng, 64)
 
     def bools(self, count: int) -> Iterator[bool]:
         """``integers(2, size=count, dtype=bool)``: 32 bits a draw, lowest
@@ -191,6 +176,20 @@ class Pcg64:
                 buf >>= 1
                 bits -= 1
             yield bool(buf & 1)
+
+
+def _lemire(draw: Callable[[], int], rng: int, bits: int) -> int:
+    """A draw below rng + 1 from ``bits``-bit draws, by multiplying and
+    rejecting the few that would bias it (Lemire 2019; NumPy's
+    ``buffered_bounded_lemire_uint32`` and ``bounded_lemire_uint64``)."""
+    mask = (1 << bits) - 1
+    excl = rng + 1
+    m = draw() * excl
+    if (m & mask) < excl:
+        threshold = (mask - rng) % excl
+        while (m & mask) < threshold:
+            m = draw() * excl
+    return m >> bits
 
 
 def bootstrap_sums(
