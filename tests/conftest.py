@@ -100,9 +100,18 @@ def pytest_collection_modifyitems(config, items):
 
     from hypothesis import settings
 
+    properties = scaled = 0
     for item in items:
         test = getattr(item, "obj", None)
+        properties += hasattr(test, "hypothesis")
+        # where Hypothesis keeps a test's settings (hypothesis/core.py)
         current = getattr(test, "_hypothesis_internal_use_settings", None)
         if current is not None:
             examples = max(10, math.ceil(current.max_examples * float(scale)))
             test._hypothesis_internal_use_settings = settings(current, max_examples=examples)
+            scaled += 1
+    if properties and not scaled:
+        raise pytest.UsageError(
+            "BLEUKIT_HYPOTHESIS_SCALE: Hypothesis no longer keeps its settings where "
+            "tests/conftest.py looks for them"
+        )
