@@ -71,8 +71,9 @@ def make_preprocessor(
     # splitter only ASCII whitespace is stripped, as Perl's chop + split would
     strip_chars = ASCII_WHITESPACE if SPLITTERS.canonical(splitter) == "ascii.v1" else None
     if getattr(tok, "keeps_trailing_whitespace", False):
-        # a tokenizer that reproduces a tool that does not strip (t2t.v1)
-        return _unstripped(tok, split, lowercase)
+        # a tokenizer that reproduces a tool that does not strip (t2t.v1):
+        # rstrip("") strips nothing
+        strip_chars = ""
 
     chars = getattr(tok, "chars", None)
     if chars is not None:
@@ -84,17 +85,6 @@ def make_preprocessor(
         if not isinstance(tokens, list):
             tokens = list(tokens)
         return tokens
-
-    return preprocess
-
-
-def _unstripped(
-    tok: Any, split: Callable[[str], Tokens], lowercase: Lowercase
-) -> Callable[[str], Tokens]:
-    """Case folding, the tokenizer and the splitter, the line not stripped."""
-
-    def preprocess(line: str) -> list[str]:
-        return list(split(tok(fold_case(line, lowercase))))
 
     return preprocess
 
