@@ -218,3 +218,18 @@ def test_appraise_errors_name_the_file_and_line(tmp_path, rows, docids, message)
     ids = write(tmp_path, "test.docids", docids) if docids is not None else None
     with pytest.raises(InputError, match=message):
         j.read_judgements(path, "appraise", docids=ids)
+
+
+def test_a_test_sets_length_bounds_its_segments_instead_of_the_default_cap(tmp_path):
+    """MAX_SEGMENT stands in for a test set's length only where none is
+    known: a longer test set's last lines can be rated."""
+    from bleukit.meta.judgements import MAX_SEGMENT, read_judgements
+
+    path = tmp_path / "far.tsv"
+    path.write_text(f"A\t{MAX_SEGMENT + 5}\t1.0\n", encoding="utf-8")
+    with pytest.raises(InputError, match="past any test set"):
+        read_judgements(str(path), "tsv")
+    with pytest.raises(InputError, match=r"past the test set's end \(1000004 lines\)"):
+        read_judgements(str(path), "tsv", segments=MAX_SEGMENT + 4)
+    far = read_judgements(str(path), "tsv", segments=MAX_SEGMENT + 5)
+    assert far.scores["A"][-1] == 1.0 and far.segments == MAX_SEGMENT + 5

@@ -226,7 +226,7 @@ def _segment(path: str, line: int, value: str, segments: int | None) -> int:
         raise InputError(
             f"{path}:{line}: segment {number} is past the test set's end ({segments} lines)"
         )
-    if number > MAX_SEGMENT:
+    if segments is None and number > MAX_SEGMENT:
         raise InputError(
             f"{path}:{line}: segment {number} is past any test set (at most {MAX_SEGMENT:,} lines)"
         )
