@@ -132,6 +132,12 @@ def test_the_output_never_replaces_the_input_file(table, capsys):
     assert main(["score", "--parquet", str(part), "--sentence", "--out", str(part)]) == 2
     assert "that is the input table" in capsys.readouterr().err
     assert part.read_bytes() == before
+    # a hard link to the input is the input too
+    link = table.parent / "link.parquet"
+    os.link(part, link)
+    assert main(["score", "--parquet", str(part), "--sentence", "--out", str(link)]) == 2
+    assert "that is the input table" in capsys.readouterr().err
+    assert part.read_bytes() == before
 
 
 def _write(path, columns):

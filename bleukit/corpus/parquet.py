@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..core.errors import InputError, MissingDependencyError
-from ..io.files import replacing
+from ..io.files import replacing, same_file
 from ..metrics.base import AnyMetric, MetricResult
 from .partitions import (
     check_new_column,
@@ -179,7 +179,9 @@ def _check_output_outside(path: str, out: str) -> None:
     the next run would read the scores as another part of the table and
     count every row twice."""
     source, target = os.path.realpath(path), os.path.realpath(out)
-    if target == source:
+    # the same file by device and inode, as every command's outputs are
+    # checked (cli.arguments.check_output): a hard link is caught too
+    if target == source or same_file(out, path):
         raise InputError(f"--out {out}: that is the input table; write the scores elsewhere")
     if os.path.isdir(source) and os.path.commonpath([source, target]) == source:
         raise InputError(
