@@ -104,17 +104,19 @@ def about(study: Study) -> list[str]:
             f"PERM-BOTH), seed {s.seed}; (k): the variant's significance cluster for that "
             "statistic (mt-metrics-eval's rule, p <= 0.05)"
         )
-    tests: dict[str, list[str]] = {sig.test: [] for sig in study.significance if not sig.untested}
+    # each statistic under its test, or under why it has none
+    tests: dict[str, list[str]] = {}
+    untested: dict[str, list[str]] = {}
     for sig in study.significance:
-        if not sig.untested:
-            tests[sig.test].append(sig.statistic.replace("_", " "))
+        group = (
+            untested.setdefault(sig.untested, [])
+            if sig.untested
+            else (tests.setdefault(sig.test, []))
+        )
+        group.append(sig.statistic.replace("_", " "))
     if len(tests) > 1:
         each = (f"{TEST_NAMES[test]}: {', '.join(names)}" for test, names in tests.items())
         lines.append("Significance: " + "; ".join(each))
-    untested: dict[str, list[str]] = {}
-    for sig in study.significance:
-        if sig.untested:
-            untested.setdefault(sig.untested, []).append(sig.statistic.replace("_", " "))
     for why, names in untested.items():
         lines.append(f"No test and no clusters ({why}): {', '.join(names)}")
     lines += study.notes
