@@ -11,7 +11,7 @@ from __future__ import annotations
 import pprint
 from pathlib import Path
 
-from bleukit.config.schema import validated_builtins
+from bleukit.metrics.registry import validated_builtins
 
 TABLE = Path(__file__).resolve().parents[1] / "bleukit" / "variants" / "table.py"
 

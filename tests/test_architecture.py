@@ -6,6 +6,7 @@ that nothing outside ``bleukit.engines`` looks past."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bleukit"
@@ -217,17 +218,51 @@ def test_packages_import_each_other_without_cycles():
     assert _cycles(graph) == []
 
 
+#: the metric packages: each directory of bleukit/metrics with a package
+METRIC_PACKAGES = sorted(p.parent.name for p in (PACKAGE / "metrics").glob("*/__init__.py"))
+#: modules that wrap one metric's own API, and so name its package: the
+#: drop-in replacements of sacrebleu's and torchtext's classes, and the
+#: integrations of BLEU on token ids (torch) and in tests (testing)
+WRAPPERS = ("bleukit.compat", "bleukit.torch", "bleukit.testing")
+
+
+def _config_classes() -> set[str]:
+    from bleukit.metrics.registry import METRICS
+
+    return {METRICS.get(name).config.__name__ for name in METRICS.names()}
+
+
 def test_no_concrete_metric_is_named_outside_metrics():
     """Commands, executors, reports and integrations see the ``Metric``
-    interface; only ``bleukit.metrics`` names BLEU's and chrF's classes for
-    dispatch (the BLEU-only torch integrations and sacrebleu's BLEU class
-    name BLEU's ``Variant`` as the type they wrap)."""
+    interface and the metric registry: outside ``bleukit.metrics`` no module
+    imports a metric's package or names its configuration or variant class
+    (the wrappers of one metric's own API import its package)."""
+    assert {"bleu", "chrf", "ter", "nist", "gleu"} <= set(METRIC_PACKAGES)
+    concrete = {f"bleukit.metrics.{p}" for p in METRIC_PACKAGES}
+    classes = _config_classes() | {"ChrfVariant", "TerVariant", "NistVariant", "GleuVariant"}
     for name, path in MODULES.items():
         if name.startswith("bleukit.metrics"):
             continue
+        imported = {target for target, _ in _imports(name)}
+        named = {t for t in imported if ".".join(t.split(".")[:3]) in concrete}
+        if not name.startswith(WRAPPERS):
+            assert not named, (name, named)
         text = path.read_text("utf-8")
-        assert "ChrfVariant" not in text and "AnyVariant" not in text, name
-        assert "isinstance(" not in text or "Variant)" not in text, name
+        assert not [c for c in classes if re.search(rf"\b{c}\b", text)], name
+        assert "AnyVariant" not in text, name
+
+
+def test_the_configuration_names_no_metric():
+    """``bleukit.config`` reads, merges and validates the fields of any
+    metric; which metric a variant is, is the registry's to say."""
+    from bleukit.metrics.registry import METRICS
+
+    words = {*_config_classes(), *METRICS.names(), *(f"metrics.{p}" for p in METRIC_PACKAGES)}
+    for name, path in MODULES.items():
+        if name.startswith("bleukit.config"):
+            text = path.read_text("utf-8")
+            assert not [w for w in words if w in text], name
+            assert not any(t.startswith("bleukit.metrics") for t, _ in _imports(name)), name
 
 
 #: documented import paths (README, docs/) that must keep working

@@ -11,9 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleukit.config.model import CHRF_SCORING_FIELDS, ChrfConfig
-from bleukit.config.schema import validate_chrf
 from bleukit.core.errors import ConfigError
+from bleukit.metrics.chrf.config import CHRF_SCORING_FIELDS, ChrfConfig
 from bleukit.metrics.chrf.core import (
     ChrfSignature,
     StreamCounts,
@@ -24,6 +23,7 @@ from bleukit.metrics.chrf.core import (
     sum_triples,
     words,
 )
+from bleukit.metrics.registry import validate_any
 
 BASE = {
     "metric": "chrf.v1",
@@ -58,12 +58,12 @@ def test_words_split_one_punctuation_mark_off(line, expected):
 
 def test_config_requires_every_field_and_some_order():
     with pytest.raises(ConfigError, match="key 'beta': missing"):
-        validate_chrf({k: v for k, v in BASE.items() if k != "beta"}, "test")
+        validate_any({k: v for k, v in BASE.items() if k != "beta"}, "test")
     with pytest.raises(ConfigError, match="both 0"):
-        validate_chrf({**BASE, "char_order": 0, "word_order": 0}, "test")
+        validate_any({**BASE, "char_order": 0, "word_order": 0}, "test")
     with pytest.raises(ConfigError, match="key 'smoothing': unknown key"):
-        validate_chrf({**BASE, "smoothing": "exp"}, "test")
-    assert validate_chrf(BASE, "test") == config()
+        validate_any({**BASE, "smoothing": "exp"}, "test")
+    assert validate_any(BASE, "test") == config()
     assert config(word_order=2).score_name == "chrF2++"
     assert config(beta=1).score_name == "chrF1"
 

@@ -228,7 +228,7 @@ def test_loading_by_name_file_and_overrides(tmp_path):
     assert load_chrf("chrF").with_overrides(word_order=2).name == "chrF[word_order=2]"
     with pytest.raises(ConfigError, match="a BLEU variant"):
         load_chrf("BLEUw4")
-    with pytest.raises(ConfigError, match="TER: a ter.v1 variant, not a chrF one"):
+    with pytest.raises(ConfigError, match=r"TER: a TER variant \(ter.v1\), not a chrF one"):
         load_chrf("TER")
     with pytest.raises(ConfigError, match="not a BLEU one"):
         bleukit.load_variant("chrF")

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleukit
-from bleukit.config.loading import load_config
 from bleukit.core.stats import corpus_sum
 from bleukit.metrics.bleu.signature import Signature
+from bleukit.metrics.bleu.variant import load_config
 
 TOKENIZERS = (
     [os.environ["BLEUKIT_TOK"]]
@@ -145,7 +145,7 @@ FIELD_VALUES = {
 def test_every_scoring_field_is_varied_here():
     """A new scoring field must join FIELD_VALUES (smoothing_value and
     tokenizer_model have their own tests; the latter in test_tokenizers_spm.py)."""
-    from bleukit.config.model import SCORING_FIELDS
+    from bleukit.metrics.bleu.config import SCORING_FIELDS
 
     assert set(FIELD_VALUES) | {"smoothing_value", "tokenizer_model"} == set(SCORING_FIELDS)
 

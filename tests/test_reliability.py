@@ -363,7 +363,7 @@ def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, d
     one ConfigError line: never another exception."""
     import yaml
 
-    from bleukit.config.loading import load_any_config
+    from bleukit.metrics.registry import load_any_config
 
     path = tmp_path_factory.mktemp("fuzz") / "v.yaml"
     path.write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
@@ -374,8 +374,8 @@ def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, d
     else:
         # what loads is complete: its signature parses back to it (or, where
         # a check needs a file, a SentencePiece model, one ConfigError line)
-        from bleukit.config.model import ChrfConfig
         from bleukit.metrics.bleu.signature import Signature, parse_signature
+        from bleukit.metrics.chrf.config import ChrfConfig
         from bleukit.metrics.chrf.core import ChrfSignature, parse_chrf_signature
 
         if isinstance(config, ChrfConfig):
@@ -396,7 +396,7 @@ def test_fuzz_any_yaml_document_loads_or_is_one_config_error(tmp_path_factory, d
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300))
 def test_fuzz_any_yaml_text_loads_or_is_one_config_error(tmp_path_factory, text):
-    from bleukit.config.loading import load_any_config
+    from bleukit.metrics.registry import load_any_config
 
     path = tmp_path_factory.mktemp("fuzz") / "v.yaml"
     path.write_text(text, encoding="utf-8")

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from bleukit.analysis.verify import verify
 from bleukit.cli import main
-from bleukit.config.loading import load_any_config
 from bleukit.core.errors import ConfigError
 from bleukit.metrics import metric_for, read_signature
+from bleukit.metrics.registry import load_any_config
 from bleukit.metrics.sacrebleu_signature import SacrebleuSignature, parse_sacrebleu_signature
 from bleukit.metrics.signatures import signature_for
 

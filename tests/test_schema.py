@@ -1,4 +1,5 @@
-"""bleukit.config.schema: the pydantic models validate into the value objects,
+"""bleukit.config.schema and each metric's model: the pydantic models validate
+into the value objects,
 field for field, and their errors are one line naming the source and key."""
 
 from __future__ import annotations
@@ -7,18 +8,24 @@ import dataclasses
 
 import pytest
 
-from bleukit.config.model import ChrfConfig, VariantConfig, builtin_names, raw_config
-from bleukit.config.schema import ChrfModel, VariantModel, validate, validate_chrf
+from bleukit.config.model import builtin_names, raw_config
 from bleukit.core.errors import ConfigError
+from bleukit.metrics.bleu.config import VariantConfig
+from bleukit.metrics.chrf.config import ChrfConfig
+from bleukit.metrics.registry import METRICS, _resolve, validate_any
 
 
-@pytest.mark.parametrize(
-    ("model", "value"), [(VariantModel, VariantConfig), (ChrfModel, ChrfConfig)]
-)
-def test_each_model_has_the_value_objects_fields_in_order(model, value):
-    """The signature writes fields in the value object's order; the model
-    must check exactly those fields."""
-    assert list(model.model_fields) == [f.name for f in dataclasses.fields(value)]
+def validate(data, source):
+    return METRICS.get("bleu.v1").validate(data, source)
+
+
+@pytest.mark.parametrize("metric", METRICS.names())
+def test_each_model_has_the_value_objects_fields_in_order(metric):
+    """The signature writes fields in the value object's order; each
+    metric's model must check exactly those fields."""
+    spec = METRICS.get(metric)
+    model = _resolve(spec.model)
+    assert list(model.model_fields) == [f.name for f in dataclasses.fields(spec.config)]
 
 
 def test_validation_canonicalises_components_and_fills_the_smoothing_value():
@@ -62,13 +69,13 @@ def test_keys_that_are_not_strings_are_one_line():
 
 def test_chrf_validation_gives_the_chrf_value_object():
     data, source = raw_config("chrF++", None)
-    config = validate_chrf(data, source)
+    config = validate_any(data, source)
     assert isinstance(config, ChrfConfig) and config.word_order == 2
     with pytest.raises(ConfigError, match="key 'beta': Input should be less than or equal to 100"):
-        validate_chrf({**data, "beta": 101}, "here")
+        validate_any({**data, "beta": 101}, "here")
 
 
 def test_validated_builtins_cover_every_yaml_file():
-    from bleukit.config.schema import validated_builtins
+    from bleukit.metrics.registry import validated_builtins
 
     assert list(validated_builtins()) == builtin_names()

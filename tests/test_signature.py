@@ -1,9 +1,9 @@
 import pytest
 
 import bleukit
-from bleukit.config.loading import load_config
 from bleukit.core.errors import ConfigError
 from bleukit.metrics.bleu.signature import Signature, parse_signature
+from bleukit.metrics.bleu.variant import load_config
 
 
 def sig(name="BLEUw4", nrefs=1, **over):

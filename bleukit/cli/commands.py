@@ -357,13 +357,14 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> None:
-    from ..config.loading import load_any_config
     from ..config.model import FAMILY_HELP, builtin_names
+    from ..metrics.registry import load_any_config, metric_variant_folders
 
+    names = builtin_names(metric_variant_folders)
     if args.names:
-        out.write("".join(f"{name}\n" for name in builtin_names()))
+        out.write("".join(f"{name}\n" for name in names))
         return
-    for name in builtin_names():
+    for name in names:
         config = load_any_config(name)
         out.write(f"{name:<14} {config.description}\n")
     out.write(f"{'':<14} and {FAMILY_HELP}\n")
@@ -395,8 +396,9 @@ def cmd_signature(args: argparse.Namespace, out: TextIO) -> None:
 def cmd_components(args: argparse.Namespace, out: TextIO) -> None:
     from ..config.model import registries
     from ..engines import describe
+    from ..metrics.registry import METRICS
 
-    kinds = registries()
+    kinds = {**registries(), "metric": METRICS}
     if args.names:
         out.write("".join(f"{name}\n" for name in kinds[args.names].names()))
         return

@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ..config.model import CHRF_SCORING_FIELDS, SCORING_FIELDS, TER_SCORING_FIELDS
-
 #: --set KEY=: the values a key completes (a component kind of ``bleukit
 #: components --names``, or fixed words); other keys take numbers
 SET_VALUES: dict[str, str | tuple[str, ...]] = {
@@ -34,11 +32,13 @@ SET_VALUES: dict[str, str | tuple[str, ...]] = {
     "asian_support": ("true", "false"),
     "case_sensitive": ("true", "false"),
 }
-SET_KEYS = tuple(
-    dict.fromkeys(
-        k for k in (*SCORING_FIELDS, *CHRF_SCORING_FIELDS, *TER_SCORING_FIELDS) if k != "metric"
-    )
-)
+
+
+def set_keys() -> tuple[str, ...]:
+    """The keys ``--set`` takes: every registered metric's scoring fields."""
+    from ..metrics.registry import all_scoring_fields
+
+    return tuple(k for k in all_scoring_fields() if k != "metric")
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ _bleukit_variants() {{
 _bleukit_set() {{
     local key=${{cur%%=*}} values
     if [[ $cur != *=* ]]; then
-        COMPREPLY=($(compgen -S = -W {_quote(" ".join(SET_KEYS))} -- "$cur"))
+        COMPREPLY=($(compgen -S = -W {_quote(" ".join(set_keys()))} -- "$cur"))
         compopt -o nospace 2>/dev/null
         return
     fi
@@ -226,7 +226,7 @@ def _fish(found: list[Command]) -> str:
         "function __bleukit_set",
         "    set -l token (commandline -ct)",
         "    if not string match -q '*=*' -- $token",
-        f"        printf '%s=\\n' {' '.join(SET_KEYS)}",
+        f"        printf '%s=\\n' {' '.join(set_keys())}",
         "        return",
         "    end",
         "    set -l key (string split -m1 = -- $token)[1]",

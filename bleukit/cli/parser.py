@@ -549,7 +549,7 @@ def _components_options(components: argparse.ArgumentParser) -> None:
     components.add_argument(
         "--names",
         metavar="KIND",
-        choices=("tokenizer", "splitter", "reflen", "smoothing", "engine"),
+        choices=("tokenizer", "splitter", "reflen", "smoothing", "engine", "metric"),
         help="the names of one kind of component alone, one per line "
         "(tokenizer, splitter, reflen, smoothing, engine)",
     )

@@ -1,21 +1,24 @@
-"""Variant configuration: the validated value objects (``VariantConfig``,
-``ChrfConfig``) and the raw fields behind them, read from YAML with
-``extends``.
+"""Variant configuration: the raw fields of a variant of any metric, read
+from YAML with ``extends`` and overrides, and what every metric's validated
+configuration shares (``ConfigFields``, ``SignatureKey``). Each metric's
+configuration class lives in its package (``bleukit.metrics.NAME.config``),
+found through ``bleukit.metrics.registry``; nothing here names one.
 
-A variant fixes every choice that can move a BLEU score. Built-in variants
-are YAML files shipped in ``bleukit/variants``; a user file may ``extends:``
-a built-in name or another YAML file (a path relative to the extending file)
-and override any field. The pydantic models that validate the raw fields
-live in ``schema`` (imported only when something needs validating), and
-``loading`` puts the two together.
+A variant fixes every choice that can move a score. Built-in variants are
+YAML files shipped in ``bleukit/variants`` and in metric packages (their
+``MetricSpec.variants``); a user file may ``extends:`` a built-in name or
+another YAML file (a path relative to the extending file) and override any
+field. What validates the raw fields is in ``schema`` (imported only when
+something needs validating); ``bleukit.metrics.registry`` puts the two
+together.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, did_you_mean
 from ..core.reflen import REF_LENGTHS
@@ -24,6 +27,7 @@ from ..core.smoothing import SMOOTHINGS
 from ..tokenizers import SPLITTERS, TOKENIZERS
 
 if TYPE_CHECKING:
+    from importlib.abc import Traversable
     from pathlib import Path
 
     import yaml
@@ -71,14 +75,6 @@ class SignatureKey:
     sacrebleu_states: object = ANY
 
 
-_CASE: Mapping[object, tuple[str, str]] = {
-    False: ("mixed", "m"),
-    True: ("lc", "lc"),
-    "ascii": ("lc-ascii", "lca"),
-}
-_BOOL: Mapping[object, tuple[str, str]] = {True: ("yes", "y"), False: ("no", "n")}
-
-
 #: fields naming a registered component, and their registries
 COMPONENT_FIELDS: dict[str, Registry[Any]] = {
     "tokenizer": TOKENIZERS,
@@ -99,231 +95,55 @@ def registries() -> dict[str, Registry[Any]]:
     }  # fmt: skip
 
 
-def _declares(key: SignatureKey) -> Any:
-    """A scoring field of VariantConfig, with the signature key it declares."""
+def declares(key: SignatureKey) -> Any:
+    """A scoring field of a configuration, with the signature key it
+    declares (see how a metric package's ``config`` module uses it)."""
     return field(metadata={"signature": key})
 
 
-class _Fields:
-    """What both value objects below give: their fields as a dict."""
+class ConfigFields:
+    """What every metric's configuration (a frozen dataclass) gives: its
+    fields as a dict."""
 
     def as_dict(self) -> dict[str, Any]:
         """Every field, descriptive ones included."""
         return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True, kw_only=True)
-class VariantConfig(_Fields):
-    """A complete, validated BLEU variant (a value object). It is made by
-    ``schema.validate`` (the pydantic model, which checks every field) or,
-    for a built-in name, from ``variants/table.py`` (the same validation, run
-    when the table was generated). Each scoring field declares its signature
-    key (``SignatureKey``); the field order is the signature's order."""
-
-    name: str | None = None
-    description: str = ""
-    tokenizer: str = _declares(SignatureKey("tok", "t", sacrebleu="tok"))
-    # the model of a SentencePiece tokenizer: a path (None: the tokenizer's
-    # default, sacrebleu's cached model); signatures write its SHA-256
-    tokenizer_model: str | None = field(
-        default=None,
-        metadata={"signature": SignatureKey("tok", "t", bracketed=True, sacrebleu_requires=None)},
-    )
-    split: str = _declares(SignatureKey("split", "sp", sacrebleu_requires="unicode.v1"))
-    lowercase: bool | Literal["ascii"] = _declares(
-        SignatureKey(
-            "case", "c", _CASE, sacrebleu="case", sacrebleu_spelling={False: "mixed", True: "lc"}
-        )
-    )
-    max_order: int = _declares(SignatureKey("order", "n", sacrebleu_states=4))
-    # "auto-reweigh": uniform, except that a corpus (or sentence) of h < max_order
-    # hypothesis tokens weighs its first h orders 1/h each (NLTK auto_reweigh)
-    weights: Literal["uniform", "auto-reweigh"] | tuple[float, ...] = _declares(
-        SignatureKey("weights", "w", sacrebleu_requires="uniform")
-    )
-    ref_length: str = _declares(SignatureKey("reflen", "r", sacrebleu_requires="closest.v1"))
-    smoothing: str = _declares(SignatureKey("smooth", "s", sacrebleu="smooth"))
-    smoothing_value: float | None = _declares(
-        SignatureKey("smooth", "s", bracketed=True, sacrebleu="smooth")
-    )
-    effective_order: bool = _declares(
-        SignatureKey(
-            "eff", "e", _BOOL, sacrebleu="eff", sacrebleu_spelling={True: "yes", False: "no"}
-        )
-    )
-    totals: Literal["exact", "at-least-one"] = _declares(
-        SignatureKey("totals", "tt", sacrebleu_requires="exact")
-    )
-
-    def scoring_dict(self) -> dict[str, Any]:
-        """The fields that determine the score."""
-        return {k: getattr(self, k) for k in SCORING_FIELDS}
-
-
-_SIGNATURE_KEYS: dict[str, SignatureKey | None] = {
-    f.name: f.metadata.get("signature") for f in fields(VariantConfig)
-}
-
-
-def signature_key(name: str) -> SignatureKey | None:
-    """The signature key a field of VariantConfig declares (None: the field
-    does not change a score: ``name``, ``description``)."""
-    return _SIGNATURE_KEYS[name]
-
-
-#: fields that can change a score, in signature order
-SCORING_FIELDS = tuple(name for name, key in _SIGNATURE_KEYS.items() if key is not None)
-#: fields that only describe a variant: every other field declares a
-#: signature key (tests/test_config.py checks it)
+#: fields that only describe a variant: every other field of a metric's
+#: configuration can change its score (tests/test_config.py checks it)
 DESCRIPTIVE_FIELDS = ("name", "description")
-
-
-#: the chrF metric's versioned name: a changed computation gets a new one
-CHRF_METRIC = "chrf.v1"
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChrfConfig(_Fields):
-    """A complete, validated chrF variant (YAML: ``metric: chrf.v1``), made
-    by ``schema.validate_chrf`` or from the built-in table."""
-
-    name: str | None = None
-    description: str = ""
-    metric: Literal["chrf.v1"]
-    char_order: int
-    word_order: int
-    beta: int
-    lowercase: bool
-    whitespace: bool
-    eps_smoothing: bool
-
-    @property
-    def order(self) -> int:
-        return self.char_order + self.word_order
-
-    @property
-    def score_name(self) -> str:
-        """sacrebleu's name of the score: chrF2, chrF2++ (one + per word order)."""
-        return f"chrF{self.beta}" + "+" * self.word_order
-
-
-#: fields that can change a chrF score, and the order signatures write them in
-CHRF_SCORING_FIELDS = (
-    "metric", "char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing",
-)  # fmt: skip
-
-
-#: TER's versioned name: a changed computation gets a new one
-TER_METRIC = "ter.v1"
-
-
-@dataclass(frozen=True, kw_only=True)
-class TerConfig(_Fields):
-    """A complete, validated TER variant (YAML: ``metric: ter.v1``): the four
-    options of sacrebleu's ``TER``, Tercom's normalization flags."""
-
-    name: str | None = None
-    description: str = ""
-    metric: Literal["ter.v1"]
-    normalized: bool
-    no_punct: bool
-    asian_support: bool
-    case_sensitive: bool
-
-    #: sacrebleu's name of the score
-    score_name: ClassVar[str] = "TER"
-
-
-#: fields that can change a TER score, and the order signatures write them in
-TER_SCORING_FIELDS = ("metric", "normalized", "no_punct", "asian_support", "case_sensitive")
-
-#: NIST's versioned name: a changed computation gets a new one
-NIST_METRIC = "nist.v1"
-
-
-@dataclass(frozen=True, kw_only=True)
-class NistConfig(_Fields):
-    """A complete, validated NIST variant (YAML: ``metric: nist.v1``):
-    Doddington's (2002) information-weighted n-gram co-occurrence score as
-    mteval-v13a.pl computes it, over the tokens of a BLEU variant's
-    tokenization (tokenizer, split, case) up to ``max_order``."""
-
-    name: str | None = None
-    description: str = ""
-    metric: Literal["nist.v1"]
-    tokenizer: str
-    split: str
-    lowercase: bool | Literal["ascii"]
-    max_order: int
-
-    #: mteval's name of the score
-    score_name: ClassVar[str] = "NIST"
-
-
-#: fields that can change a NIST score, and the order signatures write them in
-NIST_SCORING_FIELDS = ("metric", "tokenizer", "split", "lowercase", "max_order")
-
-#: GLEU's versioned name: a changed computation gets a new one
-GLEU_METRIC = "gleu.v1"
-
-
-@dataclass(frozen=True, kw_only=True)
-class GleuConfig(_Fields):
-    """A complete, validated GLEU variant (YAML: ``metric: gleu.v1``): Wu et
-    al.'s (2016) sentence-friendly BLEU, the lesser of n-gram precision and
-    recall over orders ``min_order`` to ``max_order``, as NLTK's
-    ``corpus_gleu`` sums it, over the tokens of a BLEU variant's
-    tokenization."""
-
-    name: str | None = None
-    description: str = ""
-    metric: Literal["gleu.v1"]
-    tokenizer: str
-    split: str
-    lowercase: bool | Literal["ascii"]
-    min_order: int
-    max_order: int
-
-    #: the score's name
-    score_name: ClassVar[str] = "GLEU"
-
-
-#: fields that can change a GLEU score, and the order signatures write them in
-GLEU_SCORING_FIELDS = ("metric", "tokenizer", "split", "lowercase", "min_order", "max_order")
-#: the configurations of metrics other than BLEU (whose YAML has no
-#: ``metric`` key), by the versioned name their YAML's ``metric`` gives
-METRIC_CONFIGS: dict[str, type[ChrfConfig | TerConfig | NistConfig | GleuConfig]] = {
-    CHRF_METRIC: ChrfConfig,
-    TER_METRIC: TerConfig,
-    NIST_METRIC: NistConfig,
-    GLEU_METRIC: GleuConfig,
-}
-_METRIC_FIELDS = {
-    CHRF_METRIC: CHRF_SCORING_FIELDS,
-    TER_METRIC: TER_SCORING_FIELDS,
-    NIST_METRIC: NIST_SCORING_FIELDS,
-    GLEU_METRIC: GLEU_SCORING_FIELDS,
-}
-
-#: a validated variant of any metric
-AnyConfig = VariantConfig | ChrfConfig | TerConfig | NistConfig | GleuConfig
-
-
-def scoring_fields(config: AnyConfig) -> tuple[str, ...]:
-    """The fields that can change a variant's score, in signature order."""
-    return _METRIC_FIELDS.get(getattr(config, "metric", ""), SCORING_FIELDS)
 
 
 # ------------------------------------------------------------------ loading
 
 _BUILTIN_PACKAGE = "bleukit.variants"
 
+#: the folders of built-in variant files that metric packages bring
+#: (``bleukit.metrics.registry.metric_variant_folders``), asked for only
+#: when a name is not one of ``bleukit/variants``
+MetricFolders = Callable[[], "tuple[Path, ...]"]
 
-def builtin_names() -> list[str]:
+
+def _no_folders() -> tuple[Path, ...]:
+    return ()
+
+
+def builtin_files(folders: MetricFolders = _no_folders) -> dict[str, Traversable]:
+    """Each built-in variant's file by name: ``bleukit/variants`` first,
+    then the metric packages' folders (a name in two: the first)."""
     from importlib import resources
 
-    files = resources.files(_BUILTIN_PACKAGE).iterdir()
-    return sorted(f.name[:-5] for f in files if f.name.endswith(".yaml"))
+    out: dict[str, Traversable] = {}
+    for where in (resources.files(_BUILTIN_PACKAGE), *folders()):
+        for f in sorted(where.iterdir(), key=lambda f: f.name):
+            if f.name.endswith(".yaml"):
+                out.setdefault(f.name[:-5], f)
+    return out
+
+
+def builtin_names(folders: MetricFolders = _no_folders) -> list[str]:
+    return sorted(builtin_files(folders))
 
 
 #: the longest piece of a YAML error message repeated in ours
@@ -485,23 +305,22 @@ def _family(name: str) -> dict[str, Any] | None:
     }
 
 
-def _raw_builtin(name: str) -> tuple[dict[str, Any], str]:
+def _raw_builtin(name: str, folders: MetricFolders) -> dict[str, Any]:
     if not name.strip():
         # what an unset shell variable gives (-v "$VARIANT"): never the default
         raise ConfigError("empty variant name: give a variant's name or a .yaml path")
-    if name not in builtin_names():
+    found = builtin_files().get(name) or builtin_files(folders).get(name)
+    if found is None:
         family = _family(name)
         if family is not None:
-            return family, ""
+            return family
+        names = builtin_names(folders)
         raise ConfigError(
-            f"unknown variant {shorten(name)!r}; {did_you_mean(name, builtin_names())}"
-            f"built-in variants: {', '.join(builtin_names())}, "
+            f"unknown variant {shorten(name)!r}; {did_you_mean(name, names)}"
+            f"built-in variants: {', '.join(names)}, "
             f"and {FAMILY_HELP} (or give the path of a .yaml file)"
         )
-    from importlib import resources
-
-    ref = resources.files(_BUILTIN_PACKAGE).joinpath(f"{name}.yaml")
-    return _read_yaml(ref.read_text(encoding="utf-8"), f"built-in variant {name}"), ""
+    return _read_yaml(found.read_text(encoding="utf-8"), f"built-in variant {name}")
 
 
 #: the largest variant file read: a variant is a few hundred bytes, and a
@@ -533,7 +352,10 @@ def looks_like_path(ref: str) -> bool:
 
 
 def resolve_raw(
-    ref: str, base: Path | None = None, seen: tuple[str, ...] = ()
+    ref: str,
+    base: Path | None = None,
+    seen: tuple[str, ...] = (),
+    folders: MetricFolders = _no_folders,
 ) -> tuple[dict[str, Any], str]:
     """Merge a variant with everything it extends. Returns (fields, source)."""
     if "\0" in ref:  # no file system takes it: os calls would raise ValueError
@@ -548,7 +370,7 @@ def resolve_raw(
         data, parent_base = _raw_file(path), path.parent
     else:
         key, source = f"builtin:{ref}", f"built-in variant {ref}"
-        data, _ = _raw_builtin(ref)
+        data = _raw_builtin(ref, folders)
         parent_base = None
     if key in seen:
         raise ConfigError(f"{source}: 'extends' forms a cycle")
@@ -560,7 +382,7 @@ def resolve_raw(
         return data, source
     if not isinstance(parent, str):
         raise ConfigError(f"{source}: key 'extends' must be a variant name or a file path")
-    merged, _ = resolve_raw(parent, parent_base, (*seen, key))
+    merged, _ = resolve_raw(parent, parent_base, (*seen, key), folders)
     # the extending file's name and description replace the parent's
     merged.pop("description", None)
     merged.pop("name", None)
@@ -648,12 +470,14 @@ def split_variant_list(text: str) -> list[str]:
     return names
 
 
-def raw_config(ref: str, overrides: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+def raw_config(
+    ref: str, overrides: dict[str, Any] | None, folders: MetricFolders = _no_folders
+) -> tuple[dict[str, Any], str]:
     """The fields of a variant by name or path, with everything it extends
     and the overrides applied (not yet validated), and its source."""
     ref, in_name = split_name(ref)
     overrides = {**in_name, **(overrides or {})}
-    data, source = resolve_raw(ref)
+    data, source = resolve_raw(ref, folders=folders)
     if overrides:
         data = with_overrides(data, overrides)
         source = f"{source} (with overrides {', '.join(sorted(overrides))})"

@@ -1,6 +1,7 @@
-"""The metrics: one interface (``base.Metric``), one implementation per
-metric (``bleu``, ``chrf``). This is the one place that maps a validated
-configuration to its metric class; nothing outside ``metrics`` names one."""
+"""The metrics: one interface (``base.Metric``), one package per metric
+(``bleu``, ``chrf``, ``ter``, ``nist``, ``gleu``...), each found through one
+registry (``registry.METRICS``, with plugins from the entry-point group
+``bleukit.metrics``). Nothing outside ``metrics`` names a metric's class."""
 
 from __future__ import annotations
 
@@ -53,9 +54,9 @@ def __getattr__(name: str) -> Any:
 
 def metric_for(config: Any, engine: str | None = None, threads: int | None = None) -> AnyMetric:
     """The variant of whichever metric ``config`` configures."""
-    from .signatures import implementation
+    from .registry import metric_for as build
 
-    return implementation(config, "variant")(config, engine, threads)  # type: ignore[no-any-return]
+    return build(config, engine, threads)  # type: ignore[no-any-return]
 
 
 def load_metric(
@@ -63,7 +64,7 @@ def load_metric(
 ) -> AnyMetric:
     """A variant of any metric (BLEU or chrF), by name or YAML file, with
     keyword overrides."""
-    from ..config.loading import load_any_config
+    from .registry import load_any_config
 
     return metric_for(load_any_config(name_or_path, overrides), engine, threads)
 

@@ -297,17 +297,13 @@ class Metric(ABC, Generic[S, R]):
         """A new variant with some fields changed (validated again); the
         engine asked for, not the one resolved: "auto" stays "auto"."""
         from ..config.model import with_overrides
+        from .registry import validate_any
 
         data = with_overrides(self.config.as_dict(), overrides)
-        config = self._validate(data, f"variant {self.name} with overrides")
+        config = validate_any(data, f"variant {self.name} with overrides")
         return type(self)(config, self._requested_engine, self.threads)
 
     # ---------------------------------------------------------------- hooks
-
-    @staticmethod
-    @abstractmethod
-    def _validate(data: dict[str, Any], source: str) -> Any:
-        """The configuration of this metric from raw data (``schema``)."""
 
     @abstractmethod
     def signature(self, nrefs: int | str) -> MetricSignature:

@@ -80,9 +80,9 @@ class SacrebleuSignature:
         sacrebleu's states none)."""
         from .signatures import signature_for
 
-        if self.first_reference_only:
-            return signature_for(self.config, 1)
-        return signature_for(self.config, "var" if self.nrefs is None else self.nrefs)
+        nrefs = 1 if self.first_reference_only else "var" if self.nrefs is None else self.nrefs
+        signature: MetricSignature = signature_for(self.config, nrefs)
+        return signature
 
     def notes(self) -> list[str]:
         version = self.version or "an unstated version"
@@ -183,7 +183,7 @@ class _Fields:
         if self.fields:
             key = next(iter(self.fields))
             raise _error(self.text, f"unknown field {key!r}")
-        from ..config.loading import load_any_config
+        from .registry import load_any_config
 
         # only what differs from the built-in, so that its defaults keep its name
         base = load_any_config(config)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..config.model import AnyConfig, scoring_fields
 from ..core.results import SystemResult
 from ..metrics.base import MetricResult, MetricSignature
+from ..metrics.registry import AnyConfig, scoring_fields
 
 #: a score of any metric, and its signature
 

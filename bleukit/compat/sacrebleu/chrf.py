@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ...config.model import CHRF_METRIC
-from ...config.schema import validate_chrf
 from ...metrics import metric_for
 from ...metrics.base import AnyMetric
+from ...metrics.chrf.config import CHRF_METRIC
 from ...metrics.chrf.variant import ChrfReferences
+from ...metrics.registry import validate_any
 from .metrics import Metric, Score, Signature
 
 
@@ -78,7 +78,7 @@ class CHRF(Metric[ChrfReferences, CHRFScore]):
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
         self.num_refs = None
-        config = validate_chrf(
+        config = validate_any(
             {
                 "metric": CHRF_METRIC,
                 "char_order": char_order,

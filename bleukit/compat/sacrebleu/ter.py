@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...config.model import TER_METRIC
-from ...config.schema import validate_ter
 from ...metrics import metric_for
 from ...metrics.base import AnyMetric
+from ...metrics.registry import validate_any
+from ...metrics.ter.config import TER_METRIC
 from ...metrics.ter.variant import TerReferences
 from .metrics import Metric, Score, Signature
 
@@ -67,7 +67,7 @@ class TER(Metric[TerReferences, TERScore]):
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
         self.num_refs = None
-        config = validate_ter(
+        config = validate_any(
             {
                 "metric": TER_METRIC,
                 "normalized": normalized,

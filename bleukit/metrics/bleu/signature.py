@@ -27,17 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..._version import __version__
-from ...config.model import (
-    ANY,
-    COMPONENT_FIELDS,
-    SCORING_FIELDS,
-    SignatureKey,
-    VariantConfig,
-    signature_key,
-)
+from ...config.model import ANY, COMPONENT_FIELDS, SignatureKey
 from ...core.errors import ConfigError
 from ...core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
 from ..base import NREFS, VERSION, MetricSignature, read_release
+from .config import SCORING_FIELDS, VariantConfig, signature_key
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -273,9 +267,9 @@ def parse_signature(text: str) -> Signature:
     nrefs: int | str = nrefs_raw if nrefs_raw == "var" else _int(nrefs_raw, nrefs_key)
     if isinstance(nrefs, int) and nrefs < 1:
         raise ConfigError(f"signature key {nrefs_key!r}: {nrefs} references; at least 1, or var")
-    from ...config.schema import validate
+    from ..registry import DEFAULT_METRIC, METRICS
 
-    config = validate(data, f"signature {text!r}")
+    config = METRICS.get(DEFAULT_METRIC).validate(data, f"signature {text!r}")
     release = read_release(found[version_key], version_key)
     return Signature(config, nrefs, release, parse_test(found, tests))
 

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from ...config.model import VariantConfig
 from ...core.errors import InputError
 from ...core.reflen import policy
 from ...core.resampling import Columns
@@ -29,6 +28,7 @@ from ..inputs import (
     check_strings,
     engine_for,
 )
+from .config import VariantConfig
 from .result import BleuResult
 from .score import BleuRule, Weights, compute_bleu, compute_bleu_many
 from .signature import Signature
@@ -77,12 +77,6 @@ class Variant(Metric[Stats, BleuResult]):
         self._weights: Weights = None if config.weights == "uniform" else config.weights
         self._rule = BleuRule(self._smoothing, config.max_order, self._weights,
                               config.effective_order, config.smoothing_value)  # fmt: skip
-
-    @staticmethod
-    def _validate(data: dict[str, Any], source: str) -> VariantConfig:
-        from ...config.schema import validate
-
-        return validate(data, source)
 
     @property
     def reads_last_segment(self) -> bool:  # type: ignore[override]
@@ -443,6 +437,14 @@ def load_variant(
     """A built-in variant by name, or a YAML file, with keyword overrides.
     ``engine``: "auto", "c", "python" or a plugin engine's name (None:
     ``BLEUKIT_ENGINE``); ``threads``: the most threads its engine may use."""
-    from ...config.loading import load_config
-
     return Variant(load_config(name_or_path, overrides), engine, threads)
+
+
+def load_config(ref: str, overrides: dict[str, Any] | None = None) -> VariantConfig:
+    """A validated BLEU variant from a built-in name or a YAML path, with
+    overrides (``NAME[key=value,...]`` is a name with overrides); a variant
+    of another metric is refused."""
+    from ..registry import DEFAULT_METRIC, load_config_of
+
+    config: VariantConfig = load_config_of(DEFAULT_METRIC, ref, overrides)
+    return config

@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...config.model import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
 from ...engines import SegmentTable
 from ...tokenizers import BlockForm, Tokenization
 from ...tokenizers.pipeline import BlockKind, fold_case
 from ..fields import FieldForm, FieldResult, FieldSignature
+from .config import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
 
 SACREBLEU_VERSION = "2.6.0"
 #: chrF++.py's, NLTK's and Moses' epsilon (sacrebleu's ``eps_smoothing``)
@@ -99,9 +99,9 @@ def is_chrf_signature(text: str) -> bool:
 def parse_chrf_signature(text: str) -> ChrfSignature:
     """The chrF variant a signature (long or short form) states: the exact
     configuration and number of references (the version is not kept)."""
-    from ...config.schema import validate_chrf
+    from ..registry import validate_any
 
-    return ChrfSignature.parse(text, validate_chrf)
+    return ChrfSignature.parse(text, validate_any)
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from ...config.loading import load_any_config
-from ...config.model import CHRF_SCORING_FIELDS, ChrfConfig
-from ...core.errors import ConfigError, InputError
+from ...core.errors import InputError
 from ...core.resampling import Columns
 from ...engines import limited_threads
 from ...tokenizers import Tokenization
 from ..base import Metric, StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams, engine_for
+from .config import CHRF_METRIC, CHRF_SCORING_FIELDS, ChrfConfig
 from .core import (
     ChrfResult,
     ChrfSignature,
@@ -72,12 +71,6 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
         used = [t for t in (self._chars, self._words) if t is not None]
         # the built-in forms run on every engine that runs one of them
         self.engine = engine_for(engine, used[0])
-
-    @staticmethod
-    def _validate(data: dict[str, Any], source: str) -> ChrfConfig:
-        from ...config.schema import validate_chrf
-
-        return validate_chrf(data, source)
 
     @property
     def order(self) -> int:
@@ -438,10 +431,7 @@ def load_chrf(
 ) -> ChrfVariant:
     """A chrF variant: ``chrF``, ``chrF++`` or a YAML file with
     ``metric: chrf.v1``, with keyword overrides."""
-    config = load_any_config(name_or_path, overrides)
-    if not isinstance(config, ChrfConfig):
-        kind = getattr(config, "metric", "BLEU")
-        raise ConfigError(
-            f"{name_or_path}: a {kind} variant, not a chrF one (bleukit.load_metric loads it)"
-        )
+    from ..registry import load_config_of
+
+    config = load_config_of(CHRF_METRIC, name_or_path, overrides)
     return ChrfVariant(config, engine, threads)

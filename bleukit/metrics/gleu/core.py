@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...config.model import GLEU_METRIC, GLEU_SCORING_FIELDS, GleuConfig
 from ...core.ngrams import count_ngrams
 from ..fields import FieldForm, FieldResult, OwnSignature
 from ..nist.core import TOKENIZATION_KEYS, TOKENIZATION_SPELLING
+from .config import GLEU_METRIC, GLEU_SCORING_FIELDS, GleuConfig
 
 #: GLEU's statistics: the matches and the totals of the chosen references
 GleuStats = tuple[int, int]

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...config.model import GLEU_SCORING_FIELDS, GleuConfig
 from ...core.errors import InputError
 from ...engines import limited_threads
 from ..base import SegmentStore, StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams
 from ..words import TokenCounting, Words
+from .config import GLEU_SCORING_FIELDS, GleuConfig
 from .core import GleuResult, GleuSignature, GleuStats, gleu_score
 from .core import segment_stats as gleu_segment_stats
 
@@ -44,12 +44,6 @@ class GleuVariant(TokenCounting):
 
     config: GleuConfig
     family = "GLEU"
-
-    @staticmethod
-    def _validate(data: dict[str, Any], source: str) -> GleuConfig:
-        from ...config.schema import validate_gleu
-
-        return validate_gleu(data, source)
 
     def details(self, result: GleuResult) -> dict[str, Any]:
         return {

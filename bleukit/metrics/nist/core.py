@@ -28,10 +28,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...config.model import NIST_METRIC, NIST_SCORING_FIELDS, NistConfig
 from ...core.ngrams import Ngram, count_ngrams, max_counts
 from ...core.reflen import RefLength, mean_length
 from ..fields import FieldForm, FieldResult, OwnSignature
+from .config import NIST_METRIC, NIST_SCORING_FIELDS, NistConfig
 
 #: fractional bits of the fixed-point information
 INFO_BITS = 40

@@ -20,13 +20,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...config.model import NIST_SCORING_FIELDS, NistConfig
 from ...core.errors import InputError
 from ...core.ngrams import Ngram
 from ...engines import limited_threads
 from ..base import StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams
 from ..words import TokenCounting, Words
+from .config import NIST_SCORING_FIELDS, NistConfig
 from .core import (
     INFO_SCALE,
     NistResult,
@@ -61,12 +61,6 @@ class NistVariant(TokenCounting):
     family = "NIST"
     percent = False
     whole_corpus = "NIST weighs each n-gram by its information in all the references"
-
-    @staticmethod
-    def _validate(data: dict[str, Any], source: str) -> NistConfig:
-        from ...config.schema import validate_nist
-
-        return validate_nist(data, source)
 
     def details(self, result: NistResult) -> dict[str, Any]:
         return {

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...config.model import TER_METRIC, TER_SCORING_FIELDS, TerConfig
 from ...core.reflen import RefLength
 from ..fields import FieldForm, FieldResult, FieldSignature
+from .config import TER_METRIC, TER_SCORING_FIELDS, TerConfig
 
 SACREBLEU_VERSION = "2.6.0"
 

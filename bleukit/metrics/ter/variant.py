@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...config.model import TER_SCORING_FIELDS, TerConfig
 from ...core.errors import InputError
 from ...core.reflen import RefLength, mean_length
 from ...engines import limited_threads
 from ...tokenizers.pipeline import make_tokenization
 from ..base import Metric, SegmentStore, StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams, engine_for
+from .config import TER_SCORING_FIELDS, TerConfig
 from .core import TerResult, TerSignature, TerStats, ter_score
 from .normalize import TercomNormalizer
 
@@ -58,12 +58,6 @@ class TerVariant(Metric[TerStats, TerResult]):
         # normalized here: it is resolved for plain text, which every
         # engine runs
         self.engine = engine_for(engine, make_tokenization("none", "unicode.v1", False))
-
-    @staticmethod
-    def _validate(data: dict[str, Any], source: str) -> TerConfig:
-        from ...config.schema import validate_ter
-
-        return validate_ter(data, source)
 
     @property
     def order(self) -> int:

@@ -1,6 +1,7 @@
-"""bleukit.config.loading: built-in names come from the generated table, equal to
-validating their YAML; every other name goes through the schema; and a
-built-in variant loads without PyYAML or pydantic."""
+"""bleukit.metrics.registry: every metric is found through one registry (its
+package, or a plugin's entry point); built-in names come from the generated
+table, equal to validating their YAML; every other name goes through its
+metric's schema; and a built-in variant loads without PyYAML or pydantic."""
 
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ import sys
 
 import pytest
 
-from bleukit.config.loading import builtin_config, load_any_config, load_config
-from bleukit.config.model import METRIC_CONFIGS, VariantConfig, builtin_names
-from bleukit.config.schema import validated_builtins
+from bleukit.config.model import builtin_names
 from bleukit.core.errors import ConfigError
+from bleukit.metrics.bleu.variant import load_config
+from bleukit.metrics.registry import (
+    METRICS,
+    builtin_config,
+    load_any_config,
+    validated_builtins,
+)
 
 
 def test_the_table_of_built_ins_is_what_validating_their_yaml_gives():
@@ -26,11 +32,7 @@ def test_the_table_of_built_ins_is_what_validating_their_yaml_gives():
 @pytest.mark.parametrize("name", builtin_names())
 def test_a_built_in_by_name_equals_its_validated_yaml(name):
     fields = validated_builtins()[name]
-    expected = (
-        METRIC_CONFIGS[fields["metric"]](**fields)
-        if "metric" in fields
-        else VariantConfig(**fields)
-    )
+    expected = METRICS.get(fields.get("metric", "bleu.v1")).config(**fields)
     assert builtin_config(name) == expected == load_any_config(name)
 
 
@@ -42,7 +44,9 @@ def test_other_names_are_not_in_the_table():
 
 
 def test_a_chrf_variant_is_not_a_bleu_one():
-    with pytest.raises(ConfigError, match="variant chrF: a chrf.v1 variant, not a BLEU one"):
+    with pytest.raises(
+        ConfigError, match=r"variant chrF: a chrF variant \(chrf.v1\), not a BLEU one"
+    ):
         load_config("chrF")
 
 
@@ -73,3 +77,47 @@ def test_a_built_in_variant_scores_without_the_heavy_imports(tmp_path, sentence)
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0 []"
+
+
+def test_asking_for_one_metric_imports_only_its_package():
+    """A built-in metric is found by its package: start-up pays for the
+    metric asked for, not for every metric."""
+    code = (
+        "import sys; from bleukit.metrics.registry import METRICS; METRICS.get('ter.v1'); "
+        "print(sorted(m for m in ('bleukit.metrics.ter', 'bleukit.metrics.chrf', "
+        "'bleukit.metrics.nist') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['bleukit.metrics.ter']"
+
+
+def test_every_metric_package_is_registered_under_its_name():
+    for name in METRICS.names():
+        spec = METRICS.get(name)
+        assert name == spec.name and name.endswith(".v1")
+        from bleukit.metrics.base import Metric, MetricSignature
+
+        assert issubclass(spec.variant_class(), Metric)
+        assert issubclass(spec.signature_class(), MetricSignature)
+
+
+def test_an_unknown_metric_key_lists_the_registered_ones():
+    with pytest.raises(ConfigError, match=r"^here: key 'metric': expected one of 'chrf.v1'"):
+        load_any_config_from({"metric": "chrf.v9"})
+    with pytest.raises(ConfigError, match="key 'metric': expected one of"):
+        load_any_config_from({"metric": "bleu.v1"})
+    with pytest.raises(ConfigError, match="key 'metric': expected one of"):
+        load_any_config_from({"metric": ["chrf.v1"]})
+
+
+def load_any_config_from(data):
+    from bleukit.metrics.registry import validate_any
+
+    return validate_any(data, "here")
+
+
+def test_components_list_the_metrics(capsys):
+    from bleukit.cli import main
+
+    assert main(["components", "--names", "metric"]) == 0
+    assert capsys.readouterr().out.split() == METRICS.names()
