@@ -115,3 +115,28 @@ def pytest_collection_modifyitems(config, items):
             "BLEUKIT_HYPOTHESIS_SCALE: Hypothesis no longer keeps its settings where "
             "tests/conftest.py looks for them"
         )
+
+
+@pytest.fixture(scope="session")
+def pip_install(tmp_path_factory):
+    """``pip_install(folder)``: a copy of the project in ``folder`` (the
+    examples in docs/examples) installed for real, without its dependencies,
+    into a fresh directory, which is returned (put it on PYTHONPATH). The
+    copy is built, not the tree: parallel tox environments share it."""
+    import shutil
+    import subprocess
+    import sys
+
+    def install(folder: Path) -> Path:
+        work = tmp_path_factory.mktemp(folder.name)
+        source = work / "src"
+        shutil.copytree(folder, source)
+        site = work / "site"
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
+             str(site), str(source)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        return site
+
+    return install

@@ -181,7 +181,7 @@ def test_an_undefined_distance_is_an_input_error_naming_the_segment():
 def test_eed_has_no_order_and_is_lower_better():
     eed = bleukit.load_metric("EED")
     assert eed.order == 0 and not eed.higher_is_better
-    with pytest.raises(InputError, match="it has no order"):
+    with pytest.raises(InputError, match="EED has no n-gram order"):
         eed.with_order(4)
 
 

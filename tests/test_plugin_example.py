@@ -2,7 +2,6 @@
 temporary directory, is discovered through its entry points."""
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,27 +12,8 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "bleukit-p
 
 
 @pytest.fixture(scope="module")
-def plugin_site(tmp_path_factory):
-    work = tmp_path_factory.mktemp("plugin")
-    source = work / "src"
-    shutil.copytree(EXAMPLE, source)  # build a copy: parallel tox envs share the tree
-    site = work / "site"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(site),
-            str(source),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return site
+def plugin_site(pip_install):
+    return pip_install(EXAMPLE)
 
 
 def bleukit(site, *args, stdin=None):
