@@ -1,4 +1,5 @@
-"""The optional compiled engine, bleukit._accel.
+"""The optional compiled modules: the engine, bleukit._accel, and the
+meta-evaluation kernels, bleukit.meta._kernels.
 
 Optional: where no C compiler is found the build goes on without it and
 bleukit runs on its pure-Python engine (``bleukit components`` says which
@@ -18,10 +19,21 @@ required = os.environ.get("BLEUKIT_BUILD_ACCEL") == "1"
 # multiply-adds (GCC and Clang contract a * b + c by default on targets that
 # have them, e.g. arm64; MSVC does not)
 flags = [] if sys.platform == "win32" else ["-ffp-contract=off"]
+# bleukit._accel (tokenizing, n-gram tables, resampling, the scorers) and
+# bleukit.meta._kernels (meta-evaluation) share _common.h
+common = ["bleukit/_common.h"]
 setup(
     ext_modules=[
         Extension(
-            "bleukit._accel", ["bleukit/_accel.c"], optional=not required, extra_compile_args=flags
+            name,
+            sources,
+            depends=common + depends,
+            optional=not required,
+            extra_compile_args=flags,
+        )
+        for name, sources, depends in (
+            ("bleukit._accel", ["bleukit/_accel.c"], []),
+            ("bleukit.meta._kernels", ["bleukit/meta/_kernels.c"], []),
         )
     ]
 )

@@ -154,6 +154,9 @@ def test_the_command_line_parses_and_prints_and_the_library_works():
 ENGINE_INTERFACE = {
     "ENGINES", "Engine", "SegmentTable", "resolve_engine", "describe", "limited_threads",
     "call_threads", "select_rows",
+    # what the meta-evaluation kernels share with the engines: the engine
+    # asked for, and the threads (bleukit.meta.kernels)
+    "requested_engine", "ordered_map", "workers",
 }  # fmt: skip
 
 
@@ -263,6 +266,18 @@ def test_the_configuration_names_no_metric():
             text = path.read_text("utf-8")
             assert not [w for w in words if w in text], name
             assert not any(t.startswith("bleukit.metrics") for t, _ in _imports(name)), name
+
+
+def test_nothing_outside_meta_imports_the_meta_kernels():
+    """Meta-evaluation owns its kernels: the pair statistics, correlations,
+    the sign-flip test and the compiled module are imported by
+    ``bleukit.meta`` alone (the engines resample, and know nothing of it)."""
+    owned = {"bleukit.meta.kernels", "bleukit.meta._kernels", "bleukit.meta.pairs",
+             "bleukit.meta.correlation", "bleukit.meta.signflip"}  # fmt: skip
+    for name in MODULES:
+        if not name.startswith("bleukit.meta"):
+            assert not {t for t, _ in _imports(name)} & owned, name
+    assert "bleukit.meta._kernels" in EXTENSIONS
 
 
 #: documented import paths (README, docs/) that must keep working

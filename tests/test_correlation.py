@@ -1,4 +1,4 @@
-"""bleukit/core/correlation.py: PERM-BOTH's system-level trials, by hand
+"""bleukit/meta/correlation.py: PERM-BOTH's system-level trials, by hand
 (the statistics themselves: tests/test_statistics.py, and against scipy in
 tests_scipy)."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bleukit.core.correlation import SYSTEM_STATISTICS, swapped, system_swaps
 from bleukit.core.errors import InputError
 from bleukit.core.resampling import Draws
+from bleukit.meta.correlation import SYSTEM_STATISTICS, swapped, system_swaps
 
 
 def test_swapped_exchanges_the_cells_whose_bit_is_set():
@@ -46,7 +46,7 @@ def test_unknown_statistics_and_lengths_are_refused():
 def test_pearson_of_tiny_or_huge_values_scales_before_squaring():
     """Squares of 1e-255 underflow to 0 and of 1e200 overflow: the norms
     are scaled first, as scipy's are, so these are perfectly correlated."""
-    from bleukit.core.correlation import pearson
+    from bleukit.meta.correlation import pearson
 
     assert pearson([0.0, 1.0], [0.0, 1e-255]) == pytest.approx(1.0, abs=1e-12)
     assert pearson([0.0, 1.0, 2.0], [1e200, 0.0, -1e200]) == pytest.approx(-1.0, abs=1e-12)

@@ -1,4 +1,4 @@
-"""bleukit/core/pairs.py: the pair counts of meta-evaluation, by hand and by property."""
+"""bleukit/meta/pairs.py: the pair counts of meta-evaluation, by hand and by property."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleukit.core.errors import InputError
-from bleukit.core.pairs import (
+from bleukit.core.resampling import Draws
+from bleukit.meta.pairs import (
     Pairs,
     calibrate,
     calibrated_agreeing,
@@ -24,7 +25,6 @@ from bleukit.core.pairs import (
     swap_tables,
     window_pairs,
 )
-from bleukit.core.resampling import Draws
 
 
 def test_pairs_add_and_total():

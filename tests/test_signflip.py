@@ -1,4 +1,4 @@
-"""bleukit/significance/signflip.py: the exact sign-flip p-value against
+"""bleukit/meta/signflip.py: the exact sign-flip p-value against
 exact rational binomial tails, and its edges."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bleukit.core.errors import InputError
 from bleukit.core.resampling import Draws
-from bleukit.significance.signflip import sign_flip_p_value, weighted_sign_flips
+from bleukit.meta.signflip import sign_flip_p_value, weighted_sign_flips
 
 
 def exact_tail(wins: int, losses: int) -> Fraction:

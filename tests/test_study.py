@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 
 import bleukit
 from bleukit.core.errors import InputError
-from bleukit.core.pairs import swap_tables
 from bleukit.core.resampling import Draws, randomization_selections
 from bleukit.corpus.systems import collect
 from bleukit.meta import statistics
 from bleukit.meta import study as s
 from bleukit.meta.judgements import Judgements
+from bleukit.meta.kernels import meta_kernels
+from bleukit.meta.pairs import swap_tables
 
 SYSTEMS = ("Facebook-AI", "UEdin", "Online-W", "HuaweiTSC")
 N = 40
@@ -125,8 +126,8 @@ def test_other_groupings_are_calibrated_on_request(corpus):
 
 
 def test_intervals_of_the_other_groupings_recount_each_resample(corpus):
-    from bleukit.core.pairs import pair_counts
     from bleukit.core.resampling import bootstrap_indices
+    from bleukit.meta.pairs import pair_counts
     from bleukit.significance.paired import percentile_interval
 
     chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
@@ -203,7 +204,7 @@ def test_rated_segments_score_each_system_on_its_own(corpus):
     """With --segments rated each system's metric and human scores are over
     its own rated segments, the segment-level pairs only those where both
     cells are rated, and every test runs."""
-    from bleukit.core.pairs import pair_counts
+    from bleukit.meta.pairs import pair_counts
 
     chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
     judgements = judged_apart(chrf, *corpus)
@@ -264,7 +265,7 @@ def test_rated_segments_refuse_a_system_without_any(corpus):
 def test_perm_both_of_equal_variants_is_never_significant():
     draws = Draws.from_seed(5, 100, 1)
     scores, human = [1.0, 2.0, 3.0, 5.0, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0]
-    engine = bleukit.load_metric("BLEUw4").engine
+    engine = meta_kernels(bleukit.load_metric("BLEUw4").engine)
     assert s.perm_both_system(scores, scores, human, "pearson", draws, engine) == 1.0
     matrix = [[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]]
     cells = Draws.from_seed(6, 100, 1)
@@ -278,8 +279,8 @@ def test_perm_both_over_every_pair_recounts_each_trial(data):
     """PERM-BOTH of the statistics over every pair of a vector (by cell
     weights, linear in the swaps) equals recounting each trial's swapped
     z-scores, for each engine."""
-    from bleukit.core.pairs import pair_counts
     from bleukit.engines import ENGINES
+    from bleukit.meta.pairs import pair_counts
 
     cell = st.sampled_from([0.0, 1.0, 2.0, 2.5, 4.0])
     shape = st.lists(st.lists(cell, min_size=5, max_size=5), min_size=3, max_size=3)
@@ -319,10 +320,10 @@ def test_perm_both_over_every_pair_recounts_each_trial(data):
         expected = sum(d >= observed for d in diffs) / len(diffs)
         for engine in ENGINES.names():
             got = s.perm_both_segments(za, zb, human, statistic, 0.0, draws,
-                                       ENGINES.get(engine))  # fmt: skip
+                                       meta_kernels(ENGINES.get(engine)))  # fmt: skip
             assert got == expected, (statistic, engine)
     assert math.isnan(s.perm_both_segments(za, zb, human, "kendall_like_none", 25.0, draws,
-                                         ENGINES.get("python")))  # fmt: skip
+                                         meta_kernels(ENGINES.get("python"))))  # fmt: skip
 
 
 @settings(max_examples=30, deadline=None)
@@ -355,8 +356,11 @@ def test_perm_both_of_calibrated_acc_eq_calibrates_each_trial_again(data):
     # the means of four items' shares: compared as the counts they are
     expected = sum(round((d - observed) * 4 * 3, 9) >= 0 for d in diffs) / draws.count
     for engine in ENGINES.names():
-        assert s.perm_both_calibrated(za, zb, human, draws, ENGINES.get(engine)) == expected
-    assert s.perm_both_calibrated(za, za, human, draws, ENGINES.get("c")) == 1.0
+        assert (
+            s.perm_both_calibrated(za, zb, human, draws, meta_kernels(ENGINES.get(engine)))
+            == expected
+        )
+    assert s.perm_both_calibrated(za, za, human, draws, meta_kernels(ENGINES.get("c"))) == 1.0
 
 
 @settings(max_examples=30, deadline=None)
@@ -366,9 +370,9 @@ def test_pairwise_test_of_calibrated_acc_eq_is_the_exact_sign_flip_tail(by, data
     swapping pair outcomes at each variant's epsilon: its p-value is the
     binomial tail of the pairs only b gets right over those only a does,
     counted here pair by pair."""
-    from bleukit.core.pairs import _agrees_at
     from bleukit.engines import ENGINES
-    from bleukit.significance.signflip import sign_flip_p_value
+    from bleukit.meta.pairs import _agrees_at
+    from bleukit.meta.signflip import sign_flip_p_value
 
     cell = st.sampled_from([0.0, 1.0, 2.0, 2.5, 4.0])
     shape = st.lists(st.lists(cell, min_size=4, max_size=4), min_size=3, max_size=3)
@@ -385,7 +389,7 @@ def test_pairwise_test_of_calibrated_acc_eq_is_the_exact_sign_flip_tail(by, data
     expected = sign_flip_p_value(wins, losses)
     for engine in ENGINES.names():
         got = s.pairwise_calibrated((a, eps_a), (b, eps_b), human, by, Draws.from_seed(12, 5, 0),
-                                    ENGINES.get(engine))  # fmt: skip
+                                    meta_kernels(ENGINES.get(engine)))  # fmt: skip
         assert got == expected
 
 

@@ -15,7 +15,6 @@ state, so the very same draws.
 
 from __future__ import annotations
 
-import itertools
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -167,26 +166,6 @@ def group_sums(cols: Columns, groups: bytes, count: int) -> list[list[RefLength]
     for g in range(count):
         selected = groups.translate(bytes(int(i == g) for i in range(256)))
         sums.append([sum(compress(col, selected)) for col in cols.cols])
-    return sums
-
-
-def pair_swap_sums(
-    draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
-) -> list[int]:
-    """Per trial (``draws.count`` of them, ``draws.n`` cells), a random
-    choice of cells to swap (bit c of ``getrandbits(n)``: cell c) and the
-    sum over pairs p of ``table[4p + 2 swapped(first[p]) +
-    swapped(second[p])]`` (the reference of ``Engine.pair_swap_sums``)."""
-    if len(first) != len(second) or len(table) != 4 * len(first):
-        raise InputError("pair swaps: one first and one second cell and four entries a pair")
-    if any(not 0 <= c < draws.n for c in itertools.chain(first, second)):
-        raise InputError(f"pair swaps: a pair names a cell outside 0..{draws.n - 1}")
-    rng = draws.rng()
-    sums = []
-    for _ in range(draws.count):
-        bits = rng.getrandbits(draws.n)
-        sums.append(sum(table[4 * p + 2 * ((bits >> a) & 1) + ((bits >> b) & 1)]
-                        for p, (a, b) in enumerate(zip(first, second))))  # fmt: skip
     return sums
 
 

@@ -28,6 +28,7 @@ from .python import PythonEngine
 from .tables import SegmentTable, select_rows
 from .threads import call_limited as call_threads
 from .threads import limited as limited_threads
+from .threads import ordered_map, workers
 
 __all__ = [
     "ENGINES",
@@ -36,9 +37,11 @@ __all__ = [
     "call_threads",
     "describe",
     "limited_threads",
+    "ordered_map",
     "requested_engine",
     "resolve_engine",
     "select_rows",
+    "workers",
 ]
 
 ENGINES: Registry[Engine] = Registry("engine", "bleukit.engines", check_engine, versioned=False)

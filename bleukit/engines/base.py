@@ -16,24 +16,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from ..core import pcg64
-from ..core.correlation import system_swaps
 from ..core.edits import edit_count
-from ..core.errors import InputError
 from ..core.matches import MatchCounts, MatchStore
-from ..core.pairs import (
-    ItemCounts,
-    Pairs,
-    calibrated_epsilon,
-    calibrated_swap_sums,
-    cell_weights,
-    epsilon_pairs,
-    item_pairs,
-    pair_counts,
-    pair_disagreements,
-    rated,
-    swap_tables,
-    window_pairs,
-)
 from ..core.pcg64 import PcgState
 from ..core.reflen import Policy, RefLength
 from ..core.resampling import (
@@ -43,7 +27,6 @@ from ..core.resampling import (
     bootstrap_rows,
     bootstrap_sums,
     group_sums,
-    pair_swap_sums,
     randomization_sums,
     split_sums,
 )
@@ -220,120 +203,6 @@ class Engine(ABC):
         """Per approximate-randomization trial, the summed statistics of the
         two shuffled systems (``resampling.randomization_selections``)."""
         return randomization_sums(base, other, draws)
-
-    def pair_swap_sums(
-        self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
-    ) -> list[int]:
-        """PERM-BOTH's trials over a statistic that sums over pairs of cells
-        (``resampling.pair_swap_sums``)."""
-        return pair_swap_sums(draws, first, second, table)
-
-    def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
-        """Every pair of positions of two score vectors classified
-        (``core.pairs.pair_counts``)."""
-        return pair_counts(metric, human)
-
-    def resampled_pair_counts(
-        self,
-        metric: Sequence[Sequence[float]],
-        human: Sequence[Sequence[float]],
-        indices: Sequence[Sequence[int]],
-        by_system: bool,
-        epsilon: float = 0.0,
-    ) -> list[list[Pairs]]:
-        """For each resample of the items (columns) of two systems x items
-        matrices (``indices``, repeats kept), the pair counts of the
-        resampled scores, a metric difference of at most ``epsilon`` a tie:
-        per system, or of all of them in one vector (a bootstrap of the
-        segment-level statistics grouped by system or not grouped); NaN
-        cells (unrated) left out."""
-        if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
-            raise InputError("metric and human scores must be matrices of one shape")
-        out = []
-        for idx in indices:
-            m = [[row[i] for i in idx] for row in metric]
-            h = [[row[i] for i in idx] for row in human]
-            flat = [x for row in m for x in row], [x for row in h for x in row]
-            vectors = [rated(a, b) for a, b in (zip(m, h) if by_system else [flat])]
-            out.append([self.pair_counts(a, b) if epsilon == 0 else window_pairs(a, b, epsilon)
-                        for a, b in vectors])  # fmt: skip
-        return out
-
-    def system_swaps(
-        self,
-        a: Sequence[float],
-        b: Sequence[float],
-        human: Sequence[float],
-        statistic: str,
-        draws: Draws,
-    ) -> int:
-        """PERM-BOTH's trials of a system-level statistic that reach the
-        observed lead of b over a (``core.correlation.system_swaps``)."""
-        return system_swaps(a, b, human, statistic, draws)
-
-    def cell_weights(
-        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
-    ) -> list[int]:
-        """PERM-BOTH's per-cell weights of a statistic summed over every
-        pair of one vector (``core.pairs.cell_weights``; every pair
-        visited)."""
-        return cell_weights(x, y, human, kind)
-
-    def pooled_calibration(
-        self, metric: Sequence[float], human: Sequence[float]
-    ) -> tuple[int, int, float]:
-        """Tie calibration of acc_eq with no grouping, the vectors one
-        group: the pairs agreeing at the calibrated epsilon, all pairs, and
-        the epsilon (``core.pairs.calibrated_epsilon``; every pair is
-        visited, so this reference is for small inputs)."""
-        epsilon = calibrated_epsilon([(metric, human)])
-        pairs = epsilon_pairs(metric, human, epsilon)
-        return pairs.con + pairs.tie_both, pairs.total, epsilon
-
-    def item_pairs(
-        self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float
-    ) -> tuple[list[ItemCounts], float]:
-        """How the pairs of systems of every item (column) of two system x
-        item matrices compare, and acc_eq's calibrated epsilon
-        (``core.pairs.item_pairs``)."""
-        return item_pairs(metric, human, threshold)
-
-    def swap_tables(
-        self,
-        za: Sequence[Sequence[float]],
-        zb: Sequence[Sequence[float]],
-        human: Sequence[Sequence[float]],
-        kind: str,
-        threshold: float,
-    ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
-        """PERM-BOTH's pair tables of an item-grouped statistic
-        (``core.pairs.swap_tables``), for ``pair_swap_sums``."""
-        return swap_tables(za, zb, human, kind, threshold)
-
-    def calibrated_swap_sums(
-        self,
-        draws: Draws,
-        za: Sequence[Sequence[float]],
-        zb: Sequence[Sequence[float]],
-        human: Sequence[Sequence[float]],
-    ) -> list[int]:
-        """PERM-BOTH's trials of acc_eq with tie calibration by item, the
-        calibration run again in every trial: b's agreeing pairs minus a's
-        (``core.pairs.calibrated_swap_sums``)."""
-        return calibrated_swap_sums(draws, za, zb, human)
-
-    def pair_disagreements(
-        self,
-        a: Sequence[float],
-        b: Sequence[float],
-        human: Sequence[float],
-        epsilon_a: float,
-        epsilon_b: float,
-    ) -> tuple[int, int]:
-        """The pairs of one vector where acc_eq of b at ``epsilon_b`` agrees
-        and of a at ``epsilon_a`` does not, and the other way round
-        (``core.pairs.pair_disagreements``; every pair visited)."""
-        return pair_disagreements(a, b, human, epsilon_a, epsilon_b)
 
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         """Per group 0 .. ``count`` - 1, the column sums of the segments

@@ -14,16 +14,14 @@ Twister run from the seed's state: the very draws of ``resampling``.
 from __future__ import annotations
 
 import itertools
-import math
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ..core.correlation import SYSTEM_STATISTICS
+from ..core.buffers import typed_buffer
 from ..core.matches import MatchStore, Ranked, Text, check_chunk
-from ..core.pairs import SWAP_KINDS, ItemCounts, Pairs, item_weights
 from ..core.pcg64 import PcgState
 from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.resampling import Columns, Draws, Sides
@@ -55,8 +53,6 @@ _SPLIT_ROW_BYTES = 16 << 20
 #: the rows themselves (10 systems x 100k segments: 80 MB not copied, and
 #: 25% faster there, the copy no longer in cache)
 _GATHER_BYTES = 16 << 20
-#: the pairs calibrated_swap_sums packs into an event's 28 bits
-_CALIBRATED_MAX_PAIRS = 1 << 28
 
 # How the kernel (``block_stats``) turns a block's lines into symbols, by
 # block kind and "the splitter is ascii.v1" (the numbers are the C enum).
@@ -85,39 +81,6 @@ _KERNEL_MODES = {
     ("intl", True): 9,
     ("chrf-words", False): 10,
 }
-
-
-def _items(*matrices: Sequence[Sequence[float]]) -> int | None:
-    """The number of columns of matrices of one shape (None: of several)."""
-    first = matrices[0]
-    items = len(first[0]) if first else 0
-    same = all(len(m) == len(first) and all(len(r) == items for r in m) for m in matrices)
-    return items if same else None
-
-
-def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
-    """A matrix's rows, one after the other, as float64 (the kernels' layout)."""
-    return array("d", [x for row in matrix for x in row])
-
-
-def _unrated(*matrices: Sequence[Sequence[float]]) -> bool:
-    """Whether a matrix has a NaN cell (a score the humans did not rate),
-    whose pairs the kernels leave out, weighing items of other pair counts."""
-    return any(any(map(math.isnan, row)) for m in matrices for row in m)
-
-
-def _row_bounds(n: int, parts: int) -> list[int]:
-    """Row bounds splitting the pairs (i, j), i < j < n, into ``parts``
-    ranges of rows with about as many pairs each (row i has n - 1 - i)."""
-    total = n * (n - 1) // 2
-    bounds, row, before = [0], 0, 0
-    for p in range(1, parts):
-        while row < n and before < total * p // parts:
-            before += n - 1 - row
-            row += 1
-        bounds.append(row)
-    bounds.append(n)
-    return bounds
 
 
 def accelerator() -> ModuleType | None:
@@ -205,16 +168,6 @@ class CompiledMatchCounts:
         return ranked
 
 
-def _typed(values: Sequence[int], code: str) -> memoryview | array[int]:
-    """Integers as a buffer of ``array`` type ``code``: a memoryview of that
-    format as it is, else a copy (OverflowError where one does not fit)."""
-    if isinstance(values, memoryview) and values.format == code:
-        return values
-    if isinstance(values, array) and values.typecode == code:
-        return values
-    return array(code, values)
-
-
 def _floats(raw: bytes) -> list[float]:
     """A kernel's float64 results as a list."""
     values: list[float] = []
@@ -231,8 +184,8 @@ def _scored_rows(
     buffers; None where a value is no int64 (a Fraction of average
     lengths; past int64): the caller scores those itself."""
     try:
-        first = _typed(rows, "q")
-        second = None if other is None else _typed(other, "q")
+        first = typed_buffer(rows, "q")
+        second = None if other is None else typed_buffer(other, "q")
     except (TypeError, OverflowError):
         return None
     return _floats(score(first, second))
@@ -364,28 +317,6 @@ class CompiledEngine(Engine):
             return super().match_counts(systems, order)
         return CompiledMatchCounts(kernel, systems, order)
 
-    def pair_swap_sums(
-        self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
-    ) -> list[int]:
-        kernel = accelerator()
-        if kernel is None or len(first) != len(second) or len(table) != 4 * len(first):
-            # the reference refuses tables of other shapes
-            return super().pair_swap_sums(draws, first, second, table)
-        try:
-            # swap_tables's buffers as they are; anything else copied, as
-            # int8, or int32 where pairs weigh their items (unrated cells)
-            cells = [_typed(first, "i"), _typed(second, "i")]
-            try:
-                entries = _typed(table, "b")
-            except OverflowError:
-                entries = _typed(table, "i")
-            sums = kernel.pair_swap_sums(draws.state, draws.n, *cells, entries, draws.count)
-        except (OverflowError, ValueError):
-            # an entry past int32 (the reference counts it); a cell outside
-            # the draws (the reference refuses it, naming the pair)
-            return super().pair_swap_sums(draws, first, second, table)
-        return memoryview(sums).cast("q").tolist()
-
     def sentence_values(
         self,
         tables: Iterable[SegmentTable],
@@ -438,192 +369,6 @@ class CompiledEngine(Engine):
         return _scored_rows(
             rows, other, lambda a, b: kernel.chrf_rows(a, b, order, beta, eps_smoothing)
         )
-
-    def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
-        kernel = accelerator()
-        if kernel is None or len(metric) != len(human):
-            # the reference refuses vectors of two lengths
-            return super().pair_counts(metric, human)
-        return Pairs(*kernel.pair_counts(array("d", metric), array("d", human)))
-
-    def resampled_pair_counts(
-        self,
-        metric: Sequence[Sequence[float]],
-        human: Sequence[Sequence[float]],
-        indices: Sequence[Sequence[int]],
-        by_system: bool,
-        epsilon: float = 0.0,
-    ) -> list[list[Pairs]]:
-        kernel = accelerator()
-        items = _items(metric, human)
-        if kernel is None or not items or any(len(idx) != items for idx in indices):
-            # the reference refuses matrices of two shapes
-            return super().resampled_pair_counts(metric, human, indices, by_system, epsilon)
-        flat_m, flat_h = _flat(metric), _flat(human)
-        # threads count ranges of the resamples (each sorts the groups once)
-        parts = max(1, min(workers(), len(indices) // 64))
-        bounds = [len(indices) * p // parts for p in range(parts + 1)]
-
-        def part(lo_hi: tuple[int, int]) -> list[int]:
-            flat_i = array("i", [i for idx in indices[lo_hi[0] : lo_hi[1]] for i in idx])
-            raw = kernel.resampled_pair_counts(flat_m, flat_h, len(metric), items, flat_i,
-                                               by_system, epsilon)  # fmt: skip
-            return memoryview(raw).cast("q").tolist()
-
-        values = [x for flat in ordered_map(part, list(itertools.pairwise(bounds)), parts)
-                  for x in flat]  # fmt: skip
-        groups = len(metric) if by_system else 1
-        counts = [Pairs(*values[k : k + 5]) for k in range(0, len(values), 5)]
-        return [counts[r * groups : (r + 1) * groups] for r in range(len(indices))]
-
-    def system_swaps(
-        self,
-        a: Sequence[float],
-        b: Sequence[float],
-        human: Sequence[float],
-        statistic: str,
-        draws: Draws,
-    ) -> int:
-        kernel = accelerator()
-        if (
-            kernel is None
-            or statistic not in SYSTEM_STATISTICS
-            or not len(a) == len(b) == len(human)
-            or not a
-        ):
-            # the reference refuses unknown statistics and vectors of two lengths
-            return super().system_swaps(a, b, human, statistic, draws)
-        vectors = (array("d", v) for v in (a, b, human))
-        index = list(SYSTEM_STATISTICS).index(statistic)
-        count: int = kernel.system_swaps(draws.state, *vectors, index, draws.count)
-        return count
-
-    def cell_weights(
-        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
-    ) -> list[int]:
-        kernel = accelerator()
-        if kernel is None or kind not in SWAP_KINDS or not len(x) == len(y) == len(human):
-            # the reference refuses what the kernel would
-            return super().cell_weights(x, y, human, kind)
-        vectors = (array("d", v) for v in (x, y, human))
-        raw = kernel.cell_weights(*vectors, SWAP_KINDS.index(kind))
-        return memoryview(raw).cast("q").tolist()
-
-    def pooled_calibration(
-        self, metric: Sequence[float], human: Sequence[float]
-    ) -> tuple[int, int, float]:
-        kernel = accelerator()
-        if kernel is None or len(metric) != len(human):
-            # the reference refuses vectors of two lengths
-            return super().pooled_calibration(metric, human)
-        counts: tuple[int, int, float] = kernel.pooled_calibration(
-            array("d", metric), array("d", human)
-        )
-        return counts
-
-    def item_pairs(
-        self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float
-    ) -> tuple[list[ItemCounts], float]:
-        kernel = accelerator()
-        items = _items(metric, human)
-        if kernel is None or items is None:
-            # the reference refuses what is not two matrices of one shape
-            return super().item_pairs(metric, human, threshold)
-        flat_m, flat_h = _flat(metric), _flat(human)
-        extra: tuple[array[int], ...] = ()
-        if _unrated(metric, human):
-            # items of other pair counts: each weighs its pairs in the sweep
-            weights = item_weights([[h if m == m else m for m, h in zip(*rows)]
-                                    for rows in zip(metric, human)])  # fmt: skip
-            if max(weights, default=0) * items * len(metric) ** 2 >= 2**62:
-                return super().item_pairs(metric, human, threshold)
-            extra = (array("q", weights),)
-        raw, epsilon = kernel.item_pairs(flat_m, flat_h, len(metric), items, threshold, *extra)
-        values = memoryview(raw).cast("q").tolist()
-        counts: list[ItemCounts] = [tuple(values[k : k + 9]) for k in range(0, len(values), 9)]  # type: ignore[misc]
-        return counts, epsilon
-
-    def swap_tables(
-        self,
-        za: Sequence[Sequence[float]],
-        zb: Sequence[Sequence[float]],
-        human: Sequence[Sequence[float]],
-        kind: str,
-        threshold: float,
-    ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
-        kernel = accelerator()
-        items = _items(za, zb, human)
-        if kernel is None or items is None or kind not in SWAP_KINDS:
-            # the reference refuses what is not three matrices of one shape
-            return super().swap_tables(za, zb, human, kind, threshold)
-        extra: tuple[array[int], ...] = ()
-        if kind == "acc_eq" and _unrated(human):
-            # items of other pair counts: each pair weighs its item's weight
-            weights = item_weights(human)
-            if max(weights, default=0) >= 2**30:
-                return super().swap_tables(za, zb, human, kind, threshold)
-            extra = (array("i", weights),)
-        flat = [_flat(m) for m in (za, zb, human)]
-        first, second, table = kernel.swap_tables(
-            *flat, len(za), items, SWAP_KINDS.index(kind), threshold, *extra
-        )
-        return (memoryview(first).cast("i"), memoryview(second).cast("i"),
-                memoryview(table).cast("i" if extra else "b"))  # fmt: skip
-
-    def calibrated_swap_sums(
-        self,
-        draws: Draws,
-        za: Sequence[Sequence[float]],
-        zb: Sequence[Sequence[float]],
-        human: Sequence[Sequence[float]],
-    ) -> list[int]:
-        kernel = accelerator()
-        items = _items(za, zb, human)
-        pairs = items * (len(za) * (len(za) - 1) // 2) if items else 0
-        weights = item_weights(human) if items else []
-        too_many = pairs >= _CALIBRATED_MAX_PAIRS or max(weights, default=0) * pairs >= 2**62
-        if kernel is None or items is None or draws.n != len(za) * items or too_many:
-            # the reference refuses matrices of two shapes and draws of
-            # another size, and counts past int64
-            return super().calibrated_swap_sums(draws, za, zb, human)
-        flat: list[array[Any]] = [_flat(m) for m in (za, zb, human)]
-        flat.append(array("q", weights))
-        # threads take ranges of the trials, each drawing and passing over
-        # the trials before its own (the draws are one sequence)
-        parts = max(1, min(workers(), draws.count // 64))
-        bounds = [draws.count * p // parts for p in range(parts + 1)]
-
-        def part(lo_hi: tuple[int, int]) -> list[int]:
-            lo, hi = lo_hi
-            raw = kernel.calibrated_swap_sums(draws.state, *flat, len(za), items, lo, hi - lo)
-            return memoryview(raw).cast("q").tolist()
-
-        chunks = ordered_map(part, list(itertools.pairwise(bounds)), parts)
-        return [x for chunk in chunks for x in chunk]
-
-    def pair_disagreements(
-        self,
-        a: Sequence[float],
-        b: Sequence[float],
-        human: Sequence[float],
-        epsilon_a: float,
-        epsilon_b: float,
-    ) -> tuple[int, int]:
-        kernel = accelerator()
-        if kernel is None or not len(a) == len(b) == len(human):
-            # the reference refuses vectors of two lengths
-            return super().pair_disagreements(a, b, human, epsilon_a, epsilon_b)
-        vectors = [array("d", v) for v in (a, b, human)]
-        parts = max(1, min(workers(), len(human) // 1024))
-        bounds = _row_bounds(len(human), parts)
-
-        def part(lo_hi: tuple[int, int]) -> tuple[int, int]:
-            counts: tuple[int, int] = kernel.pair_disagreements(*vectors, epsilon_a, epsilon_b,
-                                                                *lo_hi)  # fmt: skip
-            return counts
-
-        counts = list(ordered_map(part, list(itertools.pairwise(bounds)), parts))
-        return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         kernel = accelerator()

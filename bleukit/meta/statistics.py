@@ -50,20 +50,21 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-# the system-level correlations (core.correlation), re-exported
-from ..core.correlation import kendall as kendall
-from ..core.correlation import pairwise_accuracy as pairwise_accuracy
-from ..core.correlation import pearson as pearson
-from ..core.correlation import ranks as ranks
-from ..core.correlation import spearman as spearman
 from ..core.errors import InputError
 
-# the pair counts (core.pairs), re-exported: the statistics are made of them
-from ..core.pairs import Pairs as Pairs
-from ..core.pairs import calibrated_epsilon
-from ..core.pairs import darr_pairs as darr_pairs
-from ..core.pairs import epsilon_pairs as epsilon_pairs
-from ..core.pairs import pair_counts as pair_counts
+# the system-level correlations (meta.correlation), re-exported
+from .correlation import kendall as kendall
+from .correlation import pairwise_accuracy as pairwise_accuracy
+from .correlation import pearson as pearson
+from .correlation import ranks as ranks
+from .correlation import spearman as spearman
+
+# the pair counts (pairs), re-exported: the statistics are made of them
+from .pairs import Pairs as Pairs
+from .pairs import calibrated_epsilon
+from .pairs import darr_pairs as darr_pairs
+from .pairs import epsilon_pairs as epsilon_pairs
+from .pairs import pair_counts as pair_counts
 
 nan = math.nan
 Vector = Sequence[float]
@@ -141,7 +142,7 @@ def calibrated_acc_eq(vectors: Sequence[tuple[Vector, Vector]]) -> Calibrated:
     """Tie calibration (Deutsch et al. 2023, section 5): the mean of
     ``acc_eq`` over the groups, at every epsilon where a metric pair
     becomes tied (0 first), and the epsilon that maximizes it
-    (``core.pairs.calibrate``); the value at that epsilon counted again
+    (``pairs.calibrate``); the value at that epsilon counted again
     exactly."""
     epsilon = calibrated_epsilon(vectors)
     value = mean(acc_eq(epsilon_pairs(m, h, epsilon)) for m, h in vectors)

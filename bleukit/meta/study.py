@@ -56,19 +56,19 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from ..core.correlation import SYSTEM_STATISTICS
 from ..core.errors import InputError
-from ..core.pairs import ItemCounts, item_weights, rated
 from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
-from ..engines import Engine
 from ..metrics.base import AnyMetric
 from ..significance.paired import percentile_interval
-from ..significance.signflip import weighted_sign_flips
 from . import statistics as st
+from .correlation import SYSTEM_STATISTICS
 from .delta import fit, system_pairs
 from .judgements import Judgements
+from .kernels import MetaKernels, meta_kernels
+from .pairs import ItemCounts, item_weights, rated
+from .signflip import weighted_sign_flips
 
 #: the system-level statistics, by name
 SYSTEM: dict[str, Callable[[st.Vector, st.Vector], float]] = SYSTEM_STATISTICS
@@ -412,43 +412,43 @@ def _resampled_means(human: st.Matrix, indices: Sequence[Sequence[int]]) -> list
 
 
 def _calibrated(
-    metric: st.Matrix, human: st.Matrix, by: str, engine: Engine
+    metric: st.Matrix, human: st.Matrix, by: str, kernels: MetaKernels
 ) -> tuple[float, float]:
     """acc_eq with tie calibration, and its epsilon, grouped by system (the
-    engine's item pairs of the transposed matrices, whose items are the
+    kernels' item pairs of the transposed matrices, whose items are the
     systems; every system has as many segments, so each weighs the same)
-    or not grouped (``Engine.pooled_calibration`` of all the scores)."""
+    or not grouped (``MetaKernels.pooled_calibration`` of all the scores)."""
     if by == "none":
-        agreeing, pairs, epsilon = engine.pooled_calibration(
+        agreeing, pairs, epsilon = kernels.pooled_calibration(
             *rated([x for row in metric for x in row], [x for row in human for x in row])
         )
         return (agreeing / pairs if pairs else st.nan), epsilon
-    counts, epsilon = engine.item_pairs(
+    counts, epsilon = kernels.item_pairs(
         [list(c) for c in zip(*metric)], [list(c) for c in zip(*human)], 0.0
     )
     return st.mean(c[7] / c[8] if c[8] else st.nan for c in counts), epsilon
 
 
 def _segment_statistics(
-    metric: st.Matrix, human: st.Matrix, settings: Settings, engine: Engine
+    metric: st.Matrix, human: st.Matrix, settings: Settings, kernels: MetaKernels
 ) -> tuple[dict[str, float], float, dict[str, float], _ItemValues]:
     """Every segment-level statistic, the calibrated epsilons (by item; of
     the other groupings asked for, by grouping), and the item values
     (``_item_values``) the item-grouped ones come from; grouped by item from
-    the engine's pair counts (``Engine.item_pairs``)."""
+    the kernels' pair counts (``MetaKernels.item_pairs``)."""
     threshold = settings.threshold
-    counts, epsilon = engine.item_pairs(metric, human, threshold)
+    counts, epsilon = kernels.item_pairs(metric, human, threshold)
     every = range(len(counts))
     items = _item_values(counts)
     out = {name: _ratio(numerators, denominators, every)
            for name, (numerators, denominators) in items.items()}  # fmt: skip
     for by in ("none", "system"):
-        pairs = [engine.pair_counts(*rated(m, h)) for m, h in st.groups(metric, human, by)]
+        pairs = [kernels.pair_counts(*rated(m, h)) for m, h in st.groups(metric, human, by)]
         out.update(_grouped(by, pairs, threshold))
     epsilons = {}
     for by in CALIBRATED:
         if by in settings.calibrate:
-            out[f"acc_eq_{by}_calibrated"], epsilons[by] = _calibrated(metric, human, by, engine)
+            out[f"acc_eq_{by}_calibrated"], epsilons[by] = _calibrated(metric, human, by, kernels)
     names = settings.segment_statistics()
     return {k: out[k] for k in names}, epsilon, epsilons, items
 
@@ -583,8 +583,9 @@ def _intervals(
     acc_eq at the epsilon calibrated on all the data (``epsilons``: of the
     groupings none and system that were); grouped by system or not at all,
     from the resampled matrices' (metric, human) pair counts
-    (``Engine.resampled_pair_counts``)."""
+    (``MetaKernels.resampled_pair_counts``)."""
     sign = _sign(variant)
+    kernels = meta_kernels(variant.engine)
     per_system = [
         [sign * x for x in variant.score_sums(c, rows)]
         for c, rows in zip(columns, variant.engine.bootstrap_rows(columns, draws))
@@ -600,13 +601,13 @@ def _intervals(
         for name, (numerators, denominators) in item_values.items():
             samples[name].append(_ratio(numerators, denominators, idx))
     for by in ("none", "system"):
-        counts = variant.engine.resampled_pair_counts(*matrices, indices, by == "system")
+        counts = kernels.resampled_pair_counts(*matrices, indices, by == "system")
         for groups in counts:
             for name, value in _grouped(by, groups, settings.threshold).items():
                 samples.setdefault(name, []).append(value)
         if by in epsilons:
             # at epsilon 0 the counts are those above
-            at = counts if epsilons[by] == 0 else variant.engine.resampled_pair_counts(
+            at = counts if epsilons[by] == 0 else kernels.resampled_pair_counts(
                 *matrices, indices, by == "system", epsilons[by])  # fmt: skip
             samples[f"acc_eq_{by}_calibrated"] = [st.mean(map(st.acc_eq, g)) for g in at]
     out = {}
@@ -653,7 +654,7 @@ _ItemValues = dict[str, tuple[_ExactSums, _ExactSums]]
 
 
 def _item_values(counts: Sequence[ItemCounts]) -> _ItemValues:
-    """Per item (segment), from its pair counts (``Engine.item_pairs``), the
+    """Per item (segment), from its pair counts (``MetaKernels.item_pairs``), the
     numerator and denominator of each item-grouped statistic, so that the
     statistic of any items, a resample's among them, is ``_ratio`` of
     theirs: the pooled Kendall-like tau, and the mean of acc_eq (each item
@@ -689,13 +690,13 @@ def perm_both_system(
     human: Sequence[float],
     statistic: str,
     draws: Draws,
-    engine: Engine,
+    kernels: MetaKernels,
 ) -> float:
     """PERM-BOTH of a system-level statistic: the p-value that variant b
     correlates better than variant a, their scores z-normalized (``draws``:
     one trial per draw, one cell per system; the trials counted by the
-    engine's ``system_swaps``)."""
-    return engine.system_swaps(_zscore(a), _zscore(b), human, statistic, draws) / draws.count
+    kernels' ``system_swaps``)."""
+    return kernels.system_swaps(_zscore(a), _zscore(b), human, statistic, draws) / draws.count
 
 
 def zscores(matrix: st.Matrix) -> list[float]:
@@ -711,24 +712,24 @@ def perm_both_segments(
     statistic: str,
     threshold: float,
     draws: Draws,
-    engine: Engine,
+    kernels: MetaKernels,
 ) -> float:
     """PERM-BOTH of a segment-level statistic that sums over pairs at
     epsilon 0: the p-value that b is better than a, from their ``zscores``;
     ``draws``: one trial per draw, one cell per system and segment. Grouped
     by item (Kendall-like tau, acc_eq) the trials are summed over each
-    item's pair tables (``Engine.pair_swap_sums``); not grouped or by
+    item's pair tables (``MetaKernels.pair_swap_sums``); not grouped or by
     system, over the cells' weights (``POOLED_TESTED``, ``_pooled_trials``)."""
     kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
     if statistic in POOLED_TESTED:
-        return _pooled_trials(flat_a, flat_b, human, statistic, kind, threshold, draws, engine)
+        return _pooled_trials(flat_a, flat_b, human, statistic, kind, threshold, draws, kernels)
     za, zb = _rows(flat_a, human), _rows(flat_b, human)
-    first, second, table = engine.swap_tables(za, zb, human, kind, threshold)
+    first, second, table = kernels.swap_tables(za, zb, human, kind, threshold)
     if not first:
         return st.nan
     # no cell swapped: the observed difference (as an integer sum, exactly)
     observed = sum(table[0::4])
-    sums = engine.pair_swap_sums(draws, first, second, table)
+    sums = kernels.pair_swap_sums(draws, first, second, table)
     return sum(x >= observed for x in sums) / len(sums)
 
 
@@ -740,26 +741,26 @@ def _rows(flat: Sequence[float], human: st.Matrix) -> list[Sequence[float]]:
 
 def perm_both_calibrated(
     flat_a: Sequence[float], flat_b: Sequence[float], human: st.Matrix, draws: Draws,
-    engine: Engine,
+    kernels: MetaKernels,
 ) -> float:  # fmt: skip
     """PERM-BOTH of acc_eq tie-calibrated by item, from the variants'
     ``zscores``: each trial's swapped scores calibrated again, each on its
-    own (``Engine.calibrated_swap_sums``), as mt-metrics-eval's
+    own (``MetaKernels.calibrated_swap_sums``), as mt-metrics-eval's
     ``PermutationSigDiff`` of ``KendallWithTiesOpt`` does (there with a
     sample of the epsilons; here every one). The differences are counts of
     agreeing pairs (each weighing the least common multiple of the items'
     pair counts over its item's), compared exactly; the observed one is the
-    z-scores' own (``Engine.item_pairs``)."""
+    z-scores' own (``MetaKernels.item_pairs``)."""
     za, zb = _rows(flat_a, human), _rows(flat_b, human)
 
     # each item's agreeing pairs weighed as the trials weigh them
     weights = item_weights(human)
 
     def agreeing(z: st.Matrix) -> int:
-        return sum(c[7] * w for c, w in zip(engine.item_pairs(z, human, 0.0)[0], weights))
+        return sum(c[7] * w for c, w in zip(kernels.item_pairs(z, human, 0.0)[0], weights))
 
     observed = agreeing(zb) - agreeing(za)
-    sums = engine.calibrated_swap_sums(draws, za, zb, human)
+    sums = kernels.calibrated_swap_sums(draws, za, zb, human)
     return sum(x >= observed for x in sums) / len(sums) if sums else st.nan
 
 
@@ -769,7 +770,7 @@ def pairwise_calibrated(
     human: st.Matrix,
     by: str,
     draws: Draws,
-    engine: Engine,
+    kernels: MetaKernels,
 ) -> float:
     """The significance of tie-calibrated acc_eq not grouped or by system,
     each variant (its oriented sentence scores and calibrated epsilon) at
@@ -777,7 +778,7 @@ def pairwise_calibrated(
     swaps the two variants' outcomes of each pair by a fair coin, so that
     no trial calibrates again (on 15 x 1,000 scores one calibration sees up
     to 113 million pairs). Only the pairs where one variant agrees and the
-    other does not (``Engine.pair_disagreements``) move a trial, each by
+    other does not (``MetaKernels.pair_disagreements``) move a trial, each by
     one over its group's pairs: where every group has as many (common
     segments), the p-value that b is better is the binomial tail of b's
     wins over a's, exactly, where mt-metrics-eval estimates it from its
@@ -787,22 +788,9 @@ def pairwise_calibrated(
     for (row_a, row_h), (row_b, _) in zip(st.groups(ma, human, by), st.groups(mb, human, by)):
         kept_a, kept_h = rated(row_a, row_h)
         kept_b, _ = rated(row_b, row_h)
-        wins, losses = engine.pair_disagreements(kept_a, kept_b, kept_h, eps_a, eps_b)
+        wins, losses = kernels.pair_disagreements(kept_a, kept_b, kept_h, eps_a, eps_b)
         terms.append((wins, losses, len(kept_h) * (len(kept_h) - 1) // 2))
     return weighted_sign_flips(terms, draws)
-
-
-class _Weights:
-    """A row codec for PERM-BOTH's per-cell weights as two non-negative
-    fields (the positive and the negative part), so that approximate
-    randomization's sums (``Engine.randomization_sums``) give a trial's
-    signed sum."""
-
-    def row(self, stats: Any) -> Sequence[int]:
-        return stats  # type: ignore[no-any-return]
-
-    def from_row(self, sums: Sequence[Any], segments: int, last: Any) -> Any:
-        return sums
 
 
 def system_draws(draws: Draws, systems: int, items: int) -> list[Draws]:
@@ -815,16 +803,6 @@ def system_draws(draws: Draws, systems: int, items: int) -> list[Draws]:
     return [Draws.from_seed(items, draws.count, rng.getrandbits(64)) for _ in range(systems)]
 
 
-def _signed_trials(weights: Sequence[int], draws: Draws, engine: Engine) -> list[int]:
-    """Per trial, the sum of the cells' weights, each negated where the
-    trial swaps the cell (its draw's bit clear), by approximate
-    randomization's sums of the positive and negative parts."""
-    kept = Columns([(max(w, 0), max(-w, 0)) for w in weights], _Weights())
-    swapped = Columns([(max(-w, 0), max(w, 0)) for w in weights], _Weights())
-    sums = engine.randomization_sums(kept, swapped, draws)
-    return [int(plus - minus) for (plus, minus), _ in sums]
-
-
 def _pooled_trials(
     za: Sequence[float],
     zb: Sequence[float],
@@ -833,11 +811,11 @@ def _pooled_trials(
     kind: str,
     threshold: float,
     draws: Draws,
-    engine: Engine,
+    kernels: MetaKernels,
 ) -> float:
     """``perm_both_segments`` of a statistic over every pair of a vector
     (all the cells, or each system's). A trial's difference is linear in
-    its swaps (``Engine.cell_weights``: twice the observed difference with
+    its swaps (``MetaKernels.cell_weights``: twice the observed difference with
     none swapped), so each trial is a signed sum of the cells' weights.
     Where the systems count as many pairs (acc_eq on common segments) their
     sums add up; where not (Kendall-like tau counts only the pairs the
@@ -850,39 +828,43 @@ def _pooled_trials(
     flat_h = list(itertools.chain(*human))
     size = len(za) if statistic.endswith("_none") else len(human[0])
     groups = [slice(lo, lo + size) for lo in range(0, len(za), size)]
-    weights = [_rated_weights(za[cut], zb[cut], flat_h[cut], kind, engine) for cut in groups]
+    weights = [_rated_weights(za[cut], zb[cut], flat_h[cut], kind, kernels) for cut in groups]
     # by system, a system's pairs: those the humans do not tie for tau (as
     # ``_grouped`` counts them, whatever the metric), every rated one for
     # acc_eq; a system without any has no value
     counted = []
     if statistic.endswith("_system"):
-        counts = [engine.pair_counts(*rated(zb[cut], flat_h[cut])) for cut in groups]
+        counts = [kernels.pair_counts(*rated(zb[cut], flat_h[cut])) for cut in groups]
         tau = statistic == "kendall_like_system"
         counted = [p.con + p.dis + p.tie_metric if tau else p.total for p in counts]
     if statistic != "kendall_like_system" and len({c for c in counted if c}) < 2:
         # one group, or groups of as many pairs: their sums add up
         flat = [w for group in weights for w in group]
-        trials = _signed_trials(flat, draws, engine)
+        trials = kernels.signed_trials(flat, draws)
         observed = sum(flat)
     else:
         common = math.lcm(*(c for c in counted if c)) if any(counted) else 1
         scale = [common // c if c else 0 for c in counted]
         own = system_draws(draws, len(groups), size)
-        per_system = [_signed_trials(w, d, engine) for w, d in zip(weights, own)]
+        per_system = [kernels.signed_trials(w, d) for w, d in zip(weights, own)]
         trials = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
         observed = sum(sum(w) * k for w, k in zip(weights, scale))
     return sum(x >= observed for x in trials) / len(trials) if trials else st.nan
 
 
 def _rated_weights(
-    za: Sequence[float], zb: Sequence[float], human: Sequence[float], kind: str, engine: Engine
+    za: Sequence[float],
+    zb: Sequence[float],
+    human: Sequence[float],
+    kind: str,
+    kernels: MetaKernels,
 ) -> list[int]:
-    """The cells' weights (``Engine.cell_weights``) of one group, 0 for an
+    """The cells' weights (``MetaKernels.cell_weights``) of one group, 0 for an
     unrated (NaN) cell: it pairs with no cell, so its swap changes nothing."""
     keep = [k for k, h in enumerate(human) if not math.isnan(h)]
     if len(keep) == len(human):
-        return engine.cell_weights(zb, za, human, kind)
-    own = engine.cell_weights([zb[k] for k in keep], [za[k] for k in keep],
+        return kernels.cell_weights(zb, za, human, kind)
+    own = kernels.cell_weights([zb[k] for k in keep], [za[k] for k in keep],
                               [human[k] for k in keep], kind)  # fmt: skip
     full = [0] * len(human)
     for k, w in zip(keep, own):
@@ -934,7 +916,7 @@ def run(
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
         segment, epsilon, epsilons, items = _segment_statistics(
-            scores.sentences, human, settings, v.engine
+            scores.sentences, human, settings, meta_kernels(v.engine)
         )
         point = VariantResult(
             v.name, v.signature(stats.nrefs).long, v.sentence_variant().name, v.higher_is_better,
@@ -988,9 +970,10 @@ def run(
 
     significance = []
     if settings.trials and len(tested) > 1:
+        kernels = meta_kernels(variants[0].engine)
         for statistic in settings.tested_statistics():
             significance.append(_significance(statistic, results, kept, human, human_system,
-                                              tested, settings, variants[0].engine))  # fmt: skip
+                                              tested, settings, kernels))  # fmt: skip
     notes = study_notes(results, human_system, settings, bool(significance))
     return Study(
         judged.source, tuple(names), tuple(human_system), n, stats.segments, settings,
@@ -1086,7 +1069,7 @@ def _significance(
     human_system: Sequence[float],
     tested: Sequence[int],
     settings: Settings,
-    engine: Engine,
+    kernels: MetaKernels,
 ) -> Significance:
     # an undefined value (NaN) has no rank: its variant gets no test and no
     # cluster (its p-values would compare nothing with something)
@@ -1106,23 +1089,23 @@ def _significance(
         if statistic in SYSTEM:
             p[better, worse] = perm_both_system(
                 scores[worse].system, scores[better].system, human_system, statistic, draws,
-                engine,
+                kernels,
             )  # fmt: skip
         elif test == "perm-both-recalibrated":
             p[better, worse] = perm_both_calibrated(
-                scores[worse].cells, scores[better].cells, human, draws, engine
+                scores[worse].cells, scores[better].cells, human, draws, kernels
             )
         elif test == "pairwise-permutation":
             by = statistic.split("_")[2]
             p[better, worse] = pairwise_calibrated(
                 (scores[worse].sentences, results[worse].epsilons[by]),
                 (scores[better].sentences, results[better].epsilons[by]),
-                human, by, draws, engine,
+                human, by, draws, kernels,
             )  # fmt: skip
         else:
             p[better, worse] = perm_both_segments(
                 scores[worse].cells, scores[better].cells, human, statistic,
-                settings.threshold, draws, engine,
+                settings.threshold, draws, kernels,
             )  # fmt: skip
     if any(math.isnan(x) for x in p.values()):
         # the trials' statistic is undefined where the variants' is not

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .errors import InputError
-from .resampling import Draws
+from ..core.errors import InputError
+from ..core.resampling import Draws
 
 Vector = Sequence[float]
 
@@ -451,3 +451,23 @@ def pair_disagreements(
         b_only += ok_b and not ok_a
         a_only += ok_a and not ok_b
     return b_only, a_only
+
+
+def pair_swap_sums(
+    draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
+) -> list[int]:
+    """Per trial (``draws.count`` of them, ``draws.n`` cells), a random
+    choice of cells to swap (bit c of ``getrandbits(n)``: cell c) and the
+    sum over pairs p of ``table[4p + 2 swapped(first[p]) +
+    swapped(second[p])]`` (the reference of ``kernels.MetaKernels.pair_swap_sums``)."""
+    if len(first) != len(second) or len(table) != 4 * len(first):
+        raise InputError("pair swaps: one first and one second cell and four entries a pair")
+    if any(not 0 <= c < draws.n for c in itertools.chain(first, second)):
+        raise InputError(f"pair swaps: a pair names a cell outside 0..{draws.n - 1}")
+    rng = draws.rng()
+    sums = []
+    for _ in range(draws.count):
+        bits = rng.getrandbits(draws.n)
+        sums.append(sum(table[4 * p + 2 * ((bits >> a) & 1) + ((bits >> b) & 1)]
+                        for p, (a, b) in enumerate(zip(first, second))))  # fmt: skip
+    return sums

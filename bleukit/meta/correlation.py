@@ -8,10 +8,10 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 
-from .errors import InputError
+from ..core.errors import InputError
+from ..core.resampling import Draws
 from .pairs import check as _check
 from .pairs import pair_counts
-from .resampling import Draws
 
 nan = math.nan
 Vector = Sequence[float]

@@ -1,0 +1,1626 @@
+/*
+ * bleukit.meta._kernels: the compiled kernels of meta-evaluation, behind
+ * bleukit.meta.kernels (whose MetaKernels is the Python reference; tests
+ * compare the two on random input): the pair counts of Kendall-like
+ * statistics and of acc_eq with its tie calibration, over vectors, items
+ * and bootstrap resamples; and the trials of PERM-BOTH (Deutsch et al.
+ * 2021) at system and segment level, drawn as random.Random draws them.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../_common.h"
+
+/* A sum of per-cell weights over the cells whose bits are set, four cells
+ * at a time: per group of four cells (nwords x 8 groups; weight holds
+ * nwords x 32 int64, 0 past the last cell), the 16 sums of their weights. */
+static void weight_luts(const int64_t *weight, Py_ssize_t nwords, int64_t *lut) {
+    for (Py_ssize_t g = 0; g < nwords * 8; g++)
+        for (int m = 0; m < 16; m++) {
+            int64_t sum = 0;
+            for (int k = 0; k < 4; k++)
+                if (m >> k & 1) sum += weight[4 * g + k];
+            lut[16 * g + m] = sum;
+        }
+}
+
+static inline int64_t lut_sum(const uint32_t *words, Py_ssize_t nwords, const int64_t *lut) {
+    int64_t sum = 0;
+    for (Py_ssize_t w = 0; w < nwords; w++) {
+        uint32_t word = words[w];
+        const int64_t *l = lut + 128 * w;
+        for (int k = 0; k < 8; k++) sum += l[16 * k + (word >> (4 * k) & 15)];
+    }
+    return sum;
+}
+
+/* pair_swap_sums(state, cells, first, second, table, trials): per trial,
+ * the bits of random.Random(state).getrandbits(cells) (bit c: cell c, from
+ * the least significant), and the sum over pairs p of
+ * table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cell
+ * indices; table: int8, or int32 where pairs weigh their items): trials
+ * int64. The permutation trials of PERM-BOTH over a statistic that sums
+ * over pairs of cells (bleukit/meta/study.py; the reference is
+ * bleukit.meta.pairs.pair_swap_sums). */
+static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_ssize_t cells, trials;
+    Py_buffer first, second, table;
+    if (!PyArg_ParseTuple(args, "Ony*y*y*n", &state, &cells, &first, &second, &table, &trials))
+        return NULL;
+    PyObject *result = NULL;
+    uint32_t *words = NULL;
+    int64_t *weight = NULL, *lut = NULL;
+    Py_ssize_t *quad = NULL;
+    Twister t;
+    Py_ssize_t npairs = first.len / (Py_ssize_t)sizeof(int32_t);
+    /* the table's entries: int8, or int32 (pairs weighed by their item) */
+    int wide = npairs > 0 && table.len == 16 * npairs;
+    if (cells < 1 || trials < 0 || first.len != second.len ||
+        first.len != npairs * (Py_ssize_t)sizeof(int32_t) || (table.len != 4 * npairs && !wide)) {
+        PyErr_SetString(PyExc_ValueError, "pair_swap_sums: first and second int32 of one length, "
+                                          "table 4 int8 or 4 int32 a pair");
+        goto done;
+    }
+    const int32_t *a = first.buf, *b = second.buf;
+    for (Py_ssize_t p = 0; p < npairs; p++)
+        if (a[p] < 0 || a[p] >= cells || b[p] < 0 || b[p] >= cells) {
+            PyErr_Format(PyExc_ValueError, "pair_swap_sums: pair %zd names a cell outside 0..%zd",
+                         p, cells - 1);
+            goto done;
+        }
+    if (twister_load(state, &t) < 0) goto done;
+    Py_ssize_t nwords = (cells - 1) / 32 + 1, groups = nwords * 8;
+    words = malloc(nwords * sizeof(uint32_t));
+    weight = calloc(groups * 4, sizeof(int64_t));
+    lut = malloc(groups * 16 * sizeof(int64_t));
+    quad = malloc((npairs + 1) * sizeof(Py_ssize_t));
+    result = PyBytes_FromStringAndSize(NULL, trials * sizeof(int64_t));
+    if (!words || !weight || !lut || !quad || !result) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    const int8_t *tab8 = table.buf;
+    const int32_t *tab32 = table.buf;
+#define TAB(k) (wide ? (int64_t)tab32[k] : (int64_t)tab8[k])
+    Py_BEGIN_ALLOW_THREADS
+    /* A pair's term is t00 + (t10 - t00) bit_a + (t01 - t00) bit_b + w bit_a bit_b,
+     * w = t11 - t10 - t01 + t00: a trial's sum is a constant, plus a weight per
+     * set cell, plus the terms w of the pairs with both cells set. swap_tables's
+     * pairs all have w = 0 (swapping one cell or the other exchanges the two
+     * sides, so t01 = -t10, and t11 = -t00), so a trial costs the cells, read
+     * four at a time from a table of their 16 sums, not the pairs. */
+    int64_t constant = 0;
+    Py_ssize_t nquad = 0;
+    for (Py_ssize_t p = 0; p < npairs; p++) {
+        int64_t v0 = TAB(4 * p), v1 = TAB(4 * p + 1), v2 = TAB(4 * p + 2), v3 = TAB(4 * p + 3);
+        constant += v0;
+        weight[a[p]] += v2 - v0;
+        weight[b[p]] += v1 - v0;
+        if (v3 - v2 - v1 + v0 != 0) quad[nquad++] = p;
+    }
+    weight_luts(weight, nwords, lut);
+    for (Py_ssize_t s = 0; s < trials; s++) {
+        twister_bits(&t, words, cells);
+        int64_t sum = constant + lut_sum(words, nwords, lut);
+        for (Py_ssize_t q = 0; q < nquad; q++) {
+            Py_ssize_t p = quad[q];
+            int bit_a = (words[a[p] >> 5] >> (a[p] & 31)) & 1;
+            int bit_b = (words[b[p] >> 5] >> (b[p] & 31)) & 1;
+            if (bit_a && bit_b) sum += TAB(4 * p + 3) - TAB(4 * p + 2) - TAB(4 * p + 1) + TAB(4 * p);
+        }
+        out[s] = sum;
+    }
+#undef TAB
+    Py_END_ALLOW_THREADS
+done:
+    free(words);
+    free(weight);
+    free(lut);
+    free(quad);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&second);
+    PyBuffer_Release(&table);
+    return result;
+}
+
+/* item_pairs(metric, human, systems, items, threshold[, weights]) -> (bytes, epsilon):
+ * per item (column) of two systems x items matrices of doubles (system-
+ * major), how its pairs of systems compare, as bleukit.meta.pairs.item_pairs
+ * counts them (the reference): concordant, discordant, tied in the metric
+ * only, in the humans only, in both; WMT's DARR concordant and discordant
+ * pairs (human difference nonzero and at least threshold, a metric tie
+ * discordant); the pairs agreeing at the calibrated epsilon; all pairs
+ * (items x 9 int64). The epsilon is tie calibration's (meta.pairs.calibrate),
+ * the mean share kept exactly as a count of agreeing pairs. A NaN cell is
+ * not rated and its pairs are not counted; items then have other pair
+ * counts, and ``weights`` (items int64, meta.pairs.item_weights) weigh each
+ * item's pairs in the sweep. */
+
+/* A tie event, one uint64: the IEEE-754 bits of |metric difference| (never
+ * negative, so bit 63 is 0 and the bits' order as unsigned integers is the
+ * numbers' order), with bit 63 set where the change of the agreeing pairs
+ * when the pair ties is +1 rather than -1. The sweep applies all events of
+ * one epsilon before it compares, so their order within an epsilon does not
+ * matter, and a radix sort on bits 0-62 (four 16-bit passes) is enough:
+ * far faster than qsort on the millions of events of a grouping by system,
+ * in 8 bytes an event plus as many for the sort. */
+#define TIE_GAIN ((uint64_t)1 << 63)
+
+/* The radix sort of tie events (bits 0-62), carrying a uint32 payload per
+ * event along where ``payload`` is not NULL (calibrated_swap_sums's). */
+static int sort_tie_events(uint64_t *events, uint32_t *payload, Py_ssize_t n) {
+    uint64_t *spare = malloc((n + 1) * sizeof(uint64_t));
+    uint32_t *spare_payload = payload ? malloc((n + 1) * sizeof(uint32_t)) : NULL;
+    Py_ssize_t *counts = malloc(65536 * sizeof(Py_ssize_t));
+    if (!spare || !counts || (payload && !spare_payload)) {
+        free(spare);
+        free(spare_payload);
+        free(counts);
+        return -1;
+    }
+    uint64_t *from = events, *to = spare;
+    uint32_t *from_p = payload, *to_p = spare_payload;
+    for (int shift = 0; shift < 64; shift += 16) {
+        uint64_t mask = shift == 48 ? 0x7fff : 0xffff; /* not the gain bit */
+        memset(counts, 0, 65536 * sizeof(Py_ssize_t));
+        for (Py_ssize_t k = 0; k < n; k++) counts[(from[k] >> shift) & mask]++;
+        Py_ssize_t at = 0;
+        for (int b = 0; b < 65536; b++) {
+            Py_ssize_t c = counts[b];
+            counts[b] = at;
+            at += c;
+        }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            Py_ssize_t slot = counts[(from[k] >> shift) & mask]++;
+            to[slot] = from[k];
+            if (payload) to_p[slot] = from_p[k];
+        }
+        uint64_t *t = from;
+        from = to;
+        to = t;
+        uint32_t *tp = from_p;
+        from_p = to_p;
+        to_p = tp;
+    }
+    /* four passes: the sorted events are back in ``events`` (and ``payload``) */
+    free(spare);
+    free(spare_payload);
+    free(counts);
+    return 0;
+}
+
+static inline uint64_t double_bits(double x) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+static inline double bits_double(uint64_t bits) {
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* tie calibration's sweep (meta.pairs.calibrate): the events sorted, then
+ * applied an epsilon at a time from ``running`` agreeing pairs; where the
+ * count passes *best, it and that epsilon's bits are kept (so the first,
+ * smallest, epsilon of a count wins). With ``owner`` (each event's group,
+ * sorted along) an event counts ``weight`` of its group, else 1. -1: no
+ * memory to sort. */
+static int sweep_tie_events(uint64_t *events, uint32_t *owner, const int64_t *weight,
+                            Py_ssize_t n, int64_t running, int64_t *best, uint64_t *best_bits) {
+    if (sort_tie_events(events, owner, n) < 0) return -1;
+    Py_ssize_t k = 0;
+    while (k < n) {
+        uint64_t eps = events[k] & ~TIE_GAIN;
+        for (; k < n && (events[k] & ~TIE_GAIN) == eps; k++)
+            running += (events[k] & TIE_GAIN ? 1 : -1) * (owner ? weight[owner[k]] : 1);
+        if (running > *best) {
+            *best = running;
+            *best_bits = eps;
+        }
+    }
+    return 0;
+}
+
+static inline int pair_agrees(double dm, double dh) {
+    return (dm == 0 && dh == 0) || (dm != 0 && dh != 0 && (dm > 0) == (dh > 0));
+}
+
+static PyObject *item_pairs(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf, wbuf = {0};
+    Py_ssize_t systems, items;
+    double threshold;
+    if (!PyArg_ParseTuple(args, "y*y*nnd|y*", &mbuf, &hbuf, &systems, &items, &threshold, &wbuf))
+        return NULL;
+    PyObject *result = NULL, *counts = NULL;
+    uint64_t *events = NULL;
+    uint32_t *owner = NULL;
+    int64_t *good = NULL;
+    const int64_t *weight = wbuf.buf;
+    if (systems < 0 || items < 0 || mbuf.len != hbuf.len ||
+        mbuf.len != systems * items * (Py_ssize_t)sizeof(double) ||
+        (weight && wbuf.len != items * (Py_ssize_t)sizeof(int64_t)) || items > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "item_pairs: metric and human must be systems x items "
+                                          "float64, weights items int64");
+        goto done;
+    }
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    Py_ssize_t per_item = systems * (systems - 1) / 2;
+    counts = PyBytes_FromStringAndSize(NULL, items * 9 * sizeof(int64_t));
+    events = malloc((items * per_item + 1) * sizeof(uint64_t));
+    owner = weight ? malloc((items * per_item + 1) * sizeof(uint32_t)) : NULL;
+    good = calloc(items + 1, sizeof(int64_t));
+    if (!counts || !events || !good || (weight && !owner)) {
+        if (counts) PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(counts);
+    double best_eps = 0.0;
+    int failed = 0;
+    int unrated = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t nevents = 0;
+    for (Py_ssize_t j = 0; j < items; j++) {
+        int64_t *c = out + j * 9;
+        memset(c, 0, 9 * sizeof(int64_t));
+        for (Py_ssize_t s = 0; s < systems; s++)
+            for (Py_ssize_t t = s + 1; t < systems; t++) {
+                double ms = m[s * items + j], mt = m[t * items + j];
+                double hs = h[s * items + j], ht = h[t * items + j];
+                double dm = ms - mt, dh = hs - ht;
+                if (isnan(dm) || isnan(dh)) { /* a cell not rated */
+                    unrated = 1;
+                    continue;
+                }
+                c[8]++;
+                if (dm == 0 && dh == 0) c[4]++;
+                else if (dm == 0) c[2]++;
+                else if (dh == 0) c[3]++;
+                else if ((dm > 0) == (dh > 0)) c[0]++;
+                else c[1]++;
+                if (dh != 0 && fabs(dh) >= threshold) {
+                    if ((dh > 0 && ms > mt) || (dh < 0 && ms < mt)) c[5]++;
+                    else c[6]++;
+                }
+                int agrees = pair_agrees(dm, dh);
+                int change = (dh == 0) - agrees;
+                if (change && dm != 0) {
+                    if (owner) owner[nevents] = (uint32_t)j;
+                    events[nevents++] = double_bits(fabs(dm)) | (change > 0 ? TIE_GAIN : 0);
+                }
+            }
+        good[j] = c[0] + c[4];
+    }
+    if (unrated && !owner) {
+        /* without weights the sweep would pool items of other counts */
+        failed = 2;
+    } else if (nevents > 0) {
+        /* every item has per_item pairs: the mean share is the agreeing
+         * pairs over all of them, kept exactly as a count; items of other
+         * pair counts (cells not rated) weigh each pair by its item's
+         * weight (the least common multiple of the counts over its own) */
+        int64_t running = 0;
+        for (Py_ssize_t j = 0; j < items; j++) running += good[j] * (owner ? weight[j] : 1);
+        int64_t best = running;
+        uint64_t best_bits = 0;
+        failed = sweep_tie_events(events, owner, weight, nevents, running, &best, &best_bits) < 0;
+        best_eps = bits_double(best_bits);
+    }
+    /* the agreeing pairs at the chosen epsilon */
+    for (Py_ssize_t j = 0; j < items && !failed; j++) {
+        int64_t agree = 0;
+        for (Py_ssize_t s = 0; s < systems; s++)
+            for (Py_ssize_t t = s + 1; t < systems; t++) {
+                double dm = m[s * items + j] - m[t * items + j];
+                double dh = h[s * items + j] - h[t * items + j];
+                if (isnan(dm) || isnan(dh)) continue;
+                agree += fabs(dm) <= best_eps ? dh == 0 : pair_agrees(dm, dh);
+            }
+        out[j * 9 + 7] = agree;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed == 2)
+        PyErr_SetString(PyExc_ValueError, "item_pairs: NaN cells (not rated) need weights");
+    else if (failed)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(Od)", counts, best_eps);
+done:
+    Py_XDECREF(counts);
+    free(events);
+    free(owner);
+    free(good);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    if (wbuf.obj) PyBuffer_Release(&wbuf);
+    return result;
+}
+
+/* pooled_calibration(metric, human) -> (agreeing, pairs, epsilon): tie
+ * calibration of acc_eq with no grouping, every score one entry of one
+ * vector (meta.pairs.calibrated_epsilon of one group is the reference): the
+ * epsilon, 0 or a pair's |metric difference|, the smallest of those where
+ * the most pairs agree, and how many do. 15 systems x 1,000 segments make
+ * 113 million pairs, too many to hold and sort as item_pairs does. So the
+ * events are counted, not kept: with the scores sorted by metric, a pair's
+ * difference grows with its second entry, so the pairs whose difference
+ * has given leading bits are a range of second entries found by binary
+ * search. A node (the events whose difference's bits >> shift equal a key)
+ * counts its events' gains and losses per next 16 bits, and only the
+ * children whose agreeing count could reach one already attained (the
+ * count before them plus their gains) are visited, in order: collected and
+ * radix-sorted when few enough, split again when not, and summed when they
+ * all share one difference. The first epsilon of the most agreeing pairs is
+ * therefore always visited, and the counts are exact integers. */
+
+#define POOLED_COLLECT ((int64_t)1 << 22) /* events a node may hold: 32 MiB */
+
+typedef struct {
+    const double *m, *h; /* sorted by metric, ascending */
+    Py_ssize_t n;
+    int64_t best, floor; /* the most agreeing pairs found; a count attained */
+    uint64_t best_bits;  /* the epsilon of best */
+    int64_t collect;     /* events a node may collect (POOLED_COLLECT) */
+    int failed;
+} Pooled;
+
+typedef struct {
+    double m, h;
+} ScoredEntry;
+
+static int scored_entry_cmp(const void *pa, const void *pb) {
+    double a = ((const ScoredEntry *)pa)->m, b = ((const ScoredEntry *)pb)->m;
+    return (a > b) - (a < b);
+}
+
+/* the key of the pair (i, j), i < j: its difference's bits >> shift */
+static inline uint64_t pooled_key(const Pooled *p, Py_ssize_t i, Py_ssize_t j, int shift) {
+    return shift >= 64 ? 0 : double_bits(p->m[j] - p->m[i]) >> shift;
+}
+
+/* the first j > i whose pair's key is at least ``key`` (n if none) */
+static Py_ssize_t pooled_first(const Pooled *p, Py_ssize_t i, uint64_t key, int shift) {
+    Py_ssize_t lo = i + 1, hi = p->n;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (pooled_key(p, i, mid, shift) < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* +1: the humans tie the pair (it agrees once the metric does); -1: it is
+ * concordant (it agrees until the metric ties it); 0: discordant */
+static inline int pooled_change(const Pooled *p, Py_ssize_t i, Py_ssize_t j) {
+    double hi = p->h[i], hj = p->h[j];
+    return hi == hj ? 1 : hj > hi ? -1 : 0;
+}
+
+static void pooled_node(Pooled *p, uint64_t key, int shift, int64_t start, int64_t gains,
+                        int64_t losses);
+
+/* the events of the keys first..last (at shift), collected, sorted and
+ * swept in order from ``start`` agreeing pairs */
+static void pooled_collected(Pooled *p, uint64_t first, uint64_t last, int shift, int64_t start,
+                             int64_t events) {
+    uint64_t *kept = malloc((events + 1) * sizeof(uint64_t));
+    if (!kept) {
+        p->failed = 1;
+        return;
+    }
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i + 1 < p->n; i++) {
+        Py_ssize_t end = pooled_first(p, i, last + 1, shift);
+        for (Py_ssize_t j = pooled_first(p, i, first, shift); j < end; j++) {
+            double d = p->m[j] - p->m[i];
+            int change = d == 0 ? 0 : pooled_change(p, i, j); /* a metric tie: no event */
+            if (change) kept[k++] = double_bits(d) | (change > 0 ? TIE_GAIN : 0);
+        }
+    }
+    if (sweep_tie_events(kept, NULL, NULL, k, start, &p->best, &p->best_bits) < 0) p->failed = 1;
+    free(kept);
+}
+
+/* a node whose events need splitting: per child (the next 16 bits) its
+ * gains and losses, then the children that could reach p->floor, in order */
+static void pooled_split(Pooled *p, uint64_t key, int shift, int64_t start) {
+    int child = shift > 16 ? shift - 16 : 0, width = shift - child;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    int64_t *gains = calloc((size_t)1 << width, sizeof(int64_t));
+    int64_t *losses = calloc((size_t)1 << width, sizeof(int64_t));
+    if (!gains || !losses) {
+        p->failed = 1;
+        free(gains);
+        free(losses);
+        return;
+    }
+    for (Py_ssize_t i = 0; i + 1 < p->n; i++) {
+        Py_ssize_t end = shift >= 64 ? p->n : pooled_first(p, i, key + 1, shift);
+        Py_ssize_t j = shift >= 64 ? i + 1 : pooled_first(p, i, key, shift);
+        for (; j < end; j++) {
+            double d = p->m[j] - p->m[i];
+            if (d == 0) continue; /* a metric tie at every epsilon */
+            int change = pooled_change(p, i, j);
+            if (change > 0)
+                gains[(double_bits(d) >> child) & mask]++;
+            else if (change < 0)
+                losses[(double_bits(d) >> child) & mask]++;
+        }
+    }
+    /* every child's end is attained (at its largest difference) */
+    int64_t running = start;
+    for (uint64_t c = 0; c <= mask; c++) {
+        if (!gains[c] && !losses[c]) continue;
+        running += gains[c] - losses[c];
+        if (running > p->floor) p->floor = running;
+    }
+    /* the children in order: one too big to collect is a node of its own;
+     * from one that could reach p->floor, a run of the next ones is
+     * collected together (one pass over the entries, not one a child) */
+    running = start;
+    uint64_t base = shift >= 64 ? 0 : key << width;
+    uint64_t c = 0;
+    while (c <= mask && !p->failed) {
+        int64_t events = gains[c] + losses[c];
+        if (!events) {
+            c++;
+        } else if (events > p->collect || running + gains[c] < p->floor) {
+            pooled_node(p, base | c, child, running, gains[c], losses[c]);
+            running += gains[c] - losses[c];
+            c++;
+        } else {
+            int64_t from = running, total = 0;
+            uint64_t first = c, last = c;
+            for (; c <= mask; c++) {
+                int64_t more = gains[c] + losses[c];
+                if (more > p->collect || total + more > p->collect) break;
+                if (more) {
+                    total += more;
+                    running += gains[c] - losses[c];
+                    last = c;
+                }
+            }
+            pooled_collected(p, base | first, base | last, child, from, total);
+        }
+    }
+    free(gains);
+    free(losses);
+}
+
+static void pooled_node(Pooled *p, uint64_t key, int shift, int64_t start, int64_t gains,
+                        int64_t losses) {
+    if (start + gains < p->floor) return; /* it cannot reach a count already attained */
+    if (shift == 0) {                     /* one difference: its events at once */
+        int64_t end = start + gains - losses;
+        if (end > p->best) {
+            p->best = end;
+            p->best_bits = key;
+        }
+    } else if (gains + losses <= p->collect) {
+        pooled_collected(p, key, key, shift, start, gains + losses);
+    } else {
+        pooled_split(p, key, shift, start);
+    }
+}
+
+static PyObject *pooled_calibration(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf;
+    long long collect = POOLED_COLLECT; /* a test may make it small, to split nodes */
+    if (!PyArg_ParseTuple(args, "y*y*|L", &mbuf, &hbuf, &collect)) return NULL;
+    PyObject *result = NULL;
+    ScoredEntry *entries = NULL;
+    double *sorted = NULL;
+    if (mbuf.len != hbuf.len || mbuf.len % (Py_ssize_t)sizeof(double) || collect < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "pooled_calibration: metric and human: float64 of one length; collect >= 1");
+        goto done;
+    }
+    Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
+    entries = malloc((n + 1) * sizeof(ScoredEntry));
+    sorted = malloc((2 * n + 1) * sizeof(double));
+    if (!entries || !sorted) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    Pooled p = {sorted, sorted + n, n, 0, 0, 0, collect, 0};
+    int64_t pairs = (int64_t)n * (n - 1) / 2, agree = 0;
+    Py_BEGIN_ALLOW_THREADS
+    /* + 0.0 makes -0.0 0.0 (and changes nothing else): equal scores then
+     * differ by 0.0, never by -0.0, whose bits would rank as a large key */
+    for (Py_ssize_t i = 0; i < n; i++) entries[i] = (ScoredEntry){m[i] + 0.0, h[i]};
+    qsort(entries, n, sizeof(ScoredEntry), scored_entry_cmp);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        sorted[i] = entries[i].m;
+        sorted[n + i] = entries[i].h;
+    }
+    /* at epsilon 0: pairs tied on both sides and concordant pairs agree */
+    for (Py_ssize_t i = 0; i + 1 < n; i++)
+        for (Py_ssize_t j = i + 1; j < n; j++)
+            agree += sorted[j] == sorted[i] ? sorted[n + j] == sorted[n + i]
+                                            : sorted[n + j] > sorted[n + i];
+    p.best = p.floor = agree;
+    if (n > 1) pooled_split(&p, 0, 64, agree);
+    Py_END_ALLOW_THREADS
+    if (p.failed)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(LLd)", (long long)p.best, (long long)pairs, bits_double(p.best_bits));
+done:
+    free(entries);
+    free(sorted);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
+/* swap_tables(za, zb, human, systems, items, kind, threshold) -> (first,
+ * second, table): PERM-BOTH's pair tables, as bleukit.meta.pairs.swap_tables
+ * makes them (the reference): per pair of systems of an item (kind 0, WMT's
+ * DARR pairs only: human difference nonzero and at least threshold; kind 1,
+ * acc_eq: every pair), its two cells (int32, system-major) and four int8,
+ * b's outcome minus a's with neither, the second, the first or both cells
+ * swapped (DARR: +1 concordant, -1 otherwise; acc_eq: 1 where it agrees).
+ * Pairs with a NaN human score (not rated) are left out; with ``weights``
+ * (items int32, meta.pairs.item_weights) the entries are int32, each
+ * times its item's weight. */
+static inline int swap_outcome(double dm, double dh, int kind) {
+    if (kind == 0) return dm != 0 && (dm > 0) == (dh > 0) ? 1 : -1;
+    return pair_agrees(dm, dh);
+}
+
+static PyObject *swap_tables(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer abuf, bbuf, hbuf, wbuf = {0};
+    Py_ssize_t systems, items;
+    int kind;
+    double threshold;
+    if (!PyArg_ParseTuple(args, "y*y*y*nnid|y*", &abuf, &bbuf, &hbuf, &systems, &items, &kind,
+                          &threshold, &wbuf))
+        return NULL;
+    PyObject *result = NULL, *first = NULL, *second = NULL, *table = NULL;
+    Py_ssize_t want = systems * items * (Py_ssize_t)sizeof(double);
+    const int32_t *weight = wbuf.buf;
+    if (systems < 0 || items < 0 || abuf.len != want || bbuf.len != want || hbuf.len != want ||
+        (kind != 0 && kind != 1) || (weight && wbuf.len != items * (Py_ssize_t)sizeof(int32_t))) {
+        PyErr_SetString(PyExc_ValueError, "swap_tables: za, zb, human systems x items float64; "
+                                          "kind 0 or 1; weights items int32");
+        goto done;
+    }
+    Py_ssize_t most = items * (systems * (systems - 1) / 2);
+    /* weighed pairs (items of other pair counts) need int32 entries */
+    Py_ssize_t entry = weight ? (Py_ssize_t)sizeof(int32_t) : 1;
+    first = PyBytes_FromStringAndSize(NULL, most * sizeof(int32_t));
+    second = PyBytes_FromStringAndSize(NULL, most * sizeof(int32_t));
+    table = PyBytes_FromStringAndSize(NULL, most * 4 * entry);
+    if (!first || !second || !table) goto done;
+    const double *za = abuf.buf, *zb = bbuf.buf, *h = hbuf.buf;
+    int32_t *f = (int32_t *)PyBytes_AS_STRING(first), *g = (int32_t *)PyBytes_AS_STRING(second);
+    int8_t *tab = (int8_t *)PyBytes_AS_STRING(table);
+    int32_t *tab32 = (int32_t *)PyBytes_AS_STRING(table);
+    Py_ssize_t n = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < items; j++)
+        for (Py_ssize_t s = 0; s < systems; s++)
+            for (Py_ssize_t t = s + 1; t < systems; t++) {
+                Py_ssize_t cs = s * items + j, ct = t * items + j;
+                double dh = h[cs] - h[ct];
+                /* a NaN human score: a cell not rated, its pairs not counted */
+                if (isnan(dh) || (kind == 0 && (dh == 0 || fabs(dh) < threshold))) continue;
+                f[n] = (int32_t)cs;
+                g[n] = (int32_t)ct;
+                for (int w = 0; w < 4; w++) {
+                    int swap_s = w >> 1, swap_t = w & 1;
+                    double xs = swap_s ? zb[cs] : za[cs], ys = swap_s ? za[cs] : zb[cs];
+                    double xt = swap_t ? zb[ct] : za[ct], yt = swap_t ? za[ct] : zb[ct];
+                    int change = swap_outcome(ys - yt, dh, kind) - swap_outcome(xs - xt, dh, kind);
+                    if (weight) tab32[4 * n + w] = change * weight[j];
+                    else tab[4 * n + w] = (int8_t)change;
+                }
+                n++;
+            }
+    Py_END_ALLOW_THREADS
+    if (_PyBytes_Resize(&first, n * sizeof(int32_t)) < 0 ||
+        _PyBytes_Resize(&second, n * sizeof(int32_t)) < 0 ||
+        _PyBytes_Resize(&table, n * 4 * entry) < 0)
+        goto done;
+    result = PyTuple_Pack(3, first, second, table);
+done:
+    Py_XDECREF(first);
+    Py_XDECREF(second);
+    Py_XDECREF(table);
+    PyBuffer_Release(&abuf);
+    PyBuffer_Release(&bbuf);
+    PyBuffer_Release(&hbuf);
+    if (wbuf.obj) PyBuffer_Release(&wbuf);
+    return result;
+}
+
+/* calibrated_swap_sums(state, za, zb, human, weights, systems, items, skip,
+ * trials) -> bytes: PERM-BOTH of acc_eq with tie calibration by item, the
+ * calibration run again in every trial (bleukit.meta.pairs.calibrated_swap_sums
+ * is the reference): trials skip .. skip + trials - 1 of random.Random with
+ * that state's getrandbits(systems * items) (bit c swaps cell c, system-major,
+ * between a and b; the first skip are drawn and passed over), each b's
+ * agreeing pairs at its own calibrated epsilon minus a's, each pair of
+ * item j weighing weights[j] (int64; NaN human cells are not rated, and
+ * their pairs not counted): trials int64.
+ *
+ * In a trial, a pair's difference in a is one of four candidates, its two
+ * cells each kept or swapped (code 2 swap_s + swap_t), and its difference in
+ * b is a's candidate of the opposite code, 3 - code. So the tie events of
+ * every candidate are sorted once, and a trial sweeps them all: an event
+ * applies to a where its code is the pair's in that trial, to b where it is
+ * the opposite, and both maxima are taken at the end of each run of one
+ * epsilon. A trial costs its pairs and events, no sort. An event's payload:
+ * pair << 4 | run end << 3 | code << 1 | gain. */
+#define CALIBRATED_MAX_PAIRS ((Py_ssize_t)1 << 28)
+
+static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_buffer abuf, bbuf, hbuf, wbuf;
+    Py_ssize_t systems, items, skip, trials;
+    if (!PyArg_ParseTuple(args, "Oy*y*y*y*nnnn", &state, &abuf, &bbuf, &hbuf, &wbuf, &systems,
+                          &items, &skip, &trials))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t *keys = NULL;
+    uint32_t *events = NULL, *words = NULL;
+    int8_t *base = NULL;
+    int32_t *cell_s = NULL, *cell_u = NULL, *ev_s = NULL, *ev_u = NULL;
+    int64_t *room = NULL, *weight = NULL, *cell_weight = NULL, *lut = NULL;
+    Py_ssize_t *last = NULL;
+    Twister t;
+    Py_ssize_t cells = systems * items, want = cells * (Py_ssize_t)sizeof(double);
+    Py_ssize_t most = systems > 1 ? items * (systems * (systems - 1) / 2) : 0;
+    if (systems < 0 || items < 0 || skip < 0 || trials < 0 || abuf.len != want ||
+        bbuf.len != want || hbuf.len != want || most >= CALIBRATED_MAX_PAIRS ||
+        wbuf.len != items * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "calibrated_swap_sums: za, zb, human systems x items "
+                                          "float64, weights items int64, fewer than 2**28 pairs");
+        goto done;
+    }
+    if (twister_load(state, &t) < 0) goto done;
+    Py_ssize_t nwords = (cells > 0 ? cells - 1 : 0) / 32 + 1;
+    words = malloc(nwords * sizeof(uint32_t));
+    keys = malloc((4 * most + 1) * sizeof(uint64_t));
+    events = malloc((4 * most + 1) * sizeof(uint32_t));
+    base = malloc(4 * most + 1);
+    cell_s = malloc((most + 1) * sizeof(int32_t));
+    cell_u = malloc((most + 1) * sizeof(int32_t));
+    ev_s = malloc((4 * most + 1) * sizeof(int32_t));
+    ev_u = malloc((4 * most + 1) * sizeof(int32_t));
+    cell_weight = calloc(nwords * 32, sizeof(int64_t));
+    lut = malloc(nwords * 128 * sizeof(int64_t));
+    weight = malloc((most + 1) * sizeof(int64_t));
+    room = calloc(4 * most + 1, sizeof(int64_t));
+    last = malloc((most + 1) * sizeof(Py_ssize_t));
+    result = PyBytes_FromStringAndSize(NULL, trials * sizeof(int64_t));
+    if (!words || !keys || !events || !base || !cell_s || !cell_u || !ev_s || !ev_u ||
+        !cell_weight || !lut || !weight || !room || !last || !result) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    const double *za = abuf.buf, *zb = bbuf.buf, *h = hbuf.buf;
+    const int64_t *item_weight = wbuf.buf;
+    int failed = 0, weighed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    /* the pairs of each item's rated cells (a NaN human score is not
+     * rated), each weighing its item's weight */
+    Py_ssize_t nevents = 0, npairs = 0;
+    for (Py_ssize_t j = 0; j < items; j++)
+        for (Py_ssize_t s = 0; s < systems; s++)
+            for (Py_ssize_t u = s + 1; u < systems; u++) {
+                Py_ssize_t cs = s * items + j, cu = u * items + j, p = npairs;
+                double dh = h[cs] - h[cu];
+                if (isnan(dh)) continue;
+                cell_s[p] = (int32_t)cs;
+                cell_u[p] = (int32_t)cu;
+                weight[p] = item_weight[j];
+                weighed |= item_weight[j] != 1;
+                for (int c = 0; c < 4; c++) {
+                    double dm = (c >> 1 ? zb[cs] : za[cs]) - (c & 1 ? zb[cu] : za[cu]);
+                    int agrees = pair_agrees(dm, dh), change = (dh == 0) - agrees;
+                    base[4 * p + c] = (int8_t)agrees;
+                    if (change && dm != 0) {
+                        keys[nevents] = double_bits(fabs(dm));
+                        events[nevents++] = (uint32_t)p << 4 | (uint32_t)c << 1 | (change > 0);
+                    }
+                }
+                npairs++;
+            }
+    failed = sort_tie_events(keys, events, nevents) < 0;
+    for (Py_ssize_t k = 0; !failed && k < nevents; k++)
+        if (k + 1 == nevents || keys[k + 1] != keys[k]) events[k] |= 8;
+    /* room[k]: the weight of the pairs with a gain at event k or later, at
+     * most what any trial's running count can still rise from there (one
+     * candidate of a pair is a side's): once neither side can pass its
+     * best, the sweep stops, the same maxima found. With few human ties
+     * that is early. */
+    for (Py_ssize_t q = 0; !failed && q < npairs; q++) last[q] = -1;
+    for (Py_ssize_t k = 0; !failed && k < nevents; k++)
+        if (events[k] & 1) last[events[k] >> 4] = k;
+    for (Py_ssize_t q = 0; !failed && q < npairs; q++)
+        if (last[q] >= 0) room[last[q]] += weight[q];
+    for (Py_ssize_t k = nevents - 1; !failed && k >= 0; k--) room[k] += room[k + 1];
+    /* b's agreeing pairs at epsilon 0 minus a's is linear in a trial's
+     * swapped cells: a pair's entry for code c, (base[3 - c] - base[c]) x
+     * its weight, has entry(3) = -entry(0) and entry(2) = -entry(1), as
+     * swap_tables's do (pair_swap_sums), so it is a constant plus a weight
+     * per swapped cell, summed four cells at a time. The sweep reads its
+     * events' cells in its own order. */
+    int64_t constant = 0;
+    for (Py_ssize_t q = 0; !failed && q < npairs; q++) {
+        const int8_t *bq = base + 4 * q;
+        int64_t t0 = (bq[3] - bq[0]) * weight[q], t1 = (bq[2] - bq[1]) * weight[q];
+        constant += t0;
+        cell_weight[cell_s[q]] += -t1 - t0;
+        cell_weight[cell_u[q]] += t1 - t0;
+    }
+    if (!failed) weight_luts(cell_weight, nwords, lut);
+    for (Py_ssize_t k = 0; !failed && k < nevents; k++) {
+        ev_s[k] = cell_s[events[k] >> 4];
+        ev_u[k] = cell_u[events[k] >> 4];
+    }
+    for (Py_ssize_t r = 0; !failed && r < skip + trials; r++) {
+        twister_bits(&t, words, cells);
+        if (r < skip) continue;
+        /* epsilon 0 is a candidate: the running gains start at 0. Which
+         * side an event applies to is a coin flip per trial, so the loop
+         * adds and takes maxima without branches (1,000 trials of 8 x 527
+         * scores: 0.13 s with branches, 0.086 s without); pairs weigh 1
+         * unless items have other pair counts (unrated cells) */
+        int64_t run_a = 0, run_b = 0, best_a = 0, best_b = 0;
+#define CALIBRATED_SWEEP(WEIGHT)                                                                  \
+    for (Py_ssize_t k = 0; k < nevents; k++) {                                                    \
+        uint32_t v = events[k];                                                                   \
+        int32_t cs = ev_s[k], cu = ev_u[k];                                                       \
+        int c = (int)(v >> 1 & 3);                                                                \
+        int got = (int)((words[cs >> 5] >> (cs & 31)) & 1) << 1 |                                 \
+                  (int)((words[cu >> 5] >> (cu & 31)) & 1);                                       \
+        int64_t delta = ((int64_t)(v & 1) * 2 - 1) * (WEIGHT);                                    \
+        run_a += (got == c) * delta;                                                              \
+        run_b += (got == 3 - c) * delta;                                                          \
+        int64_t end = v >> 3 & 1;                                                                 \
+        best_a = end & (run_a > best_a) ? run_a : best_a;                                         \
+        best_b = end & (run_b > best_b) ? run_b : best_b;                                         \
+        /* every 64 events (the bound holds anywhere in a run) */                                 \
+        if ((k & 63) == 63 && run_a + room[k + 1] <= best_a && run_b + room[k + 1] <= best_b)     \
+            break;                                                                                \
+    }
+        if (weighed) {
+            CALIBRATED_SWEEP(weight[v >> 4])
+        } else {
+            CALIBRATED_SWEEP(1)
+        }
+#undef CALIBRATED_SWEEP
+        out[r - skip] = constant + lut_sum(words, nwords, lut) + best_b - best_a;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        Py_CLEAR(result);
+    }
+done:
+    free(words);
+    free(keys);
+    free(events);
+    free(base);
+    free(cell_s);
+    free(cell_u);
+    free(ev_s);
+    free(ev_u);
+    free(cell_weight);
+    free(lut);
+    free(weight);
+    free(room);
+    free(last);
+    PyBuffer_Release(&abuf);
+    PyBuffer_Release(&bbuf);
+    PyBuffer_Release(&hbuf);
+    PyBuffer_Release(&wbuf);
+    return result;
+}
+
+/* pair_disagreements(a, b, human, epsilon_a, epsilon_b, lo, hi) -> (b_only,
+ * a_only): over the pairs (i, j), lo <= i < hi, i < j, of three float64
+ * vectors, those where acc_eq of b at epsilon_b agrees and a at epsilon_a
+ * does not, and the other way round (bleukit.meta.pairs.pair_disagreements
+ * is the reference). Every pair visited: the same float differences as the
+ * calibration compared, where a pair's difference may be the epsilon. */
+static inline int agrees_at(double dm, double dh, double epsilon) {
+    /* past epsilon dm is not 0: pair_agrees without its tie case */
+    return fabs(dm) <= epsilon ? dh == 0 : dh != 0 && (dm > 0) == (dh > 0);
+}
+
+static PyObject *pair_disagreements(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer abuf, bbuf, hbuf;
+    double eps_a, eps_b;
+    Py_ssize_t lo, hi;
+    if (!PyArg_ParseTuple(args, "y*y*y*ddnn", &abuf, &bbuf, &hbuf, &eps_a, &eps_b, &lo, &hi))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = hbuf.len / (Py_ssize_t)sizeof(double);
+    if (abuf.len != hbuf.len || bbuf.len != hbuf.len || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
+        lo < 0 || hi < lo || hi > n) {
+        PyErr_SetString(PyExc_ValueError,
+                        "pair_disagreements: a, b, human float64 of one length; 0 <= lo <= hi <= n");
+        goto done;
+    }
+    const double *a = abuf.buf, *b = bbuf.buf, *h = hbuf.buf;
+    int64_t b_only = 0, a_only = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = lo; i < hi; i++) {
+        int64_t plus = 0, minus = 0;
+        for (Py_ssize_t j = i + 1; j < n; j++) {
+            double dh = h[i] - h[j];
+            int ok_a = agrees_at(a[i] - a[j], dh, eps_a), ok_b = agrees_at(b[i] - b[j], dh, eps_b);
+            plus += ok_b & !ok_a;
+            minus += ok_a & !ok_b;
+        }
+        b_only += plus;
+        a_only += minus;
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("(LL)", (long long)b_only, (long long)a_only);
+done:
+    PyBuffer_Release(&abuf);
+    PyBuffer_Release(&bbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
+/* pair_counts(metric, human) -> (con, dis, tie_metric, tie_human, tie_both):
+ * every pair of positions of two float64 vectors classified, as
+ * bleukit.meta.pairs.pair_counts (the reference) and scipy's kendalltau count
+ * them, in O(n log n): ties from the runs of equal values, discordant pairs
+ * as the strict inversions of the human scores ordered by (metric, human). */
+typedef struct {
+    double m, h;
+} ScorePair;
+
+static int score_pair_cmp(const void *pa, const void *pb) {
+    const ScorePair *a = pa, *b = pb;
+    if (a->m != b->m) return a->m < b->m ? -1 : 1;
+    if (a->h != b->h) return a->h < b->h ? -1 : 1;
+    return 0;
+}
+
+/* strict inversions of v[0 .. n) (v[i] > v[j], i < j), sorting v; tmp: n doubles */
+static int64_t count_inversions(double *v, double *tmp, Py_ssize_t n) {
+    int64_t count = 0;
+    for (Py_ssize_t width = 1; width < n; width *= 2) {
+        for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
+            Py_ssize_t mid = lo + width < n ? lo + width : n;
+            Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            Py_ssize_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (v[j] < v[i]) {
+                    tmp[k++] = v[j++];
+                    count += mid - i;
+                } else tmp[k++] = v[i++];
+            }
+            while (i < mid) tmp[k++] = v[i++];
+            while (j < hi) tmp[k++] = v[j++];
+        }
+        memcpy(v, tmp, n * sizeof(double));
+    }
+    return count;
+}
+
+static int64_t run_pairs(const double *v, Py_ssize_t n) {
+    int64_t ties = 0;
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = 1; i <= n; i++)
+        if (i == n || v[i] != v[start]) {
+            int64_t c = i - start;
+            ties += c * (c - 1) / 2;
+            start = i;
+        }
+    return ties;
+}
+
+/* cell_weights(x, y, human, kind) -> bytes: PERM-BOTH's per-cell weights
+ * of a statistic summed over every pair of one vector (kind 0: DARR at
+ * threshold 0; 1: acc_eq), as bleukit.meta.pairs.cell_weights (the
+ * reference, every pair) defines them: w_i = S(x,x) - S(y,y) + S(x,y) -
+ * S(y,x), S(p,q)_i = sum_j f(p_i - q_j, h_i - h_j). Each S is counted for
+ * every i at once in O(n log n): the q's sorted, the p's visited in order,
+ * the q's below p_i (strictly, then not) in a Fenwick tree by human rank;
+ * below and lower-ranked, above and higher-ranked, and equal on both. */
+
+static int double_cmp(const void *pa, const void *pb) {
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+typedef struct {
+    double v;
+    int32_t rank, index;
+} RankedValue;
+
+static int ranked_value_cmp(const void *pa, const void *pb) {
+    double a = ((const RankedValue *)pa)->v, b = ((const RankedValue *)pb)->v;
+    return (a > b) - (a < b);
+}
+
+static inline void fenwick_add(int64_t *tree, Py_ssize_t size, Py_ssize_t at, int64_t w) {
+    for (Py_ssize_t i = at + 1; i <= size; i += i & -i) tree[i] += w;
+}
+
+static inline int64_t fenwick_prefix(const int64_t *tree, Py_ssize_t through) {
+    int64_t sum = 0; /* ranks 0..through; through = -1: none */
+    for (Py_ssize_t i = through + 1; i > 0; i -= i & -i) sum += tree[i];
+    return sum;
+}
+
+/* out[i] += sign * S(p, q)_i; ``above_rank[r]``: the q's of human rank > r;
+ * ``tree`` ranks + 1 int64, ``lt`` and ``lt_eq`` n int64 (scratch) */
+static void add_dominance(const RankedValue *p, const RankedValue *q, Py_ssize_t n,
+                          Py_ssize_t ranks, const int64_t *above_rank, int kind, int64_t sign,
+                          int64_t *tree, int64_t *lt, int64_t *lt_eq, int64_t *out) {
+    /* pass 1: the q's strictly below p_i; of lower human rank, of the same */
+    memset(tree, 0, (ranks + 1) * sizeof(int64_t));
+    Py_ssize_t at = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        for (; at < n && q[at].v < p[k].v; at++) fenwick_add(tree, ranks, q[at].rank, 1);
+        Py_ssize_t r = p[k].rank;
+        lt[k] = fenwick_prefix(tree, r - 1);
+        lt_eq[k] = fenwick_prefix(tree, r) - lt[k];
+    }
+    /* pass 2: the q's at most p_i; those above it of higher human rank are
+     * all those of higher rank but these */
+    memset(tree, 0, (ranks + 1) * sizeof(int64_t));
+    at = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        for (; at < n && q[at].v <= p[k].v; at++) fenwick_add(tree, ranks, q[at].rank, 1);
+        Py_ssize_t r = p[k].rank;
+        int64_t upto = fenwick_prefix(tree, r), le_eq = upto - fenwick_prefix(tree, r - 1);
+        int64_t gt = above_rank[r] - ((int64_t)at - upto);
+        int64_t eq = le_eq - lt_eq[k];
+        int64_t term = kind == 0 ? 2 * (lt[k] + gt) : lt[k] + gt + eq;
+        out[p[k].index] += sign * term;
+    }
+}
+
+static PyObject *cell_weights(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer xbuf, ybuf, hbuf;
+    int kind;
+    if (!PyArg_ParseTuple(args, "y*y*y*i", &xbuf, &ybuf, &hbuf, &kind)) return NULL;
+    PyObject *result = NULL;
+    RankedValue *xs = NULL, *ys = NULL;
+    double *hs = NULL;
+    int64_t *tree = NULL, *above = NULL, *lt = NULL, *lt_eq = NULL;
+    Py_ssize_t n = hbuf.len / (Py_ssize_t)sizeof(double);
+    if (xbuf.len != hbuf.len || ybuf.len != hbuf.len || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
+        (kind != 0 && kind != 1)) {
+        PyErr_SetString(PyExc_ValueError, "cell_weights: x, y, human float64 of one length; kind 0 or 1");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, n * sizeof(int64_t));
+    xs = malloc((n + 1) * sizeof(RankedValue));
+    ys = malloc((n + 1) * sizeof(RankedValue));
+    hs = malloc((n + 1) * sizeof(double));
+    tree = malloc((n + 2) * sizeof(int64_t));
+    above = calloc(n + 2, sizeof(int64_t));
+    lt = malloc((n + 1) * sizeof(int64_t));
+    lt_eq = malloc((n + 1) * sizeof(int64_t));
+    if (!result || !xs || !ys || !hs || !tree || !above || !lt || !lt_eq) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    const double *x = xbuf.buf, *y = ybuf.buf, *h = hbuf.buf;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    memset(out, 0, n * sizeof(int64_t));
+    for (Py_ssize_t i = 0; i < n; i++) hs[i] = h[i];
+    qsort(hs, n, sizeof(double), double_cmp);
+    Py_ssize_t ranks = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!ranks || hs[i] != hs[ranks - 1]) hs[ranks++] = hs[i];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t lo = 0, hi = ranks - 1;
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (hs[mid] < h[i]) lo = mid + 1;
+            else hi = mid;
+        }
+        xs[i] = (RankedValue){x[i], (int32_t)lo, (int32_t)i};
+        ys[i] = (RankedValue){y[i], (int32_t)lo, (int32_t)i};
+        above[lo]++;
+    }
+    /* above[r]: the values of human rank > r (a suffix sum of the counts) */
+    int64_t later = 0;
+    for (Py_ssize_t r = ranks - 1; r >= 0; r--) {
+        int64_t here = above[r];
+        above[r] = later;
+        later += here;
+    }
+    qsort(xs, n, sizeof(RankedValue), ranked_value_cmp);
+    qsort(ys, n, sizeof(RankedValue), ranked_value_cmp);
+    add_dominance(xs, xs, n, ranks, above, kind, 1, tree, lt, lt_eq, out);
+    add_dominance(ys, ys, n, ranks, above, kind, -1, tree, lt, lt_eq, out);
+    add_dominance(xs, ys, n, ranks, above, kind, 1, tree, lt, lt_eq, out);
+    add_dominance(ys, xs, n, ranks, above, kind, -1, tree, lt, lt_eq, out);
+    Py_END_ALLOW_THREADS
+done:
+    free(xs);
+    free(ys);
+    free(hs);
+    free(tree);
+    free(above);
+    free(lt);
+    free(lt_eq);
+    PyBuffer_Release(&xbuf);
+    PyBuffer_Release(&ybuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
+/* pair_counts's five from all pairs, the discordant ones and the ties of
+ * the metric, of the humans and of both (each of the first two including
+ * the third) */
+static void five_counts(int64_t out[5], int64_t all, int64_t dis, int64_t tie_m, int64_t tie_h,
+                        int64_t tie_both) {
+    out[0] = all - dis - (tie_m - tie_both) - (tie_h - tie_both) - tie_both;
+    out[1] = dis;
+    out[2] = tie_m - tie_both;
+    out[3] = tie_h - tie_both;
+    out[4] = tie_both;
+}
+
+/* How the pairs of n (metric, human) scores compare (con, dis, metric
+ * ties only, human ties only, ties in both), in O(n log n): sorted by
+ * metric then human, the discordant pairs are the inversions of the human
+ * scores (Knight 1966). ``pairs`` is sorted in place; ``hs`` and ``tmp``
+ * hold n doubles each. */
+static void score_pair_counts(ScorePair *pairs, Py_ssize_t n, double *hs, double *tmp,
+                              int64_t out[5]) {
+    int64_t tie_m = 0, tie_both = 0;
+    qsort(pairs, n, sizeof(ScorePair), score_pair_cmp);
+    Py_ssize_t start = 0, both = 0;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        if (i == n || pairs[i].h != pairs[both].h || pairs[i].m != pairs[both].m) {
+            int64_t c = i - both;
+            tie_both += c * (c - 1) / 2;
+            both = i;
+        }
+        if (i == n || pairs[i].m != pairs[start].m) {
+            int64_t c = i - start;
+            tie_m += c * (c - 1) / 2;
+            start = i;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) hs[i] = pairs[i].h;
+    int64_t dis = count_inversions(hs, tmp, n);
+    /* hs is now sorted: the humans' ties are its runs */
+    int64_t tie_h = run_pairs(hs, n);
+    five_counts(out, (int64_t)n * (n - 1) / 2, dis, tie_m, tie_h, tie_both);
+}
+
+static PyObject *pair_counts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf;
+    if (!PyArg_ParseTuple(args, "y*y*", &mbuf, &hbuf)) return NULL;
+    PyObject *result = NULL;
+    ScorePair *pairs = NULL;
+    double *hs = NULL, *tmp = NULL;
+    Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
+    if (mbuf.len != hbuf.len || mbuf.len != n * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "pair_counts: metric and human must be float64, one length");
+        goto done;
+    }
+    pairs = malloc((n + 1) * sizeof(ScorePair));
+    hs = malloc((n + 1) * sizeof(double));
+    tmp = malloc((n + 1) * sizeof(double));
+    if (!pairs || !hs || !tmp) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    int64_t c[5];
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) pairs[i] = (ScorePair){m[i], h[i]};
+    score_pair_counts(pairs, n, hs, tmp, c);
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("(LLLLL)", (long long)c[0], (long long)c[1], (long long)c[2],
+                           (long long)c[3], (long long)c[4]);
+done:
+    free(pairs);
+    free(hs);
+    free(tmp);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
+/* resampled_pair_counts(metric, human, systems, items, indices, by_system,
+ * epsilon=0) -> bytes: for each resample of the items (indices: resamples x
+ * items int32), the pair counts (pair_counts's five; a metric difference of
+ * at most epsilon a tie, as meta.pairs.epsilon_pairs) of the resampled
+ * systems x items matrices, per system (by_system) or of all their scores
+ * in one vector; resamples x groups x 5 int64, as the reference
+ * (Engine.resampled_pair_counts) counts them, repeats included.
+ *
+ * A resample is the original scores with weights (how often each item was
+ * drawn), so each group is sorted once, by metric, and every resample only
+ * weighs it (weighed_pair_counts: ties from a sliding window of weights,
+ * discordant pairs as weighted inversions of the humans' ranks, counted
+ * with a Fenwick tree in metric order; Knight 1966, weighted). */
+
+typedef struct {
+    double m, h;
+    int32_t item;
+} WeighedEntry;
+
+static int weighed_entry_cmp(const void *pa, const void *pb) {
+    const WeighedEntry *a = pa, *b = pb;
+    if (a->m != b->m) return a->m < b->m ? -1 : 1;
+    return (a->h > b->h) - (a->h < b->h);
+}
+
+typedef struct {
+    Py_ssize_t n, ranks;
+    double *m;            /* per entry in (metric, human) order: its metric score, */
+    int32_t *item, *rank; /* its item and the rank of its human score */
+} PairGroup;
+
+static int pair_group_init(PairGroup *g, WeighedEntry *entries, Py_ssize_t n, double *scratch) {
+    g->n = n;
+    g->m = malloc((n + 1) * sizeof(double));
+    g->item = malloc((n + 1) * sizeof(int32_t));
+    g->rank = malloc((n + 1) * sizeof(int32_t));
+    if (!g->m || !g->item || !g->rank) return -1;
+    qsort(entries, n, sizeof(WeighedEntry), weighed_entry_cmp);
+    for (Py_ssize_t k = 0; k < n; k++) scratch[k] = entries[k].h;
+    qsort(scratch, n, sizeof(double), double_cmp);
+    Py_ssize_t ranks = 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!ranks || scratch[k] != scratch[ranks - 1]) scratch[ranks++] = scratch[k];
+    g->ranks = ranks;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const WeighedEntry *e = entries + k;
+        Py_ssize_t lo = 0, hi = ranks - 1; /* the human score's rank */
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (scratch[mid] < e->h) lo = mid + 1;
+            else hi = mid;
+        }
+        g->m[k] = e->m;
+        g->item[k] = e->item;
+        g->rank[k] = (int32_t)lo;
+    }
+    return 0;
+}
+
+static void pair_group_free(PairGroup *g) {
+    free(g->m);
+    free(g->item);
+    free(g->rank);
+}
+
+static inline int64_t pairs_of(int64_t c) { return c * (c - 1) / 2; }
+
+/* the five counts of a group under the items' weights, a metric difference
+ * of at most ``epsilon`` counting as a tie (meta.pairs.epsilon_pairs). In
+ * metric order, the entries within epsilon below the current one form a
+ * window (its ties, of the metric and of both by human rank); those below
+ * it are in a Fenwick tree by human rank (its discordant pairs: a higher
+ * human score). An item drawn w times ties with itself in C(w, 2) pairs.
+ * ``tree``, ``by_rank`` and ``window_rank`` hold g->ranks + 1 int64. */
+static void weighed_pair_counts(const PairGroup *g, const int64_t *weight, double epsilon,
+                                int64_t *tree, int64_t *by_rank, int64_t *window_rank,
+                                int64_t out[5]) {
+    Py_ssize_t size = g->ranks;
+    memset(tree, 0, (size + 1) * sizeof(int64_t));
+    memset(by_rank, 0, (size + 1) * sizeof(int64_t));
+    memset(window_rank, 0, (size + 1) * sizeof(int64_t));
+    int64_t total = 0, tie_m = 0, tie_both = 0, dis = 0, seen = 0, window = 0;
+    Py_ssize_t lo = 0;
+    for (Py_ssize_t k = 0; k < g->n; k++) {
+        int64_t w = weight[g->item[k]];
+        if (!w) continue;
+        for (; lo < k && g->m[k] - g->m[lo] > epsilon; lo++) {
+            int64_t left = weight[g->item[lo]];
+            if (!left) continue;
+            for (Py_ssize_t i = g->rank[lo] + 1; i <= size; i += i & -i) tree[i] += left;
+            seen += left;
+            window -= left;
+            window_rank[g->rank[lo]] -= left;
+        }
+        int32_t r = g->rank[k];
+        tie_m += w * window + pairs_of(w);
+        tie_both += w * window_rank[r] + pairs_of(w);
+        int64_t at_most = 0; /* below the window, human score at most this one's */
+        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i) at_most += tree[i];
+        dis += w * (seen - at_most);
+        window += w;
+        window_rank[r] += w;
+        by_rank[r] += w;
+        total += w;
+    }
+    int64_t tie_h = 0;
+    for (Py_ssize_t q = 0; q < size; q++) tie_h += pairs_of(by_rank[q]);
+    five_counts(out, pairs_of(total), dis, tie_m, tie_h, tie_both);
+}
+
+static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf, ibuf;
+    Py_ssize_t systems, items;
+    int by_system;
+    double epsilon = 0.0;
+    if (!PyArg_ParseTuple(args, "y*y*nny*p|d", &mbuf, &hbuf, &systems, &items, &ibuf, &by_system,
+                          &epsilon))
+        return NULL;
+    PyObject *result = NULL;
+    PairGroup *groups = NULL;
+    WeighedEntry *entries = NULL;
+    double *scratch = NULL;
+    int64_t *weight = NULL, *tree = NULL, *by_rank = NULL, *window_rank = NULL;
+    Py_ssize_t ngroups = 0, cells = systems * items;
+    if (systems < 0 || items <= 0 || mbuf.len != hbuf.len ||
+        mbuf.len != cells * (Py_ssize_t)sizeof(double) ||
+        ibuf.len % (items * (Py_ssize_t)sizeof(int32_t))) {
+        PyErr_SetString(PyExc_ValueError, "resampled_pair_counts: systems x items float64 "
+                                          "matrices and resamples x items int32 indices");
+        goto done;
+    }
+    Py_ssize_t resamples = ibuf.len / (items * (Py_ssize_t)sizeof(int32_t));
+    Py_ssize_t want = by_system ? systems : 1, size = by_system ? items : cells;
+    const int32_t *idx = ibuf.buf;
+    for (Py_ssize_t k = 0; k < resamples * items; k++)
+        if (idx[k] < 0 || idx[k] >= items) {
+            PyErr_SetString(PyExc_ValueError, "resampled_pair_counts: an index outside the items");
+            goto done;
+        }
+    result = PyBytes_FromStringAndSize(NULL, resamples * want * 5 * sizeof(int64_t));
+    groups = calloc(want + 1, sizeof(PairGroup));
+    entries = malloc((size + 1) * sizeof(WeighedEntry));
+    scratch = malloc((size + 1) * sizeof(double));
+    weight = malloc((items + 1) * sizeof(int64_t));
+    tree = malloc((size + 2) * sizeof(int64_t));
+    by_rank = malloc((size + 2) * sizeof(int64_t));
+    window_rank = malloc((size + 2) * sizeof(int64_t));
+    if (!result || !groups || !entries || !scratch || !weight || !tree || !by_rank ||
+        !window_rank) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (; ngroups < want && !failed; ngroups++) {
+        Py_ssize_t n = 0, first = by_system ? ngroups : 0, last = by_system ? ngroups + 1 : systems;
+        for (Py_ssize_t s = first; s < last; s++)
+            for (Py_ssize_t k = 0; k < items; k++)
+                /* a NaN cell is not rated: it pairs with no other */
+                if (!isnan(m[s * items + k]) && !isnan(h[s * items + k]))
+                    entries[n++] = (WeighedEntry){m[s * items + k], h[s * items + k], (int32_t)k};
+        failed = pair_group_init(groups + ngroups, entries, n, scratch) < 0;
+    }
+    int64_t *out = failed ? NULL : (int64_t *)PyBytes_AS_STRING(result);
+    for (Py_ssize_t r = 0; r < resamples && !failed; r++) {
+        memset(weight, 0, items * sizeof(int64_t));
+        for (Py_ssize_t k = 0; k < items; k++) weight[idx[r * items + k]]++;
+        for (Py_ssize_t g = 0; g < want; g++)
+            weighed_pair_counts(groups + g, weight, epsilon, tree, by_rank, window_rank,
+                                out + (r * want + g) * 5);
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        Py_CLEAR(result);
+    }
+done:
+    for (Py_ssize_t g = 0; g < ngroups; g++) pair_group_free(groups + g);
+    free(groups);
+    free(entries);
+    free(scratch);
+    free(weight);
+    free(tree);
+    free(by_rank);
+    free(window_rank);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    PyBuffer_Release(&ibuf);
+    return result;
+}
+
+/* ------------------------------------------------- system-level PERM-BOTH */
+
+
+typedef struct {
+    Py_ssize_t n;
+    double *dx, *dy, *terms, *partials, *rx, *ry, *sorted;
+    Py_ssize_t *order;
+} Corr;
+
+static int corr_init(Corr *c, Py_ssize_t n) {
+    c->n = n;
+    size_t m = (size_t)(n > 0 ? n : 1);
+    c->dx = malloc(m * sizeof(double));
+    c->dy = malloc(m * sizeof(double));
+    c->terms = malloc(m * sizeof(double));
+    c->partials = malloc(m * sizeof(double));
+    c->rx = malloc(m * sizeof(double));
+    c->ry = malloc(m * sizeof(double));
+    c->sorted = malloc(m * sizeof(double));
+    c->order = malloc(m * sizeof(Py_ssize_t));
+    return c->dx && c->dy && c->terms && c->partials && c->rx && c->ry && c->sorted && c->order
+               ? 0
+               : -1;
+}
+
+static void corr_free(Corr *c) {
+    free(c->dx);
+    free(c->dy);
+    free(c->terms);
+    free(c->partials);
+    free(c->rx);
+    free(c->ry);
+    free(c->sorted);
+    free(c->order);
+}
+
+/* bleukit.meta.correlation._norm: the Euclidean norm, scaled by the largest
+ * magnitude first where squares would underflow or overflow */
+static double corr_norm(Corr *c, const double *v) {
+    Py_ssize_t n = c->n;
+    double top = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) top = fmax(top, fabs(v[i]));
+    if (top > 1e-150 && top < 1e150) {
+        for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = v[i] * v[i];
+        return sqrt(exact_sum(c->terms, n, c->partials));
+    }
+    if (top == 0) return 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = (v[i] / top) * (v[i] / top);
+    return top * sqrt(exact_sum(c->terms, n, c->partials));
+}
+
+/* bleukit.meta.correlation.pearson, operation for operation */
+static double corr_pearson(Corr *c, const double *x, const double *y) {
+    Py_ssize_t n = c->n;
+    if (n < 2) return NAN;
+    double xmin = x[0], xmax = x[0], ymin = y[0], ymax = y[0];
+    for (Py_ssize_t i = 1; i < n; i++) {
+        xmin = fmin(xmin, x[i]);
+        xmax = fmax(xmax, x[i]);
+        ymin = fmin(ymin, y[i]);
+        ymax = fmax(ymax, y[i]);
+    }
+    if (xmin == xmax || ymin == ymax) return NAN;
+    double mx = exact_sum(x, n, c->partials) / n, my = exact_sum(y, n, c->partials) / n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        c->dx[i] = x[i] - mx;
+        c->dy[i] = y[i] - my;
+    }
+    double sx = corr_norm(c, c->dx), sy = corr_norm(c, c->dy);
+    if (sx == 0 || sy == 0) return NAN;
+    for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = (c->dx[i] / sx) * (c->dy[i] / sy);
+    double r = exact_sum(c->terms, n, c->partials);
+    return fmax(-1.0, fmin(1.0, r));
+}
+
+static const double *rank_values;
+
+static int rank_cmp(const void *pa, const void *pb) {
+    double a = rank_values[*(const Py_ssize_t *)pa], b = rank_values[*(const Py_ssize_t *)pb];
+    return (a > b) - (a < b);
+}
+
+/* bleukit.meta.correlation.ranks: 1-based, ties the mean of their ranks
+ * (called with the GIL held: rank_values is the comparison's context) */
+static void corr_ranks(Corr *c, const double *v, double *out) {
+    Py_ssize_t n = c->n;
+    for (Py_ssize_t i = 0; i < n; i++) c->order[i] = i;
+    rank_values = v;
+    qsort(c->order, n, sizeof(Py_ssize_t), rank_cmp);
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_ssize_t j = i;
+        while (j + 1 < n && v[c->order[j + 1]] == v[c->order[i]]) j++;
+        for (Py_ssize_t k = i; k <= j; k++) out[c->order[k]] = (double)(i + j) / 2 + 1;
+        i = j + 1;
+    }
+}
+
+static inline int sign_of(double x) { return (x > 0) - (x < 0); }
+
+/* bleukit.meta.correlation.kendall (tau-b, or tau-c with c_variant) from
+ * the pairs counted one by one (meta.pairs.pair_counts's counts) */
+static double corr_kendall(Corr *c, const double *x, const double *y, int c_variant) {
+    Py_ssize_t n = c->n;
+    int64_t con = 0, dis = 0, tie_x = 0, tie_y = 0, tie_both = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (Py_ssize_t j = i + 1; j < n; j++) {
+            double dx = x[i] - x[j], dy = y[i] - y[j];
+            if (x[i] == x[j] && y[i] == y[j]) tie_both++;
+            else if (x[i] == x[j]) tie_x++;
+            else if (y[i] == y[j]) tie_y++;
+            else if ((dx > 0) == (dy > 0)) con++;
+            else dis++;
+        }
+    int64_t tot = (int64_t)n * (n - 1) / 2, xtie = tie_x + tie_both, ytie = tie_y + tie_both;
+    if (n < 2 || xtie == tot || ytie == tot) return NAN;
+    double tau;
+    if (!c_variant) {
+        tau = (double)(con - dis) / sqrt((double)(tot - xtie)) / sqrt((double)(tot - ytie));
+    } else {
+        int64_t classes[2];
+        const double *v[2] = {x, y};
+        for (int s = 0; s < 2; s++) {
+            memcpy(c->sorted, v[s], n * sizeof(double));
+            rank_values = c->sorted;
+            for (Py_ssize_t i = 0; i < n; i++) c->order[i] = i;
+            qsort(c->order, n, sizeof(Py_ssize_t), rank_cmp);
+            classes[s] = 1;
+            for (Py_ssize_t i = 1; i < n; i++)
+                classes[s] += c->sorted[c->order[i]] != c->sorted[c->order[i - 1]];
+        }
+        int64_t k = classes[0] < classes[1] ? classes[0] : classes[1];
+        tau = (double)(2 * (con - dis)) / ((double)((int64_t)n * n * (k - 1)) / (double)k);
+    }
+    return fmax(-1.0, fmin(1.0, tau));
+}
+
+/* bleukit.meta.correlation.pairwise_accuracy */
+static double corr_pairwise(Corr *c, const double *x, const double *y) {
+    Py_ssize_t n = c->n;
+    int64_t agree = 0, pairs = (int64_t)n * (n - 1) / 2;
+    if (!pairs) return NAN;
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (Py_ssize_t j = i + 1; j < n; j++) agree += sign_of(x[i] - x[j]) == sign_of(y[i] - y[j]);
+    return (double)agree / (double)pairs;
+}
+
+enum { STAT_PEARSON, STAT_SPEARMAN, STAT_KENDALL_B, STAT_KENDALL_C, STAT_PAIRWISE, STAT_COUNT };
+
+static double corr_of(Corr *c, int statistic, const double *x, const double *y) {
+    switch (statistic) {
+    case STAT_PEARSON:
+        return corr_pearson(c, x, y);
+    case STAT_SPEARMAN:
+        corr_ranks(c, x, c->rx);
+        corr_ranks(c, y, c->ry);
+        return corr_pearson(c, c->rx, c->ry);
+    case STAT_KENDALL_B:
+        return corr_kendall(c, x, y, 0);
+    case STAT_KENDALL_C:
+        return corr_kendall(c, x, y, 1);
+    default:
+        return corr_pairwise(c, x, y);
+    }
+}
+
+static PyObject *system_swaps(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_buffer abuf, bbuf, hbuf;
+    int statistic;
+    Py_ssize_t trials;
+    if (!PyArg_ParseTuple(args, "Oy*y*y*in", &state, &abuf, &bbuf, &hbuf, &statistic, &trials))
+        return NULL;
+    PyObject *result = NULL;
+    Corr c = {0};
+    double *x = NULL, *y = NULL;
+    uint32_t *words = NULL;
+    Twister t;
+    Py_ssize_t n = abuf.len / (Py_ssize_t)sizeof(double);
+    if (abuf.len != n * (Py_ssize_t)sizeof(double) || bbuf.len != abuf.len ||
+        hbuf.len != abuf.len || n < 1 || statistic < 0 || statistic >= STAT_COUNT || trials < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "system_swaps: a, b and human float64 of one length, a known statistic");
+        goto done;
+    }
+    if (twister_load(state, &t) < 0) goto done;
+    words = malloc(((n - 1) / 32 + 1) * sizeof(uint32_t));
+    x = malloc(n * sizeof(double));
+    y = malloc(n * sizeof(double));
+    if (corr_init(&c, n) < 0 || !words || !x || !y) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *a = abuf.buf, *b = bbuf.buf, *h = hbuf.buf;
+    /* the ranks' qsort reads a static context: the GIL stays held */
+    double observed = corr_of(&c, statistic, b, h) - corr_of(&c, statistic, a, h);
+    int64_t count = 0;
+    for (Py_ssize_t s = 0; s < trials; s++) {
+        twister_bits(&t, words, n);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            int bit = (words[k >> 5] >> (k & 31)) & 1;
+            x[k] = bit ? b[k] : a[k];
+            y[k] = bit ? a[k] : b[k];
+        }
+        count += corr_of(&c, statistic, y, h) - corr_of(&c, statistic, x, h) >= observed;
+    }
+    result = PyLong_FromLongLong(count);
+done:
+    corr_free(&c);
+    free(words);
+    free(x);
+    free(y);
+    PyBuffer_Release(&abuf);
+    PyBuffer_Release(&bbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"pair_swap_sums", pair_swap_sums, METH_VARARGS,
+     "pair_swap_sums(state, cells, first, second, table, trials) -> bytes\n\n"
+     "Per trial, random.Random with that state's getrandbits(cells) (bit c for\n"
+     "cell c, from the least significant) and the sum over pairs p of\n"
+     "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
+     "table: int8 or int32): trials int64."},
+    {"resampled_pair_counts", resampled_pair_counts, METH_VARARGS,
+     "resampled_pair_counts(metric, human, systems, items, indices, by_system, epsilon=0)\n"
+     "-> bytes\n\n"
+     "Per resample of the items, the pair counts (con, dis, metric ties, human\n"
+     "ties, ties in both) per system or of all scores: resamples x groups x 5 int64."},
+    {"cell_weights", cell_weights, METH_VARARGS,
+     "cell_weights(x, y, human, kind) -> bytes\n\n"
+     "PERM-BOTH's per-cell weights of a statistic over every pair of one vector\n"
+     "(kind 0: DARR at threshold 0; 1: acc_eq): n int64."},
+    {"pooled_calibration", pooled_calibration, METH_VARARGS,
+     "pooled_calibration(metric, human, collect=4194304) -> (agreeing, pairs, epsilon)\n\n"
+     "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"
+     "calibrated epsilon, the pairs agreeing there, and all pairs; exact."},
+    {"item_pairs", item_pairs, METH_VARARGS,
+     "item_pairs(metric, human, systems, items, threshold[, weights]) -> (bytes, epsilon)\n\n"
+     "Per item of two systems x items float64 matrices, how its pairs compare (9\n"
+     "int64: concordant, discordant, metric ties, human ties, ties in both, DARR\n"
+     "concordant and discordant, agreeing at the calibrated epsilon, all), and\n"
+     "that epsilon (bleukit.meta.pairs.item_pairs is the reference)."},
+    {"swap_tables", swap_tables, METH_VARARGS,
+     "swap_tables(za, zb, human, systems, items, kind, threshold[, weights])\n"
+     "-> (first, second, table)\n\n"
+     "PERM-BOTH's pair tables (kind 0: WMT's DARR pairs, 1: acc_eq) of systems x items\n"
+     "float64 matrices: int32 cells and 4 int8 a pair (bleukit.meta.pairs.swap_tables)."},
+    {"calibrated_swap_sums", calibrated_swap_sums, METH_VARARGS,
+     "calibrated_swap_sums(state, za, zb, human, weights, systems, items, skip, trials)\n"
+     "-> bytes\n\n"
+     "PERM-BOTH of acc_eq with tie calibration by item, calibrated again in every\n"
+     "trial: per trial (the first skip drawn and passed over), b's agreeing pairs\n"
+     "at its calibrated epsilon minus a's (bleukit.meta.pairs.calibrated_swap_sums)."},
+    {"pair_disagreements", pair_disagreements, METH_VARARGS,
+     "pair_disagreements(a, b, human, epsilon_a, epsilon_b, lo, hi) -> (b_only, a_only)\n\n"
+     "Over the pairs (i, j), lo <= i < hi, i < j, of float64 vectors: those where\n"
+     "acc_eq of b at epsilon_b agrees and of a at epsilon_a does not, and the\n"
+     "other way round (bleukit.meta.pairs.pair_disagreements)."},
+    {"pair_counts", pair_counts, METH_VARARGS,
+     "pair_counts(metric, human) -> (con, dis, tie_metric, tie_human, tie_both)\n\n"
+     "Every pair of positions of two float64 vectors classified, in O(n log n)\n"
+     "(bleukit.meta.pairs.pair_counts is the reference)."},
+    {"system_swaps", system_swaps, METH_VARARGS,
+     "system_swaps(state, a, b, human, statistic, trials) -> int\n\n"
+     "PERM-BOTH's trials of a system-level statistic (0 Pearson, 1 Spearman, 2 Kendall\n"
+     "tau-b, 3 tau-c, 4 pairwise accuracy) of float64 vectors: how many trials, cells\n"
+     "swapped where random.Random with that state's getrandbits(n) has bit k set,\n"
+     "reach the observed statistic of b minus a's (bleukit.meta.correlation)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernels", "bleukit's compiled meta-evaluation kernels (optional).",
+    -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }

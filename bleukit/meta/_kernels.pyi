@@ -1,0 +1,60 @@
+# Types of the compiled meta-evaluation kernels (bleukit/meta/_kernels.c); see
+# the docstrings there.
+from typing_extensions import Buffer
+
+def pair_counts(metric: Buffer, human: Buffer, /) -> tuple[int, int, int, int, int]: ...
+def resampled_pair_counts(
+    metric: Buffer,
+    human: Buffer,
+    systems: int,
+    items: int,
+    indices: Buffer,
+    by_system: bool,
+    epsilon: float = ...,
+    /,
+) -> bytes: ...
+def cell_weights(x: Buffer, y: Buffer, human: Buffer, kind: int, /) -> bytes: ...
+def pooled_calibration(
+    metric: Buffer, human: Buffer, collect: int = ..., /
+) -> tuple[int, int, float]: ...
+def item_pairs(
+    metric: Buffer,
+    human: Buffer,
+    systems: int,
+    items: int,
+    threshold: float,
+    weights: Buffer = ...,
+    /,
+) -> tuple[bytes, float]: ...
+def swap_tables(
+    za: Buffer,
+    zb: Buffer,
+    human: Buffer,
+    systems: int,
+    items: int,
+    kind: int,
+    threshold: float,
+    weights: Buffer = ...,
+    /,
+) -> tuple[bytes, bytes, bytes]: ...
+def pair_swap_sums(
+    state: tuple[int, ...], cells: int, first: Buffer, second: Buffer, table: Buffer, trials: int, /
+) -> bytes: ...
+def calibrated_swap_sums(
+    state: tuple[int, ...],
+    za: Buffer,
+    zb: Buffer,
+    human: Buffer,
+    weights: Buffer,
+    systems: int,
+    items: int,
+    skip: int,
+    trials: int,
+    /,
+) -> bytes: ...
+def pair_disagreements(
+    a: Buffer, b: Buffer, human: Buffer, epsilon_a: float, epsilon_b: float, lo: int, hi: int, /
+) -> tuple[int, int]: ...
+def system_swaps(
+    state: tuple[int, ...], a: Buffer, b: Buffer, human: Buffer, statistic: int, trials: int, /
+) -> int: ...

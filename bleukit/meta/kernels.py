@@ -1,0 +1,468 @@
+"""The kernels of meta-evaluation, behind one interface chosen in one place
+(``meta_kernels``), as the counting engines are (``bleukit.engines``):
+
+* ``MetaKernels``, the reference, in Python (``pairs``, ``correlation``):
+  every pair visited, for small inputs and for the tests;
+* ``CompiledMetaKernels``, the compiled ``bleukit.meta._kernels`` (built with
+  ``bleukit._accel``), in threads: the same numbers, bit for bit, on every
+  input it takes, and the reference's for the rest (shapes it refuses,
+  counts past its integers).
+
+Nothing outside ``bleukit.meta`` imports them (tests/test_architecture.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from array import array
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from ..core.buffers import typed_buffer
+from ..core.errors import InputError, MissingDependencyError
+from ..core.resampling import Columns, Draws
+from ..engines import Engine, ordered_map, requested_engine, workers
+from .correlation import SYSTEM_STATISTICS, system_swaps
+from .pairs import (
+    SWAP_KINDS,
+    ItemCounts,
+    Pairs,
+    calibrated_epsilon,
+    calibrated_swap_sums,
+    cell_weights,
+    epsilon_pairs,
+    item_pairs,
+    item_weights,
+    pair_counts,
+    pair_disagreements,
+    pair_swap_sums,
+    rated,
+    swap_tables,
+    window_pairs,
+)
+
+#: the pairs calibrated_swap_sums packs into an event's 28 bits
+_CALIBRATED_MAX_PAIRS = 1 << 28
+
+
+class _Weights:
+    """A row codec for PERM-BOTH's per-cell weights as two non-negative
+    fields (the positive and the negative part), so that approximate
+    randomization's sums (``Engine.randomization_sums``) give a trial's
+    signed sum."""
+
+    def row(self, stats: Any) -> Sequence[int]:
+        return stats  # type: ignore[no-any-return]
+
+    def from_row(self, sums: Sequence[Any], segments: int, last: Any) -> Any:
+        return sums
+
+
+class MetaKernels:
+    """The reference: each kernel in Python. ``engine``, the counting
+    engine of the study's variants, resamples what is summed like a
+    metric's statistics (``signed_trials``)."""
+
+    name = "python"
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def signed_trials(self, weights: Sequence[int], draws: Draws) -> list[int]:
+        """Per trial, the sum of the cells' weights, each negated where the
+        trial swaps the cell (its draw's bit clear), by approximate
+        randomization's sums of the positive and negative parts (the
+        engine's ``randomization_sums``)."""
+        kept = Columns([(max(w, 0), max(-w, 0)) for w in weights], _Weights())
+        swapped = Columns([(max(-w, 0), max(w, 0)) for w in weights], _Weights())
+        sums = self.engine.randomization_sums(kept, swapped, draws)
+        return [int(plus - minus) for (plus, minus), _ in sums]
+
+    def pair_swap_sums(
+        self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
+    ) -> list[int]:
+        """PERM-BOTH's trials over a statistic that sums over pairs of cells
+        (``pairs.pair_swap_sums``)."""
+        return pair_swap_sums(draws, first, second, table)
+
+    def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
+        """Every pair of positions of two score vectors classified
+        (``pairs.pair_counts``)."""
+        return pair_counts(metric, human)
+
+    def resampled_pair_counts(
+        self,
+        metric: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+        indices: Sequence[Sequence[int]],
+        by_system: bool,
+        epsilon: float = 0.0,
+    ) -> list[list[Pairs]]:
+        """For each resample of the items (columns) of two systems x items
+        matrices (``indices``, repeats kept), the pair counts of the
+        resampled scores, a metric difference of at most ``epsilon`` a tie:
+        per system, or of all of them in one vector (a bootstrap of the
+        segment-level statistics grouped by system or not grouped); NaN
+        cells (unrated) left out."""
+        if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
+            raise InputError("metric and human scores must be matrices of one shape")
+        out = []
+        for idx in indices:
+            m = [[row[i] for i in idx] for row in metric]
+            h = [[row[i] for i in idx] for row in human]
+            flat = [x for row in m for x in row], [x for row in h for x in row]
+            vectors = [rated(a, b) for a, b in (zip(m, h) if by_system else [flat])]
+            out.append([self.pair_counts(a, b) if epsilon == 0 else window_pairs(a, b, epsilon)
+                        for a, b in vectors])  # fmt: skip
+        return out
+
+    def system_swaps(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        human: Sequence[float],
+        statistic: str,
+        draws: Draws,
+    ) -> int:
+        """PERM-BOTH's trials of a system-level statistic that reach the
+        observed lead of b over a (``correlation.system_swaps``)."""
+        return system_swaps(a, b, human, statistic, draws)
+
+    def cell_weights(
+        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
+    ) -> list[int]:
+        """PERM-BOTH's per-cell weights of a statistic summed over every
+        pair of one vector (``pairs.cell_weights``; every pair
+        visited)."""
+        return cell_weights(x, y, human, kind)
+
+    def pooled_calibration(
+        self, metric: Sequence[float], human: Sequence[float]
+    ) -> tuple[int, int, float]:
+        """Tie calibration of acc_eq with no grouping, the vectors one
+        group: the pairs agreeing at the calibrated epsilon, all pairs, and
+        the epsilon (``pairs.calibrated_epsilon``; every pair is
+        visited, so this reference is for small inputs)."""
+        epsilon = calibrated_epsilon([(metric, human)])
+        pairs = epsilon_pairs(metric, human, epsilon)
+        return pairs.con + pairs.tie_both, pairs.total, epsilon
+
+    def item_pairs(
+        self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float
+    ) -> tuple[list[ItemCounts], float]:
+        """How the pairs of systems of every item (column) of two system x
+        item matrices compare, and acc_eq's calibrated epsilon
+        (``pairs.item_pairs``)."""
+        return item_pairs(metric, human, threshold)
+
+    def swap_tables(
+        self,
+        za: Sequence[Sequence[float]],
+        zb: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+        kind: str,
+        threshold: float,
+    ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        """PERM-BOTH's pair tables of an item-grouped statistic
+        (``pairs.swap_tables``), for ``pair_swap_sums``."""
+        return swap_tables(za, zb, human, kind, threshold)
+
+    def calibrated_swap_sums(
+        self,
+        draws: Draws,
+        za: Sequence[Sequence[float]],
+        zb: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+    ) -> list[int]:
+        """PERM-BOTH's trials of acc_eq with tie calibration by item, the
+        calibration run again in every trial: b's agreeing pairs minus a's
+        (``pairs.calibrated_swap_sums``)."""
+        return calibrated_swap_sums(draws, za, zb, human)
+
+    def pair_disagreements(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        human: Sequence[float],
+        epsilon_a: float,
+        epsilon_b: float,
+    ) -> tuple[int, int]:
+        """The pairs of one vector where acc_eq of b at ``epsilon_b`` agrees
+        and of a at ``epsilon_a`` does not, and the other way round
+        (``pairs.pair_disagreements``; every pair visited)."""
+        return pair_disagreements(a, b, human, epsilon_a, epsilon_b)
+
+
+def _items(*matrices: Sequence[Sequence[float]]) -> int | None:
+    """The number of columns of matrices of one shape (None: of several)."""
+    first = matrices[0]
+    items = len(first[0]) if first else 0
+    same = all(len(m) == len(first) and all(len(r) == items for r in m) for m in matrices)
+    return items if same else None
+
+
+def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
+    """A matrix's rows, one after the other, as float64 (the kernels' layout)."""
+    return array("d", [x for row in matrix for x in row])
+
+
+def _unrated(*matrices: Sequence[Sequence[float]]) -> bool:
+    """Whether a matrix has a NaN cell (a score the humans did not rate),
+    whose pairs the kernels leave out, weighing items of other pair counts."""
+    return any(any(map(math.isnan, row)) for m in matrices for row in m)
+
+
+def _row_bounds(n: int, parts: int) -> list[int]:
+    """Row bounds splitting the pairs (i, j), i < j < n, into ``parts``
+    ranges of rows with about as many pairs each (row i has n - 1 - i)."""
+    total = n * (n - 1) // 2
+    bounds, row, before = [0], 0, 0
+    for p in range(1, parts):
+        while row < n and before < total * p // parts:
+            before += n - 1 - row
+            row += 1
+        bounds.append(row)
+    bounds.append(n)
+    return bounds
+
+
+def compiled_module() -> ModuleType | None:
+    """The compiled kernels, or None where they were not built."""
+    try:
+        from . import _kernels
+    except ImportError:
+        return None
+    return _kernels
+
+
+class CompiledMetaKernels(MetaKernels):
+    """The compiled kernels (``bleukit.meta._kernels``), in threads."""
+
+    name = "c"
+
+    def __init__(self, engine: Engine, module: ModuleType) -> None:
+        super().__init__(engine)
+        self.module = module
+
+    def pair_swap_sums(
+        self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
+    ) -> list[int]:
+        kernel = self.module
+        if len(first) != len(second) or len(table) != 4 * len(first):
+            # the reference refuses tables of other shapes
+            return super().pair_swap_sums(draws, first, second, table)
+        try:
+            # swap_tables's buffers as they are; anything else copied, as
+            # int8, or int32 where pairs weigh their items (unrated cells)
+            cells = [typed_buffer(first, "i"), typed_buffer(second, "i")]
+            try:
+                entries = typed_buffer(table, "b")
+            except OverflowError:
+                entries = typed_buffer(table, "i")
+            sums = kernel.pair_swap_sums(draws.state, draws.n, *cells, entries, draws.count)
+        except (OverflowError, ValueError):
+            # an entry past int32 (the reference counts it); a cell outside
+            # the draws (the reference refuses it, naming the pair)
+            return super().pair_swap_sums(draws, first, second, table)
+        return memoryview(sums).cast("q").tolist()
+
+    def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
+        kernel = self.module
+        if len(metric) != len(human):
+            # the reference refuses vectors of two lengths
+            return super().pair_counts(metric, human)
+        return Pairs(*kernel.pair_counts(array("d", metric), array("d", human)))
+
+    def resampled_pair_counts(
+        self,
+        metric: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+        indices: Sequence[Sequence[int]],
+        by_system: bool,
+        epsilon: float = 0.0,
+    ) -> list[list[Pairs]]:
+        kernel = self.module
+        items = _items(metric, human)
+        if not items or any(len(idx) != items for idx in indices):
+            # the reference refuses matrices of two shapes
+            return super().resampled_pair_counts(metric, human, indices, by_system, epsilon)
+        flat_m, flat_h = _flat(metric), _flat(human)
+        # threads count ranges of the resamples (each sorts the groups once)
+        parts = max(1, min(workers(), len(indices) // 64))
+        bounds = [len(indices) * p // parts for p in range(parts + 1)]
+
+        def part(lo_hi: tuple[int, int]) -> list[int]:
+            flat_i = array("i", [i for idx in indices[lo_hi[0] : lo_hi[1]] for i in idx])
+            raw = kernel.resampled_pair_counts(flat_m, flat_h, len(metric), items, flat_i,
+                                               by_system, epsilon)  # fmt: skip
+            return memoryview(raw).cast("q").tolist()
+
+        values = [x for flat in ordered_map(part, list(itertools.pairwise(bounds)), parts)
+                  for x in flat]  # fmt: skip
+        groups = len(metric) if by_system else 1
+        counts = [Pairs(*values[k : k + 5]) for k in range(0, len(values), 5)]
+        return [counts[r * groups : (r + 1) * groups] for r in range(len(indices))]
+
+    def system_swaps(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        human: Sequence[float],
+        statistic: str,
+        draws: Draws,
+    ) -> int:
+        kernel = self.module
+        if statistic not in SYSTEM_STATISTICS or not len(a) == len(b) == len(human) or not a:
+            # the reference refuses unknown statistics and vectors of two lengths
+            return super().system_swaps(a, b, human, statistic, draws)
+        vectors = (array("d", v) for v in (a, b, human))
+        index = list(SYSTEM_STATISTICS).index(statistic)
+        count: int = kernel.system_swaps(draws.state, *vectors, index, draws.count)
+        return count
+
+    def cell_weights(
+        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
+    ) -> list[int]:
+        kernel = self.module
+        if kind not in SWAP_KINDS or not len(x) == len(y) == len(human):
+            # the reference refuses what the kernel would
+            return super().cell_weights(x, y, human, kind)
+        vectors = (array("d", v) for v in (x, y, human))
+        raw = kernel.cell_weights(*vectors, SWAP_KINDS.index(kind))
+        return memoryview(raw).cast("q").tolist()
+
+    def pooled_calibration(
+        self, metric: Sequence[float], human: Sequence[float]
+    ) -> tuple[int, int, float]:
+        kernel = self.module
+        if len(metric) != len(human):
+            # the reference refuses vectors of two lengths
+            return super().pooled_calibration(metric, human)
+        counts: tuple[int, int, float] = kernel.pooled_calibration(
+            array("d", metric), array("d", human)
+        )
+        return counts
+
+    def item_pairs(
+        self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], threshold: float
+    ) -> tuple[list[ItemCounts], float]:
+        kernel = self.module
+        items = _items(metric, human)
+        if items is None:
+            # the reference refuses what is not two matrices of one shape
+            return super().item_pairs(metric, human, threshold)
+        flat_m, flat_h = _flat(metric), _flat(human)
+        extra: tuple[array[int], ...] = ()
+        if _unrated(metric, human):
+            # items of other pair counts: each weighs its pairs in the sweep
+            weights = item_weights([[h if m == m else m for m, h in zip(*rows)]
+                                    for rows in zip(metric, human)])  # fmt: skip
+            if max(weights, default=0) * items * len(metric) ** 2 >= 2**62:
+                return super().item_pairs(metric, human, threshold)
+            extra = (array("q", weights),)
+        raw, epsilon = kernel.item_pairs(flat_m, flat_h, len(metric), items, threshold, *extra)
+        values = memoryview(raw).cast("q").tolist()
+        counts: list[ItemCounts] = [tuple(values[k : k + 9]) for k in range(0, len(values), 9)]  # type: ignore[misc]
+        return counts, epsilon
+
+    def swap_tables(
+        self,
+        za: Sequence[Sequence[float]],
+        zb: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+        kind: str,
+        threshold: float,
+    ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        kernel = self.module
+        items = _items(za, zb, human)
+        if items is None or kind not in SWAP_KINDS:
+            # the reference refuses what is not three matrices of one shape
+            return super().swap_tables(za, zb, human, kind, threshold)
+        extra: tuple[array[int], ...] = ()
+        if kind == "acc_eq" and _unrated(human):
+            # items of other pair counts: each pair weighs its item's weight
+            weights = item_weights(human)
+            if max(weights, default=0) >= 2**30:
+                return super().swap_tables(za, zb, human, kind, threshold)
+            extra = (array("i", weights),)
+        flat = [_flat(m) for m in (za, zb, human)]
+        first, second, table = kernel.swap_tables(
+            *flat, len(za), items, SWAP_KINDS.index(kind), threshold, *extra
+        )
+        return (memoryview(first).cast("i"), memoryview(second).cast("i"),
+                memoryview(table).cast("i" if extra else "b"))  # fmt: skip
+
+    def calibrated_swap_sums(
+        self,
+        draws: Draws,
+        za: Sequence[Sequence[float]],
+        zb: Sequence[Sequence[float]],
+        human: Sequence[Sequence[float]],
+    ) -> list[int]:
+        kernel = self.module
+        items = _items(za, zb, human)
+        pairs = items * (len(za) * (len(za) - 1) // 2) if items else 0
+        weights = item_weights(human) if items else []
+        too_many = pairs >= _CALIBRATED_MAX_PAIRS or max(weights, default=0) * pairs >= 2**62
+        if items is None or draws.n != len(za) * items or too_many:
+            # the reference refuses matrices of two shapes and draws of
+            # another size, and counts past int64
+            return super().calibrated_swap_sums(draws, za, zb, human)
+        flat: list[array[Any]] = [_flat(m) for m in (za, zb, human)]
+        flat.append(array("q", weights))
+        # threads take ranges of the trials, each drawing and passing over
+        # the trials before its own (the draws are one sequence)
+        parts = max(1, min(workers(), draws.count // 64))
+        bounds = [draws.count * p // parts for p in range(parts + 1)]
+
+        def part(lo_hi: tuple[int, int]) -> list[int]:
+            lo, hi = lo_hi
+            raw = kernel.calibrated_swap_sums(draws.state, *flat, len(za), items, lo, hi - lo)
+            return memoryview(raw).cast("q").tolist()
+
+        chunks = ordered_map(part, list(itertools.pairwise(bounds)), parts)
+        return [x for chunk in chunks for x in chunk]
+
+    def pair_disagreements(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        human: Sequence[float],
+        epsilon_a: float,
+        epsilon_b: float,
+    ) -> tuple[int, int]:
+        kernel = self.module
+        if not len(a) == len(b) == len(human):
+            # the reference refuses vectors of two lengths
+            return super().pair_disagreements(a, b, human, epsilon_a, epsilon_b)
+        vectors = [array("d", v) for v in (a, b, human)]
+        parts = max(1, min(workers(), len(human) // 1024))
+        bounds = _row_bounds(len(human), parts)
+
+        def part(lo_hi: tuple[int, int]) -> tuple[int, int]:
+            counts: tuple[int, int] = kernel.pair_disagreements(*vectors, epsilon_a, epsilon_b,
+                                                                *lo_hi)  # fmt: skip
+            return counts
+
+        counts = list(ordered_map(part, list(itertools.pairwise(bounds)), parts))
+        return sum(c[0] for c in counts), sum(c[1] for c in counts)
+
+
+def meta_kernels(engine: Engine) -> MetaKernels:
+    """The kernels of a study whose variants count on ``engine``: the
+    reference beside the reference engine (``python``), else the compiled
+    kernels where they are built, else the reference; an error where
+    ``BLEUKIT_ENGINE=c`` asked for compiled code and they are not built."""
+    if engine.name == "python":
+        return MetaKernels(engine)
+    module = compiled_module()
+    if module is not None:
+        return CompiledMetaKernels(engine, module)
+    if requested_engine() == "c":
+        raise MissingDependencyError(
+            "BLEUKIT_ENGINE=c: bleukit.meta._kernels is not built (install bleukit where a C "
+            "compiler is available, or a wheel that has it)"
+        )
+    return MetaKernels(engine)

@@ -1,0 +1,367 @@
+"""bleukit.meta.kernels: the compiled meta-evaluation kernels
+(bleukit.meta._kernels) against the Python reference (MetaKernels), on
+random input, bit for bit; the refusals both share; the choice of kernels."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bleukit.core.errors import InputError, MissingDependencyError
+from bleukit.core.resampling import Draws
+from bleukit.engines import ENGINES
+from bleukit.meta import kernels
+from bleukit.meta.kernels import CompiledMetaKernels, MetaKernels, meta_kernels
+
+COMPILED = kernels.compiled_module()
+needs_accel = pytest.mark.skipif(
+    COMPILED is None and not os.environ.get("BLEUKIT_REQUIRE_ACCEL"),
+    reason="bleukit.meta._kernels is not built (no C compiler at install time)",
+)
+EXAMPLES = int(os.environ.get("BLEUKIT_EXAMPLES", 300))
+PY = MetaKernels(ENGINES.get("python"))
+C = CompiledMetaKernels(ENGINES.get("c"), COMPILED) if COMPILED is not None else PY
+#: every kernel this build has, by name
+KERNELS = {"python": PY, **({"c": C} if COMPILED is not None else {})}
+
+
+def test_the_kernels_follow_the_engine(monkeypatch):
+    """Chosen in one place: the reference beside the reference engine, the
+    compiled kernels beside any other where they are built."""
+    assert type(meta_kernels(ENGINES.get("python"))) is MetaKernels
+    if COMPILED is not None:
+        assert type(meta_kernels(ENGINES.get("c"))) is CompiledMetaKernels
+    monkeypatch.setattr(kernels, "compiled_module", lambda: None)
+    assert type(meta_kernels(ENGINES.get("c"))) is MetaKernels
+    monkeypatch.setenv("BLEUKIT_ENGINE", "c")
+    with pytest.raises(MissingDependencyError, match="bleukit.meta._kernels is not built"):
+        meta_kernels(ENGINES.get("c"))
+
+
+@needs_accel
+def test_the_type_stub_names_every_function():
+    """bleukit/meta/_kernels.pyi types what bleukit.meta._kernels defines."""
+    stub = ast.parse(Path(kernels.__file__).with_name("_kernels.pyi").read_text())
+    typed = {node.name for node in stub.body if isinstance(node, ast.FunctionDef)}
+    assert typed == {name for name in dir(COMPILED) if not name.startswith("_")}
+
+
+@needs_accel
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 80), st.integers(0, 40), st.integers(0, 2**32) | st.none(), st.data())
+def test_compiled_pair_swap_sums_draw_pythons_trials(cells, pairs, seed, data):
+    """PERM-BOTH's trials (MetaKernels.pair_swap_sums) in C: the same bits of
+    getrandbits(cells) per trial, for cells below, at and above a 32-bit word."""
+    from bleukit.meta.pairs import pair_swap_sums
+
+    first = data.draw(st.lists(st.integers(0, cells - 1), min_size=pairs, max_size=pairs))
+    second = data.draw(st.lists(st.integers(0, cells - 1), min_size=pairs, max_size=pairs))
+    table = data.draw(st.lists(st.integers(-2, 2), min_size=4 * pairs, max_size=4 * pairs))
+    draws = Draws.from_seed(cells, data.draw(st.integers(0, 30)), seed)
+    assert C.pair_swap_sums(draws, first, second, table) == pair_swap_sums(
+        draws, first, second, table
+    )
+
+
+def test_pair_swap_sums_by_hand_and_refusals():
+    from bleukit.meta.pairs import pair_swap_sums
+
+    draws = Draws.from_seed(3, 4, 7)
+    rng = draws.rng()
+    bits = [rng.getrandbits(3) for _ in range(4)]
+    # one pair of cells 0 and 2: the table entry of (bit 0, bit 2)
+    table = [10, 20, 30, 40]
+    expected = [table[2 * (b & 1) + ((b >> 2) & 1)] for b in bits]
+    for engine in KERNELS:
+        assert KERNELS[engine].pair_swap_sums(draws, [0], [2], table) == expected
+        with pytest.raises(InputError, match="outside 0..2"):
+            KERNELS[engine].pair_swap_sums(draws, [0], [3], table)
+    with pytest.raises(InputError, match="four entries a pair"):
+        pair_swap_sums(draws, [0], [1], [1, 2])
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 9), st.sampled_from([0.0, 1.0, 25.0]), st.data())
+def test_compiled_item_pairs_equal_the_reference(systems, items, threshold, data):
+    """Every count and the calibrated epsilon of Engine.item_pairs in C
+    are the reference's (meta.pairs.item_pairs), ties and exact float
+    comparisons included; any float too, as the C sweep sorts the
+    differences by their bits."""
+    from bleukit.meta.pairs import item_pairs
+
+    few = st.sampled_from([0.0, 0.1, 0.2, 0.30000000000000004, 1.0, 2.5, 30.0, -1.0])
+    cell = st.one_of(few, st.floats(-1e300, 1e300, allow_nan=False))
+    metric = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    assert C.item_pairs(metric, human, threshold) == item_pairs(metric, human, threshold)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 60), st.booleans(), st.sampled_from([1, 3, 50, 1 << 22]), st.data())
+def test_compiled_pooled_calibration_equals_the_reference(n, few, collect, data):
+    """Tie calibration with no grouping in C (counted by leading bits,
+    never holding every pair) is the reference's: the same epsilon, the
+    same agreeing pairs, on ties, close values and any float. A small
+    ``collect`` (the events one range may hold) makes it split ranges by
+    their next bits down to single differences, as millions of pairs do;
+    -0.0 beside 0.0 ties (their difference was once read as -0.0's bits)."""
+    from array import array
+
+    from bleukit.meta import _kernels
+
+    cells = (st.sampled_from([0.0, -0.0, 0.1, 0.2, 0.30000000000000004, 1.0, 2.5, -1.0]) if few
+             else st.floats(-1e300, 1e300, allow_nan=False))  # fmt: skip
+    metric = data.draw(st.lists(cells, min_size=n, max_size=n))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0, 25.0]), min_size=n, max_size=n))
+    expected = PY.pooled_calibration(metric, human)
+    assert _kernels.pooled_calibration(array("d", metric), array("d", human), collect) == expected
+    assert C.pooled_calibration(metric, human) == expected
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 8), st.integers(0, 4), st.booleans(),
+       st.sampled_from([0.0, 0.0, 0.2, 0.5, 0.30000000000000004, 3.0]), st.data())  # fmt: skip
+def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draws, by, eps, data):
+    """The pair counts of bootstrap resamples in C (each group sorted once,
+    the resamples as weights) are the reference's recount of the repeated
+    scores, ties within epsilon and self-pairs of repeated items included."""
+    cell = st.sampled_from([0.0, 0.5, 1.0, 2.5, -1.0, 0.30000000000000004])
+    metric = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    row = st.lists(st.integers(0, items - 1), min_size=items, max_size=items)
+    indices = [data.draw(row) for _ in range(draws)]
+    expected = PY.resampled_pair_counts(metric, human, indices, by, eps)
+    assert C.resampled_pair_counts(metric, human, indices, by, eps) == expected
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 30), st.sampled_from(["darr", "acc_eq"]), st.data())
+def test_compiled_cell_weights_equal_the_reference(n, kind, data):
+    """PERM-BOTH's cell weights in C (dominance counts with a Fenwick tree,
+    O(n log n)) are the reference's sums over every pair, ties included."""
+    cell = st.one_of(st.sampled_from([0.0, 0.5, 1.0, -1.0]), st.floats(-5, 5))
+    x, y = (data.draw(st.lists(cell, min_size=n, max_size=n)) for _ in range(2))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0]), min_size=n, max_size=n))
+    expected = PY.cell_weights(x, y, human, kind)
+    assert C.cell_weights(x, y, human, kind) == expected
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 5), st.integers(0, 6), st.integers(0, 200), st.integers(0, 9), st.data())
+def test_compiled_calibrated_swap_sums_equal_the_reference(systems, items, trials, seed, data):
+    """PERM-BOTH with tie calibration in every trial in C (the candidate
+    differences' events sorted once, swept per trial) is the reference's
+    calibration of each trial's swapped scores, trial for trial, in the
+    threads' ranges of trials too; any float included."""
+    from bleukit.meta.pairs import calibrated_swap_sums
+
+    few = st.sampled_from([0.0, 0.5, 1.0, -1.25, 0.30000000000000004, 2.0])
+    cell = st.one_of(few, st.floats(-1e300, 1e300, allow_nan=False))
+    za, zb = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(2)
+    )
+    human = [data.draw(st.lists(few, min_size=items, max_size=items)) for _ in range(systems)]
+    draws = Draws.from_seed(systems * items, trials, seed)
+    expected = calibrated_swap_sums(draws, za, zb, human)
+    assert C.calibrated_swap_sums(draws, za, zb, human) == expected
+
+
+@needs_accel
+@pytest.mark.parametrize("ties", [0.0, 0.3, 0.9])
+def test_compiled_calibrated_swaps_stop_early_with_the_same_counts(ties):
+    """With few human ties the C sweep stops once neither side can pass its
+    best (after 64 events at the earliest): larger matrices, where it does,
+    give the reference's trials all the same."""
+    import random
+
+    from bleukit.meta.pairs import calibrated_swap_sums
+
+    rng = random.Random(7)
+    za = [[rng.random() for _ in range(30)] for _ in range(6)]
+    zb = [[x + rng.random() / 3 for x in row] for row in za]
+    human = [[0.0 if rng.random() < ties else x + rng.gauss(0, 0.3) for x in row] for row in za]
+    draws = Draws.from_seed(180, 25, 3)
+    expected = calibrated_swap_sums(draws, za, zb, human)
+    assert C.calibrated_swap_sums(draws, za, zb, human) == expected
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 40), st.data())
+def test_compiled_pair_disagreements_equal_the_reference(n, data):
+    """The pairs where two variants' acc_eq outcomes differ, each at its
+    epsilon, counted in C over row ranges are the reference's, an epsilon
+    that is a pair's own difference included."""
+    from array import array
+
+    from bleukit.meta import _kernels
+
+    cell = st.sampled_from([0.0, 0.1, 0.2, 0.30000000000000004, 1.0, 2.5, -1.0])
+    a, b = (data.draw(st.lists(cell, min_size=n, max_size=n)) for _ in range(2))
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0]), min_size=n, max_size=n))
+    eps_a, eps_b = (data.draw(st.sampled_from([0.0, 0.1, 0.30000000000000004, 1.5]))
+                    for _ in range(2))  # fmt: skip
+    expected = PY.pair_disagreements(a, b, human, eps_a, eps_b)
+    assert C.pair_disagreements(a, b, human, eps_a, eps_b) == expected
+    cut = data.draw(st.integers(0, n))
+    vectors = [array("d", v) for v in (a, b, human)]
+    parts = [_kernels.pair_disagreements(*vectors, eps_a, eps_b, lo, hi)
+             for lo, hi in ((0, cut), (cut, n))]  # fmt: skip
+    assert tuple(map(sum, zip(*parts))) == expected
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 5), st.data())
+def test_unrated_cells_take_the_reference_path(systems, items, data):
+    """Where cells are NaN (not rated) the C engine gives what the
+    reference gives, which leaves those cells out and weighs items of other
+    pair counts: item pairs, swap tables (int32 where weighed), calibrated
+    trials and resampled counts."""
+    nan = float("nan")
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
+    za, zb, human = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(3)
+    )
+    offs = data.draw(st.lists(st.integers(0, systems * items - 1), min_size=1, max_size=6))
+    for off in offs:
+        for m in (za, zb, human):
+            m[off // items][off % items] = nan
+    c, py = C, PY
+    assert c.item_pairs(za, human, 0.0) == py.item_pairs(za, human, 0.0)
+    assert [list(x) for x in c.swap_tables(za, zb, human, "acc_eq", 0.0)] == [
+        list(x) for x in py.swap_tables(za, zb, human, "acc_eq", 0.0)
+    ]
+    draws = Draws.from_seed(systems * items, 20, 1)
+    assert c.calibrated_swap_sums(draws, za, zb, human) == py.calibrated_swap_sums(
+        draws, za, zb, human
+    )
+    indices = [[0] * items, list(range(items))]
+    for by in (False, True):
+        assert c.resampled_pair_counts(za, human, indices, by) == py.resampled_pair_counts(
+            za, human, indices, by
+        )
+
+
+def test_compiled_row_bounds_split_the_pairs_evenly():
+    from bleukit.meta.kernels import _row_bounds
+
+    for n, parts in ((0, 1), (1, 2), (10, 3), (1000, 4)):
+        bounds = _row_bounds(n, parts)
+        assert bounds[0] == 0 and bounds[-1] == n and bounds == sorted(bounds)
+        assert len(bounds) == parts + 1
+    pairs = [sum(1000 - 1 - i for i in range(lo, hi))
+             for lo, hi in itertools.pairwise(_row_bounds(1000, 4))]  # fmt: skip
+    assert max(pairs) - min(pairs) < 1000
+
+
+@needs_accel
+def test_calibration_kernels_refuse_bad_calls():
+    from array import array
+
+    from bleukit.meta import _kernels
+
+    state = Draws.from_seed(2, 1, 0).state
+    two = array("d", [1.0, 2.0])
+    with pytest.raises(ValueError, match="calibrated_swap_sums"):
+        _kernels.calibrated_swap_sums(
+            state, two, two, array("d", [1.0]), array("q", [1, 1]), 1, 2, 0, 1
+        )
+    nan = array("d", [float("nan"), 1.0, 2.0, 1.0])
+    with pytest.raises(ValueError, match="NaN cells"):
+        _kernels.item_pairs(nan, nan, 2, 2, 0.0)
+    with pytest.raises(ValueError, match="pair_disagreements"):
+        _kernels.pair_disagreements(two, two, two, 0.0, 0.0, 1, 3)
+
+
+def test_resampled_pair_counts_refuse_matrices_of_two_shapes():
+    for engine in KERNELS:
+        with pytest.raises(InputError, match="matrices of one shape"):
+            KERNELS[engine].resampled_pair_counts([[1.0, 2.0]], [[1.0]], [[0, 0]], True)
+
+
+def test_item_pairs_refuse_matrices_of_two_shapes():
+    for engine in KERNELS:
+        with pytest.raises(InputError, match="matrices of one shape"):
+            KERNELS[engine].item_pairs([[1.0, 2.0]], [[1.0]], 0.0)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 5), st.integers(0, 6), st.sampled_from(["darr", "acc_eq"]),
+       st.sampled_from([0.0, 1.0, 25.0]), st.data())  # fmt: skip
+def test_compiled_swap_tables_equal_the_reference(systems, items, kind, threshold, data):
+    """PERM-BOTH's pair tables (MetaKernels.swap_tables) in C are the
+    reference's (meta.pairs.swap_tables), cell for cell."""
+    from bleukit.meta.pairs import swap_tables
+
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.25, 30.0])
+    za, zb, human = (
+        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+        for _ in range(3)
+    )
+    ours = C.swap_tables(za, zb, human, kind, threshold)
+    assert tuple(list(x) for x in ours) == swap_tables(za, zb, human, kind, threshold)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.data())
+def test_compiled_pair_counts_equal_the_reference(data):
+    """Engine.pair_counts in C classifies every pair as the reference
+    (meta.pairs.pair_counts) does: ties, -0.0 and 0.0, runs of equals."""
+    from bleukit.meta.pairs import pair_counts
+
+    n = data.draw(st.integers(0, 60))
+    cell = st.sampled_from([0.0, -0.0, 0.5, 1.0, -1.0, 2.5, 1e300, -3.25])
+    metric = data.draw(st.lists(cell, min_size=n, max_size=n))
+    human = data.draw(st.lists(cell, min_size=n, max_size=n))
+    assert C.pair_counts(metric, human) == pair_counts(metric, human)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(1, 40),
+    st.sampled_from(["pearson", "spearman", "kendall_b", "kendall_c", "pairwise_accuracy"]),
+    st.integers(0, 2**32),
+    st.data(),
+)
+def test_compiled_system_swaps_count_the_references_trials(n, statistic, seed, data):
+    """PERM-BOTH's system-level trials in C (MetaKernels.system_swaps): the same
+    draws and the same count as meta.correlation.system_swaps, over ties
+    (a few values) and over z-scores (any float), constant vectors too."""
+    from bleukit.meta.correlation import system_swaps
+
+    value = data.draw(st.sampled_from([
+        st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0]),
+        st.floats(-3, 3, allow_nan=False, allow_subnormal=False),
+        # magnitudes whose squares underflow or overflow: Pearson's norms scaled
+        st.sampled_from([0.0, 1e-200, -3e-201, 2e-200, 1e200, -1e199]),
+    ]))  # fmt: skip
+    a, b, human = (data.draw(st.lists(value, min_size=n, max_size=n)) for _ in range(3))
+    draws = Draws.from_seed(n, data.draw(st.integers(0, 60)), seed)
+    expected = system_swaps(a, b, human, statistic, draws)
+    assert C.system_swaps(a, b, human, statistic, draws) == expected
+
+
+def test_system_swaps_refuse_unknown_statistics_and_lengths():
+    draws = Draws.from_seed(3, 5, 1)
+    for engine in KERNELS:
+        with pytest.raises(InputError, match="statistic 'tau'"):
+            KERNELS[engine].system_swaps([1.0] * 3, [2.0] * 3, [3.0] * 3, "tau", draws)
+        with pytest.raises(InputError, match="2 metric scores for 3 human scores"):
+            KERNELS[engine].system_swaps([1.0] * 2, [2.0] * 2, [3.0] * 3, "pearson", draws)
