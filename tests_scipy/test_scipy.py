@@ -1,7 +1,7 @@
 """bleukit/meta/statistics.py against scipy.stats itself, to 1e-12, on
 random inputs (ties and near-constant vectors included) and on the WMT21
 MQM data in tests/data/mqm; the exact p-values of
-bleukit/significance/signflip.py against scipy's binomial tails. Opt-in:
+bleukit/meta/signflip.py against scipy's binomial tails. Opt-in:
 ``tox -e scipy``."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_sign_flip_p_values_are_scipys_binomial_tails(n, z, data):
     """The exact p-value of the pairwise permutation test (a binomial tail)
     equals scipy's survival function to 1e-9 relative, up to a hundred
     million terms and eight standard deviations either side."""
-    from bleukit.significance.signflip import sign_flip_p_value
+    from bleukit.meta.signflip import sign_flip_p_value
 
     wins = min(n, max(0, round(n / 2 + z * math.sqrt(n) / 2)))
     expected = float(stats.binom.sf(wins - 1, n, 0.5))
