@@ -19,9 +19,11 @@ required = os.environ.get("BLEUKIT_BUILD_ACCEL") == "1"
 # multiply-adds (GCC and Clang contract a * b + c by default on targets that
 # have them, e.g. arm64; MSVC does not)
 flags = [] if sys.platform == "win32" else ["-ffp-contract=off"]
-# bleukit._accel (tokenizing, n-gram tables, resampling, the scorers) and
+# bleukit._accel (tokenizing, n-gram tables, resampling, the scorers: one
+# source per concern in bleukit/accel/, which _accel.c includes) and
 # bleukit.meta._kernels (meta-evaluation) share _common.h
 common = ["bleukit/_common.h"]
+concerns = [f"bleukit/accel/{c}.c" for c in ("tokenize", "ngrams", "resampling", "scores")]
 setup(
     ext_modules=[
         Extension(
@@ -32,7 +34,7 @@ setup(
             extra_compile_args=flags,
         )
         for name, sources, depends in (
-            ("bleukit._accel", ["bleukit/_accel.c"], []),
+            ("bleukit._accel", ["bleukit/_accel.c"], concerns),
             ("bleukit.meta._kernels", ["bleukit/meta/_kernels.c"], []),
         )
     ]

@@ -2,7 +2,7 @@
 ``13a`` (mteval-v13a.pl) and ``intl`` (mteval-v14.pl
 ``--international-tokenization``), with their block forms: lines joined by
 newlines, rewritten at once (the compiled engine applies the 13a and intl
-rules itself, in ``_accel.c``); and ``mteval-intl``, mteval-v13a.pl's own
+rules itself, in ``accel/tokenize.c``); and ``mteval-intl``, mteval-v13a.pl's own
 ``--international-tokenization``, as that script runs it."""
 
 from __future__ import annotations

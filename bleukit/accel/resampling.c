@@ -1,0 +1,508 @@
+/*
+ * Resampling: the bootstrap and approximate-randomization sums of Python's
+ * random draws (bootstrap_sums, ar_sums), NumPy's PCG64 as sacrebleu draws it
+ * (pcg64_bootstrap, pcg64_randomization), and column sums by group
+ * (group_sums). Part of bleukit._accel: _accel.c includes this file (one
+ * translation unit, so the static functions stay static).
+ */
+/* ------------------------------------------------------------ bootstrap */
+
+/* the Mersenne Twister the resamplers draw with: _common.h */
+/* Every system's rows as buffers of n x nfields uint32 (one per system, as
+ * Columns hold them: no joined copy); -1 with a Python error set. */
+static int system_rows(PyObject *seq, Py_buffer **views, Py_ssize_t *systems,
+                       Py_ssize_t nfields, Py_ssize_t *n, const char *who) {
+    PyObject *fast = PySequence_Fast(seq, "rows must be a sequence of buffers");
+    if (!fast) return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    *views = PyMem_Calloc(count ? count : 1, sizeof(Py_buffer));
+    if (!*views) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    *systems = 0;
+    for (Py_ssize_t y = 0; y < count; y++) {
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(fast, y), &(*views)[y],
+                               PyBUF_C_CONTIGUOUS) < 0)
+            break;
+        *systems = y + 1;
+        Py_ssize_t rows = nfields > 0 ? (*views)[y].len / (Py_ssize_t)sizeof(uint32_t) / nfields
+                                      : 0;
+        if (y == 0) *n = rows;
+        if (nfields < 1 || rows < 1 || rows != *n ||
+            (*views)[y].len != rows * nfields * (Py_ssize_t)sizeof(uint32_t)) {
+            PyErr_Format(PyExc_ValueError, "%s: rows must be n x nfields uint32, n the same for all",
+                         who);
+            break;
+        }
+    }
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) return -1;
+    if (count < 1) {
+        PyErr_Format(PyExc_ValueError, "%s: no system's rows", who);
+        return -1;
+    }
+    return 0;
+}
+
+static void release_rows(Py_buffer *views, Py_ssize_t systems) {
+    for (Py_ssize_t y = 0; y < systems; y++) PyBuffer_Release(&views[y]);
+    PyMem_Free(views);
+}
+
+/* bootstrap_sums(state, rows, nfields, samples[, first, last[, gather]]): per
+ * system (a buffer of n x nfields uint32 each), the column sums of resamples
+ * first .. last-1 of `samples` (all by default), drawn in order from the
+ * state, so that threads can each sum a range of the same draws. gather
+ * (default): sum from a segment-major int64 copy of every system's rows;
+ * else from the rows themselves, with no copy (for rows too large to copy). */
+static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *seq;
+    Py_ssize_t nfields, samples, first = 0, last = -1, systems = 0, n = 0;
+    int gather = 1;
+    if (!PyArg_ParseTuple(args, "OOnn|nnp", &state, &seq, &nfields, &samples, &first, &last,
+                          &gather))
+        return NULL;
+    Py_buffer *views = NULL;
+    PyObject *result = NULL;
+    int64_t *by_segment = NULL, *sum = NULL;
+    Py_ssize_t *idx = NULL;
+    Twister t;
+    if (system_rows(seq, &views, &systems, nfields, &n, "bootstrap_sums") < 0) goto done;
+    if (last < 0) last = samples;
+    if (samples < 0 || first < 0 || first > last || last > samples) {
+        PyErr_SetString(PyExc_ValueError, "bootstrap_sums: need 0 <= first <= last <= samples");
+        goto done;
+    }
+    if (twister_load(state, &t) < 0) goto done;
+    Py_ssize_t count = last - first, width = systems * nfields;
+    if (gather) {
+        by_segment = PyMem_RawMalloc(n * width * sizeof(int64_t));
+        sum = PyMem_RawMalloc(width * sizeof(int64_t));
+    } else {
+        idx = PyMem_RawMalloc(n * sizeof(Py_ssize_t));
+    }
+    if (gather ? !by_segment || !sum : !idx) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, systems * count * nfields * sizeof(int64_t));
+    if (!result) goto done;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    double dn = (double)n;
+    /* the draws of the resamples before `first`, passed over */
+    for (Py_ssize_t k = 0; k < first * n; k++) twister_random(&t);
+    if (gather) {
+        /* a segment-major int64 copy: a draw adds one contiguous run of every
+         * system's fields (fastest while the copy is small) */
+        for (Py_ssize_t y = 0; y < systems; y++) {
+            const uint32_t *in = views[y].buf;
+            for (Py_ssize_t j = 0; j < n; j++)
+                for (Py_ssize_t f = 0; f < nfields; f++)
+                    by_segment[j * width + y * nfields + f] = in[j * nfields + f];
+        }
+        for (Py_ssize_t s = 0; s < count; s++) {
+            memset(sum, 0, width * sizeof(int64_t));
+            for (Py_ssize_t j = 0; j < n; j++) {
+                /* random.choices: population[floor(random() * n)], one draw
+                 * for every system (the resamples are paired) */
+                const int64_t *row = by_segment + (Py_ssize_t)(twister_random(&t) * dn) * width;
+                for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];
+            }
+            for (Py_ssize_t y = 0; y < systems; y++)
+                memcpy(out + (y * count + s) * nfields, sum + y * nfields,
+                       nfields * sizeof(int64_t));
+        }
+    } else {
+        /* no copy: a resample's row offsets are drawn into a buffer, then
+         * each system's own rows are summed at them */
+        for (Py_ssize_t s = 0; s < count; s++) {
+            for (Py_ssize_t j = 0; j < n; j++)
+                idx[j] = (Py_ssize_t)(twister_random(&t) * dn) * nfields;
+            for (Py_ssize_t y = 0; y < systems; y++) {
+                const uint32_t *in = views[y].buf;
+                int64_t *acc = out + (y * count + s) * nfields;
+                memset(acc, 0, nfields * sizeof(int64_t));
+                for (Py_ssize_t j = 0; j < n; j++) {
+                    const uint32_t *row = in + idx[j];
+                    for (Py_ssize_t f = 0; f < nfields; f++) acc[f] += row[f];
+                }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+done:
+    PyMem_RawFree(by_segment);
+    PyMem_RawFree(sum);
+    PyMem_RawFree(idx);
+    if (views) release_rows(views, systems);
+    return result;
+}
+
+static PyObject *ar_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_buffer base, other;
+    Py_ssize_t nfields, trials;
+    if (!PyArg_ParseTuple(args, "Oy*y*nn", &state, &base, &other, &nfields, &trials))
+        return NULL;
+    PyObject *result = NULL;
+    uint32_t *words = NULL;
+    Twister t;
+    Py_ssize_t n = nfields > 0 ? base.len / (Py_ssize_t)sizeof(uint32_t) / nfields : 0;
+    if (nfields < 1 || trials < 0 || n < 1 || base.len != other.len ||
+        base.len != n * nfields * (Py_ssize_t)sizeof(uint32_t)) {
+        PyErr_SetString(PyExc_ValueError, "ar_sums: base and other must be n x nfields uint32");
+        goto done;
+    }
+    if (twister_load(state, &t) < 0) goto done;
+    Py_ssize_t nwords = (n - 1) / 32 + 1;
+    words = malloc(nwords * sizeof(uint32_t));
+    result = PyBytes_FromStringAndSize(NULL, trials * nfields * sizeof(int64_t));
+    if (!words || !result) {
+        if (!words) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    const uint32_t *b = base.buf, *o = other.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t s = 0; s < trials; s++) {
+        twister_bits(&t, words, n);
+        int64_t *sum = out + s * nfields;
+        memset(sum, 0, nfields * sizeof(int64_t));
+        for (Py_ssize_t j = 0; j < n; j++) {
+            /* segment j is bit n-1-j (format(bits, "0nb") reads from the top):
+             * set, side A takes the baseline's statistics, else the other's */
+            Py_ssize_t bit = n - 1 - j;
+            const uint32_t *row = ((words[bit >> 5] >> (bit & 31)) & 1U) ? b : o;
+            row += j * nfields;
+            for (Py_ssize_t f = 0; f < nfields; f++) sum[f] += row[f];
+        }
+    }
+    Py_END_ALLOW_THREADS
+done:
+    free(words);
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&other);
+    return result;
+}
+
+
+/* ------------------------------------------------------------ PCG64
+ * NumPy's default_rng(seed) stream, as sacrebleu 2.6.0's resampling draws
+ * it (bleukit/core/pcg64.py is the reference and says where each step comes
+ * from in NumPy's source): PCG64 (128-bit LCG, XSL-RR output), 32-bit draws
+ * from the halves of a 64-bit output (low first), choice(n) by Lemire's
+ * multiply-and-reject, booleans 32 to a draw. The state travels as six
+ * integers: state and increment as (high, low) 64-bit halves, has_uint32,
+ * uinteger. */
+
+typedef struct {
+    uint64_t sh, sl, ih, il;
+    int has32;
+    uint32_t u32;
+} Pcg;
+
+static const uint64_t PCG_MULT_HIGH = 2549297995355413924ULL;
+static const uint64_t PCG_MULT_LOW = 4865540595714422341ULL;
+
+static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
+#ifdef __SIZEOF_INT128__
+    __uint128_t m = (__uint128_t)a * b;
+    *hi = (uint64_t)(m >> 64);
+    *lo = (uint64_t)m;
+#else
+    uint64_t a0 = a & 0xFFFFFFFFULL, a1 = a >> 32, b0 = b & 0xFFFFFFFFULL, b1 = b >> 32;
+    uint64_t w0 = a0 * b0, t = a1 * b0 + (w0 >> 32);
+    uint64_t w1 = (t & 0xFFFFFFFFULL) + a0 * b1;
+    *hi = a1 * b1 + (t >> 32) + (w1 >> 32);
+    *lo = a * b;
+#endif
+}
+
+static inline uint64_t pcg_next64(Pcg *g) {
+    uint64_t hi, lo;
+    mul64(g->sl, PCG_MULT_LOW, &hi, &lo);
+    hi += g->sh * PCG_MULT_LOW + g->sl * PCG_MULT_HIGH;
+    g->sl = lo + g->il;
+    g->sh = hi + g->ih + (g->sl < lo);
+    uint64_t v = g->sh ^ g->sl;
+    unsigned rot = (unsigned)(g->sh >> 58);
+    return (v >> rot) | (v << ((-rot) & 63));
+}
+
+static inline uint32_t pcg_next32(Pcg *g) {
+    if (g->has32) {
+        g->has32 = 0;
+        return g->u32;
+    }
+    uint64_t v = pcg_next64(g);
+    g->has32 = 1;
+    g->u32 = (uint32_t)(v >> 32);
+    return (uint32_t)v;
+}
+
+/* integers(0, n) with int64, n >= 1 (random_bounded_uint64_fill, Lemire) */
+static inline uint64_t pcg_below(Pcg *g, uint64_t n) {
+    uint64_t rng = n - 1;
+    if (rng == 0) return 0;
+    if (rng <= 0xFFFFFFFFULL) {
+        if (rng == 0xFFFFFFFFULL) return pcg_next32(g);
+        uint32_t excl = (uint32_t)rng + 1;
+        uint64_t m = (uint64_t)pcg_next32(g) * excl;
+        uint32_t left = (uint32_t)m;
+        if (left < excl) {
+            uint32_t threshold = (uint32_t)((0xFFFFFFFFUL - (uint32_t)rng) % excl);
+            while (left < threshold) {
+                m = (uint64_t)pcg_next32(g) * excl;
+                left = (uint32_t)m;
+            }
+        }
+        return m >> 32;
+    }
+    if (rng == 0xFFFFFFFFFFFFFFFFULL) return pcg_next64(g);
+    uint64_t excl = rng + 1, hi, lo;
+    mul64(pcg_next64(g), excl, &hi, &lo);
+    if (lo < excl) {
+        uint64_t threshold = (0xFFFFFFFFFFFFFFFFULL - rng) % excl;
+        while (lo < threshold) mul64(pcg_next64(g), excl, &hi, &lo);
+    }
+    return hi;
+}
+
+static int pcg_load(PyObject *state, Pcg *g) {
+    unsigned long long sh, sl, ih, il;
+    int has32;
+    unsigned long u32;
+    if (!PyArg_ParseTuple(state, "KKKKik;a PCG64 state is six integers", &sh, &sl, &ih, &il,
+                          &has32, &u32))
+        return -1;
+    g->sh = sh; g->sl = sl; g->ih = ih; g->il = il;
+    g->has32 = has32 != 0;
+    g->u32 = (uint32_t)u32;
+    return 0;
+}
+
+static PyObject *pcg_state_tuple(const Pcg *g) {
+    return Py_BuildValue("(KKKKik)", (unsigned long long)g->sh, (unsigned long long)g->sl,
+                         (unsigned long long)g->ih, (unsigned long long)g->il, g->has32,
+                         (unsigned long)g->u32);
+}
+
+/* A system's n x nfields float64 rows (one buffer each), checked. */
+static int float_rows(PyObject *item, Py_buffer *view, Py_ssize_t nfields, Py_ssize_t *n) {
+    if (PyObject_GetBuffer(item, view, PyBUF_SIMPLE) < 0) return -1;
+    Py_ssize_t cells = view->len / (Py_ssize_t)sizeof(double);
+    if (view->len % (Py_ssize_t)(nfields * sizeof(double)) || (*n >= 0 && cells / nfields != *n)) {
+        PyErr_SetString(PyExc_ValueError, "pcg64 sums: rows must be n x nfields float64");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    *n = cells / nfields;
+    return 0;
+}
+
+/* NumPy's pairwise sum of n float32 values (loops_utils.h.src,
+ * pairwise_sum; core/float32.py's pairwise_sum is the reference) */
+static float pairwise_f32(const float *a, Py_ssize_t n) {
+    if (n < 8) {
+        float res = -0.0f;
+        for (Py_ssize_t i = 0; i < n; i++) res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        float r[8], res;
+        Py_ssize_t i;
+        for (int j = 0; j < 8; j++) r[j] = a[j];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) res += a[i];
+        return res;
+    }
+    Py_ssize_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise_f32(a, n2) + pairwise_f32(a + n2, n - n2);
+}
+
+static PyObject *pcg64_bootstrap(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *systems;
+    Py_ssize_t nfields, samples;
+    if (!PyArg_ParseTuple(args, "OOnn", &state, &systems, &nfields, &samples)) return NULL;
+    Pcg start;
+    if (pcg_load(state, &start) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(systems, "pcg64_bootstrap: rows must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t nsys = PySequence_Fast_GET_SIZE(seq), n = -1, got = 0;
+    PyObject *result = NULL;
+    Py_buffer *views = PyMem_RawCalloc(nsys ? nsys : 1, sizeof(Py_buffer));
+    uint32_t *draws = NULL;
+    float *column = NULL;
+    if (!views) { PyErr_NoMemory(); goto done; }
+    if (nfields < 1 || samples < 0) {
+        PyErr_SetString(PyExc_ValueError, "pcg64_bootstrap: nfields >= 1, samples >= 0");
+        goto done;
+    }
+    for (; got < nsys; got++)
+        if (float_rows(PySequence_Fast_GET_ITEM(seq, got), &views[got], nfields, &n) < 0) goto done;
+    if (n < 0) n = 0;
+    if ((uint64_t)n > 0xFFFFFFFFULL) {
+        PyErr_SetString(PyExc_ValueError, "pcg64_bootstrap: at most 2**32 - 1 segments");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, nsys * samples * nfields * sizeof(double));
+    draws = PyMem_RawMalloc((n ? n : 1) * sizeof(uint32_t));
+    column = PyMem_RawMalloc((n ? n : 1) * sizeof(float));
+    if (!result || !draws || !column) {
+        if (!draws || !column) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    double *out = (double *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    Pcg g = start;
+    for (Py_ssize_t s = 0; s < samples; s++) {
+        /* one resample's draws, the same for every system */
+        for (Py_ssize_t j = 0; j < n; j++) draws[j] = (uint32_t)pcg_below(&g, (uint64_t)n);
+        for (Py_ssize_t k = 0; k < nsys; k++) {
+            const double *rows = views[k].buf;
+            double *sum = out + (k * samples + s) * nfields;
+            if (nfields == 1) {
+                /* one column: NumPy reduces along the drawn values, pairwise */
+                for (Py_ssize_t j = 0; j < n; j++) column[j] = (float)rows[draws[j]];
+                sum[0] = 0.0f + pairwise_f32(column, n);
+                continue;
+            }
+            for (Py_ssize_t f = 0; f < nfields; f++) {
+                /* float32 sums in the order drawn: NumPy's
+                 * rows.astype(float32)[idxs].sum(axis=1) */
+                float a = 0.0f;
+                for (Py_ssize_t j = 0; j < n; j++) a += (float)rows[draws[j] * nfields + f];
+                sum[f] = a;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+done:
+    for (Py_ssize_t k = 0; k < got; k++) PyBuffer_Release(&views[k]);
+    PyMem_RawFree(views);
+    PyMem_RawFree(draws);
+    PyMem_RawFree(column);
+    Py_DECREF(seq);
+    return result;
+}
+
+static PyObject *pcg64_randomization(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *base_obj, *other_obj;
+    Py_ssize_t nfields, trials;
+    if (!PyArg_ParseTuple(args, "OOOnn", &state, &base_obj, &other_obj, &nfields, &trials))
+        return NULL;
+    Pcg g;
+    if (pcg_load(state, &g) < 0) return NULL;
+    if (nfields < 1 || trials < 0) {
+        PyErr_SetString(PyExc_ValueError, "pcg64_randomization: nfields >= 1, trials >= 0");
+        return NULL;
+    }
+    Py_buffer base, other;
+    Py_ssize_t n = -1;
+    if (float_rows(base_obj, &base, nfields, &n) < 0) return NULL;
+    if (float_rows(other_obj, &other, nfields, &n) < 0) {
+        PyBuffer_Release(&base);
+        return NULL;
+    }
+    PyObject *result = NULL, *a_bytes = NULL, *b_bytes = NULL, *after = NULL;
+    a_bytes = PyBytes_FromStringAndSize(NULL, trials * nfields * sizeof(double));
+    b_bytes = PyBytes_FromStringAndSize(NULL, trials * nfields * sizeof(double));
+    double *part = PyMem_RawMalloc(4 * nfields * sizeof(double) + 1);
+    if (!a_bytes || !b_bytes || !part) {
+        if (!part) PyErr_NoMemory();
+        goto done;
+    }
+    double *outa = (double *)PyBytes_AS_STRING(a_bytes), *outb = (double *)PyBytes_AS_STRING(b_bytes);
+    const double *bl = base.buf, *sy = other.buf;
+    Py_BEGIN_ALLOW_THREADS
+    /* integers(2, size=(trials, n), dtype=bool): one buffer for the call */
+    uint32_t buf = 0;
+    int bits = 0;
+    double *sel_bl = part, *rest_sy = part + nfields, *sel_sy = part + 2 * nfields,
+           *rest_bl = part + 3 * nfields;
+    for (Py_ssize_t s = 0; s < trials; s++) {
+        memset(part, 0, 4 * nfields * sizeof(double));
+        for (Py_ssize_t j = 0; j < n; j++) {
+            if (bits == 0) {
+                buf = pcg_next32(&g);
+                bits = 31;
+            } else {
+                buf >>= 1;
+                bits--;
+            }
+            const double *x = bl + j * nfields, *y = sy + j * nfields;
+            if (buf & 1U)
+                for (Py_ssize_t f = 0; f < nfields; f++) { sel_bl[f] += x[f]; sel_sy[f] += y[f]; }
+            else
+                for (Py_ssize_t f = 0; f < nfields; f++) { rest_sy[f] += y[f]; rest_bl[f] += x[f]; }
+        }
+        /* pos_sel @ bl + ~pos_sel @ sy, and the other side */
+        for (Py_ssize_t f = 0; f < nfields; f++) {
+            outa[s * nfields + f] = sel_bl[f] + rest_sy[f];
+            outb[s * nfields + f] = rest_bl[f] + sel_sy[f];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    after = pcg_state_tuple(&g);
+    if (after) result = PyTuple_Pack(3, a_bytes, b_bytes, after);
+done:
+    Py_XDECREF(a_bytes);
+    Py_XDECREF(b_bytes);
+    Py_XDECREF(after);
+    PyMem_RawFree(part);
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&other);
+    return result;
+}
+
+/* ----------------------------------------------------------- group sums */
+
+static PyObject *group_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer rows, groups;
+    Py_ssize_t nfields, ngroups;
+    if (!PyArg_ParseTuple(args, "y*ny*n", &rows, &nfields, &groups, &ngroups)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = groups.len;
+    if (nfields < 1 || ngroups < 1 || ngroups > 256 ||
+        rows.len != n * nfields * (Py_ssize_t)sizeof(uint32_t)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "group_sums: rows must be n x nfields uint32, groups n bytes below ngroups");
+        goto done;
+    }
+    const unsigned char *g = groups.buf;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (g[i] >= ngroups) {
+            PyErr_Format(PyExc_ValueError, "group_sums: segment %zd is in group %d of %zd", i,
+                         (int)g[i], ngroups);
+            goto done;
+        }
+    result = PyBytes_FromStringAndSize(NULL, ngroups * nfields * sizeof(int64_t));
+    if (!result) goto done;
+    int64_t *sum = (int64_t *)PyBytes_AS_STRING(result);
+    const uint32_t *r = rows.buf;
+    memset(sum, 0, ngroups * nfields * sizeof(int64_t));
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t *s = sum + g[i] * nfields;
+        const uint32_t *row = r + i * nfields;
+        for (Py_ssize_t f = 0; f < nfields; f++) s[f] += row[f];
+    }
+    Py_END_ALLOW_THREADS
+done:
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&groups);
+    return result;
+}

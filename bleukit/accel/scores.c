@@ -1,0 +1,540 @@
+/*
+ * The scorers: TER's edit count with shifts as sacrebleu computes it, sentence
+ * BLEU and BLEU of summed rows with sacrebleu's smoothings, and chrF of summed
+ * rows. Part of bleukit._accel: _accel.c includes this file (one translation
+ * unit, so the static functions stay static).
+ */
+/* ------------------------------------------------------------------ TER
+ * TER's edit count as bleukit/core/edits.py computes it (sacrebleu 2.6.0's
+ * translation_edit_rate): the beam edit distance with its trace, and
+ * Tercom's greedy shift search with sacrebleu's limits and tie-breaks.
+ * Words are int32 ids numbered in the order of the words' strings, so that
+ * comparing id sequences compares the word lists as Python does (the last
+ * tie-break between shifts). Every step mirrors the Python one; see there
+ * for why each is as it is. */
+
+#define TER_MAX_SHIFT_SIZE 10
+#define TER_MAX_SHIFT_DIST 50
+#define TER_BEAM_WIDTH 25
+#define TER_MAX_CANDIDATES 1000
+#define TER_INF 10000000000000000LL
+
+enum { OP_NOP = ' ', OP_SUB = 's', OP_INS = 'i', OP_DEL = 'd', OP_UNDEF = 'x' };
+
+/* Only the cells of each row's beam are kept (row i: columns lo[i] to
+ * lo[i] + off[i + 1] - off[i] - 1; the last row and row 0 whole), so memory
+ * is linear in the segment's length, where sacrebleu keeps whole rows
+ * (quadratic: a segment of 50,000 words would need 20 GB). A cell outside
+ * a row's beam reads as unreached (TER_INF), as the Python rows hold it. */
+typedef struct {
+    const int32_t *ref;
+    Py_ssize_t nr, nh, beam;
+    double ratio;
+    int has_base;
+    int32_t *base;            /* the base hypothesis (nh words) */
+    Py_ssize_t *lo, *off;     /* per row its first column and its offset */
+    int64_t *cost, *scost;    /* the beams of the base's rows, a candidate's */
+    char *op;                 /* the base's operations */
+} TerDist;
+
+static inline int64_t ter_at(const TerDist *d, const int64_t *row, Py_ssize_t i, Py_ssize_t j) {
+    Py_ssize_t k = j - d->lo[i];
+    return k >= 0 && k < d->off[i + 1] - d->off[i] ? row[k] : TER_INF;
+}
+
+/* the beam of row i (i >= 1): columns [lo, hi) */
+static void ter_band(const TerDist *d, Py_ssize_t i, Py_ssize_t *lo, Py_ssize_t *hi) {
+    Py_ssize_t nr = d->nr, diag = (Py_ssize_t)floor((double)i * d->ratio);
+    *lo = diag - d->beam > 0 ? diag - d->beam : 0;
+    *hi = i == d->nh ? nr + 1 : (diag + d->beam < nr + 1 ? diag + d->beam : nr + 1);
+    if (*hi < *lo) *hi = *lo;
+}
+
+static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, char *o, int32_t word,
+                    Py_ssize_t i) {
+    Py_ssize_t lo = d->lo[i], hi = lo + d->off[i + 1] - d->off[i];
+    for (Py_ssize_t j = lo; j < hi; j++) {
+        if (j == 0) {
+            c[0] = ter_at(d, pc, i - 1, 0) + 1;
+            if (o) o[0] = OP_DEL;
+            continue;
+        }
+        int64_t best = TER_INF;
+        char bop = OP_UNDEF;
+        int same = word == d->ref[j - 1];
+        int64_t v = ter_at(d, pc, i - 1, j - 1) + (same ? 0 : 1);
+        if (best > v) { best = v; bop = same ? OP_NOP : OP_SUB; }
+        v = ter_at(d, pc, i - 1, j) + 1;
+        if (best > v) { best = v; bop = OP_DEL; }
+        v = (j - 1 >= lo ? c[j - 1 - lo] : TER_INF) + 1;
+        if (best > v) { best = v; bop = OP_INS; }
+        c[j - lo] = best;
+        if (o) o[j - lo] = bop;
+    }
+}
+
+/* The distance of `words` to the reference; `base`: keep its rows (and
+ * fill its trace in `trace`, ops from the start, its length in *ntrace). */
+static int64_t ter_distance(TerDist *d, const int32_t *words, int base, char *trace,
+                            Py_ssize_t *ntrace) {
+    Py_ssize_t nh = d->nh, shared = 0;
+    const Py_ssize_t *off = d->off;
+    if (d->has_base)
+        while (shared < nh && words[shared] == d->base[shared]) shared++;
+    int64_t *cost = base ? d->cost : d->scost;
+    for (Py_ssize_t i = shared + 1; i <= nh; i++) {
+        /* rows up to `shared` are the base's; a candidate's own rows after */
+        const int64_t *pc = (i - 1 <= shared ? d->cost : cost) + off[i - 1];
+        ter_row(d, pc, cost + off[i], base ? d->op + off[i] : NULL, words[i - 1], i);
+    }
+    const int64_t *last = (nh <= shared ? d->cost : cost) + off[nh];
+    int64_t result = ter_at(d, last, nh, d->nr);
+    if (!base) return result;
+    memcpy(d->base, words, nh * sizeof(int32_t));
+    d->has_base = 1;
+    Py_ssize_t i = nh, j = d->nr, k = 0;
+    while (i > 0 || j > 0) {
+        Py_ssize_t at = j - d->lo[i];
+        char o = at >= 0 && at < off[i + 1] - off[i] ? d->op[off[i] + at] : OP_UNDEF;
+        trace[k++] = o;
+        if (o == OP_NOP || o == OP_SUB) { i--; j--; }
+        else if (o == OP_INS) j--;
+        else if (o == OP_DEL) i--;
+        else return -1; /* a cell the beam left unreached */
+    }
+    *ntrace = k; /* backwards: read from the end */
+    return result;
+}
+
+static void ter_shifted(const int32_t *words, Py_ssize_t n, Py_ssize_t start, Py_ssize_t length,
+                        Py_ssize_t target, int32_t *out) {
+    Py_ssize_t k = 0;
+#define TER_COPY(a, b) for (Py_ssize_t x = (a); x < (b); x++) out[k++] = words[x]
+    if (target < start) {
+        TER_COPY(0, target); TER_COPY(start, start + length); TER_COPY(target, start);
+        TER_COPY(start + length, n);
+    } else if (target > start + length) {
+        TER_COPY(0, start); TER_COPY(start + length, target); TER_COPY(start, start + length);
+        TER_COPY(target, n);
+    } else {
+        /* the compatibility quirk of core/edits.py's shifted() */
+        Py_ssize_t end = length + target;
+        TER_COPY(0, start);
+        TER_COPY(start + length, end < n ? end : n);
+        TER_COPY(start, start + length);
+        TER_COPY(end < n ? end : n, n);
+    }
+#undef TER_COPY
+}
+
+static int ter_words_greater(const int32_t *a, const int32_t *b, Py_ssize_t n) {
+    for (Py_ssize_t x = 0; x < n; x++)
+        if (a[x] != b[x]) return a[x] > b[x];
+    return 0;
+}
+
+static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t *ref,
+                                Py_ssize_t nr) {
+    if (nr == 0) return nh;
+    TerDist d;
+    d.ref = ref; d.nr = nr; d.nh = nh; d.has_base = 0;
+    d.ratio = nh ? (double)nr / (double)nh : 1.0;
+    d.beam = TER_BEAM_WIDTH < d.ratio / 2 ? (Py_ssize_t)ceil(d.ratio / 2 + TER_BEAM_WIDTH)
+                                          : TER_BEAM_WIDTH;
+    int64_t result = -2;
+    d.cost = d.scost = NULL; d.op = NULL;
+    d.lo = PyMem_RawMalloc((nh + 1) * sizeof(Py_ssize_t));
+    d.off = PyMem_RawMalloc((nh + 2) * sizeof(Py_ssize_t));
+    d.base = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
+    int32_t *words = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
+    int32_t *cand = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
+    int32_t *best = PyMem_RawMalloc((nh + 1) * sizeof(int32_t));
+    char *trace = PyMem_RawMalloc(nh + nr + 1);
+    Py_ssize_t *align = PyMem_RawMalloc((nr + 1) * sizeof(Py_ssize_t));
+    char *ref_err = PyMem_RawMalloc(nr + 1), *hyp_err = PyMem_RawMalloc(nh + 1);
+    if (!d.lo || !d.off || !d.base || !words || !cand || !best || !trace || !align ||
+        !ref_err || !hyp_err)
+        goto done;
+    /* row 0 whole: every column reached by insertions */
+    d.lo[0] = 0; d.off[0] = 0; d.off[1] = nr + 1;
+    for (Py_ssize_t i = 1; i <= nh; i++) {
+        Py_ssize_t lo, hi;
+        ter_band(&d, i, &lo, &hi);
+        d.lo[i] = lo;
+        d.off[i + 1] = d.off[i] + (hi - lo);
+    }
+    Py_ssize_t cells = d.off[nh + 1];
+    d.cost = PyMem_RawMalloc(cells * sizeof(int64_t));
+    d.scost = PyMem_RawMalloc(cells * sizeof(int64_t));
+    d.op = PyMem_RawMalloc(cells);
+    if (!d.cost || !d.scost || !d.op) goto done;
+    for (Py_ssize_t j = 0; j <= nr; j++) { d.cost[j] = j; d.scost[j] = j; d.op[j] = OP_INS; }
+    memcpy(words, hyp, nh * sizeof(int32_t));
+    Py_ssize_t shifts = 0, checked = 0;
+    for (;;) {
+        Py_ssize_t ntrace = 0;
+        int64_t before = ter_distance(&d, words, 1, trace, &ntrace);
+        if (before < 0) { result = -1; goto done; }
+        /* the alignment, reading the trace forwards */
+        Py_ssize_t ph = -1, pr = -1;
+        for (Py_ssize_t k = ntrace - 1; k >= 0; k--) {
+            char o = trace[k];
+            if (o == OP_NOP || o == OP_SUB) {
+                ph++; pr++;
+                align[pr] = ph; hyp_err[ph] = ref_err[pr] = o == OP_SUB;
+            } else if (o == OP_DEL) {
+                ph++; hyp_err[ph] = 1;
+            } else {
+                pr++; align[pr] = ph; ref_err[pr] = 1;
+            }
+        }
+        int found = 0;
+        int64_t b_gain = 0;
+        Py_ssize_t b_len = 0, b_start = 0, b_target = 0;
+        for (Py_ssize_t sh = 0; sh < nh && checked < TER_MAX_CANDIDATES; sh++) {
+            Py_ssize_t r_lo = sh - TER_MAX_SHIFT_DIST > 0 ? sh - TER_MAX_SHIFT_DIST : 0;
+            Py_ssize_t r_hi = sh + TER_MAX_SHIFT_DIST + 1 < nr ? sh + TER_MAX_SHIFT_DIST + 1 : nr;
+            for (Py_ssize_t sr = r_lo; sr < r_hi && checked < TER_MAX_CANDIDATES; sr++) {
+                Py_ssize_t length = 0;
+                while (length < TER_MAX_SHIFT_SIZE && words[sh + length] == ref[sr + length]) {
+                    length++;
+                    /* one run: (sh, sr, length) */
+                    int skip = 0, any = 0;
+                    for (Py_ssize_t x = sh; x < sh + length; x++) any |= hyp_err[x];
+                    if (!any) skip = 1;
+                    if (!skip) {
+                        any = 0;
+                        for (Py_ssize_t x = sr; x < sr + length; x++) any |= ref_err[x];
+                        if (!any) skip = 1;
+                    }
+                    if (!skip && sh <= align[sr] && align[sr] < sh + length) skip = 1;
+                    if (!skip) {
+                        Py_ssize_t previous = -1;
+                        for (Py_ssize_t off = -1; off < length; off++) {
+                            Py_ssize_t target = sr + off == -1 ? 0 : align[sr + off] + 1;
+                            if (target == previous) continue;
+                            previous = target;
+                            ter_shifted(words, nh, sh, length, target, cand);
+                            int64_t gain = before - ter_distance(&d, cand, 0, NULL, NULL);
+                            checked++;
+                            int better = !found;
+                            if (!better) {
+                                if (gain != b_gain) better = gain > b_gain;
+                                else if (length != b_len) better = length > b_len;
+                                else if (sh != b_start) better = sh < b_start;
+                                else if (target != b_target) better = target < b_target;
+                                else better = ter_words_greater(cand, best, nh);
+                            }
+                            if (better) {
+                                found = 1; b_gain = gain; b_len = length; b_start = sh;
+                                b_target = target;
+                                memcpy(best, cand, nh * sizeof(int32_t));
+                            }
+                        }
+                    }
+                    /* sacrebleu stops scoring runs once the bound is reached */
+                    if (checked >= TER_MAX_CANDIDATES) break;
+                    if (sh + length == nh || sr + length == nr) break;
+                }
+            }
+        }
+        if (checked >= TER_MAX_CANDIDATES || !found || b_gain <= 0) break;
+        shifts++;
+        memcpy(words, best, nh * sizeof(int32_t));
+    }
+    result = shifts + ter_distance(&d, words, 0, NULL, NULL);
+done:
+    PyMem_RawFree(d.cost); PyMem_RawFree(d.scost); PyMem_RawFree(d.op);
+    PyMem_RawFree(d.lo); PyMem_RawFree(d.off); PyMem_RawFree(d.base); PyMem_RawFree(words); PyMem_RawFree(cand); PyMem_RawFree(best);
+    PyMem_RawFree(trace); PyMem_RawFree(align); PyMem_RawFree(ref_err); PyMem_RawFree(hyp_err);
+    return result;
+}
+
+static PyObject *ter_edit_count(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer hyp, ref;
+    if (!PyArg_ParseTuple(args, "y*y*", &hyp, &ref)) return NULL;
+    PyObject *result = NULL;
+    if (hyp.len % sizeof(int32_t) || ref.len % sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "ter_edit_count: hyp and ref must be int32 arrays");
+        goto done;
+    }
+    int64_t count;
+    Py_BEGIN_ALLOW_THREADS
+    count = ter_edit_count_c(hyp.buf, hyp.len / sizeof(int32_t), ref.buf,
+                             ref.len / sizeof(int32_t));
+    Py_END_ALLOW_THREADS
+    if (count == -2) PyErr_NoMemory();
+    else if (count < 0) PyErr_SetString(PyExc_RuntimeError, "ter_edit_count: the beam left a cell unreached");
+    else result = PyLong_FromLongLong(count);
+done:
+    PyBuffer_Release(&hyp);
+    PyBuffer_Release(&ref);
+    return result;
+}
+
+/* ------------------------------------------------------- sentence scores */
+
+/* bleukit.config.model.MAX_ORDER_LIMIT */
+#define MAX_SCORE_ORDER 100
+
+enum { SMOOTH_NONE = 0, SMOOTH_FLOOR = 1, SMOOTH_ADD_K = 2, SMOOTH_EXP = 3, SMOOTH_COUNT = 4 };
+
+/* Python's built-in sum() of floats, as the interpreter this module is built
+ * for does it: from 3.12 on with Neumaier's compensation (CPython
+ * bltinmodule.c, builtin_sum_impl), left to right before. The first term
+ * starts the sum as it is (0 + x is x). */
+static double python_float_sum(const double *x, int n) {
+    if (n == 0) return 0.0;
+    double total = x[0];
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+    for (int i = 1; i < n; i++) {
+        double t = total + x[i];
+        if (fabs(total) >= fabs(x[i]))
+            c += (total - t) + x[i];
+        else
+            c += (x[i] - t) + total;
+        total = t;
+    }
+    if (c != 0.0 && isfinite(c)) total += c;
+#else
+    for (int i = 1; i < n; i++) total += x[i];
+#endif
+    return total;
+}
+
+/* BLEU of one set of statistics as bleukit.core.smoothing.SacrebleuSmoothing
+ * and the brevity penalty compute it (sacrebleu 2.x BLEU.compute_bleu,
+ * statement for statement, uniform weights): hypothesis and reference
+ * length, matches and n-grams of orders 1..order. */
+static double bleu_of(int64_t hyp, int64_t ref, const int64_t *match, const int64_t *ngrams,
+                      int order, int method, double k, int effective) {
+    double correct[MAX_SCORE_ORDER], total[MAX_SCORE_ORDER], precision[MAX_SCORE_ORDER];
+    int any = 0;
+    for (int n = 0; n < order; n++) {
+        correct[n] = (double)match[n];
+        total[n] = (double)ngrams[n];
+        precision[n] = 0.0;
+        any |= match[n] != 0;
+    }
+    /* sacrebleu #141: no match at all scores 0 */
+    if (!any) return 0.0;
+    if (method == SMOOTH_ADD_K)
+        for (int n = 1; n < order; n++) {
+            correct[n] += k;
+            total[n] += k;
+        }
+    double smooth = 1.0;
+    int eff = order;
+    for (int n = 0; n < order; n++) {
+        if (total[n] == 0.0) break;
+        if (effective) eff = n + 1;
+        if (correct[n] == 0.0) {
+            if (method == SMOOTH_EXP) {
+                smooth *= 2;
+                precision[n] = 100.0 / (smooth * total[n]);
+            } else if (method == SMOOTH_FLOOR) {
+                precision[n] = 100.0 * k / total[n];
+            }
+        } else {
+            precision[n] = 100.0 * correct[n] / total[n];
+        }
+    }
+    if (eff == 0) return 0.0;
+    double logs[MAX_SCORE_ORDER];
+    for (int n = 0; n < eff; n++) {
+        /* a zero precision enters as sacrebleu's log floor, -9999999999:
+         * whatever the other terms, exp of the mean underflows to 0 */
+        if (precision[n] == 0.0) return 0.0;
+        logs[n] = log(precision[n]);
+    }
+    double mean = exp(python_float_sum(logs, eff) / eff);
+    /* Papineni et al. 2002, section 2.2.2 (hyp > 0 here: it has a match) */
+    double bp = hyp < ref ? exp(1 - (double)ref / (double)hyp) : 1.0;
+    return bp * mean;
+}
+
+/* A segment's BLEU from its table row: its n-grams of each order are
+ * max(hyp - n, floor), floor 1 under NLTK's "at-least-one" totals. */
+static double sentence_bleu_one(int64_t hyp, int64_t ref, const int64_t *match, int order,
+                                int at_least_one, int method, double k, int effective) {
+    int64_t ngrams[MAX_SCORE_ORDER];
+    for (int n = 0; n < order; n++) ngrams[n] = hyp > n ? hyp - n : (at_least_one ? 1 : 0);
+    return bleu_of(hyp, ref, match, ngrams, order, method, k, effective);
+}
+
+static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer hyp, matches, nearest;
+    Py_ssize_t width;
+    int order, column, at_least_one, method, effective;
+    double k;
+    if (!PyArg_ParseTuple(args, "y*y*y*niipidp", &hyp, &matches, &nearest, &width, &order, &column,
+                          &at_least_one, &method, &k, &effective))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = hyp.len / (Py_ssize_t)sizeof(int64_t);
+    if (hyp.len != n * (Py_ssize_t)sizeof(int64_t) ||
+        matches.len != n * width * (Py_ssize_t)sizeof(int64_t) ||
+        nearest.len != 2 * n * (Py_ssize_t)sizeof(int64_t) || order < 1 ||
+        order > MAX_SCORE_ORDER || order > width || column < 0 || column > 1 || method < 0 ||
+        method >= SMOOTH_COUNT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "sentence_bleu: hyp_len n, matches n x width and nearest n x 2 int64, "
+                        "1 <= order <= width, a column 0 or 1 and a known method");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, n * sizeof(double));
+    if (!result) goto done;
+    double *out = (double *)PyBytes_AS_STRING(result);
+    const int64_t *h = hyp.buf, *m = matches.buf, *r = nearest.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = sentence_bleu_one(h[i], r[2 * i + column], m + i * width, order, at_least_one,
+                                   method, k, effective);
+    Py_END_ALLOW_THREADS
+done:
+    PyBuffer_Release(&hyp);
+    PyBuffer_Release(&matches);
+    PyBuffer_Release(&nearest);
+    return result;
+}
+
+/* Flat rows of summed statistics, `width` int64 a row, and optionally a
+ * second set of the same shape added row by row (a trial's two parts). */
+typedef struct {
+    Py_buffer first, second;
+    int two;
+    Py_ssize_t width, n;
+} SummedRows;
+
+/* Opens rows and other (None: no second set); -1 with an error naming
+ * `what` where a buffer is not whole rows of one shape. */
+static int summed_open(SummedRows *r, PyObject *rows, PyObject *other, Py_ssize_t width,
+                       const char *what) {
+    r->two = other != Py_None;
+    r->width = width;
+    if (PyObject_GetBuffer(rows, &r->first, PyBUF_SIMPLE) < 0) return -1;
+    if (r->two && PyObject_GetBuffer(other, &r->second, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&r->first);
+        return -1;
+    }
+    Py_ssize_t row_bytes = width * (Py_ssize_t)sizeof(int64_t);
+    r->n = r->first.len / row_bytes;
+    if (r->first.len != r->n * row_bytes || (r->two && r->second.len != r->first.len)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: rows of %zd int64 (and a second set of the same shape, or None)", what,
+                     width);
+        PyBuffer_Release(&r->first);
+        if (r->two) PyBuffer_Release(&r->second);
+        return -1;
+    }
+    return 0;
+}
+
+/* Row i, summed with the second set's row i into scratch where there is one. */
+static const int64_t *summed_row(const SummedRows *r, Py_ssize_t i, int64_t *scratch) {
+    const int64_t *x = (const int64_t *)r->first.buf + i * r->width;
+    if (!r->two) return x;
+    const int64_t *y = (const int64_t *)r->second.buf + i * r->width;
+    for (Py_ssize_t f = 0; f < r->width; f++) scratch[f] = x[f] + y[f];
+    return scratch;
+}
+
+static void summed_close(SummedRows *r) {
+    PyBuffer_Release(&r->first);
+    if (r->two) PyBuffer_Release(&r->second);
+}
+
+static PyObject *bleu_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rows, *other;
+    Py_ssize_t stat_order;
+    int order, method, effective;
+    double k;
+    if (!PyArg_ParseTuple(args, "OOniidp", &rows, &other, &stat_order, &order, &method, &k,
+                          &effective))
+        return NULL;
+    if (stat_order < 1 || stat_order > MAX_SCORE_ORDER || order < 1 || order > stat_order ||
+        method < 0 || method >= SMOOTH_COUNT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "bleu_rows: 1 <= order <= stat_order <= 100 and a known method");
+        return NULL;
+    }
+    SummedRows r;
+    if (summed_open(&r, rows, other, 2 + 2 * stat_order, "bleu_rows") < 0) return NULL;
+    PyObject *result = PyBytes_FromStringAndSize(NULL, r.n * sizeof(double));
+    if (result) {
+        double *out = (double *)PyBytes_AS_STRING(result);
+        Py_BEGIN_ALLOW_THREADS
+        int64_t scratch[2 + 2 * MAX_SCORE_ORDER];
+        for (Py_ssize_t i = 0; i < r.n; i++) {
+            const int64_t *x = summed_row(&r, i, scratch);
+            out[i] = bleu_of(x[0], x[1], x + 2, x + 2 + stat_order, order, method, k, effective);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    summed_close(&r);
+    return result;
+}
+
+/* ------------------------------------------------------------------ chrF */
+
+/* bleukit.metrics.chrf.core.EPS */
+#define CHRF_EPS 1e-16
+
+/* chrF of one row of summed triples (hypothesis n-grams, reference n-grams,
+ * matches per order), operation for operation as
+ * bleukit.metrics.chrf.core.f_score (sacrebleu's order of operations). */
+static double chrf_of(const int64_t *s, int order, int beta, int eps_smoothing) {
+    double factor = (double)beta * beta, score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
+    int effective = 0;
+    for (int i = 0; i < order; i++) {
+        int64_t n_hyp = s[3 * i], n_ref = s[3 * i + 1], n_match = s[3 * i + 2];
+        double prec = n_hyp > 0 ? (double)n_match / (double)n_hyp : CHRF_EPS;
+        double rec = n_ref > 0 ? (double)n_match / (double)n_ref : CHRF_EPS;
+        double denom = factor * prec + rec;
+        score += denom > 0 ? (1 + factor) * prec * rec / denom : CHRF_EPS;
+        if (n_hyp > 0 && n_ref > 0) {
+            avg_prec += prec;
+            avg_rec += rec;
+            effective++;
+        }
+    }
+    if (eps_smoothing) return 100 * score / order;
+    if (effective == 0) {
+        avg_prec = avg_rec = 0.0;
+    } else {
+        avg_prec /= effective;
+        avg_rec /= effective;
+    }
+    if (avg_prec + avg_rec != 0)
+        return 100 * ((1 + factor) * avg_prec * avg_rec / (factor * avg_prec + avg_rec));
+    return 0.0;
+}
+
+static PyObject *chrf_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rows, *other;
+    int order, beta, eps_smoothing;
+    if (!PyArg_ParseTuple(args, "OOiip", &rows, &other, &order, &beta, &eps_smoothing))
+        return NULL;
+    if (order < 1 || order > MAX_SCORE_ORDER || beta < 0) {
+        PyErr_SetString(PyExc_ValueError, "chrf_rows: 1 <= order <= 100 and beta >= 0");
+        return NULL;
+    }
+    SummedRows r;
+    if (summed_open(&r, rows, other, 3 * (Py_ssize_t)order, "chrf_rows") < 0) return NULL;
+    PyObject *result = PyBytes_FromStringAndSize(NULL, r.n * sizeof(double));
+    if (result) {
+        double *out = (double *)PyBytes_AS_STRING(result);
+        Py_BEGIN_ALLOW_THREADS
+        int64_t scratch[3 * MAX_SCORE_ORDER];
+        for (Py_ssize_t i = 0; i < r.n; i++)
+            out[i] = chrf_of(summed_row(&r, i, scratch), order, beta, eps_smoothing);
+        Py_END_ALLOW_THREADS
+    }
+    summed_close(&r);
+    return result;
+}
