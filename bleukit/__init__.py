@@ -14,8 +14,11 @@ The names below are imported on first use, so that ``import bleukit`` (and
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from . import metrics
+from . import _moved, metrics
 from ._version import __version__
+
+# the public paths that moved answer, with a DeprecationWarning, until 0.2
+_moved.install()
 
 if TYPE_CHECKING:
     from .core.errors import (

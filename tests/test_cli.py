@@ -163,7 +163,7 @@ def test_every_multi_system_command_takes_chrf(corpus, tmp_path, capsys):
     they take BLEU ones (one metric interface)."""
     import json
 
-    from bleukit.files import read_lines
+    from bleukit.io.files import read_lines
     from bleukit.significance import SignificanceSpec, paired_test
 
     ref, ref2, hyp = corpus
@@ -913,7 +913,7 @@ def test_every_command_takes_ter_and_ranks_it_lowest_first(corpus, tmp_path, cap
     with one line."""
     import json
 
-    from bleukit.files import read_lines
+    from bleukit.io.files import read_lines
 
     ref, ref2, hyp = corpus
     ter = bleukit.load_metric("TER")
@@ -953,7 +953,7 @@ def test_every_command_takes_nist(three_systems, tmp_path, capsys):
     corpus's weights, compare, matrix and the report; agree refuses scores
     without an upper bound."""
     import bleukit
-    from bleukit.files import read_lines
+    from bleukit.io.files import read_lines
 
     ref, base, good, bad = three_systems
     nist = bleukit.load_metric("NIST")

@@ -190,7 +190,7 @@ BROKEN = [
     (SPLITTERS, lambda text: tuple(text.split()), "not a list of strings"),
     (REF_LENGTHS, lambda hyp_len, ref_lens: 2.5, "not an int or a Fraction"),
     (REF_LENGTHS, lambda hyp_len: hyp_len, "positional argument"),
-    (SMOOTHINGS, _words, "not a subclass of bleukit.smoothing.Smoothing"),
+    (SMOOTHINGS, _words, "not a subclass of bleukit.core.smoothing.Smoothing"),
     (ENGINES, _NeedsArgs, "is not a bleukit.engines.Engine"),
 ]
 

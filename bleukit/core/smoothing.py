@@ -454,7 +454,7 @@ def check_smoothing(obj: object) -> Smoothing:
     arguments, whose call on corpus statistics gives a ``Smoothed``."""
     method = obj() if isinstance(obj, type) else obj
     if not isinstance(method, Smoothing):
-        raise TypeError(f"{obj!r} is not a subclass of bleukit.smoothing.Smoothing")
+        raise TypeError(f"{obj!r} is not a subclass of bleukit.core.smoothing.Smoothing")
     order = max(4, method.last_segment_order)
     counts, totals = tuple(range(order, 0, -1)), tuple(range(10, 10 - order, -1))
     out = method(

@@ -10,11 +10,15 @@ from importlib import resources
 from typing_extensions import assert_type
 
 import bleukit
+from bleukit.analysis.verify import Verification, verify
+from bleukit.config.model import ConfigFields
 from bleukit.core.stats import Stats
+from bleukit.corpus.streaming import corpus_scores
 from bleukit.engines import Engine
+from bleukit.metrics.base import Metric, MetricSignature
+from bleukit.metrics.registry import METRICS, MetricSpec
+from bleukit.metrics.simple import SimpleMetric
 from bleukit.significance import Interval, SignificanceSpec, SystemResult, confidence, paired_test
-from bleukit.streaming import corpus_scores
-from bleukit.verify import Verification, verify
 
 variant = bleukit.load_variant("BLEUw4", max_order=2)
 assert_type(variant, bleukit.Variant)
@@ -48,3 +52,14 @@ try:
     bleukit.load_variant("no-such-variant")
 except bleukit.BleukitError as exc:
     assert_type(exc, bleukit.BleukitError)
+
+# a metric of any kind, and what a metric plugin builds on
+
+metric_spec = METRICS.get("eed.v1")
+assert_type(metric_spec, MetricSpec)
+assert_type(metric_spec.name, str)
+assert_type(metric_spec.scoring_fields, tuple[str, ...])
+assert issubclass(metric_spec.config, ConfigFields)
+eed = bleukit.load_metric("EED")
+assert isinstance(eed, Metric) and isinstance(eed, SimpleMetric)
+assert_type(eed.signature(1), MetricSignature)

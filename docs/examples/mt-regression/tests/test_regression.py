@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bleukit.files import read_lines
+from bleukit.io.files import read_lines
 from bleukit.testing import assert_bleu_at_least
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -11,7 +11,7 @@ match.
 import math
 import unicodedata
 
-from bleukit.smoothing import Smoothed, Smoothing
+from bleukit.core.smoothing import Smoothed, Smoothing
 from bleukit.tokenizers import TOKENIZERS
 
 
