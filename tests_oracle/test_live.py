@@ -275,7 +275,7 @@ def test_bleuc18_equals_sacrebleu_char_order_18(corpus, smooth):
 def test_bundled_sample_scores_equal_sacrebleu():
     from importlib import resources
 
-    from bleukit.files import read_lines
+    from bleukit.io.files import read_lines
 
     root = resources.files("bleukit.sample")
     refs = [read_lines(str(root / f"newstest2021.en-de.ref.{r}.200.txt")) for r in "AC"]
