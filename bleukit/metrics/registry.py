@@ -19,15 +19,18 @@ docs/examples/metric_plugin).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from importlib import import_module
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, UnknownComponentError
 from ..core.registry import Entry, Registry
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: the metric of a variant whose YAML has no ``metric`` key (compatibility:
 #: BLEU variants predate the other metrics, and their files name none)
@@ -104,8 +107,13 @@ def _check(obj: object) -> MetricSpec:
     return obj
 
 
-_PACKAGE = Path(__file__).resolve().parent
+# os.path, not pathlib: a built-in variant's start-up imports neither
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def _is_package(name: str) -> bool:
+    return os.path.isfile(os.path.join(_PACKAGE, name, "__init__.py"))
 
 
 class MetricRegistry(Registry[MetricSpec]):
@@ -121,7 +129,7 @@ class MetricRegistry(Registry[MetricSpec]):
         if package in self._imported:
             return
         self._imported.add(package)
-        if not _PACKAGE_NAME.match(package) or not (_PACKAGE / package / "__init__.py").is_file():
+        if not _PACKAGE_NAME.match(package) or not _is_package(package):
             return
         for spec in getattr(import_module(f"{__package__}.{package}"), "METRICS", ()):
             self.register(spec.name, _check(spec), (spec.config.__doc__ or "").strip())
@@ -132,9 +140,9 @@ class MetricRegistry(Registry[MetricSpec]):
         return super().entry(name)
 
     def names(self) -> list[str]:
-        for path in sorted(_PACKAGE.iterdir()):
-            if (path / "__init__.py").is_file():
-                self._import(path.name)
+        for name in sorted(os.listdir(_PACKAGE)):
+            if _is_package(name):
+                self._import(name)
         return super().names()
 
 
