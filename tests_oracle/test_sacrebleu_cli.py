@@ -26,11 +26,11 @@ COMMANDS = [
     if line and not line.startswith("#")
 ]
 #: the command lines whose sacrebleu output tests/golden/sacrebleu_cli.json
-#: recorded (tests/golden/make_sacrebleu_cli_golden.py):
-#: tests/test_compat_sacrebleu_cli.py compares bleukit with them in every
-#: environment, so sacrebleu is run live here only on the others (those
-#: needing MeCab, SentencePiece models, files made here or a cache, and full
-#: -sl output)
+#: recorded (tests/golden/make_sacrebleu_cli_golden.py; a sentence-level
+#: output as its SHA-256): tests/test_compat_sacrebleu_cli.py compares bleukit
+#: with them in every environment, so sacrebleu is run live here only on the
+#: others (those needing MeCab, SentencePiece models, files made here or a
+#: cache)
 RECORDED = {
     case["command"]
     for case in json.loads(
