@@ -35,6 +35,11 @@ NEEDS = (
 )
 
 
+def selected(commands: list[str]) -> list[str]:
+    """The command lines recorded: those that need nothing of NEEDS."""
+    return [c for c in commands if not any(n in c for n in NEEDS)]
+
+
 def small(command: str) -> bool:
     """Sentence-level output is a line per segment: recorded as its SHA-256
     and line count (``digested``), the rest as it is."""
@@ -80,7 +85,7 @@ def main(others: list[str]) -> None:
     which compensates its rounding from 3.12 on, in sacrebleu itself."""
     import sacrebleu
 
-    chosen = [c for c in COMMANDS if not any(n in c for n in NEEDS)]
+    chosen = selected(COMMANDS)
     outputs = _record(TOOLS["sacrebleu"], chosen)
     cases = [{"command": c, **recorded(c, out)} for c, out in zip(chosen, outputs)]
     for executable in others:
