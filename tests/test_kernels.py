@@ -90,7 +90,7 @@ def test_pair_swap_sums_by_hand_and_refusals():
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(st.integers(0, 6), st.integers(0, 9), st.sampled_from([0.0, 1.0, 25.0]), st.data())
 def test_compiled_item_pairs_equal_the_reference(systems, items, threshold, data):
-    """Every count and the calibrated epsilon of Engine.item_pairs in C
+    """Every count and the calibrated epsilon of MetaKernels.item_pairs in C
     are the reference's (meta.pairs.item_pairs), ties and exact float
     comparisons included; any float too, as the C sweep sorts the
     differences by their bits."""
@@ -321,7 +321,7 @@ def test_compiled_swap_tables_equal_the_reference(systems, items, kind, threshol
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(st.data())
 def test_compiled_pair_counts_equal_the_reference(data):
-    """Engine.pair_counts in C classifies every pair as the reference
+    """MetaKernels.pair_counts in C classifies every pair as the reference
     (meta.pairs.pair_counts) does: ties, -0.0 and 0.0, runs of equals."""
     from bleukit.meta.pairs import pair_counts
 

@@ -1159,7 +1159,7 @@ done:
  * at most epsilon a tie, as meta.pairs.epsilon_pairs) of the resampled
  * systems x items matrices, per system (by_system) or of all their scores
  * in one vector; resamples x groups x 5 int64, as the reference
- * (Engine.resampled_pair_counts) counts them, repeats included.
+ * (MetaKernels.resampled_pair_counts) counts them, repeats included.
  *
  * A resample is the original scores with weights (how often each item was
  * drawn), so each group is sorted once, by metric, and every resample only

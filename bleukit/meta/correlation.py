@@ -1,6 +1,6 @@
 """The system-level statistics of meta-evaluation (``meta.statistics``
 names the papers), as pure functions of two score vectors, and PERM-BOTH's
-trials over them: the reference of ``Engine.system_swaps``."""
+trials over them: the reference of ``kernels.MetaKernels.system_swaps``."""
 
 from __future__ import annotations
 

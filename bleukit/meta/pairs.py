@@ -3,7 +3,7 @@ that meta-evaluation's pair statistics are made of (``meta.statistics``):
 concordant, discordant and tied pairs, WMT's DARR pairs, and tie
 calibration's sweep over the metric differences. The functions here are
 the reference; the compiled engine counts the pairs of every item of a
-matrix in C (``Engine.item_pairs``).
+matrix in C (``kernels.MetaKernels.item_pairs``).
 
 Scores are oriented so that higher is better on both sides.
 """
@@ -82,7 +82,7 @@ def pair_counts(metric: Vector, human: Vector) -> Pairs:
     """Every pair of positions classified (``Pairs``), in O(n log n) as
     scipy's ``kendalltau`` counts them: discordant pairs are the
     inversions of the human scores ordered by (metric, human). The
-    reference of ``Engine.pair_counts``."""
+    reference of ``kernels.MetaKernels.pair_counts``."""
     check(metric, human)
     n = len(metric)
     total = n * (n - 1) // 2
@@ -269,7 +269,7 @@ def item_pairs(
 ) -> tuple[list[ItemCounts], float]:
     """The pairs of every item (column) of two system x item matrices, and
     the calibrated epsilon of acc_eq grouped by item, NaN cells left out
-    (``rated``; the reference of ``Engine.item_pairs``)."""
+    (``rated``; the reference of ``kernels.MetaKernels.item_pairs``)."""
     if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
         raise InputError("metric and human scores must be matrices of one shape")
     columns = [rated(m, h) for m, h in zip(zip(*metric), zip(*human))] if metric else []
@@ -309,7 +309,7 @@ def cell_weights(x: Vector, y: Vector, human: Vector, kind: str) -> list[int]:
     every j of f(x_i - x_j) - f(y_i - y_j) + f(x_i - y_j) - f(y_i - x_j),
     f ``_weight_term`` of the metric and human differences; with no cell
     swapped the sum is twice the observed difference. Every pair visited
-    (the reference of ``Engine.cell_weights``)."""
+    (the reference of ``kernels.MetaKernels.cell_weights``)."""
     check(x, human)
     check(y, human)
     if kind not in SWAP_KINDS:
@@ -336,7 +336,7 @@ def _outcome(dm: float, dh: float, kind: str) -> int:
 def swap_tables(
     za: Sequence[Vector], zb: Sequence[Vector], human: Sequence[Vector], kind: str, threshold: float
 ) -> tuple[list[int], list[int], list[int]]:
-    """PERM-BOTH's pair tables (``Engine.pair_swap_sums``) of an
+    """PERM-BOTH's pair tables (``kernels.MetaKernels.pair_swap_sums``) of an
     item-grouped statistic that sums over the pairs of each item's systems,
     WMT's Kendall-like tau (``darr``: its DARR pairs, +1 concordant, -1
     discordant, pooled) or acc_eq at epsilon 0 (``acc_eq``: 1 where a pair
@@ -346,7 +346,7 @@ def swap_tables(
     the system x item matrices), and how much b's sum minus a's changes for
     each way the two cells may be swapped between a and b (neither, the
     second, the first, both). Pairs with a NaN (unrated) human score are
-    left out. The reference of ``Engine.swap_tables``."""
+    left out. The reference of ``kernels.MetaKernels.swap_tables``."""
     if kind not in SWAP_KINDS:
         raise InputError(f"pair tables of {kind!r}: expected one of {', '.join(SWAP_KINDS)}")
     systems, items = _shape(za, zb, human)
@@ -412,7 +412,7 @@ def calibrated_swap_sums(
     ``getrandbits(draws.n)`` swaps cell c, system-major, between a and b),
     b's agreeing pairs at its own calibrated epsilon minus a's
     (``calibrated_agreeing``). The reference of
-    ``Engine.calibrated_swap_sums``."""
+    ``kernels.MetaKernels.calibrated_swap_sums``."""
     systems, items = _shape(za, zb, human)
     if draws.n != systems * items:
         raise InputError(f"calibrated swaps: {draws.n} cells drawn for {systems * items}")
@@ -440,7 +440,7 @@ def pair_disagreements(
     does not). Exactly these pairs change the difference when mt-metrics-
     eval's ``PairwisePermutationSigDiff`` swaps the two metrics' pair
     outcomes. Every pair visited (the reference of
-    ``Engine.pair_disagreements``)."""
+    ``kernels.MetaKernels.pair_disagreements``)."""
     check(a, human)
     check(b, human)
     b_only = a_only = 0
