@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+import bleukit
 from bleukit.config.model import builtin_names, parse_override
 from bleukit.core.errors import ConfigError
 from bleukit.metrics.bleu.variant import load_config
@@ -48,6 +49,10 @@ def test_changing_smoothing_drops_the_old_value():
     c = load_config("BLEUw4", {"smoothing": "floor", "smoothing_value": 0.2})
     assert c.smoothing_value == 0.2
     assert load_config("BLEUw4", {"smoothing": "add-k"}).smoothing_value == 1.0
+    # a value given with the old method is not carried to the new one
+    floor = bleukit.load_variant("BLEUw4", smoothing="floor", smoothing_value=0.2)
+    assert floor.with_overrides(smoothing="add-k").config.smoothing_value == 1.0
+    assert floor.with_overrides(max_order=2).config.smoothing_value == 0.2
 
 
 @pytest.mark.parametrize(

@@ -121,3 +121,32 @@ def test_components_list_the_metrics(capsys):
 
     assert main(["components", "--names", "metric"]) == 0
     assert capsys.readouterr().out.split() == METRICS.names()
+
+
+def test_metric_packages_bring_their_own_variant_files():
+    """EED.yaml lives in bleukit/metrics/eed: found by name, validated, and
+    not in the start-up table (adding a metric never touches it)."""
+    from bleukit.metrics.registry import metric_builtins
+    from bleukit.variants.table import BUILTIN
+
+    fields = validated_builtins(metric_builtins())
+    assert fields["EED"]["metric"] == "eed.v1" and "EED" not in BUILTIN
+    assert set(validated_builtins()) < set(fields)
+    assert "EED" in builtin_names(metric_builtins()) and "EED" not in builtin_names()
+
+
+def test_family_names_come_from_their_metric():
+    """BLEUwN is BLEU's family (its spec's ``family``): bleukit.config knows
+    no family, and an unknown name lists every metric's."""
+    from bleukit.config.model import raw_config
+    from bleukit.metrics.registry import family_of
+
+    assert family_of("BLEUw2") == {
+        "extends": "BLEUw4", "name": "BLEUw2", "max_order": 2,
+        "description": "word 2-gram BLEU: BLEUw4 with max_order 2",
+    }  # fmt: skip
+    assert family_of("chrF7") is None
+    with pytest.raises(ConfigError, match="unknown variant 'BLEUw2'"):
+        raw_config("BLEUw2", None)  # bleukit/variants alone: no family
+    with pytest.raises(ConfigError, match=r"and BLEUwN, BLEUcM, BLEUcM-space for any order"):
+        load_any_config("BLEUx2")

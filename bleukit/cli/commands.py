@@ -357,17 +357,19 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> None:
-    from ..config.model import FAMILY_HELP, builtin_names
-    from ..metrics.registry import load_any_config, metric_variant_folders
+    from ..config.model import builtin_names
+    from ..metrics.registry import family_help, load_any_config, metric_builtins
 
-    names = builtin_names(metric_variant_folders)
+    names = builtin_names(metric_builtins())
     if args.names:
         out.write("".join(f"{name}\n" for name in names))
         return
     for name in names:
         config = load_any_config(name)
         out.write(f"{name:<14} {config.description}\n")
-    out.write(f"{'':<14} and {FAMILY_HELP}\n")
+    families = family_help()
+    if families:
+        out.write(f"{'':<14} and {families}\n")
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> None:

@@ -119,31 +119,55 @@ DESCRIPTIVE_FIELDS = ("name", "description")
 
 _BUILTIN_PACKAGE = "bleukit.variants"
 
-#: the folders of built-in variant files that metric packages bring
-#: (``bleukit.metrics.registry.metric_variant_folders``), asked for only
-#: when a name is not one of ``bleukit/variants``
-MetricFolders = Callable[[], "tuple[Path, ...]"]
-
 
 def _no_folders() -> tuple[Path, ...]:
     return ()
 
 
-def builtin_files(folders: MetricFolders = _no_folders) -> dict[str, Traversable]:
+def _no_family(name: str) -> dict[str, Any] | None:
+    return None
+
+
+def _no_help() -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class Builtins:
+    """Where built-in variants come from beside ``bleukit/variants``, each
+    asked for only when a name is not one of its files
+    (``bleukit.metrics.registry.METRIC_BUILTINS`` gives the metrics'):
+
+    * ``folders``: folders of variant files that metric packages bring;
+    * ``family``: the raw fields of a family name (a built-in with a field
+      set from the name, as BLEU's ``BLEUw2``), None for another name;
+    * ``family_help``: the family names, for messages ("" for none).
+    """
+
+    folders: Callable[[], tuple[Path, ...]] = _no_folders
+    family: Callable[[str], dict[str, Any] | None] = _no_family
+    family_help: Callable[[], str] = _no_help
+
+
+#: ``bleukit/variants`` alone
+NO_BUILTINS = Builtins()
+
+
+def builtin_files(builtins: Builtins = NO_BUILTINS) -> dict[str, Traversable]:
     """Each built-in variant's file by name: ``bleukit/variants`` first,
     then the metric packages' folders (a name in two: the first)."""
     from importlib import resources
 
     out: dict[str, Traversable] = {}
-    for where in (resources.files(_BUILTIN_PACKAGE), *folders()):
+    for where in (resources.files(_BUILTIN_PACKAGE), *builtins.folders()):
         for f in sorted(where.iterdir(), key=lambda f: f.name):
             if f.name.endswith(".yaml"):
                 out.setdefault(f.name[:-5], f)
     return out
 
 
-def builtin_names(folders: MetricFolders = _no_folders) -> list[str]:
-    return sorted(builtin_files(folders))
+def builtin_names(builtins: Builtins = NO_BUILTINS) -> list[str]:
+    return sorted(builtin_files(builtins))
 
 
 #: the longest piece of a YAML error message repeated in ours
@@ -282,43 +306,21 @@ def _read_yaml(text: str, source: str) -> dict[str, Any]:
     return data
 
 
-# BLEUwN, BLEUcM and BLEUcM-space for any order: the built-in of that family
-# with max_order set (BLEUw4, BLEUc18 and BLEUc18-space are files)
-# (at most 6 digits: a longer order is no family name, not an int() failure)
-_FAMILY = re.compile(r"^BLEU(?P<kind>[wc])(?P<order>[1-9][0-9]{0,5})(?P<space>-space)?$")
-FAMILY_HELP = "BLEUwN, BLEUcM, BLEUcM-space for any order N, M from 1 to 100"
-
-
-def _family(name: str) -> dict[str, Any] | None:
-    m = _FAMILY.match(name)
-    if m is None or (m["kind"] == "w" and m["space"]):
-        return None
-    order = int(m["order"])
-    base = {"w": "BLEUw4", "c": "BLEUc18"}[m["kind"]] + (m["space"] or "")
-    what = "word" if m["kind"] == "w" else "character"
-    space = ", the space a character" if m["space"] else ""
-    return {
-        "extends": base,
-        "name": name,
-        "description": f"{what} {order}-gram BLEU{space}: {base} with max_order {order}",
-        "max_order": order,
-    }
-
-
-def _raw_builtin(name: str, folders: MetricFolders) -> dict[str, Any]:
+def _raw_builtin(name: str, builtins: Builtins) -> dict[str, Any]:
     if not name.strip():
         # what an unset shell variable gives (-v "$VARIANT"): never the default
         raise ConfigError("empty variant name: give a variant's name or a .yaml path")
-    found = builtin_files().get(name) or builtin_files(folders).get(name)
+    found = builtin_files().get(name) or builtin_files(builtins).get(name)
     if found is None:
-        family = _family(name)
+        family = builtins.family(name)
         if family is not None:
             return family
-        names = builtin_names(folders)
+        names = builtin_names(builtins)
+        families = builtins.family_help()
         raise ConfigError(
             f"unknown variant {shorten(name)!r}; {did_you_mean(name, names)}"
-            f"built-in variants: {', '.join(names)}, "
-            f"and {FAMILY_HELP} (or give the path of a .yaml file)"
+            f"built-in variants: {', '.join(names)}"
+            f"{f', and {families}' if families else ''} (or give the path of a .yaml file)"
         )
     return _read_yaml(found.read_text(encoding="utf-8"), f"built-in variant {name}")
 
@@ -355,7 +357,7 @@ def resolve_raw(
     ref: str,
     base: Path | None = None,
     seen: tuple[str, ...] = (),
-    folders: MetricFolders = _no_folders,
+    builtins: Builtins = NO_BUILTINS,
 ) -> tuple[dict[str, Any], str]:
     """Merge a variant with everything it extends. Returns (fields, source)."""
     if "\0" in ref:  # no file system takes it: os calls would raise ValueError
@@ -370,7 +372,7 @@ def resolve_raw(
         data, parent_base = _raw_file(path), path.parent
     else:
         key, source = f"builtin:{ref}", f"built-in variant {ref}"
-        data = _raw_builtin(ref, folders)
+        data = _raw_builtin(ref, builtins)
         parent_base = None
     if key in seen:
         raise ConfigError(f"{source}: 'extends' forms a cycle")
@@ -382,7 +384,7 @@ def resolve_raw(
         return data, source
     if not isinstance(parent, str):
         raise ConfigError(f"{source}: key 'extends' must be a variant name or a file path")
-    merged, _ = resolve_raw(parent, parent_base, (*seen, key), folders)
+    merged, _ = resolve_raw(parent, parent_base, (*seen, key), builtins)
     # the extending file's name and description replace the parent's
     merged.pop("description", None)
     merged.pop("name", None)
@@ -390,12 +392,14 @@ def resolve_raw(
 
 
 def merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """``base`` updated with ``changes``. Changing the smoothing method without
-    giving a value drops the old method's value, so the new method's default
-    applies instead of a value meant for another method."""
+    """``base`` updated with ``changes``. A field ``X_value`` is the value of
+    the component field ``X`` (BLEU's ``smoothing_value``): changing ``X``
+    without giving one drops the old component's value, so the new one's
+    default applies instead of a value meant for another component."""
     out = dict(base)
-    if "smoothing" in changes and "smoothing_value" not in changes:
-        out["smoothing_value"] = None
+    for key in changes:
+        if f"{key}_value" in base and f"{key}_value" not in changes:
+            out[f"{key}_value"] = None
     out.update({k: tuple(v) if isinstance(v, list) else v for k, v in changes.items()})
     return out
 
@@ -471,13 +475,13 @@ def split_variant_list(text: str) -> list[str]:
 
 
 def raw_config(
-    ref: str, overrides: dict[str, Any] | None, folders: MetricFolders = _no_folders
+    ref: str, overrides: dict[str, Any] | None, builtins: Builtins = NO_BUILTINS
 ) -> tuple[dict[str, Any], str]:
     """The fields of a variant by name or path, with everything it extends
     and the overrides applied (not yet validated), and its source."""
     ref, in_name = split_name(ref)
     overrides = {**in_name, **(overrides or {})}
-    data, source = resolve_raw(ref, folders=folders)
+    data, source = resolve_raw(ref, builtins=builtins)
     if overrides:
         data = with_overrides(data, overrides)
         source = f"{source} (with overrides {', '.join(sorted(overrides))})"

@@ -32,6 +32,8 @@ from ..core.registry import Entry, Registry
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ..config.model import Builtins
+
 #: the metric of a variant whose YAML has no ``metric`` key (compatibility:
 #: BLEU variants predate the other metrics, and their files name none)
 DEFAULT_METRIC = "bleu.v1"
@@ -63,7 +65,10 @@ class MetricSpec:
       ``parse(text, validate)`` for the metrics written with a ``metric`` key;
     * ``label``: what messages call the metric ("chrF");
     * ``variants``: a folder of built-in variant files (``NAME.yaml``) that
-      come with the metric, or None.
+      come with the metric, or None;
+    * ``family``: ``module:function`` giving the raw fields of a family
+      name (BLEU's ``BLEUw2``: ``extends: BLEUw4``, ``max_order: 2``), None
+      for another name; ``family_help`` names the family for messages.
     """
 
     name: str
@@ -74,6 +79,8 @@ class MetricSpec:
     signature: str
     label: str
     variants: Path | None = None
+    family: str | None = None
+    family_help: str = ""
 
     def validate(self, data: Mapping[str, Any], source: str) -> Any:
         """The configuration from raw fields; every problem one ConfigError
@@ -101,7 +108,7 @@ def _check(obj: object) -> MetricSpec:
     missing = [f for f in (*keyed, *obj.scoring_fields) if f not in names]
     if missing:
         raise ValueError(f"its config {obj.config.__name__} has no field {missing[0]!r}")
-    for reference in (obj.model, obj.variant, obj.signature):
+    for reference in (obj.model, obj.variant, obj.signature, obj.family or ":"):
         if ":" not in reference:
             raise ValueError(f"{reference!r} is not a 'module:attribute' reference")
     return obj
@@ -139,10 +146,15 @@ class MetricRegistry(Registry[MetricSpec]):
             self._import(self.canonical(name).rpartition(".v")[0])
         return super().entry(name)
 
-    def names(self) -> list[str]:
+    def builtin_names(self) -> list[str]:
+        """The built-in metrics (every metric package imported), no plugin."""
         for name in sorted(os.listdir(_PACKAGE)):
             if _is_package(name):
                 self._import(name)
+        return sorted(self._builtin)
+
+    def names(self) -> list[str]:
+        self.builtin_names()
         return super().names()
 
 
@@ -219,7 +231,7 @@ def load_any_config(ref: str, overrides: dict[str, Any] | None = None) -> Any:
             return builtin
     from ..config.model import raw_config
 
-    data, source = raw_config(ref, overrides, metric_variant_folders)
+    data, source = raw_config(ref, overrides, metric_builtins())
     return validate_any(data, source)
 
 
@@ -242,14 +254,41 @@ def metric_variant_folders() -> tuple[Path, ...]:
     return tuple(folder for folder in found if folder is not None)
 
 
-def validated_builtins(folders: tuple[Path, ...] = ()) -> dict[str, dict[str, Any]]:
+def family_of(name: str) -> dict[str, Any] | None:
+    """The raw fields of a family name of any metric, None for another
+    name: the built-in metrics asked first, so that their family names
+    need no plugin's metadata read."""
+    for names in (METRICS.builtin_names, METRICS.names):
+        for spec in (METRICS.get(n) for n in names()):
+            fields_of = _resolve(spec.family)(name) if spec.family else None
+            if fields_of is not None:
+                return fields_of  # type: ignore[no-any-return]
+    return None
+
+
+def family_help() -> str:
+    """Every metric's family names, for messages."""
+    return ", ".join(
+        METRICS.get(n).family_help for n in METRICS.names() if METRICS.get(n).family_help
+    )
+
+
+def metric_builtins() -> Builtins:
+    """Built-in variants beside ``bleukit/variants``: the metrics' folders
+    and family names."""
+    from ..config.model import Builtins
+
+    return Builtins(metric_variant_folders, family_of, family_help)
+
+
+def validated_builtins(builtins: Builtins | None = None) -> dict[str, dict[str, Any]]:
     """Every built-in variant file's fields, read and validated: those of
-    ``bleukit/variants`` (what ``variants/table.py`` holds), then those of
-    ``folders`` (``metric_variant_folders()``)."""
-    from ..config.model import builtin_names, raw_config
+    ``bleukit/variants`` (what ``variants/table.py`` holds), and with
+    ``builtins`` (``metric_builtins()``) those of the metrics' folders."""
+    from ..config.model import NO_BUILTINS, builtin_names, raw_config
 
     out: dict[str, dict[str, Any]] = {}
-    for name in builtin_names(lambda: folders):
-        data, source = raw_config(name, None, lambda: folders)
+    for name in builtin_names(builtins or NO_BUILTINS):
+        data, source = raw_config(name, None, builtins or NO_BUILTINS)
         out[name] = validate_any(data, source).as_dict()
     return out

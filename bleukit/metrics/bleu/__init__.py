@@ -5,7 +5,7 @@ length, order, weights, smoothing; the metric of a variant without a
 from __future__ import annotations
 
 from ..registry import DEFAULT_METRIC, MetricSpec
-from .config import SCORING_FIELDS, VariantConfig
+from .config import FAMILY_HELP, SCORING_FIELDS, VariantConfig
 
 #: this package's metrics (``bleukit.metrics.registry``)
 METRICS = (
@@ -16,6 +16,8 @@ METRICS = (
         model=f"{__name__}.schema:VariantModel",
         variant=f"{__name__}.variant:Variant",
         label="BLEU",
+        family=f"{__name__}.config:family",
+        family_help=FAMILY_HELP,
         signature=f"{__name__}.signature:Signature",
     ),
 )

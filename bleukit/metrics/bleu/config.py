@@ -3,6 +3,7 @@ declaring how signatures write it (``SignatureKey``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
@@ -78,3 +79,28 @@ def signature_key(name: str) -> SignatureKey | None:
 
 #: fields that can change a score, in signature order
 SCORING_FIELDS = tuple(name for name, key in _SIGNATURE_KEYS.items() if key is not None)
+
+
+# BLEUwN, BLEUcM and BLEUcM-space for any order: the built-in of that family
+# with max_order set (BLEUw4, BLEUc18 and BLEUc18-space are files)
+# (at most 6 digits: a longer order is no family name, not an int() failure)
+_FAMILY = re.compile(r"^BLEU(?P<kind>[wc])(?P<order>[1-9][0-9]{0,5})(?P<space>-space)?$")
+FAMILY_HELP = "BLEUwN, BLEUcM, BLEUcM-space for any order N, M from 1 to 100"
+
+
+def family(name: str) -> dict[str, Any] | None:
+    """The raw fields of a family name (``BLEUw2``: BLEUw4 with max_order
+    2), None for another name (the spec's ``family``)."""
+    m = _FAMILY.match(name)
+    if m is None or (m["kind"] == "w" and m["space"]):
+        return None
+    order = int(m["order"])
+    base = {"w": "BLEUw4", "c": "BLEUc18"}[m["kind"]] + (m["space"] or "")
+    what = "word" if m["kind"] == "w" else "character"
+    space = ", the space a character" if m["space"] else ""
+    return {
+        "extends": base,
+        "name": name,
+        "description": f"{what} {order}-gram BLEU{space}: {base} with max_order {order}",
+        "max_order": order,
+    }
