@@ -150,3 +150,41 @@ def test_family_names_come_from_their_metric():
         raw_config("BLEUw2", None)  # bleukit/variants alone: no family
     with pytest.raises(ConfigError, match=r"and BLEUwN, BLEUcM, BLEUcM-space for any order"):
         load_any_config("BLEUx2")
+
+
+def test_a_plugin_metric_that_cannot_load_is_one_plugin_error(monkeypatch):
+    from bleukit.core import registry as registry_module
+    from bleukit.core.errors import PluginError
+    from bleukit.metrics.eed.config import EedConfig
+    from bleukit.metrics.registry import MetricSpec
+
+    broken = MetricSpec(
+        name="broken.v1", config=EedConfig, scoring_fields=("metric",), label="Broken",
+        model="no_such_module:Model", variant="bleukit.metrics.eed.variant:NoSuchClass",
+        signature="bleukit.metrics.eed.core:EedSignature",
+    )  # fmt: skip
+
+    class EntryPoint:
+        name, group, value, dist = "broken.v1", "bleukit.metrics", "x:y", None
+
+        def load(self):
+            return broken
+
+    monkeypatch.setattr(
+        registry_module,
+        "_entry_points",
+        lambda group: [EntryPoint()] if group == "bleukit.metrics" else [],
+    )
+    METRICS.reset_plugins()
+    try:
+        spec = METRICS.get("broken.v1")
+        with pytest.raises(
+            PluginError, match=r"^metric broken.v1: cannot load 'no_such_module:Model'"
+        ):
+            spec.validate({"metric": "broken.v1"}, "here")
+        with pytest.raises(
+            PluginError, match="cannot load 'bleukit.metrics.eed.variant:NoSuchClass'"
+        ):
+            spec.variant_class()
+    finally:
+        METRICS.reset_plugins()

@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import ConfigError, UnknownComponentError
+from ..core.errors import ConfigError, PluginError, UnknownComponentError
 from ..core.registry import Entry, Registry
 
 if TYPE_CHECKING:
@@ -42,10 +42,15 @@ DEFAULT_METRIC = "bleu.v1"
 AnyConfig = Any
 
 
-def _resolve(reference: str) -> Any:
-    """The object a ``module:attribute`` reference names."""
+def _resolve(reference: str, metric: str = "") -> Any:
+    """The object a ``module:attribute`` reference names; one PluginError
+    naming the metric and the reference where it cannot be had (a plugin's
+    broken module must not end a score with a traceback)."""
     module, _, attribute = reference.partition(":")
-    return getattr(import_module(module), attribute)
+    try:
+        return getattr(import_module(module), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise PluginError(f"metric {metric}: cannot load {reference!r}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -87,13 +92,14 @@ class MetricSpec:
         naming ``source`` and the keys (``config.schema.checked``)."""
         from ..config.schema import checked
 
-        return self.config(**checked(_resolve(self.model), self.scoring_fields, data, source))
+        model = _resolve(self.model, self.name)
+        return self.config(**checked(model, self.scoring_fields, data, source))
 
     def variant_class(self) -> Any:
-        return _resolve(self.variant)
+        return _resolve(self.variant, self.name)
 
     def signature_class(self) -> Any:
-        return _resolve(self.signature)
+        return _resolve(self.signature, self.name)
 
 
 def _check(obj: object) -> MetricSpec:
@@ -260,7 +266,7 @@ def family_of(name: str) -> dict[str, Any] | None:
     need no plugin's metadata read."""
     for names in (METRICS.builtin_names, METRICS.names):
         for spec in (METRICS.get(n) for n in names()):
-            fields_of = _resolve(spec.family)(name) if spec.family else None
+            fields_of = _resolve(spec.family, spec.name)(name) if spec.family else None
             if fields_of is not None:
                 return fields_of  # type: ignore[no-any-return]
     return None
