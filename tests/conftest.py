@@ -92,7 +92,10 @@ def analysis_case() -> AnalysisCase:
 def pytest_collection_modifyitems(config, items):
     """``BLEUKIT_HYPOTHESIS_SCALE`` (tox.ini's other Pythons): every property
     test draws that share of its examples, ten at least. The default Python
-    draws them all; CI's time does not hold them four times over."""
+    draws them all; CI's time does not hold them four times over.
+    ``BLEUKIT_GOLDEN_STRIDE=k`` (tox -e engine-python): of each golden file
+    test's cases, every k-th is run (the first, then k on)."""
+    _stride_golden(config, items, os.environ.get("BLEUKIT_GOLDEN_STRIDE"))
     scale = os.environ.get("BLEUKIT_HYPOTHESIS_SCALE")
     if not scale:
         return
@@ -115,6 +118,25 @@ def pytest_collection_modifyitems(config, items):
             "BLEUKIT_HYPOTHESIS_SCALE: Hypothesis no longer keeps its settings where "
             "tests/conftest.py looks for them"
         )
+
+
+def _stride_golden(config, items, stride: str | None) -> None:
+    """Every ``stride``-th case of each test of tests/test_golden.py kept,
+    the rest deselected (reported as such)."""
+    if not stride:
+        return
+    seen: dict[str, int] = {}
+    kept, dropped = [], []
+    for item in items:
+        if item.path.name != "test_golden.py" or not hasattr(item, "callspec"):
+            kept.append(item)
+            continue
+        index = seen.get(item.originalname, 0)
+        seen[item.originalname] = index + 1
+        (kept if index % int(stride) == 0 else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @pytest.fixture(scope="session")
