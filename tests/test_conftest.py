@@ -34,3 +34,18 @@ def test_the_golden_stride_keeps_every_kth_case_of_each_golden_test():
     # each parametrized golden test keeps its first case and every second one
     # after it; the unparametrized tests and tests/test_chrf.py stay
     assert 0.4 * everything < dropped < 0.5 * everything
+
+
+def test_the_files_marked_once_are_the_once_list():
+    """tox -e golden runs ``-m once``, every other environment ``-m "not
+    once"``: together, every test file, each where tests/conftest.py says."""
+    from conftest import ONCE
+
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "tests", "-m", "once"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    files = {line.split("::")[0].split("/")[-1] for line in out.splitlines() if "::" in line}
+    assert files == ONCE
+    assert all((ROOT / "tests" / name).is_file() for name in ONCE)
