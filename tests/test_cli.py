@@ -1072,6 +1072,25 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
     assert code != 0 and "calibrate 'items': expected none or system" in err
 
 
+def test_meta_matches_wmt_numbered_system_ids_without_names(capsys, tmp_path):
+    """Judgements that call the systems Name.N (WMT's DA files) study the
+    files named Name without --names or --alias."""
+    rows = (MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv").read_text("utf-8").splitlines()
+    numbered = [rows[0]]
+    for line in rows[1:]:
+        name, score, seg = line.split()
+        name = "NVIDIA-NeMo" if name == "Nemo" else name
+        numbered.append(f"{name}.{1500 + len(name)}\t{score}\t{seg}")
+    judgements = tmp_path / "numbered.avg_seg_scores.tsv"
+    judgements.write_text("\n".join(numbered) + "\n", "utf-8")
+    argv = ["meta", "-H", str(judgements), "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
+            "-i", str(MQM / "newstest2021.en-de"), "-v", "BLEUw4", "--samples", "0",
+            "--trials", "0", "-f", "json"]  # fmt: skip
+    code, out, err = run(argv, capsys)
+    assert (code, err) == (0, ""), err
+    assert "UEdin.1505" in json.loads(out)["systems"]
+
+
 def test_meta_with_systems_rated_on_other_segments(capsys, tmp_path):
     """--segments rated on MQM en-de with each system's ratings thinned
     apart: no segment is rated for all of them any more."""

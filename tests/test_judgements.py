@@ -233,3 +233,19 @@ def test_a_test_sets_length_bounds_its_segments_instead_of_the_default_cap(tmp_p
         read_judgements(str(path), "tsv", segments=MAX_SEGMENT + 4)
     far = read_judgements(str(path), "tsv", segments=MAX_SEGMENT + 5)
     assert far.scores["A"][-1] == 1.0 and far.segments == MAX_SEGMENT + 5
+
+
+def test_a_file_named_after_the_system_finds_its_numbered_wmt_id(tmp_path):
+    """WMT's DA files name submissions Name.N (Online-A.1574) where the
+    system outputs are Name: the one numbered id is the system's; two are
+    refused in one line that names both."""
+    path = write(
+        tmp_path, "t.tsv", "Online-A.1574\t1\t3\nB.7\t1\t4\nB.8\t1\t5\nC\t1\t1\nC.2\t1\t2\n"
+    )
+    judgements = j.read_judgements(path)
+    assert judgements.judged_name("Online-A") == "Online-A.1574"
+    assert judgements.judged_name("C") == "C"  # rated under its own name
+    assert judgements.judged_name("Online-A.15") == "Online-A.15"  # no such id
+    assert judgements.judged_name("Online") == "Online"  # a number must follow the dot
+    with pytest.raises(InputError, match=r"more than one judged id for B \(B.7 or B.8\); choose"):
+        judgements.check_systems([judgements.judged_name("B")])

@@ -270,13 +270,14 @@ def _judgements(args: argparse.Namespace) -> Judgements:
 def _judged_names(
     args: argparse.Namespace, names: Sequence[str], judgements: Judgements
 ) -> list[str]:
-    """The systems' names, each --alias SYSTEM=JUDGED applied, every one
-    judged (checked before any file is read)."""
+    """The systems' judged names: each --alias SYSTEM=JUDGED applied, else
+    the judged id of the file's name (WMT's ``Name.N``, where one), every
+    one judged (checked before any file is read)."""
     alias = a.aliases(args.alias)
     unknown = sorted(set(alias) - set(names))
     if unknown:
         raise InputError(f"--alias names no system given: {', '.join(unknown)}")
-    judged = [alias.get(n, n) for n in names]
+    judged = [alias.get(n) or judgements.judged_name(n) for n in names]
     judgements.check_systems(judged)
     return judged
 

@@ -461,7 +461,8 @@ def _add_human(human: _Group, required: bool) -> None:
         default=[],
         metavar="SYSTEM=JUDGED",
         help="the system named SYSTEM is JUDGED in the judgements, and is called so "
-        "(e.g. --alias NVIDIA-NeMo=Nemo)",
+        "(e.g. --alias NVIDIA-NeMo=Nemo); without it, a system whose judged id is "
+        "its name with a number (WMT's Online-A.1574) is matched where that id is the one",
     )
 
 

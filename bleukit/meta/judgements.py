@@ -125,9 +125,30 @@ class Judgements:
             raise InputError(f"{self.source}: {system} has no rated segment")
         return math.fsum(values) / len(values)
 
+    def judged_name(self, system: str) -> str:
+        """The judged id of a system named after its file: itself where it
+        is rated, else the one rated id ``SYSTEM.N`` (WMT's submission ids:
+        ``Online-A.1574`` for ``...hyp.Online-A.en``), else itself (which
+        ``check_systems`` then reports, naming the candidates)."""
+        if system in self.scores:
+            return system
+        numbered = self._numbered(system)
+        return numbered[0] if len(numbered) == 1 else system
+
+    def _numbered(self, system: str) -> list[str]:
+        prefix = f"{system}."
+        return sorted(s for s in self.scores if s.startswith(prefix) and s[len(prefix) :].isdigit())
+
     def check_systems(self, systems: Sequence[str]) -> None:
         """Every one of ``systems`` is rated."""
         unknown = [s for s in systems if s not in self.scores]
+        ambiguous = [f"{s} ({' or '.join(self._numbered(s))})" for s in unknown
+                     if len(self._numbered(s)) > 1]  # fmt: skip
+        if ambiguous:
+            raise InputError(
+                f"{self.source}: more than one judged id for {', '.join(ambiguous)}; "
+                "choose with --alias SYSTEM=JUDGED"
+            )
         if unknown:
             raise InputError(
                 f"{self.source}: no judgements of {', '.join(unknown)} (it rates "
