@@ -264,11 +264,19 @@ def family_of(name: str) -> dict[str, Any] | None:
     """The raw fields of a family name of any metric, None for another
     name: the built-in metrics asked first, so that their family names
     need no plugin's metadata read."""
-    for names in (METRICS.builtin_names, METRICS.names):
-        for spec in (METRICS.get(n) for n in names()):
-            fields_of = _resolve(spec.family, spec.name)(name) if spec.family else None
-            if fields_of is not None:
-                return fields_of  # type: ignore[no-any-return]
+    builtin = METRICS.builtin_names()
+    found = _family_among(builtin, name)
+    if found is None:  # each plugin once, the built-ins not asked again
+        found = _family_among([n for n in METRICS.names() if n not in builtin], name)
+    return found
+
+
+def _family_among(metrics: list[str], name: str) -> dict[str, Any] | None:
+    """The raw fields the first of ``metrics`` whose family ``name`` is gives."""
+    for spec in (METRICS.get(m) for m in metrics):
+        fields_of = _resolve(spec.family, spec.name)(name) if spec.family else None
+        if fields_of is not None:
+            return fields_of  # type: ignore[no-any-return]
     return None
 
 
