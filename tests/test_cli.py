@@ -1047,7 +1047,12 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
     assert data["best"]["pearson"] in ("BLEUw4", "chrF", "TER")
     code, out, _ = run(argv, capsys)
     assert code == 0 and "System level" in out and "Segment level" in out
-    assert "527 of 1002 segments" in out and "best pearson:" in out
+    assert "527 of 1,002 segments read" in out and "Protocol (--segments common)" in out
+    # a best is named only where its cluster leaves a tested variant out
+    (pearson,) = [line for line in out.splitlines() if "pearson:" in line and "(8 systems)" in line]
+    assert pearson.startswith(("best pearson: ", "pearson: not separated (8 systems)"))
+    assert "(segment level: BLEUw4[effective_order=True,smoothing=exp.v1] standing in)" in out
+    assert "TER (segment level: the same variant on each segment)" in out
     # which test gave each statistic's clusters
     assert "PERM-BOTH, tie calibration run again in every trial: acc eq item calibrated" in out
     for fmt, marker in (("markdown", "| Variant |"), ("latex", "\\begin{tabular}")):
@@ -1092,8 +1097,9 @@ def test_meta_matches_wmt_numbered_system_ids_without_names(capsys, tmp_path):
 
 
 def test_meta_with_systems_rated_on_other_segments(capsys, tmp_path):
-    """--segments rated on MQM en-de with each system's ratings thinned
-    apart: no segment is rated for all of them any more."""
+    """MQM en-de with each system's ratings thinned apart: no segment is
+    rated for all of them any more, so WMT's protocol is the default,
+    --segments common is refused and --segments rated runs."""
     source = (MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv").read_text("utf-8").splitlines()
     studied = ["Facebook-AI", "HuaweiTSC", "Nemo", "Online-W", "UEdin", "VolcTrans-AT",
                "VolcTrans-GLAT", "eTranslation"]  # fmt: skip
@@ -1108,7 +1114,7 @@ def test_meta_with_systems_rated_on_other_segments(capsys, tmp_path):
     argv = ["meta", "-H", str(judgements), "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
             "-i", str(MQM / "newstest2021.en-de"), "--alias", "NVIDIA-NeMo=Nemo",
             "-v", "BLEUw4,chrF", "--samples", "20", "--trials", "20"]  # fmt: skip
-    code, _, err = run(argv, capsys)
+    code, _, err = run([*argv, "--segments", "common"], capsys)
     assert code != 0 and "no segment is rated for every system (--segments rated" in err
     code, out, err = run([*argv, "--segments", "rated", "-f", "json"], capsys)
     assert (code, err) == (0, "")
@@ -1116,7 +1122,12 @@ def test_meta_with_systems_rated_on_other_segments(capsys, tmp_path):
     assert data["settings"]["segments"] == "rated" and data["segments"] == 527
     assert all(v["tested"] and v["clusters"] for v in data["variants"])
     code, out, _ = run([*argv, "--segments", "rated"], capsys)
-    assert code == 0 and "each system scored on its own rated ones" in out
+    assert code == 0 and "Protocol (--segments rated): each system on its own rated" in out
+    code, out, err = run([*argv, "-f", "json"], capsys)
+    data = json.loads(out)
+    assert (code, err) == (0, "") and data["settings"]["segments"] == "wmt"
+    assert data["segments"] == 1002 and data["protocol"].startswith("WMT's (mt-metrics-eval's)")
+    assert all(v["tested"] and v["clusters"] for v in data["variants"])
 
 
 def test_meta_grid_and_errors(capsys, tmp_path):
@@ -1203,7 +1214,7 @@ def test_report_with_human_judgements_has_the_agreement_section(tmp_path, capsys
     code, _, err = run([*argv, *judgements, "--alias", "NVIDIA-NeMo=Nemo", "--segments", "rated"],
                        capsys)  # fmt: skip
     assert (code, err) == (0, "")
-    assert "each system scored on its own rated ones" in page.read_text("utf-8")
+    assert "Protocol (--segments rated): each system on its own rated" in page.read_text("utf-8")
 
 
 def test_meta_reads_appraise_da_sqm_with_the_test_sets_documents(capsys, tmp_path):

@@ -247,9 +247,57 @@ def test_rated_segments_of_fully_rated_systems_are_the_common_ones(corpus):
     common = study([chrf, bleu], corpus, judgements, samples=20, trials=20).to_dict()
     rated = study([chrf, bleu], corpus, judgements, samples=20, trials=20,
                   segments="rated").to_dict()  # fmt: skip
+    wmt = study([chrf, bleu], corpus, judgements, samples=20, trials=20,
+                segments="wmt").to_dict()  # fmt: skip
     assert rated["settings"].pop("segments") == "rated"
     assert common["settings"].pop("segments") == "common"
-    assert rated == common
+    assert wmt["settings"].pop("segments") == "wmt"
+    for result in (rated, common, wmt):
+        result.pop("protocol")
+    assert rated == common == wmt
+
+
+def test_wmt_protocol_scores_the_metric_on_the_whole_test_set(corpus):
+    """--segments wmt (the default where systems are rated on other
+    segments): each system's metric score is its corpus score on every
+    segment, its human score the mean of its rated ones, and the segment
+    level counts the rated cells as ``rated`` does, segments rated for no
+    system included."""
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    apart = judged_apart(chrf, *corpus)
+    nobody = range(30, 34)
+    scores = {name: tuple(None if i in nobody else x for i, x in enumerate(row))
+              for name, row in apart.scores.items()}  # fmt: skip
+    judgements = Judgements("test", scores, True, "tsv")
+    wmt = study([chrf, bleu], corpus, judgements, samples=30, trials=30)
+    rated = study([chrf, bleu], corpus, judgements, samples=30, trials=30, segments="rated")
+    assert wmt.settings.segments == "wmt" and rated.segments == N - len(nobody)
+    assert wmt.segments == N and wmt.to_dict()["protocol"].startswith("WMT's")
+    hyps, refs = corpus
+    for k, (name, lines) in enumerate(hyps):
+        own = judgements.rated(name)
+        assert wmt.human_scores[k] == math.fsum(scores[name][i] for i in own) / len(own)
+        for v, variant in zip(wmt.variants, (chrf, bleu)):
+            expected = variant.corpus_score(lines, refs).score
+            assert v.system_scores[k] == pytest.approx(expected, abs=1e-12)
+    for mine, theirs in zip(wmt.variants, rated.variants):
+        assert mine.segment == theirs.segment
+        assert not math.isnan(mine.system["soft_pairwise_accuracy"])
+        assert "pearson" in mine.intervals and "acc_eq_item" in mine.intervals
+    sig = {x.statistic: x for x in wmt.significance}
+    assert set(sig) == set(wmt.settings.tested_statistics())
+
+
+def test_common_on_a_small_share_of_the_test_set_says_what_it_loses(corpus):
+    chrf = bleukit.load_metric("chrF")
+    judgements = judged_by(chrf, *corpus, unrated=set(range(25)))
+    result = study([chrf], corpus, judgements, samples=0, trials=0)
+    assert result.settings.segments == "common" and result.segments == 15
+    assert any(n.startswith("common keeps 15 of 40 segments (38%)") and "1.6 times" in n
+               for n in result.notes)  # fmt: skip
+    half = study([chrf], corpus, judged_by(chrf, *corpus, unrated=set(range(20))),
+                 samples=0, trials=0)  # fmt: skip
+    assert not any(n.startswith("common keeps") for n in half.notes)
 
 
 def test_rated_segments_refuse_a_system_without_any(corpus):
@@ -258,7 +306,7 @@ def test_rated_segments_refuse_a_system_without_any(corpus):
     scores[SYSTEMS[2]] = (None,) * N
     with pytest.raises(InputError, match="Online-W has no rated segment"):
         study([chrf], corpus, Judgements("test", scores), segments="rated")
-    with pytest.raises(InputError, match="segments 'some': expected common or rated"):
+    with pytest.raises(InputError, match="'some': expected one of common, rated, wmt, auto"):
         study([chrf], corpus, Judgements("test", scores), segments="some")
 
 
@@ -536,3 +584,30 @@ def test_a_study_too_small_to_separate_says_so(corpus):
 def test_a_threshold_is_a_finite_number_at_least_zero(threshold):
     with pytest.raises(InputError, match="expected a finite number, 0 or more"):
         s.Settings(threshold=threshold).check()
+
+
+def test_williams_test_beside_perm_both(corpus):
+    """System-level Pearson's r is also tested by the Williams test, from
+    the variants' r's and their correlation with each other over the
+    systems; where it separates nothing, a note says how many systems it
+    would need."""
+    from bleukit.meta.williams import williams_p
+
+    variants = [bleukit.load_metric(n) for n in ("chrF", "BLEUw4", "TER")]
+    result = study(variants, corpus, judged_by(variants[0], *corpus), samples=0, trials=20)
+    w = result.williams
+    assert w is not None and w.test == "williams" and len(w.p) == 3
+    for (x, y), p in w.p.items():
+        a, b = result.variants[x], result.variants[y]
+        assert a.system["pearson"] >= b.system["pearson"]
+        between = statistics.pearson(a.system_scores, b.system_scores)
+        assert p == williams_p(a.system["pearson"], b.system["pearson"], between, len(SYSTEMS))
+    data = result.to_dict()["williams"]
+    assert data["statistic"] == "pearson" and len(data["pairs"]) == 3
+    first, second = w.order[:2]
+    separated = w.p[first, second] <= s.ALPHA
+    assert separated != any("not separated by the Williams test" in n for n in result.notes)
+    hyps, refs = corpus
+    three = study(variants, (hyps[:3], refs), judged_by(variants[0], hyps[:3], refs),
+                  samples=0, trials=20)  # fmt: skip
+    assert three.williams is None and three.to_dict()["williams"] is None

@@ -81,3 +81,41 @@ def test_sign_flip_p_values_are_scipys_binomial_tails(n, z, data):
     wins = min(n, max(0, round(n / 2 + z * math.sqrt(n) / 2)))
     expected = float(stats.binom.sf(wins - 1, n, 0.5))
     assert sign_flip_p_value(wins, n - wins) == pytest.approx(expected, rel=1e-9, abs=1e-300)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(-60, 60), st.integers(1, 100), st.floats(0, 1))
+def test_t_tail_is_scipys(t, df, fraction):
+    """Student's t survival function of bleukit/meta/williams.py (the
+    Williams test's tail) equals scipy's to 1e-12 up to 100 degrees of
+    freedom (a study of up to 103 systems)."""
+    from bleukit.meta.williams import t_sf
+
+    df_value = max(1.0, df - fraction)
+    assert t_sf(t, df_value) == pytest.approx(float(stats.t.sf(t, df_value)), abs=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(VALUES, VALUES, VALUES), min_size=4, max_size=40))
+def test_williams_is_mt_metrics_evals_with_scipys_tail(rows):
+    """The Williams test on three vectors (humans, metric A, metric B) as
+    mt-metrics-eval's ``WilliamsSigDiff`` computes it with scipy: the three
+    Pearson correlations, then ``scipy.stats.t.sf`` of |t| at n - 3."""
+    from bleukit.meta.williams import williams_p
+
+    human, a, b = (list(col) for col in zip(*rows))
+    r12, r13 = theirs("pearson", human, a), theirs("pearson", human, b)
+    r23 = theirs("pearson", a, b)
+    # the correlations are scipy's (test_correlations_equal_scipys checks bleukit's
+    # equal them): a near-singular case amplifies their last bits
+    ours = williams_p(r12, r13, r23, len(rows))
+    if any(math.isnan(r) for r in (r12, r13, r23)):
+        assert math.isnan(ours)
+        return
+    n = len(rows)
+    k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r23 * r13
+    squared = 2 * (n - 1) / (n - 3) * k + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3
+    if squared <= 1e-12:
+        return  # A and B are one metric: mt-metrics-eval divides by zero
+    t = (r12 - r13) * math.sqrt((n - 1) * (1 + r23)) / math.sqrt(squared)
+    assert ours == pytest.approx(float(stats.t.sf(abs(t), n - 3)), abs=1e-9)

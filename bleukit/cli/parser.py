@@ -409,13 +409,14 @@ def _add_human(human: _Group, required: bool) -> None:
     )
     human.add_argument(
         "--segments",
-        choices=("common", "rated"),
-        default="common",
-        help="common (default): only the segments rated for every system, for the metric and "
-        "the humans alike; rated: each system on its own rated segments (its corpus score and "
-        "human mean over them; segment pairs where both cells are rated; soft pairwise "
-        "accuracy tests each pair of systems on the segments both are rated on), for DA "
-        "campaigns that rate each system on other documents",
+        choices=("auto", "common", "rated", "wmt"),
+        default="auto",
+        help="the protocol. wmt: WMT's and mt-metrics-eval's, each system's metric score on "
+        "the whole test set, its human score the mean of its rated segments, segment pairs "
+        "where both cells are rated; common: only the segments rated for every system, for "
+        "the metric and the humans alike; rated: each system on its own rated segments, for "
+        "the metric and the humans alike; auto (default): common where every system is rated "
+        "on the same segments (MQM), else wmt",
     )
     human.add_argument(
         "--human-format",

@@ -69,6 +69,7 @@ from .judgements import Judgements
 from .kernels import MetaKernels, meta_kernels
 from .pairs import ItemCounts, item_weights, rated
 from .signflip import weighted_sign_flips
+from .williams import items_needed, williams_p
 
 #: the system-level statistics, by name
 SYSTEM: dict[str, Callable[[st.Vector, st.Vector], float]] = SYSTEM_STATISTICS
@@ -105,15 +106,29 @@ TEST_NAMES = {
     "perm-both-recalibrated": "PERM-BOTH, tie calibration run again in every trial",
     "pairwise-permutation": "pair outcomes swapped at each variant's own epsilon "
     "(mt-metrics-eval's PairwisePermutationSigDiff), exact p-value",
+    "williams": "the Williams test of dependent correlations (Graham & Baldwin 2014; "
+    "mt-metrics-eval's WilliamsSigDiff), one-sided",
 }
 
-#: which segments a study uses: ``common``, those rated for every system
-#: (the metric's scores and the humans' on the same segments for every
-#: system); ``rated``, each system on its own rated segments (its corpus
-#: score and its human mean over them, its sentence scores there; pairs of
-#: cells count where both are rated: DA campaigns rate each system on other
-#: documents)
-SEGMENT_MODES = ("common", "rated")
+#: which segments a study uses (its protocol): ``common``, those rated for
+#: every system (the metric's scores and the humans' on the same segments
+#: for every system); ``rated``, each system on its own rated segments (its
+#: corpus score and its human mean over them, its sentence scores there;
+#: pairs of cells count where both are rated: DA campaigns rate each system
+#: on other documents); ``wmt``, the WMT metrics task's and mt-metrics-eval's
+#: protocol: each system's metric score on the whole test set, its human
+#: score the mean of its rated segments, the segment level on rated cells
+SEGMENT_MODES = ("common", "rated", "wmt")
+#: ``Settings.segments`` before a study resolves it (``resolve_segments``):
+#: ``common`` where every system is rated on the same segments, else ``wmt``
+AUTO = "auto"
+#: each protocol in one line, as every output states it
+PROTOCOLS = {
+    "common": "the segments rated for every system, for the metric and the humans alike",
+    "rated": "each system on its own rated segments, for the metric and the humans alike",
+    "wmt": "WMT's (mt-metrics-eval's): each system's metric score on the whole test set, its "
+    "human score the mean of its rated segments; segment level on the rated segments",
+}
 
 DEFAULT_SAMPLES = 1000
 DEFAULT_TRIALS = 1000
@@ -137,9 +152,9 @@ class Settings:
     level: float = 0.95
     threshold: float = 0.0
     calibrate: tuple[str, ...] = ()
-    #: which segments (``SEGMENT_MODES``): those rated for every system, or
-    #: each system's own rated ones
-    segments: str = "common"
+    #: which segments (``SEGMENT_MODES``, or ``AUTO``): those rated for every
+    #: system, each system's own rated ones, or WMT's protocol
+    segments: str = AUTO
 
     def segment_statistics(self) -> tuple[str, ...]:
         """The segment-level statistics a study with these settings has."""
@@ -160,8 +175,9 @@ class Settings:
             raise InputError(f"confidence level {self.level}: expected a number in (0, 1)")
         if not (math.isfinite(self.threshold) and self.threshold >= 0):  # NaN compares False
             raise InputError(f"threshold {self.threshold}: expected a finite number, 0 or more")
-        if self.segments not in SEGMENT_MODES:
-            raise InputError(f"segments {self.segments!r}: expected {' or '.join(SEGMENT_MODES)}")
+        if self.segments not in (*SEGMENT_MODES, AUTO):
+            modes = ", ".join((*SEGMENT_MODES, AUTO))
+            raise InputError(f"segments {self.segments!r}: expected one of {modes}")
         for by in self.calibrate:
             if by not in CALIBRATED:
                 raise InputError(
@@ -231,6 +247,9 @@ class Study:
     #: what a reader must know to read the values: why some are undefined,
     #: what a study this small cannot tell (one line each)
     notes: tuple[str, ...] = ()
+    #: the Williams test of system-level Pearson's r between the tested
+    #: variants, beside PERM-BOTH (``williams_test``); None where not run
+    williams: Significance | None = None
 
     def best(self, statistic: str) -> VariantResult | None:
         """The variant with the highest value of a statistic (the first of
@@ -253,6 +272,7 @@ class Study:
             "segments": self.segments,
             "test_set_segments": self.test_set,
             "settings": vars(self.settings),
+            "protocol": PROTOCOLS[self.settings.segments],
             "variants": [
                 {
                     "name": v.name,
@@ -289,7 +309,20 @@ class Study:
                 s.statistic: s.test for s in self.significance if not s.untested
             },
             "untested": {s.statistic: s.untested for s in self.significance if s.untested},
+            "williams": None if self.williams is None else self._williams(),
             "notes": list(self.notes),
+        }
+
+    def _williams(self) -> dict[str, Any]:
+        w = self.williams
+        assert w is not None
+        return {
+            "statistic": w.statistic,
+            "pairs": [
+                {"better": self.variants[a].name, "worse": self.variants[b].name, "p": p}
+                for (a, b), p in sorted(w.p.items())
+            ],
+            "clusters": {self.variants[k].name: c for k, c in enumerate(w.clusters) if c},
         }
 
 
@@ -309,10 +342,24 @@ def common_segments(judgements: Judgements, systems: Sequence[str]) -> list[int]
     return sorted(shared)
 
 
-def study_segments(judgements: Judgements, systems: Sequence[str], mode: str) -> list[int]:
+def resolve_segments(judgements: Judgements, systems: Sequence[str], mode: str) -> str:
+    """The protocol of ``mode`` (of ``SEGMENT_MODES``, or ``AUTO``): AUTO is
+    ``common`` where every system is rated on the same segments (MQM), else
+    ``wmt`` (a DA campaign rating each system on other documents, where
+    ``common`` would keep few segments and reorder the humans' ranking)."""
+    if mode != AUTO:
+        return mode
+    first = set(judgements.rated(systems[0]))
+    return "common" if all(set(judgements.rated(s)) == first for s in systems[1:]) else "wmt"
+
+
+def study_segments(
+    judgements: Judgements, systems: Sequence[str], mode: str, test_set: int
+) -> list[int]:
     """The 0-based segments a study reads (``SEGMENT_MODES``): those rated
-    for every system, or those rated for any (every system rated on one at
-    least)."""
+    for every system; those rated for any (every system rated on one at
+    least); or, WMT's, all ``test_set`` of them (every system rated on one
+    at least)."""
     if mode == "common":
         return common_segments(judgements, systems)
     anyone: set[int] = set()
@@ -321,7 +368,7 @@ def study_segments(judgements: Judgements, systems: Sequence[str], mode: str) ->
         if not own:
             raise InputError(f"{judgements.source}: {system} has no rated segment")
         anyone.update(own)
-    return sorted(anyone)
+    return list(range(test_set)) if mode == "wmt" else sorted(anyone)
 
 
 def _score(score: float | None) -> float:
@@ -364,14 +411,16 @@ def _variant_scores(
     segments: Sequence[int],
     human: st.Matrix,
     own: Sequence[Sequence[int]],
+    whole: bool,
 ) -> _Scores:
     """Each system's corpus score over its rated segments (``own``, of
-    ``_own``), and its sentence scores there (NaN where it is not rated)."""
+    ``_own``), or over all of them (``whole``: WMT's protocol), and its
+    sentence scores on its rated ones (NaN elsewhere)."""
     sign = _sign(variant)
     sentence = variant.sentence_variant()
     system, sentences = [], []
     for name, row, rows in zip(stats.systems, human, own):
-        total = stats.subtotal(variant, name, rows)
+        total = stats.subtotal(variant, name, segments if whole else rows)
         system.append(sign * variant.score_stats(total, stats.nrefs).score)
         values = stats.sentence_values(sentence, name)
         if len(rows) == len(segments):
@@ -383,11 +432,18 @@ def _variant_scores(
 
 
 def _columns(
-    variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int], human: st.Matrix
+    variant: AnyMetric,
+    stats: SystemStatistics,
+    segments: Sequence[int],
+    human: st.Matrix,
+    whole: bool,
 ) -> list[Columns]:
     """Each system's resampling columns of the study's segments (a tested
     variant's tests and intervals), a row of zeros where it is not rated:
-    a resample sums the system's rated segments only."""
+    a resample sums the system's rated segments only; under WMT's protocol
+    (``whole``) every segment, as its score is the whole test set's."""
+    if whole:
+        return [stats.columns_of(variant, name, segments) for name in stats.systems]
     return [stats.columns_of(variant, name, [None if math.isnan(h) else i
                                              for i, h in zip(segments, row)])
             for name, row in zip(stats.systems, human)]  # fmt: skip
@@ -904,15 +960,19 @@ def run(
     settings.check()
     names = stats.systems
     judged = judgements.for_systems(names, stats.segments)
-    segments = study_segments(judged, names, settings.segments)
+    settings = replace(settings, segments=resolve_segments(judged, names, settings.segments))
+    segments = study_segments(judged, names, settings.segments, stats.segments)
     hsign = 1.0 if judged.higher_is_better else -1.0
     human = [[hsign * _score(judged.scores[s][i]) for i in segments] for s in names]
     human_system = [_mean_rated(row) for row in human]
     own = [_own(segments, row) for row in human]
     complete = all(len(rows) == len(segments) for rows in own)
+    # WMT's protocol scores the metric on the whole test set: where every
+    # system is rated on every segment, that is what the others do too
+    whole = settings.segments == "wmt" and not complete
 
     def measure(v: AnyMetric) -> tuple[VariantResult, _Scores, _ItemValues]:
-        scores = _variant_scores(v, stats, segments, human, own)
+        scores = _variant_scores(v, stats, segments, human, own, whole)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
         segment, epsilon, epsilons, items = _segment_statistics(
@@ -943,6 +1003,7 @@ def run(
     human_boot = _resampled_means(human, indices)
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
     human_p = None
+    # a pair of systems' human test: on the segments both are rated on
     pairs = pair_tests(human, settings) if perm and not complete else {}
     if perm:
         human_p = human_p_values(human, perm) if complete else rated_human_p_values(human, pairs)
@@ -952,10 +1013,11 @@ def run(
         if k not in kept:
             _, kept[k], item_values[k] = measure(v)
         scores = kept[k]
-        columns = _columns(v, stats, segments, human) if perm or boot else []
+        columns = _columns(v, stats, segments, human, whole) if perm or boot else []
         system = dict(point.system)
         if perm and human_p is not None:
-            if complete:
+            if complete or whole:
+                # the metric's test on the segments its scores come from
                 p_values = metric_p_values(v, columns, scores.system, perm)
             else:
                 p_values = rated_metric_p_values(v, stats, segments, pairs)
@@ -974,11 +1036,60 @@ def run(
         for statistic in settings.tested_statistics():
             significance.append(_significance(statistic, results, kept, human, human_system,
                                               tested, settings, kernels))  # fmt: skip
-    notes = study_notes(results, human_system, settings, bool(significance))
+    notes = study_notes(results, human_system, settings, bool(significance), n, stats.segments)
+    williams = None
+    if len(tested) > 1 and len(names) > 3:
+        williams = williams_test(results, tested, human_system)
+        notes += _separable(results, williams, len(names))
     return Study(
         judged.source, tuple(names), tuple(human_system), n, stats.segments, settings,
-        tuple(results), tuple(significance), tuple(tested), tuple(notes),
+        tuple(results), tuple(significance), tuple(tested), tuple(notes), williams,
     )  # fmt: skip
+
+
+def williams_test(
+    results: Sequence[VariantResult], tested: Sequence[int], human_system: Sequence[float]
+) -> Significance:
+    """The Williams test (``williams.williams_p``) of system-level Pearson's
+    r between every two tested variants, the WMT metrics tasks' test up to
+    2021: p[a, b] that a (the higher r) correlates better than b, from
+    both r's and the two variants' correlation with each other over the
+    systems; clusters by mt-metrics-eval's rule."""
+    defined = [k for k in tested if not math.isnan(results[k].system["pearson"])]
+    order = sorted(defined, key=lambda k: results[k].system["pearson"], reverse=True)
+    n = len(human_system)
+    p = {}
+    for x, y in itertools.combinations(order, 2):
+        a, b = results[x], results[y]
+        between = st.pearson(a.system_scores, b.system_scores)
+        p[x, y] = williams_p(a.system["pearson"], b.system["pearson"], between, n)
+    if len(order) < 2 or any(math.isnan(v) for v in p.values()):
+        return Significance("pearson", tuple(order), {}, (0,) * len(results), "williams",
+                            "undefined for fewer than two tested variants")  # fmt: skip
+    clusters = assign_clusters(order, p, ALPHA)
+    ranks = tuple(clusters.get(k, 0) for k in range(len(results)))
+    return Significance("pearson", tuple(order), p, ranks, "williams")
+
+
+def _separable(results: Sequence[VariantResult], williams: Significance, systems: int) -> list[str]:
+    """Where the Williams test does not separate the two tested variants of
+    highest Pearson's r: how many systems of these correlations it would
+    need to (``williams.items_needed``), one line."""
+    if williams.untested or len(williams.order) < 2:
+        return []
+    first, second = williams.order[:2]
+    if williams.p[first, second] <= ALPHA:
+        return []
+    a, b = results[first], results[second]
+    r12, r13 = a.system["pearson"], b.system["pearson"]
+    needed = items_needed(r12, r13, st.pearson(a.system_scores, b.system_scores), ALPHA)
+    size = "no number of systems up to 100,000 would" if needed is None else (
+        f"about {needed:,} systems of these correlations would")  # fmt: skip
+    return [
+        f"Pearson's r of {a.name} ({r12:.3f}) and {b.name} ({r13:.3f}), the two highest "
+        f"tested, are not separated by the Williams test with {systems} systems "
+        f"(p = {williams.p[first, second]:.3f}); {size} separate them at {ALPHA}"
+    ]
 
 
 def _alike(values: Sequence[float]) -> bool:
@@ -1009,11 +1120,22 @@ def study_notes(
     human_system: Sequence[float],
     settings: Settings,
     tested: bool,
+    segments: int,
+    test_set: int,
 ) -> list[str]:
     """What the values cannot tell, one line each: why a value is undefined
     ('–' in the tables, null in the JSON; such a statistic gets no test and
-    no cluster), and what a study of so few systems cannot separate."""
+    no cluster), what a study of so few systems cannot separate, and what
+    a study on a small share of the test set loses."""
     notes = []
+    if settings.segments == "common" and 2 * segments < test_set:
+        notes.append(
+            f"common keeps {segments:,} of {test_set:,} segments ({segments / test_set:.0%}): "
+            f"each metric score rests on that share of the test set, its standard error about "
+            f"sqrt({test_set:,}/{segments:,}) = {math.sqrt(test_set / segments):.1f} times the "
+            "whole test set's, and the humans' ranking may differ from the campaign's; "
+            "--segments wmt scores the metric on the whole test set"
+        )
     systems = len(human_system)
     correlations = [name.replace("_", " ") for name in SYSTEM if name != "pairwise_accuracy"]
     if _alike(human_system):

@@ -459,7 +459,7 @@ def write_report_file(
     train: str | None = None,
     words: str = "variant",
     human: Judgements | None = None,
-    segments: str = "common",
+    segments: str = "auto",
 ) -> tuple[int, Page]:
     """Write the report of hypothesis files (``names``; the first is the
     baseline) to ``path``; its size in bytes, and what it shows. The files

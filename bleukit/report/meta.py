@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..core.results import LEVELS
-from ..meta.study import SPA, SYSTEM, TEST_NAMES, Study
+from ..meta.study import PROTOCOLS, SPA, SYSTEM, TEST_NAMES, Study
 from .tables import render_latex, render_markdown, render_text
 
 #: the columns of the system-level table: statistic, heading
@@ -82,12 +82,10 @@ def delta_cells(study: Study, width: int) -> Cells:
 
 def about(study: Study) -> list[str]:
     s = study.settings
-    which = "those rated for every system"
-    if s.segments == "rated":
-        which = "those rated for any system, each system scored on its own rated ones"
     lines = [
+        f"Protocol (--segments {s.segments}): {PROTOCOLS[s.segments]}",
         f"Human judgements: {study.judgements}; {len(study.systems)} systems "
-        f"({', '.join(study.systems)}); {study.segments} of {study.test_set} segments, {which}",
+        f"({', '.join(study.systems)}); {study.segments:,} of {study.test_set:,} segments read",
         f"Scores oriented so that higher is better (TER and penalties negated); segment level "
         f"from each variant's sentence scores; Kendall-like tau skips human differences below "
         f"{s.threshold:g}",
@@ -119,24 +117,61 @@ def about(study: Study) -> list[str]:
         lines.append("Significance: " + "; ".join(each))
     for why, names in untested.items():
         lines.append(f"No test and no clusters ({why}): {', '.join(names)}")
+    w = study.williams
+    if w is not None and not w.untested:
+        groups: dict[int, list[str]] = {}
+        for k in w.order:
+            groups.setdefault(w.clusters[k], []).append(study.variants[k].name)
+        ranked = "; ".join(f"({c}) {', '.join(names)}" for c, names in groups.items())
+        lines.append(f"Beside PERM-BOTH, {TEST_NAMES['williams']} of system-level Pearson's r, "
+                     f"clusters: {ranked}")  # fmt: skip
     lines += study.notes
     return lines
 
 
 def best_lines(study: Study) -> list[str]:
+    """Per statistic, the variant of the highest value, and whether the
+    study separates it: "best" only where its significance cluster leaves
+    some tested variant out; "not separated (N systems)" where every tested
+    variant shares the first; "highest (untested)" where there is no test."""
+    sig = {s.statistic: s for s in study.significance}
+    systems = len(study.systems)
     lines = []
     for name in (*SYSTEM, SPA, *study.settings.segment_statistics()):
-        best = study.best(name)
-        if best is not None:
-            lines.append(f"best {name.replace('_', ' ')}: {best.name} ({best.value(name):.4f})")
+        top = study.best(name)
+        if top is None:
+            continue
+        label, value = name.replace("_", " "), f"{top.name} ({top.value(name):.4f})"
+        test = sig.get(name)
+        if test is None or test.untested:
+            lines.append(f"highest {label} (untested): {value}")
+            continue
+        first = [study.variants[k].name for k in test.order if test.clusters[k] == 1]
+        size = f"{systems} systems" if name in SYSTEM else (
+            f"{systems} systems x {study.segments:,} segments")  # fmt: skip
+        if len(first) == len(test.order):
+            lines.append(f"{label}: not separated ({size}): every tested variant in cluster 1; "
+                         f"highest {value}")  # fmt: skip
+        elif len(first) == 1:
+            lines.append(f"best {label}: {value}, alone in cluster 1 ({size})")
+        else:
+            lines.append(f"best {label}: {value}, cluster 1 with {', '.join(first[1:])} ({size})")
     return lines
 
 
 def _signatures(study: Study) -> list[str]:
     lines = []
     for v in study.variants:
-        segment = "" if v.sentence_variant == v.name else f" (segment level: {v.sentence_variant})"
-        lines.append(f"{v.name}{segment}: {v.signature}")
+        # a variant's sentence scores are its own formula on each segment,
+        # or another variant's standing in (BLEU without smoothing scores
+        # most sentences 0): the line says which, so that neither passes for
+        # a tool's sentence-level function it is not
+        segment = (
+            "the same variant on each segment"
+            if v.sentence_variant == v.name
+            else f"{v.sentence_variant} standing in"
+        )
+        lines.append(f"{v.name} (segment level: {segment}): {v.signature}")
     return lines
 
 
