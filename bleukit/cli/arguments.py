@@ -158,6 +158,40 @@ def system_files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     return systems(args)
 
 
+def external(
+    args: argparse.Namespace, systems: Sequence[str], variants: Sequence[AnyMetric]
+) -> list[AnyMetric]:
+    """The external scores --scores NAME=FILE names, as metrics of the
+    ``systems`` (the names the command collects them under), each with what
+    --scores-about says they are and which way --scores-lower says is
+    better; a NAME given twice, or also a variant's name, is refused."""
+    from ..metrics import external_scores
+
+    files: dict[str, str] = {}
+    for pair in args.scores:
+        name, sep, path = pair.partition("=")
+        if not sep or not name.strip() or not path.strip():
+            raise InputError(f"--scores {pair!r}: expected NAME=FILE")
+        if name.strip() in files:
+            raise InputError(f"--scores names {name.strip()} twice")
+        files[name.strip()] = path.strip()
+    about: dict[str, str] = {}
+    for pair in args.scores_about:
+        name, sep, text = pair.partition("=")
+        if not sep or name.strip() not in files:
+            raise InputError(f"--scores-about {pair!r}: expected NAME=TEXT for a --scores NAME")
+        about[name.strip()] = text.strip()
+    for name in args.scores_lower:
+        if name.strip() not in files:
+            raise InputError(f"--scores-lower {name!r}: no --scores of that name")
+    lower = {name.strip() for name in args.scores_lower}
+    taken = sorted(set(files) & {v.name for v in variants})
+    if taken:
+        raise InputError(f"--scores {taken[0]}: a variant of the run has that name")
+    return [external_scores(name, path, systems, about.get(name, ""), name in lower)
+            for name, path in files.items()]  # fmt: skip
+
+
 def aliases(pairs: Sequence[str]) -> dict[str, str]:
     """--alias SYSTEM=JUDGED, each system once."""
     out: dict[str, str] = {}

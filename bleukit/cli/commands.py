@@ -147,6 +147,7 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
     spec = a.test_spec(args, paired=True)
     variants = a.variants(a.variant_names(args), args.set)
     a.warn_language(args, variants)
+    variants += a.external(args, a.systems(args)[0], variants)
     if args.all_pairs and args.human_agreement:
         raise InputError("--human-agreement goes with a baseline test, not --all-pairs")
     stats = _collect(args, variants)
@@ -197,6 +198,7 @@ def cmd_matrix(args: argparse.Namespace, out: TextIO) -> None:
     names = a.variant_names(args, default=("BLEUw4", "BLEUc18"), beside=("chrF",))
     variants = a.variants(names, args.set)
     a.warn_language(args, variants)
+    variants += a.external(args, a.systems(args)[0], variants)
     stats = _collect(args, variants, per_segment=False)
     out.write(matrix_formats.FORMATS[args.format](matrix.from_stats(variants, stats), args.width))
 
@@ -216,6 +218,7 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> None:
         names = _judged_names(args, names, human)
     elif args.alias:
         raise InputError("--alias goes with -H/--human")
+    variants += a.external(args, names, variants)
     execution = a.execution(args)
     size, page = write_report_file(
         args.output, variants, a.flatten(args.ref), paths, names, spec, execution, args.rows,
@@ -297,6 +300,10 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     judgements = _judgements(args)
     names, paths = a.system_files(args)
     names = _judged_names(args, names, judgements)
+    # external scores are listed variants: always tested, before the grid
+    scores = a.external(args, names, variants)
+    variants[len(listed) : len(listed)] = scores
+    tested = len(listed) + len(scores)
     threshold = judgements.darr_threshold if args.threshold is None else args.threshold
     calibrate = tuple(dict.fromkeys(x.strip() for x in args.calibrate.split(",") if x.strip()))
     settings = Settings(args.samples, args.trials, args.seed, args.level, threshold, calibrate,
@@ -304,7 +311,7 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     settings.check()  # before the systems are read
     stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     with phase("meta-evaluation"):
-        study = run(variants, stats, judgements, settings, len(listed) if grid else None)
+        study = run(variants, stats, judgements, settings, tested if grid else None)
     if args.save_agreement:
         from ..meta.delta import save
 

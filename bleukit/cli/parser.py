@@ -135,6 +135,38 @@ def _add_variants(group: _Group, default: str, several: bool) -> None:
     )
 
 
+def _add_scores(group: _Group) -> None:
+    """External segment scores as metrics beside the variants."""
+    _completes(
+        group.add_argument(
+            "--scores",
+            action="append",
+            default=[],
+            metavar="NAME=FILE",
+            help="another metric's segment scores (COMET, BLEURT...), studied, compared and "
+            "ranked beside the variants as NAME: system<TAB>segment<TAB>score lines, "
+            "mt-metrics-eval's 'system score' lines (*.seg.score), or a directory of one file "
+            "per system, one score a line; a system's score is its segments' mean",
+        ),
+        "files",
+    )
+    group.add_argument(
+        "--scores-about",
+        action="append",
+        default=[],
+        metavar="NAME=TEXT",
+        help="what the scores NAME are (model, version, references), kept in their signature "
+        "beside the file's sha256",
+    )
+    group.add_argument(
+        "--scores-lower",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="the scores NAME are better when lower (MetricX, an error count)",
+    )
+
+
 def _add_quiet(group: _Group) -> None:
     group.add_argument(
         "-q",
@@ -214,10 +246,12 @@ def _system_options(
     default: str | None,
     formats: tuple[str, ...] = (),
     width: bool = True,
+    scores: bool = False,
 ) -> _Group:
     """What every command of several systems takes: references, systems
     and their names; the variants (``default``; None: the command names its
-    own); the output's format and --quiet. The output group, for more."""
+    own), with external scores beside them (``scores``); the output's
+    format and --quiet. The output group, for more."""
     inputs = parser.add_argument_group("input")
     _add_refs(inputs)
     _add_inputs(inputs, hyp_help, required=True)
@@ -227,6 +261,8 @@ def _system_options(
         _add_variants(variants, default, several=True)
         _add_lang(variants)
         _add_set(variants)
+        if scores:
+            _add_scores(variants)
     output = parser.add_argument_group("output")
     if formats:
         _add_format(output, formats, width)
@@ -237,7 +273,7 @@ def _system_options(
 def _compare_options(compare: argparse.ArgumentParser) -> None:
     formats = ("text", "json", "markdown", "latex", "csv")
     baseline = "hypothesis files; the first is the baseline (but see --all-pairs)"
-    _system_options(compare, baseline, "BLEUw4, or chosen by --lang", formats)
+    _system_options(compare, baseline, "BLEUw4, or chosen by --lang", formats, scores=True)
     significance = compare.add_argument_group("significance")
     _add_resampling_args(significance, tests=True)
     _completes(
@@ -289,12 +325,14 @@ _PAIR = "BLEUw4,BLEUc18; with --lang, the variant it picks"
 
 def _matrix_options(matrix: argparse.ArgumentParser) -> None:
     formats = ("text", "json", "markdown", "latex")
-    _system_options(matrix, "hypothesis files, one per system", _PAIR, formats)
+    _system_options(matrix, "hypothesis files, one per system", _PAIR, formats, scores=True)
     _add_executor(matrix.add_argument_group("execution"))
 
 
 def _report_options(report: argparse.ArgumentParser) -> None:
-    output = _system_options(report, "hypothesis files; the first is the baseline", _PAIR)
+    output = _system_options(
+        report, "hypothesis files; the first is the baseline", _PAIR, scores=True
+    )
     _completes(
         output.add_argument("-o", "--output", required=True, help="the HTML file to write"),
         "files",
@@ -343,6 +381,7 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
     _add_names(inputs)
     variants = meta.add_argument_group("variants")
     _add_variants(variants, _META, several=True)
+    _add_scores(variants)
     _add_lang(variants)
     _add_set(variants)
     study = meta.add_argument_group("study")

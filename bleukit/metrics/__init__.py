@@ -5,6 +5,7 @@ registry (``registry.METRICS``, with plugins from the entry-point group
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,31 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'bleukit.metrics' has no attribute {name!r}")
     return getattr(import_module(f".{module}", __name__), name)
+
+
+def external_scores(
+    label: str,
+    path: str,
+    systems: Sequence[str],
+    about: str = "",
+    lower_is_better: bool = False,
+) -> AnyMetric:
+    """External segment scores (COMET, BLEURT, MetricX...) as a metric of
+    the ``systems`` (their names, in the order their statistics are
+    collected): ``label`` is what outputs call them, ``about`` what they are
+    (the model, its version: the signature keeps it), ``path`` a file or
+    directory of scores in one of ``scores.reading``'s layouts, its sha256
+    in the signature."""
+    from .registry import METRICS
+    from .scores.reading import digest
+
+    spec = METRICS.get("scores.v1")
+    data = {
+        "name": label, "metric": "scores.v1", "label": label, "about": about,
+        "lower_is_better": lower_is_better, "sha256": digest(path), "path": path,
+        "systems": tuple(systems),
+    }  # fmt: skip
+    return metric_for(spec.validate(data, f"--scores {label}"))
 
 
 def metric_for(config: Any, engine: str | None = None, threads: int | None = None) -> AnyMetric:

@@ -1,0 +1,236 @@
+"""bleukit/metrics/scores: external segment scores as a metric. The three
+layouts read alike, every problem in one line naming the file, exact
+means in fixed point, the signature (name, what the user says, sha256),
+and the statistics of several systems collected in chunks; ``compare
+--all-pairs`` on them equals a paired bootstrap written here with the same
+draws; ``meta`` studies them as a variant."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bleukit.cli import main
+from bleukit.core.errors import InputError
+from bleukit.core.resampling import Draws, bootstrap_indices
+from bleukit.corpus.systems import SystemStatistics, collect
+from bleukit.metrics import external_scores, read_signature
+from bleukit.metrics.scores.core import FixedPoint
+from bleukit.metrics.scores.reading import digest, read_scores
+
+REFS = [["a b c", "d e f", "g h i", "j k l"]]
+HYPS = [("A", ["a b c", "d e", "x", "j k"]), ("B", ["a b", "d e f", "g h i", "j"])]
+SCORES = {"A": [0.5, -0.25, 0.125, 0.75], "B": [0.9, 0.1, 0.3, -1.5]}
+
+
+@pytest.fixture
+def seg_score(tmp_path):
+    """The scores in mt-metrics-eval's ``*.seg.score`` layout."""
+    path = tmp_path / "comet.seg.score"
+    path.write_text("".join(f"{s} {x!r}\n" for s, row in SCORES.items() for x in row), "utf-8")
+    return str(path)
+
+
+def test_the_three_layouts_read_alike(tmp_path, seg_score):
+    tsv = tmp_path / "comet.tsv"
+    rows = [f"{s}\t{k + 1}\t{x!r}" for s, row in SCORES.items() for k, x in enumerate(row)]
+    tsv.write_text("system\tsegment\tscore\n" + "\n".join(reversed(rows)) + "\n", "utf-8")
+    folder = tmp_path / "per-system"
+    folder.mkdir()
+    for system, row in SCORES.items():
+        (folder / f"{system}.txt").write_text("".join(f"{x!r}\n" for x in row), "utf-8")
+    for path in (seg_score, str(tsv), str(folder)):
+        assert read_scores(path) == SCORES or read_scores(path) == {
+            f"{s}.txt": row for s, row in SCORES.items()
+        }, path
+        metric = external_scores("COMET", path, ["A", "B"])
+        stats = collect([metric], HYPS, REFS)
+        assert stats.sentence_values(metric, "B") == SCORES["B"], path
+
+
+def test_digest_is_the_files_and_a_directory_names_its_files(tmp_path, seg_score):
+    with open(seg_score, "rb") as fh:
+        assert digest(seg_score) == hashlib.sha256(fh.read()).hexdigest()
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "A").write_text("1\n", "utf-8")
+    before = digest(str(folder))
+    (folder / "A").rename(folder / "B")
+    assert digest(str(folder)) != before
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("A 0.5\nA nope\n", ":2: score 'nope' is not a number"),
+        ("A 0.5\nA None\n", ":2: score 'None' is not a number"),
+        ("A 0.5\nA inf\n", "is not a finite number"),
+        ("A 0.5 1\n", ":1: expected 2 whitespace-separated fields, found 3"),
+        ("A\t1\t0.5\nA\t1\t0.7\n", ":2: A has a second score for segment 1"),
+        ("A\t1\t0.5\nA\t3\t0.7\n", "A has no score for segment 2"),
+        ("A\t1\t0.5\nA\t0\t0.7\n", ":2: segment '0' is not a line number"),
+        ("", "no scores in it"),
+    ],
+)
+def test_a_bad_file_is_one_line_naming_it(tmp_path, text, message):
+    path = tmp_path / "bad.score"
+    path.write_text(text, "utf-8")
+    with pytest.raises(InputError, match=message.replace("(", r"\(")):
+        read_scores(str(path))
+
+
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=30))
+def test_fixed_point_holds_every_score_and_means_exactly(values):
+    fixed = FixedPoint.of(values)
+    encoded = [fixed.encode(x) for x in values]
+    assert all(e >= 0 for e in encoded)
+    assert fixed.mean((encoded[0], 1)) == values[0]
+    exact = sum(Fraction(x) for x in values) / len(values)
+    assert fixed.mean((sum(encoded), len(values))) == float(exact)
+    assert math.isnan(fixed.mean((0, 0)))
+
+
+def test_signature_keeps_what_the_user_says_and_reads_back(seg_score):
+    metric = external_scores("COMET", seg_score, ["A", "B"], about="wmt22-comet-da, ref A")
+    sig = metric.signature(1)
+    assert sig.long.startswith("bleukit|metric:scores.v1|name:COMET|about:wmt22-comet-da, ref A|")
+    assert f"|sha256:{digest(seg_score)}|" in sig.long
+    again = read_signature(sig.long)
+    assert again.config.sha256 == metric.config.sha256 and again.config.label == "COMET"
+    lower = external_scores("MetricX", seg_score, ["A", "B"], lower_is_better=True)
+    assert not lower.higher_is_better and "|lower:yes|" in lower.signature(1).long
+    assert metric.fingerprint != lower.fingerprint
+    with pytest.raises(Exception, match="must not hold '|'"):
+        external_scores("COMET", seg_score, ["A"], about="a|b")
+
+
+def test_a_changed_file_a_missing_system_or_length_is_refused(tmp_path, seg_score):
+    metric = external_scores("COMET", seg_score, ["A", "C"])
+    with pytest.raises(InputError, match="no scores of system C"):
+        collect([metric], [HYPS[0], ("C", HYPS[1][1])], REFS).total(metric, "C")
+    short = external_scores("COMET", seg_score, ["A", "B"])
+    with pytest.raises(InputError, match="A has 4 scores; the test set has 3 segments"):
+        collect([short], [(n, h[:3]) for n, h in HYPS], [REFS[0][:3]]).total(short, "A")
+    changed = external_scores("COMET", seg_score, ["A", "B"])
+    with open(seg_score, "a", encoding="utf-8") as fh:
+        fh.write("B 0.0\n")
+    with pytest.raises(InputError, match="the file changed"):
+        collect([changed], HYPS, REFS).total(changed, "A")
+    # a lone hypothesis file has no system to look its scores up by
+    with pytest.raises(InputError, match="looked up by system and segment"):
+        changed.corpus_score(["x"], [["y"]])
+
+
+def test_chunks_collected_apart_add_up(seg_score):
+    """A store counts the segments of each chunk; partials of later chunks
+    append, so an executor's pieces give the same statistics."""
+    metric = external_scores("COMET", seg_score, ["A", "B"])
+    whole = collect([metric], HYPS, REFS)
+    first, later = (SystemStatistics([metric], ["A", "B"]) for _ in range(2))
+    first.add([REFS[0][:1]], [HYPS[0][1][:1], HYPS[1][1][:1]])
+    later.add([REFS[0][1:]], [HYPS[0][1][1:], HYPS[1][1][1:]])
+    first.extend(later)
+    for system in ("A", "B"):
+        assert first.total(metric, system) == whole.total(metric, system)
+        assert first.sentence_values(metric, system) == SCORES[system]
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_all_pairs_equal_a_paired_bootstrap_written_here(tmp_path, capsys):
+    """compare --all-pairs on a TSV of segment scores: each pair's p-value
+    is the paired bootstrap of the means on the same resamples ((c + 1) /
+    (S + 1), the differences centred), exactly."""
+    import random
+
+    rng = random.Random(7)
+    n, names = 30, ["A", "B", "C"]
+    scores = {s: [round(rng.gauss(0.7 + 0.02 * k, 0.1), 6) for _ in range(n)]
+              for k, s in enumerate(names)}  # fmt: skip
+    tsv = tmp_path / "s.tsv"
+    lines = [f"{s}\t{i + 1}\t{x!r}\n" for s in names for i, x in enumerate(scores[s])]
+    tsv.write_text("".join(lines), "utf-8")
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"r {i}\n" for i in range(n)), "utf-8")
+    hyps = []
+    for s in names:
+        (tmp_path / s).write_text("".join(f"h {i}\n" for i in range(n)), "utf-8")
+        hyps.append(str(tmp_path / s))
+    samples, seed = 200, 3
+    code, out, err = run(["compare", "--all-pairs", "-f", "json", "--correction", "none",
+                          "-r", str(ref), "-i", *hyps, "--scores", f"X={tsv}",
+                          "--samples", str(samples), "--seed", str(seed)], capsys)  # fmt: skip
+    assert (code, err) == (0, ""), err
+    (ranking,) = [r for r in json.loads(out) if r["variant"] == "X"]
+    indices = bootstrap_indices(Draws.from_seed(n, samples, seed))
+
+    def mean(values):
+        return float(sum(Fraction(x) for x in values) / len(values))
+
+    boot = {s: [mean([scores[s][i] for i in idx]) for idx in indices] for s in names}
+    for pair in ranking["pairs"]:
+        a, b = pair["system_a"], pair["system_b"]
+        observed = abs(mean(scores[a]) - mean(scores[b]))
+        diffs = [abs(y - x) for x, y in zip(boot[a], boot[b])]
+        centre = math.fsum(diffs) / len(diffs)
+        expected = (sum(d - centre >= observed for d in diffs) + 1) / (samples + 1)
+        assert pair["p_value"] == expected, (a, b)
+        assert pair["score_a"] == mean(scores[a])
+    code, _, err = run(["compare", "-r", str(ref), "-i", *hyps, "--scores", f"X={tsv}",
+                        "--scores-lower", "Y"], capsys)  # fmt: skip
+    assert code == 2 and "--scores-lower 'Y': no --scores of that name" in err
+    code, _, err = run(["compare", "-r", str(ref), "-i", *hyps, "--scores", f"BLEUw4={tsv}"],
+                       capsys)  # fmt: skip
+    assert code == 2 and "--scores BLEUw4: a variant of the run has that name" in err
+    code, _, err = run(["compare", "-r", str(ref), "-i", *hyps, "--scores", str(tsv)], capsys)
+    assert code == 2 and "expected NAME=FILE" in err and len(err.splitlines()) == 1
+
+
+def test_meta_studies_external_scores_as_a_variant(tmp_path, capsys):
+    """Scores that are the humans' own plus a constant agree perfectly at
+    every level, are tested like a listed variant (intervals, clusters,
+    PERM-BOTH), and keep their signature in the JSON."""
+    import random
+
+    rng = random.Random(3)
+    n, names = 16, ["A", "B", "C", "D", "E"]
+    human = {s: [rng.randint(0, 20) / 4 for _ in range(n)] for s in names}
+    judged = tmp_path / "human.tsv"
+    judged.write_text("".join(f"{s}\t{i + 1}\t{x}\n" for s in names
+                              for i, x in enumerate(human[s])), "utf-8")  # fmt: skip
+    scores = tmp_path / "mine.seg.score"
+    scores.write_text("".join(f"{s} {x + 0.5}\n" for s in names for x in human[s]), "utf-8")
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"the cat {i} sat\n" for i in range(n)), "utf-8")
+    hyps = []
+    for k, s in enumerate(names):
+        (tmp_path / s).write_text("".join(f"the cat {i + k % 2} sat\n" for i in range(n)),
+                                  "utf-8")  # fmt: skip
+        hyps.append(str(tmp_path / s))
+    argv = ["meta", "-H", str(judged), "-r", str(ref), "-i", *hyps, "-v", "chrF",
+            "--scores", f"MINE={scores}", "--scores-about", "MINE=the humans plus 0.5",
+            "--samples", "20", "--trials", "20", "-f", "json"]  # fmt: skip
+    code, out, err = run(argv, capsys)
+    assert (code, err) == (0, ""), err
+    data = json.loads(out)
+    mine = data["variants"][1]
+    assert [v["name"] for v in data["variants"]] == ["chrF", "MINE"]
+    assert mine["tested"] and mine["clusters"]["pearson"] == 1
+    assert mine["system"]["pearson"] == pytest.approx(1.0, abs=1e-12)
+    assert mine["segment"]["acc_eq_item"] == 1.0 and "pearson" in mine["intervals"]
+    assert mine["signature"].startswith("bleukit|metric:scores.v1|name:MINE|about:the humans plus")
+    assert f"sha256:{digest(str(scores))}" in mine["signature"]
+    # in a grid, external scores are listed variants: always tested
+    code, out, err = run([*argv, "--search", "max_order=2..3"], capsys)
+    data = json.loads(out)
+    assert (code, err) == (0, "") and [v["tested"] for v in data["variants"][:2]] == [True, True]
