@@ -249,3 +249,19 @@ def test_a_file_named_after_the_system_finds_its_numbered_wmt_id(tmp_path):
     assert judgements.judged_name("Online") == "Online"  # a number must follow the dot
     with pytest.raises(InputError, match=r"more than one judged id for B \(B.7 or B.8\); choose"):
         judgements.check_systems([judgements.judged_name("B")])
+
+
+def test_mt_metrics_evals_human_scores(tmp_path):
+    """human-scores/LP.NAME.seg.score: 'system score' lines in segment order,
+    None where a segment is not rated; told from its first line."""
+    path = tmp_path / "en-de.mqm.seg.score"
+    path.write_text("A -1.5\nA None\nA 0\nB None\nB -25\nB -0.1\n", "utf-8")
+    read = j.read_judgements(str(path))
+    assert read.kind == "mtme" and read.higher_is_better
+    assert read.scores == {"A": (-1.5, None, 0.0), "B": (None, -25.0, -0.1)}
+    assert read.rated("A") == [0, 2]
+    with pytest.raises(InputError, match=r"seg.score:3: A's score 3 is past the test set's end"):
+        j.read_judgements(str(path), segments=2)
+    path.write_text("A -1.5\nA x\n", "utf-8")
+    with pytest.raises(InputError, match=r"seg.score:2: score 'x' is not a number"):
+        j.read_judgements(str(path), "mtme")

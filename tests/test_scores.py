@@ -234,3 +234,98 @@ def test_meta_studies_external_scores_as_a_variant(tmp_path, capsys):
     code, out, err = run([*argv, "--search", "max_order=2..3"], capsys)
     data = json.loads(out)
     assert (code, err) == (0, "") and [v["tested"] for v in data["variants"][:2]] == [True, True]
+
+
+MQM = __import__("pathlib").Path(__file__).resolve().parent / "data" / "mqm"
+MTME_SYSTEMS = ("Facebook-AI", "UEdin", "Online-W", "HuaweiTSC", "eTranslation")
+
+
+@pytest.fixture
+def mtme(tmp_path):
+    """A hand-made mt-metrics-eval data directory: WMT21 MQM en-de's first
+    40 segments, refA the reference, refB a human translation (eTranslation's
+    output standing in), MQM's scores negated as mt-metrics-eval keeps them,
+    and two metrics' segment scores."""
+    root, n = tmp_path / "mtme", 40
+    where = root / "wmt21.mini"
+    for folder in ("references", "system-outputs/en-de", "human-scores",
+                   "metric-scores/en-de"):  # fmt: skip
+        (where / folder).mkdir(parents=True)
+    ref = (MQM / "newstest2021.en-de.ref.A.de").read_text("utf-8").splitlines()[:n]
+    (where / "references" / "en-de.refA.txt").write_text("\n".join(ref) + "\n", "utf-8")
+    outputs = {}
+    for name in MTME_SYSTEMS:
+        lines = (MQM / "newstest2021.en-de" / f"newstest2021.en-de.hyp.{name}.de").read_text(
+            "utf-8").splitlines()[:n]  # fmt: skip
+        target = "refB" if name == "eTranslation" else name
+        outputs[target] = lines
+        (where / "system-outputs" / "en-de" / f"{target}.txt").write_text(
+            "\n".join(lines) + "\n", "utf-8")  # fmt: skip
+    (where / "references" / "en-de.refB.txt").write_text(
+        "\n".join(outputs["refB"]) + "\n", "utf-8")  # fmt: skip
+    human = {}
+    for row in (
+        (MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv").read_text("utf-8").split("\n")[1:]
+    ):
+        if row:
+            system, score, seg = row.split()
+            system = "refB" if system == "eTranslation" else system
+            if system in outputs and int(seg) <= n:
+                human.setdefault(system, []).append(None if score == "None" else -float(score))
+    (where / "human-scores" / "en-de.mqm.seg.score").write_text(
+        "".join(f"{s} {x}\n" for s, row in human.items() for x in row), "utf-8")  # fmt: skip
+    for metric, shift in (("FAKE-A-refA", 0.0), ("FAKE-B-refA", 1.0)):
+        (where / "metric-scores" / "en-de" / f"{metric}.seg.score").write_text(
+            "".join(f"{s} {0.0 if x is None else x + shift * (k % 3)}\n"
+                    for s, row in human.items() for k, x in enumerate(row)), "utf-8")  # fmt: skip
+    return root
+
+
+def test_meta_reads_mt_metrics_evals_layout(mtme, capsys):
+    """--mtme DIR --testset --lp studies the machine systems against the
+    chosen reference, the human scores and every metric's scores, as the
+    same files given by hand do; --include-human adds refB."""
+    where = mtme / "wmt21.mini"
+    quick = ["--samples", "0", "--trials", "0", "-f", "json", "-v", "chrF"]
+    argv = ["meta", "--mtme", str(mtme), "--testset", "wmt21.mini", "--lp", "en-de", *quick]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and "has references refA, refB: choose one with --mtme-ref" in err
+    code, out, err = run([*argv, "--mtme-ref", "refA"], capsys)
+    assert (code, err) == (0, ""), err
+    data = json.loads(out)
+    assert data["systems"] == ["Facebook-AI", "HuaweiTSC", "Online-W", "UEdin"]
+    assert [v["name"] for v in data["variants"]] == ["chrF", "FAKE-A-refA", "FAKE-B-refA"]
+    assert "about:mt-metrics-eval wmt21.mini en-de" in data["variants"][1]["signature"]
+    # the judgements are the humans' own: FAKE-A agrees perfectly
+    assert data["variants"][1]["segment"]["acc_eq_item"] == 1.0
+    outputs, fake = where / "system-outputs" / "en-de", "mt-metrics-eval wmt21.mini en-de"
+    by_hand = ["meta", "-H", str(where / "human-scores" / "en-de.mqm.seg.score"),
+               "-r", str(where / "references" / "en-de.refA.txt"),
+               "-i", *(str(outputs / f"{s}.txt") for s in data["systems"]),
+               "--scores", f"FAKE-A-refA={where / 'metric-scores/en-de/FAKE-A-refA.seg.score'}",
+               "--scores-about", f"FAKE-A-refA={fake}", *quick]  # fmt: skip
+    code, out, err = run(by_hand, capsys)
+    assert (code, err) == (0, ""), err
+    mine = json.loads(out)
+    assert mine["variants"] == data["variants"][:2]
+    code, out, _ = run([*argv, "--mtme-ref", "refA", "--include-human",
+                        "--mtme-metrics", "FAKE-B-refA"], capsys)  # fmt: skip
+    data = json.loads(out)
+    assert "refB" in data["systems"] and len(data["systems"]) == 5
+    assert [v["name"] for v in data["variants"]] == ["chrF", "FAKE-B-refA"]
+    for extra, message in (
+        (["--mtme-ref", "refC"], "--mtme-ref refC: no reference of that name"),
+        (["--mtme-ref", "refA", "--mtme-metrics", "X"], "--mtme-metrics X: no metric scores"),
+        (["--mtme-ref", "refA", "-r", "x"], "--mtme reads the references, systems and human"),
+    ):
+        code, out, err = run([*argv, *extra], capsys)
+        assert code == 2 and message in err and len(err.splitlines()) == 1, extra
+    code, _, err = run(["meta", "--mtme", str(mtme), "--lp", "en-de", *quick], capsys)
+    assert code == 2 and "--mtme needs --testset and --lp" in err
+    code, _, err = run(["meta", "--mtme", str(mtme), "--testset", "wmt99", "--lp", "en-de"],
+                       capsys)  # fmt: skip
+    assert code == 2 and "no test set wmt99 in it" in err
+    code, _, err = run(["meta", "--testset", "wmt22", "-v", "chrF"], capsys)
+    assert code == 2 and "--testset goes with --mtme" in err
+    code, _, err = run(["meta", "-v", "chrF", "-r", "x"], capsys)
+    assert code == 2 and "meta needs -H, -i (or --mtme DIR --testset --lp)" in err

@@ -285,6 +285,49 @@ def _judged_names(
     return judged
 
 
+def _meta_inputs(args: argparse.Namespace) -> None:
+    """``meta``'s references, systems, judgements and external scores: as
+    given (-r, -i, -H, --scores), or from mt-metrics-eval's data layout
+    (--mtme DIR --testset T --lp LP, ``io.mtme``), its metrics' segment
+    scores as --scores beside any the user gives."""
+    mtme = ("--testset", "--lp", "--mtme-ref", "--mtme-human", "--mtme-metrics")
+    if args.mtme is None:
+        given = [o for o in (*mtme, "--include-human") if getattr(args, o[2:].replace("-", "_"))]
+        if given:
+            raise InputError(f"{given[0]} goes with --mtme")
+        missing = [
+            o for o, v in (("-H", args.human), ("-r", args.ref), ("-i", args.input)) if not v
+        ]
+        if missing:
+            raise InputError(f"meta needs {', '.join(missing)} (or --mtme DIR --testset --lp)")
+        return
+    from ..io.mtme import read_mtme
+
+    given = [o for o, v in (("-H", args.human), ("-r", args.ref), ("-i", args.input),
+                            ("--names", args.names)) if v]  # fmt: skip
+    if given:
+        raise InputError(f"--mtme reads the references, systems and human scores: not {given[0]}")
+    if not (args.testset and args.lp):
+        raise InputError("--mtme needs --testset and --lp (e.g. --testset wmt22 --lp de-en)")
+    data = read_mtme(args.mtme, args.testset, args.lp)
+    reference, ref_path = data.reference(args.mtme_ref)
+    args.ref = [[ref_path]]
+    args.human = data.human_scores(args.mtme_human)
+    systems = data.systems(reference, args.include_human)
+    if not systems:
+        raise InputError(f"{data.where}: no system outputs but the references'")
+    args.input = [list(systems.values())]
+    args.names = ",".join(systems)
+    chosen = None
+    if args.mtme_metrics:
+        chosen = [n.strip() for n in args.mtme_metrics.split(",") if n.strip()]
+    scores = data.metric_scores(chosen)
+    about = {p.partition("=")[0].strip() for p in args.scores_about}
+    args.scores = [*(f"{n}={p}" for n, p in scores.items()), *args.scores]
+    source = f"mt-metrics-eval {args.testset} {args.lp}"
+    args.scores_about = [*args.scores_about, *(f"{n}={source}" for n in scores if n not in about)]
+
+
 def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     from ..executors.files import collect_files
     from ..meta.study import Settings, grid_names, run
@@ -297,6 +340,7 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     grid = grid_names(args.search_base, a.search_axes(args.search)) if args.search else []
     variants = a.variants([*listed, *grid], args.set)
     a.warn_language(args, variants)
+    _meta_inputs(args)
     judgements = _judgements(args)
     names, paths = a.system_files(args)
     names = _judged_names(args, names, judgements)

@@ -362,7 +362,44 @@ _META = "BLEUw4,BLEUc18,sacrebleu,chrF,chrF++,TER,NIST"
 
 
 def _meta_options(meta: argparse.ArgumentParser) -> None:
-    _add_human(meta.add_argument_group("human judgements"), required=True)
+    _add_human(meta.add_argument_group("human judgements"), required=False)
+    mtme = meta.add_argument_group("mt-metrics-eval's data (instead of -H, -r and -i)")
+    _completes(
+        mtme.add_argument(
+            "--mtme",
+            metavar="DIR",
+            help="an extracted mt-metrics-eval data directory (mt-metrics-eval-v2): the "
+            "references, system outputs, human scores and every metric's segment scores of "
+            "--testset and --lp in it",
+        ),
+        "files",
+    )
+    mtme.add_argument("--testset", metavar="NAME", help="with --mtme: the test set (wmt22)")
+    mtme.add_argument("--lp", metavar="SRC-TGT", help="with --mtme: the language pair (de-en)")
+    mtme.add_argument(
+        "--mtme-ref",
+        metavar="NAME",
+        help="with --mtme: the reference the variants score against (refA; needed where there "
+        "are several)",
+    )
+    mtme.add_argument(
+        "--mtme-human",
+        metavar="NAME",
+        help="with --mtme: the segment-level human scores (mqm, wmt-z...; needed where there "
+        "are several)",
+    )
+    mtme.add_argument(
+        "--mtme-metrics",
+        metavar="NAMES",
+        help="with --mtme: the metrics' scores to study, comma-separated (COMET-22-refA,...; "
+        "default every one in the directory)",
+    )
+    mtme.add_argument(
+        "--include-human",
+        action="store_true",
+        help="with --mtme: the human translations (the other references) are systems too, "
+        "scored against --mtme-ref (mt-metrics-eval's include_human)",
+    )
     output = meta.add_argument_group("output")
     _add_format(output, ("text", "json", "markdown", "latex"), decimals=3)
     _add_quiet(output)
@@ -376,8 +413,8 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
         "files",
     )
     inputs = meta.add_argument_group("input")
-    _add_refs(inputs)
-    _add_inputs(inputs, "hypothesis files, one per system, or a directory of them", True)
+    _add_refs(inputs, required=False)
+    _add_inputs(inputs, "hypothesis files, one per system, or a directory of them")
     _add_names(inputs)
     variants = meta.add_argument_group("variants")
     _add_variants(variants, _META, several=True)
@@ -459,7 +496,7 @@ def _add_human(human: _Group, required: bool) -> None:
     )
     human.add_argument(
         "--human-format",
-        choices=("auto", "mqm-avg", "mqm", "wmt-da", "appraise", "tsv"),
+        choices=("auto", "mqm-avg", "mqm", "wmt-da", "appraise", "tsv", "mtme"),
         default="auto",
         help="the judgements' format (default: told by their first line)",
     )

@@ -60,7 +60,7 @@ from ..io.records import segment as _segment
 from ..io.records import split as _split
 
 #: the formats ``read_judgements`` reads
-FORMATS = ("auto", "mqm-avg", "mqm", "wmt-da", "appraise", "tsv")
+FORMATS = ("auto", "mqm-avg", "mqm", "wmt-da", "appraise", "tsv", "mtme")
 
 #: MQM error weights by severity[/category[/subcategory]], the most
 #: specific match applying (Freitag et al. 2021, "Experts, Errors, and
@@ -260,6 +260,28 @@ def read_tsv(path: str, lower_is_better: bool = False, segments: int | None = No
         number = _segment(path, line, segment, segments)
         table.put(line, system, number, _number(path, line, score))
     return table.judgements(f"human scores ({Path(path).name})", "tsv", not lower_is_better)
+
+
+def read_mtme(path: str, lower_is_better: bool = False, segments: int | None = None) -> Judgements:
+    """mt-metrics-eval's segment-level human scores
+    (``human-scores/LP.NAME.seg.score``): ``system score`` lines, each
+    system's in segment order, ``None`` where a segment is not rated (as
+    its ``data.py``'s ``ReadScoreFile`` reads them). Its scores are
+    oriented so that higher is better (MQM's negated)."""
+    table = _Table(path)
+    seen: dict[str, int] = {}
+    for line, text in _rows(path):
+        system, score = _split(path, line, text, 2, None)
+        number = seen[system] = seen.get(system, 0) + 1
+        if segments is not None and number > segments:
+            raise InputError(
+                f"{path}:{line}: {system}'s score {number} is past the test set's end "
+                f"({segments} lines)"
+            )
+        value = None if score == "None" else _number(path, line, score)
+        table.put(line, system, number, value)
+    name = Path(path).name
+    return table.judgements(f"human scores ({name})", "mtme", not lower_is_better)
 
 
 def parse_weights(spec: str) -> dict[tuple[str, ...], float]:
@@ -477,7 +499,8 @@ def detect(path: str) -> str:
     fields = text.split(",")
     if len(fields) == _APPRAISE_FIELDS and fields[8] in ("True", "False"):
         return "appraise"
-    return "tsv"
+    # mt-metrics-eval's "system score" lines; a TSV has three fields
+    return "mtme" if len(text.split()) == 2 else "tsv"
 
 
 def read_judgements(
@@ -508,4 +531,6 @@ def read_judgements(
         return read_wmt_da(path, field, segments)
     if fmt == "appraise":
         return read_appraise(path, docids, field, pair)
+    if fmt == "mtme":
+        return read_mtme(path, lower_is_better, segments)
     return read_tsv(path, lower_is_better, segments)
