@@ -152,3 +152,28 @@ def test_correlations_are_bounded_and_symmetric(data):
     doubled = [2 * v for v in x]
     assert s.spearman(x, y) == pytest.approx(s.spearman(doubled, y), abs=1e-12, nan_ok=True)
     assert s.kendall(x, y) == pytest.approx(s.kendall(doubled, y), abs=1e-12, nan_ok=True)
+
+
+def test_segment_correlations_by_hand():
+    """Two systems x three items: per item two cells (one pair each), per
+    system three cells; NaN cells (unrated) left out with their pairs."""
+    nan = math.nan
+    metric = [[1.0, 2.0, 3.0], [2.0, 2.0, nan]]
+    human = [[1.0, 3.0, 2.0], [3.0, 1.0, 5.0]]
+    # by item: item 0 (1 vs 2, humans 1 vs 3) concordant; item 1 (2 vs 2,
+    # humans 3 vs 1) a metric tie; item 2 has one rated cell: left out
+    assert s.segment_correlation(metric, human, "tau_23", "item") == (1 + -1) / 2
+    assert s.segment_correlation(metric, human, "kendall_b", "item") == 1.0  # item 1: NaN, dropped
+    # by system: system 0 (1, 2, 3 against 1, 3, 2): 2 concordant, 1
+    # discordant of 3 pairs; system 1's two rated cells tie in the metric
+    assert s.segment_correlation(metric, human, "tau_23", "system") == ((2 - 1) / 3 + -1) / 2
+    assert s.segment_correlation(metric, human, "kendall_b", "system") == pytest.approx(1 / 3)
+    assert s.segment_correlation(metric, human, "pearson", "system") == pytest.approx(0.5)
+    # not grouped: the five rated cells in one vector
+    rated_m, rated_h = [1.0, 2.0, 3.0, 2.0, 2.0], [1.0, 3.0, 2.0, 3.0, 1.0]
+    assert s.segment_correlation(metric, human, "spearman", "none") == s.spearman(rated_m, rated_h)
+    assert s.segment_correlation(metric, human, "kendall_c", "none") == s.kendall(
+        rated_m, rated_h, "c")  # fmt: skip
+    # a constant side has no Pearson's r, and nothing to average is NaN
+    assert math.isnan(s.segment_correlation([[1.0, 1.0]], [[1.0, 2.0]], "pearson", "system"))
+    assert math.isnan(s.segment_correlation([[1.0], [2.0]], [[1.0], [nan]], "pearson", "item"))

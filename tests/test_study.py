@@ -611,3 +611,24 @@ def test_williams_test_beside_perm_both(corpus):
     three = study(variants, (hyps[:3], refs), judged_by(variants[0], hyps[:3], refs),
                   samples=0, trials=20)  # fmt: skip
     assert three.williams is None and three.to_dict()["williams"] is None
+
+
+def test_segment_correlations_on_request(corpus):
+    """--correlations adds mt-metrics-eval's segment-level correlations as
+    point values: judged by itself, chrF correlates perfectly; they get no
+    test, and their best is called the highest, untested."""
+    from bleukit.report.meta import best_lines
+
+    chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
+    names = ("pearson_none", "kendall_b_item", "tau_23_system")
+    result = study([chrf, bleu], corpus, judged_by(chrf, *corpus), samples=0, trials=20,
+                   correlations=names)  # fmt: skip
+    mine, other = result.variants
+    assert mine.segment["pearson_none"] == pytest.approx(1.0, abs=1e-12)
+    assert mine.segment["tau_23_system"] == 1.0 and other.segment["tau_23_system"] < 1.0
+    assert not any(sig.statistic in names for sig in result.significance)
+    assert any(
+        line.startswith("highest pearson none (untested): chrF") for line in best_lines(result)
+    )
+    with pytest.raises(InputError, match="correlation 'pearson_items': expected one of"):
+        s.Settings(correlations=("pearson_items",)).check()

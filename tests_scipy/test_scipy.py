@@ -119,3 +119,62 @@ def test_williams_is_mt_metrics_evals_with_scipys_tail(rows):
         return  # A and B are one metric: mt-metrics-eval divides by zero
     t = (r12 - r13) * math.sqrt((n - 1) * (1 + r23)) / math.sqrt(squared)
     assert ours == pytest.approx(float(stats.t.sf(abs(t), n - 3)), abs=1e-9)
+
+
+CELL = st.one_of(st.just(math.nan), st.integers(0, 3).map(float), st.floats(-5, 5))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_segment_correlations_are_mt_metrics_evals_average_correlation(data):
+    """statistics.segment_correlation equals mt-metrics-eval's
+    AverageCorrelation with scipy's functions (macro average, None-filtered
+    groups of at least two, a NaN value dropped; Pearson and Spearman NaN on
+    a constant side, as it sets them), to 1e-12, in every grouping; tau_23
+    from its KendallVariants formula over scipy-counted pairs."""
+    systems, items = data.draw(st.integers(1, 5)), data.draw(st.integers(1, 6))
+    shape = st.lists(st.lists(CELL, min_size=items, max_size=items),
+                     min_size=systems, max_size=systems)  # fmt: skip
+    metric = data.draw(shape)
+    human = data.draw(shape)
+
+    def groups(by):
+        if by == "none":
+            return [([x for r in metric for x in r], [x for r in human for x in r])]
+        if by == "system":
+            return list(zip(metric, human))
+        return list(zip(zip(*metric), zip(*human)))
+
+    def tau_23(m, h):
+        pairs = list(itertools.combinations(range(len(m)), 2))
+        score = 0
+        for i, j in pairs:
+            dm, dh = m[i] - m[j], h[i] - h[j]
+            if (dm == 0 and dh == 0) or (dm != 0 and dh != 0 and (dm > 0) == (dh > 0)):
+                score += 1
+            else:
+                score -= 1
+        return score / len(pairs)
+
+    def expected(name, by):
+        values = []
+        for m, h in groups(by):
+            kept = [(a, b) for a, b in zip(m, h) if not (math.isnan(a) or math.isnan(b))]
+            if len(kept) < 2:
+                continue
+            x, y = [a for a, _ in kept], [b for _, b in kept]
+            if name in ("pearson", "spearman") and (len(set(x)) < 2 or len(set(y)) < 2):
+                continue
+            if name == "tau_23":
+                values.append(tau_23(x, y))
+                continue
+            kwargs = {"variant": name[-1]} if name.startswith("kendall") else {}
+            value = theirs(name.split("_")[0], x, y, **kwargs)
+            if not math.isnan(value):
+                values.append(value)
+        return sum(values) / len(values) if values else math.nan
+
+    for name in s.SEGMENT_CORRELATIONS:
+        for by in s.GROUPINGS:
+            assert same(s.segment_correlation(metric, human, name, by), expected(name, by)), (
+                name, by)  # fmt: skip

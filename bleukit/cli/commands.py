@@ -330,7 +330,7 @@ def _meta_inputs(args: argparse.Namespace) -> None:
 
 def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     from ..executors.files import collect_files
-    from ..meta.study import Settings, grid_names, run
+    from ..meta.study import CORRELATIONS, Settings, grid_names, run
     from ..report.meta import FORMATS
 
     a.check_width(args.width)
@@ -350,8 +350,12 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     tested = len(listed) + len(scores)
     threshold = judgements.darr_threshold if args.threshold is None else args.threshold
     calibrate = tuple(dict.fromkeys(x.strip() for x in args.calibrate.split(",") if x.strip()))
+    correlations = tuple(dict.fromkeys(x.strip() for x in args.correlations.split(",")
+                                       if x.strip()))  # fmt: skip
+    if "all" in correlations:
+        correlations = CORRELATIONS
     settings = Settings(args.samples, args.trials, args.seed, args.level, threshold, calibrate,
-                        args.segments)  # fmt: skip
+                        args.segments, correlations)  # fmt: skip
     settings.check()  # before the systems are read
     stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     with phase("meta-evaluation"):

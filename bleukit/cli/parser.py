@@ -457,6 +457,15 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
         "(default 25 for raw DA, WMT's DARR; else 0, skipping ties only)",
     )
     study.add_argument(
+        "--correlations",
+        default="",
+        metavar="NAMES",
+        help="segment-level correlations to compute too, as mt-metrics-eval's "
+        "AverageCorrelation: NAME_GROUPING, NAME one of pearson, spearman, kendall_b, "
+        "kendall_c, tau_23, GROUPING one of none, item, system (e.g. pearson_none,"
+        "kendall_b_item), comma-separated, or all; point values, without intervals or tests",
+    )
+    study.add_argument(
         "--calibrate",
         default="",
         metavar="GROUPINGS",

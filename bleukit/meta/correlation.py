@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 
 from ..core.errors import InputError
 from ..core.resampling import Draws
+from .pairs import Pairs, pair_counts
 from .pairs import check as _check
-from .pairs import pair_counts
 
 nan = math.nan
 Vector = Sequence[float]
@@ -77,11 +77,24 @@ def kendall(metric: Vector, human: Vector, variant: str = "b") -> float:
     """Kendall's tau-b or tau-c, as ``scipy.stats.kendalltau``."""
     if variant not in ("b", "c"):
         raise InputError(f"Kendall's tau variant {variant!r}: expected 'b' or 'c'")
-    p = pair_counts(metric, human)
-    n = len(metric)
-    tot = p.total
+    return tau_of(pair_counts(metric, human), metric, human, variant)
+
+
+def tau_of(p: Pairs, metric: Vector, human: Vector, variant: str) -> float:
+    """A variant of Kendall's tau from the vectors' pair counts, as
+    mt-metrics-eval's ``KendallVariants`` computes it at epsilon 0: ``b``
+    and ``c`` as scipy (NaN where one side ties every pair), ``23``
+    (Deutsch et al. 2023: (concordant + tied on both sides - discordant -
+    tied on one side) / all pairs) and ``acc23`` (acc_eq)."""
+    n, tot = len(metric), p.total
     xtie, ytie = p.tie_metric + p.tie_both, p.tie_human + p.tie_both
-    if n < 2 or xtie == tot or ytie == tot:
+    if n < 2:
+        return nan
+    if variant == "23":
+        return (p.con + p.tie_both - p.dis - p.tie_metric - p.tie_human) / tot
+    if variant == "acc23":
+        return (p.con + p.tie_both) / tot
+    if xtie == tot or ytie == tot:
         return nan
     if variant == "b":
         tau = (p.con - p.dis) / math.sqrt(tot - xtie) / math.sqrt(tot - ytie)

@@ -40,6 +40,14 @@ Segment level, over a matrix of one score per system and segment (an
   then the mean); a group whose statistic is undefined is left out of the
   mean (mt-metrics-eval drops NaNs).
 
+Segment-level correlations as mt-metrics-eval computes them over segment
+scores (``segment_correlation``, its ``AverageCorrelation``): Pearson's r,
+Spearman's rho, Kendall's tau-b and tau-c (scipy's) and tau_23 (Deutsch et
+al. 2023, its ``KendallVariants`` at epsilon 0), of the rated cells, in
+each grouping; a group of fewer than two rated cells, or whose value is
+undefined, left out of the mean. (``KendallVariants``' acc23 at epsilon 0
+is acc_eq.)
+
 Undefined values (a constant vector) are ``math.nan``.
 """
 
@@ -58,10 +66,11 @@ from .correlation import pairwise_accuracy as pairwise_accuracy
 from .correlation import pearson as pearson
 from .correlation import ranks as ranks
 from .correlation import spearman as spearman
+from .correlation import tau_of
 
 # the pair counts (pairs), re-exported: the statistics are made of them
 from .pairs import Pairs as Pairs
-from .pairs import calibrated_epsilon
+from .pairs import calibrated_epsilon, rated
 from .pairs import darr_pairs as darr_pairs
 from .pairs import epsilon_pairs as epsilon_pairs
 from .pairs import pair_counts as pair_counts
@@ -116,6 +125,39 @@ def grouped(
     """A vector statistic under a grouping: of the one vector, or the mean
     over the groups where it is defined."""
     return mean(statistic(m, h) for m, h in groups(metric, human, by))
+
+
+#: the correlations ``segment_correlation`` computes, by name: each over a
+#: group's (metric, human) vectors, given their pair counts
+SEGMENT_CORRELATIONS: dict[str, Callable[[Vector, Vector, Pairs], float]] = {
+    "pearson": lambda m, h, p: pearson(m, h),
+    "spearman": lambda m, h, p: spearman(m, h),
+    "kendall_b": lambda m, h, p: tau_of(p, m, h, "b"),
+    "kendall_c": lambda m, h, p: tau_of(p, m, h, "c"),
+    "tau_23": lambda m, h, p: tau_of(p, m, h, "23"),
+}
+
+
+def segment_correlation(
+    metric: Matrix,
+    human: Matrix,
+    name: str,
+    by: str,
+    count: Callable[[Vector, Vector], Pairs] = pair_counts,
+) -> float:
+    """A correlation of ``SEGMENT_CORRELATIONS`` between segment scores,
+    grouped ``by`` (``GROUPINGS``) as mt-metrics-eval's ``AverageCorrelation``
+    groups (``average_by``: none, item, sys), over the rated (not NaN)
+    cells; the mean over the groups where it is defined (``count``: the
+    pair counts, a kernel's)."""
+    f = SEGMENT_CORRELATIONS[name]
+    values = []
+    for m, h in groups(metric, human, by):
+        m, h = rated(m, h)
+        if len(m) >= 2:
+            pairs = count(m, h) if name not in ("pearson", "spearman") else Pairs()
+            values.append(f(m, h, pairs))
+    return mean(values)
 
 
 def kendall_like(metric: Matrix, human: Matrix, threshold: float) -> float:

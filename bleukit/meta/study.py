@@ -110,6 +110,11 @@ TEST_NAMES = {
     "mt-metrics-eval's WilliamsSigDiff), one-sided",
 }
 
+#: the segment-level correlations a study computes on request
+#: (``Settings.correlations``): each of ``statistics.SEGMENT_CORRELATIONS``
+#: in each grouping, named ``CORRELATION_GROUPING``
+CORRELATIONS = tuple(f"{name}_{by}" for name in st.SEGMENT_CORRELATIONS for by in st.GROUPINGS)
+
 #: which segments a study uses (its protocol): ``common``, those rated for
 #: every system (the metric's scores and the humans' on the same segments
 #: for every system); ``rated``, each system on its own rated segments (its
@@ -155,10 +160,14 @@ class Settings:
     #: which segments (``SEGMENT_MODES``, or ``AUTO``): those rated for every
     #: system, each system's own rated ones, or WMT's protocol
     segments: str = AUTO
+    #: segment-level correlations to compute too, as mt-metrics-eval's
+    #: (``CORRELATIONS``: ``pearson_none``, ``kendall_b_item``...): point
+    #: values, without intervals or tests
+    correlations: tuple[str, ...] = ()
 
     def segment_statistics(self) -> tuple[str, ...]:
         """The segment-level statistics a study with these settings has."""
-        return (*SEGMENT, *self._calibrated())
+        return (*SEGMENT, *self._calibrated(), *self.correlations)
 
     def tested_statistics(self) -> tuple[str, ...]:
         """The statistics whose significance a study with these settings
@@ -178,6 +187,11 @@ class Settings:
         if self.segments not in (*SEGMENT_MODES, AUTO):
             modes = ", ".join((*SEGMENT_MODES, AUTO))
             raise InputError(f"segments {self.segments!r}: expected one of {modes}")
+        for name in self.correlations:
+            if name not in CORRELATIONS:
+                raise InputError(
+                    f"correlation {name!r}: expected one of {', '.join(CORRELATIONS)} (or all)"
+                )
         for by in self.calibrate:
             if by not in CALIBRATED:
                 raise InputError(
@@ -505,6 +519,9 @@ def _segment_statistics(
     for by in CALIBRATED:
         if by in settings.calibrate:
             out[f"acc_eq_{by}_calibrated"], epsilons[by] = _calibrated(metric, human, by, kernels)
+    for name in settings.correlations:
+        correlation, by = name.rsplit("_", 1)
+        out[name] = st.segment_correlation(metric, human, correlation, by, kernels.pair_counts)
     names = settings.segment_statistics()
     return {k: out[k] for k in names}, epsilon, epsilons, items
 
@@ -1112,6 +1129,8 @@ def _why_undefined(statistic: str, settings: Settings) -> str:
                 "more (Kendall-like tau skips the others)"
             )
         return "the humans tie every pair of segments (Kendall-like tau skips ties)"
+    if statistic in CORRELATIONS:
+        return "no group of two rated cells where neither side is constant"
     return "no pair of scores to compare"
 
 

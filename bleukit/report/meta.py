@@ -95,6 +95,10 @@ def about(study: Study) -> list[str]:
         keys = ", ".join(f"tie_epsilon_{by}" for by in s.calibrate)
         lines.append(f"acc_eq tie-calibrated by item and {also} (each variant's epsilons in the "
                      f"JSON: tie_epsilon, {keys})")  # fmt: skip
+    if s.correlations:
+        listed = ", ".join(s.correlations)
+        lines.append(f"Segment-level correlations as mt-metrics-eval's AverageCorrelation "
+                     f"(point values, no interval or test): {listed}")  # fmt: skip
     if study.tested:
         lines.append(
             f"Tested variants: {s.samples} bootstrap resamples of the segments ({s.level:.0%} "
