@@ -329,3 +329,15 @@ def test_meta_reads_mt_metrics_evals_layout(mtme, capsys):
     assert code == 2 and "--testset goes with --mtme" in err
     code, _, err = run(["meta", "-v", "chrF", "-r", "x"], capsys)
     assert code == 2 and "meta needs -H, -i (or --mtme DIR --testset --lp)" in err
+
+
+def test_meta_leaves_out_excluded_systems(mtme, capsys):
+    argv = ["meta", "--mtme", str(mtme), "--testset", "wmt21.mini", "--lp", "en-de",
+            "--mtme-ref", "refA", "--samples", "0", "--trials", "0", "-f", "json", "-v", "chrF",
+            "--mtme-metrics", "FAKE-A-refA"]  # fmt: skip
+    code, out, err = run([*argv, "--exclude", "UEdin,Online-W"], capsys)
+    assert (code, err) == (0, "") and json.loads(out)["systems"] == ["Facebook-AI", "HuaweiTSC"]
+    code, _, err = run([*argv, "--exclude", "Nobody"], capsys)
+    assert code == 2 and "--exclude names no system studied: Nobody" in err
+    code, _, err = run([*argv, "--exclude", "UEdin,Online-W,HuaweiTSC"], capsys)
+    assert code == 2 and "--exclude leaves 1 system: a study needs two at least" in err

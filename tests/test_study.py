@@ -632,3 +632,22 @@ def test_segment_correlations_on_request(corpus):
     )
     with pytest.raises(InputError, match="correlation 'pearson_items': expected one of"):
         s.Settings(correlations=("pearson_items",)).check()
+
+
+def test_soft_pairwise_accuracy_of_segment_scores_as_mt_metrics_eval(corpus):
+    """--spa segments tests the metric's segment scores as the humans' are,
+    with the same draws: a metric judged by its own sentence scores gets
+    exactly 1, on common and on rated segments; the corpus test (the
+    default) differs; the output names the test."""
+    from bleukit.report.meta import about
+
+    chrf = bleukit.load_metric("chrF")
+    for judgements in (judged_by(chrf, *corpus), judged_apart(chrf, *corpus)):
+        mine = study([chrf], corpus, judgements, samples=0, trials=40, spa="segments")
+        assert mine.variants[0].system["soft_pairwise_accuracy"] == 1.0
+        assert any(line.startswith("Soft pairwise accuracy (--spa segments)")
+                   for line in about(mine))  # fmt: skip
+    corpus_test = study([chrf], corpus, judged_by(chrf, *corpus), samples=0, trials=40)
+    assert corpus_test.variants[0].system["soft_pairwise_accuracy"] < 1.0
+    with pytest.raises(InputError, match="spa 'words': expected corpus or segments"):
+        s.Settings(spa="words").check()

@@ -328,6 +328,23 @@ def _meta_inputs(args: argparse.Namespace) -> None:
     args.scores_about = [*args.scores_about, *(f"{n}={source}" for n in scores if n not in about)]
 
 
+def _without(
+    exclude: str | None, names: Sequence[str], paths: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """The systems but those --exclude names (outliers a study leaves out,
+    as mt-metrics-eval's outlier systems), each of which must be one."""
+    if not exclude:
+        return list(names), list(paths)
+    dropped = {x.strip() for x in exclude.split(",") if x.strip()}
+    unknown = sorted(dropped - set(names))
+    if unknown:
+        raise InputError(f"--exclude names no system studied: {', '.join(unknown)}")
+    kept = [(n, p) for n, p in zip(names, paths) if n not in dropped]
+    if len(kept) < 2:
+        raise InputError(f"--exclude leaves {len(kept)} system: a study needs two at least")
+    return [n for n, _ in kept], [p for _, p in kept]
+
+
 def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     from ..executors.files import collect_files
     from ..meta.study import CORRELATIONS, Settings, grid_names, run
@@ -343,6 +360,7 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     _meta_inputs(args)
     judgements = _judgements(args)
     names, paths = a.system_files(args)
+    names, paths = _without(args.exclude, names, paths)
     names = _judged_names(args, names, judgements)
     # external scores are listed variants: always tested, before the grid
     scores = a.external(args, names, variants)
@@ -355,7 +373,7 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     if "all" in correlations:
         correlations = CORRELATIONS
     settings = Settings(args.samples, args.trials, args.seed, args.level, threshold, calibrate,
-                        args.segments, correlations)  # fmt: skip
+                        args.segments, correlations, args.spa)  # fmt: skip
     settings.check()  # before the systems are read
     stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
     with phase("meta-evaluation"):

@@ -416,6 +416,12 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
     _add_refs(inputs, required=False)
     _add_inputs(inputs, "hypothesis files, one per system, or a directory of them")
     _add_names(inputs)
+    inputs.add_argument(
+        "--exclude",
+        metavar="SYSTEMS",
+        help="systems to leave out of the study, comma-separated, by the names the files give "
+        "them (outliers, as mt-metrics-eval's outlier systems; with --mtme, its system names)",
+    )
     variants = meta.add_argument_group("variants")
     _add_variants(variants, _META, several=True)
     _add_scores(variants)
@@ -455,6 +461,15 @@ def _meta_options(meta: argparse.ArgumentParser) -> None:
         default=None,
         help="the human difference below which WMT's Kendall-like tau skips a pair "
         "(default 25 for raw DA, WMT's DARR; else 0, skipping ties only)",
+    )
+    study.add_argument(
+        "--spa",
+        choices=("corpus", "segments"),
+        default="corpus",
+        help="how soft pairwise accuracy tests the metric's side: corpus (default), "
+        "approximate randomization of its corpus statistics, the score a paper reports; "
+        "segments, a permutation test of its segment scores' mean, as mt-metrics-eval's "
+        "PairwiseConfidenceError (Thompson et al. 2024) does",
     )
     study.add_argument(
         "--correlations",

@@ -110,6 +110,20 @@ TEST_NAMES = {
     "mt-metrics-eval's WilliamsSigDiff), one-sided",
 }
 
+#: how soft pairwise accuracy tests that one system beats another by the
+#: metric: ``corpus``, approximate randomization of its corpus statistics
+#: (the corpus score of each side's segments, what a BLEU paper reports);
+#: ``segments``, a paired permutation test of its segment scores' mean, as
+#: the humans' (Thompson et al. 2024's ``pce``, mt-metrics-eval's
+#: ``PairwiseConfidenceError``). The humans' side is the same in both.
+SPA_MODES = ("corpus", "segments")
+#: each way in words, as the outputs state it
+SPA_TESTS = {
+    "corpus": "approximate randomization of the metric's corpus statistics",
+    "segments": "a paired permutation test of the mean of the metric's segment scores "
+    "(mt-metrics-eval's PairwiseConfidenceError)",
+}
+
 #: the segment-level correlations a study computes on request
 #: (``Settings.correlations``): each of ``statistics.SEGMENT_CORRELATIONS``
 #: in each grouping, named ``CORRELATION_GROUPING``
@@ -164,6 +178,8 @@ class Settings:
     #: (``CORRELATIONS``: ``pearson_none``, ``kendall_b_item``...): point
     #: values, without intervals or tests
     correlations: tuple[str, ...] = ()
+    #: how soft pairwise accuracy tests the metric's side (``SPA_MODES``)
+    spa: str = "corpus"
 
     def segment_statistics(self) -> tuple[str, ...]:
         """The segment-level statistics a study with these settings has."""
@@ -187,6 +203,8 @@ class Settings:
         if self.segments not in (*SEGMENT_MODES, AUTO):
             modes = ", ".join((*SEGMENT_MODES, AUTO))
             raise InputError(f"segments {self.segments!r}: expected one of {modes}")
+        if self.spa not in SPA_MODES:
+            raise InputError(f"spa {self.spa!r}: expected {' or '.join(SPA_MODES)}")
         for name in self.correlations:
             if name not in CORRELATIONS:
                 raise InputError(
@@ -1033,7 +1051,11 @@ def run(
         columns = _columns(v, stats, segments, human, whole) if perm or boot else []
         system = dict(point.system)
         if perm and human_p is not None:
-            if complete or whole:
+            if settings.spa == "segments":
+                # the metric's segment scores tested as the humans' are
+                p_values = (human_p_values(scores.sentences, perm) if complete
+                            else rated_human_p_values(scores.sentences, pairs))  # fmt: skip
+            elif complete or whole:
                 # the metric's test on the segments its scores come from
                 p_values = metric_p_values(v, columns, scores.system, perm)
             else:

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..core.results import LEVELS
-from ..meta.study import PROTOCOLS, SPA, SYSTEM, TEST_NAMES, Study
+from ..meta.study import PROTOCOLS, SPA, SPA_TESTS, SYSTEM, TEST_NAMES, Study
 from .tables import render_latex, render_markdown, render_text
 
 #: the columns of the system-level table: statistic, heading
@@ -95,6 +95,10 @@ def about(study: Study) -> list[str]:
         keys = ", ".join(f"tie_epsilon_{by}" for by in s.calibrate)
         lines.append(f"acc_eq tie-calibrated by item and {also} (each variant's epsilons in the "
                      f"JSON: tie_epsilon, {keys})")  # fmt: skip
+    if study.tested and s.trials:
+        lines.append(f"Soft pairwise accuracy (--spa {s.spa}): the metric's p-values from "
+                     f"{SPA_TESTS[s.spa]}, the humans' from a paired permutation test of their "
+                     "segment scores' mean, the same draws")  # fmt: skip
     if s.correlations:
         listed = ", ".join(s.correlations)
         lines.append(f"Segment-level correlations as mt-metrics-eval's AverageCorrelation "
