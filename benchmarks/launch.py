@@ -29,21 +29,22 @@ _PYTHON_LAUNCHER = (
     "    os.execvp(sys.argv[2], sys.argv[2:])\n"
     "_, status, usage = os.wait4(pid, 0)\n"
     "with open(sys.argv[1], 'w') as fh:\n"
-    "    fh.write(str(usage.ru_maxrss))\n"
+    "    fh.write(f'{usage.ru_maxrss} {usage.ru_utime} {usage.ru_stime}')\n"
     "sys.exit(os.waitstatus_to_exitcode(status))\n"
 )
 
 
 @dataclass(frozen=True)
 class Run:
-    """A finished command: exit status, wall seconds, peak RSS (MiB), and
-    its standard output and error."""
+    """A finished command: exit status, wall seconds, peak RSS (MiB), its
+    standard output and error, and its CPU seconds (user and system)."""
 
     code: int
     wall: float
     peak_mib: float
     stdout: bytes
     stderr: bytes
+    cpu: float = 0.0
 
 
 def launcher() -> str:
@@ -55,13 +56,14 @@ def measure(argv: list[str], stdin: bytes | None = None, timeout: float | None =
     """Run ``argv`` from a small launcher (see the module docstring)."""
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as report:
         if os.path.exists(_GNU_TIME):
-            wrapped = [_GNU_TIME, "-q", "-o", report.name, "-f", "%M", *argv]
+            wrapped = [_GNU_TIME, "-q", "-o", report.name, "-f", "%M %U %S", *argv]
         else:
             wrapped = [sys.executable, "-S", "-c", _PYTHON_LAUNCHER, report.name, *argv]
         start = time.perf_counter()
         proc = subprocess.run(wrapped, input=stdin, capture_output=True, timeout=timeout)
         wall = time.perf_counter() - start
         text = report.read().strip().splitlines()
-    # GNU time writes "Command exited with non-zero status N" before the figure
-    kib = int(text[-1]) if text else 0
-    return Run(proc.returncode, wall, kib / 1024, proc.stdout, proc.stderr)
+    # GNU time writes "Command exited with non-zero status N" before the figures
+    kib, user, system = text[-1].split() if text else ("0", "0", "0")
+    return Run(proc.returncode, wall, int(kib) / 1024, proc.stdout, proc.stderr,
+               float(user) + float(system))  # fmt: skip

@@ -1100,6 +1100,8 @@ def test_meta_with_systems_rated_on_other_segments(capsys, tmp_path):
     """MQM en-de with each system's ratings thinned apart: no segment is
     rated for all of them any more, so WMT's protocol is the default,
     --segments common is refused and --segments rated runs."""
+    from bleukit.meta.judgements import read_judgements
+
     source = (MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv").read_text("utf-8").splitlines()
     studied = ["Facebook-AI", "HuaweiTSC", "Nemo", "Online-W", "UEdin", "VolcTrans-AT",
                "VolcTrans-GLAT", "eTranslation"]  # fmt: skip
@@ -1128,6 +1130,20 @@ def test_meta_with_systems_rated_on_other_segments(capsys, tmp_path):
     assert (code, err) == (0, "") and data["settings"]["segments"] == "wmt"
     assert data["segments"] == 1002 and data["protocol"].startswith("WMT's (mt-metrics-eval's)")
     assert all(v["tested"] and v["clusters"] for v in data["variants"])
+    # WMT's protocol: each system's metric score is bleukit matrix's on the
+    # whole test set, its human score the mean of its rated segments
+    files = sorted((MQM / "newstest2021.en-de").iterdir())
+    code, out, _ = run(["matrix", "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
+                        "-i", *map(str, files), "-v", "BLEUw4,chrF", "-f", "json"], capsys)  # fmt: skip
+    whole = {row["system"]: row["scores"] for row in json.loads(out)["systems"]}
+    read = read_judgements(str(judgements))
+    for k, system in enumerate(data["systems"]):
+        name = "NVIDIA-NeMo" if system == "Nemo" else system
+        for v in data["variants"]:
+            assert v["system_scores"][k] == whole[name][v["name"]]
+        rated = [x for x in read.scores[system] if x is not None]
+        sign = 1 if read.higher_is_better else -1  # MQM's penalties are negated
+        assert data["human_system_scores"][k] == pytest.approx(sign * sum(rated) / len(rated))
 
 
 def test_meta_grid_and_errors(capsys, tmp_path):

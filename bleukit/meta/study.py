@@ -452,7 +452,8 @@ def _variant_scores(
     sentence = variant.sentence_variant()
     system, sentences = [], []
     for name, row, rows in zip(stats.systems, human, own):
-        total = stats.subtotal(variant, name, segments if whole else rows)
+        # the whole test set's sums are the store's (a study reads them all)
+        total = stats.total(variant, name) if whole else stats.subtotal(variant, name, rows)
         system.append(sign * variant.score_stats(total, stats.nrefs).score)
         values = stats.sentence_values(sentence, name)
         if len(rows) == len(segments):
@@ -475,7 +476,7 @@ def _columns(
     a resample sums the system's rated segments only; under WMT's protocol
     (``whole``) every segment, as its score is the whole test set's."""
     if whole:
-        return [stats.columns_of(variant, name, segments) for name in stats.systems]
+        return [stats.columns(variant, name) for name in stats.systems]
     return [stats.columns_of(variant, name, [None if math.isnan(h) else i
                                              for i, h in zip(segments, row)])
             for name, row in zip(stats.systems, human)]  # fmt: skip
@@ -1068,6 +1069,7 @@ def run(
                                    settings)  # fmt: skip
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)
+        stats.release_columns(v)  # the whole test set's columns (``_columns``)
 
     significance = []
     if settings.trials and len(tested) > 1:
