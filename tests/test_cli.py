@@ -1132,9 +1132,9 @@ def test_meta_with_systems_rated_on_other_segments(capsys, tmp_path):
     assert all(v["tested"] and v["clusters"] for v in data["variants"])
     # WMT's protocol: each system's metric score is bleukit matrix's on the
     # whole test set, its human score the mean of its rated segments
-    files = sorted((MQM / "newstest2021.en-de").iterdir())
+    files = [str(f) for f in sorted((MQM / "newstest2021.en-de").iterdir())]
     code, out, _ = run(["matrix", "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
-                        "-i", *map(str, files), "-v", "BLEUw4,chrF", "-f", "json"], capsys)  # fmt: skip
+                        "-i", *files, "-v", "BLEUw4,chrF", "-f", "json"], capsys)  # fmt: skip
     whole = {row["system"]: row["scores"] for row in json.loads(out)["systems"]}
     read = read_judgements(str(judgements))
     for k, system in enumerate(data["systems"]):
