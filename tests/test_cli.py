@@ -1045,6 +1045,7 @@ def test_meta_command_on_the_wmt21_mqm_data(capsys):
         assert set(v["segment"]) >= {"kendall_like_item", "acc_eq_item_calibrated"}
         assert v["clusters"]["pearson"] >= 1
     assert data["best"]["pearson"] in ("BLEUw4", "chrF", "TER")
+    assert data["best"]["pearson"] in data["first_cluster"]["pearson"]
     code, out, _ = run(argv, capsys)
     assert code == 0 and "System level" in out and "Segment level" in out
     assert "527 of 1,002 segments read" in out and "Protocol (--segments common)" in out

@@ -337,6 +337,13 @@ class Study:
                 for s in self.significance
                 if not s.untested
             },
+            # per tested statistic, the variants of its first cluster: all of
+            # the tested ones where the study separates none of them
+            "first_cluster": {
+                s.statistic: [self.variants[k].name for k in s.order if s.clusters[k] == 1]
+                for s in self.significance
+                if not s.untested
+            },
             "significance_tests": {
                 s.statistic: s.test for s in self.significance if not s.untested
             },

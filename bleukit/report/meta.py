@@ -131,8 +131,8 @@ def about(study: Study) -> list[str]:
         for k in w.order:
             groups.setdefault(w.clusters[k], []).append(study.variants[k].name)
         ranked = "; ".join(f"({c}) {', '.join(names)}" for c, names in groups.items())
-        lines.append(f"Beside PERM-BOTH, {TEST_NAMES['williams']} of system-level Pearson's r, "
-                     f"clusters: {ranked}")  # fmt: skip
+        lines.append(f"System-level Pearson's r by {TEST_NAMES['williams']}, beside PERM-BOTH: "
+                     f"clusters {ranked}")  # fmt: skip
     lines += study.notes
     return lines
 
