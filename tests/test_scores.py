@@ -341,3 +341,26 @@ def test_meta_leaves_out_excluded_systems(mtme, capsys):
     assert code == 2 and "--exclude names no system studied: Nobody" in err
     code, _, err = run([*argv, "--exclude", "UEdin,Online-W,HuaweiTSC"], capsys)
     assert code == 2 and "--exclude leaves 1 system: a study needs two at least" in err
+
+
+def test_report_shows_external_scores_beside_the_variants(tmp_path, capsys):
+    """report --scores: the scores get their ranking table (with their
+    signature) and their bucket charts like any variant."""
+    n, names = 12, ["A", "B", "C"]
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"the cat {i} sat on the mat\n" for i in range(n)), "utf-8")
+    hyps, lines = [], []
+    for k, s in enumerate(names):
+        (tmp_path / s).write_text("".join(f"the cat {i + k} sat on a mat\n" for i in range(n)),
+                                  "utf-8")  # fmt: skip
+        hyps.append(str(tmp_path / s))
+        lines += [f"{s}\t{i + 1}\t{0.5 + 0.01 * k + 0.001 * i}\n" for i in range(n)]
+    scores = tmp_path / "x.tsv"
+    scores.write_text("".join(lines), "utf-8")
+    page = tmp_path / "r.html"
+    code, out, err = run(["report", "-r", str(ref), "-i", *hyps, "--scores", f"XCOMET={scores}",
+                          "--samples", "20", "-o", str(page)], capsys)  # fmt: skip
+    assert (code, err) == (0, ""), err
+    html = page.read_text("utf-8")
+    assert "<h3>XCOMET</h3>" in html and "metric:scores.v1|name:XCOMET|" in html
+    assert "Variants: BLEUw4, BLEUc18, XCOMET." in html
