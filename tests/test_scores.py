@@ -358,7 +358,7 @@ def test_report_shows_external_scores_beside_the_variants(tmp_path, capsys):
     scores = tmp_path / "x.tsv"
     scores.write_text("".join(lines), "utf-8")
     page = tmp_path / "r.html"
-    code, out, err = run(["report", "-r", str(ref), "-i", *hyps, "--scores", f"XCOMET={scores}",
+    code, _, err = run(["report", "-r", str(ref), "-i", *hyps, "--scores", f"XCOMET={scores}",
                           "--samples", "20", "-o", str(page)], capsys)  # fmt: skip
     assert (code, err) == (0, ""), err
     html = page.read_text("utf-8")
