@@ -192,3 +192,21 @@ def test_many_equals_one_call_per_segment(rows, name, effective_order, weights):
     batch = method.many(stats, 4, weights, effective_order, value)
     assert batch == [method(s, 4, weights, effective_order, value) for s in stats]
     assert all(type(b) is Smoothed for b in batch)
+
+
+def test_compare_mt_takes_an_order_without_match_as_precision_one():
+    """compare-mt's BleuScorer: log p skipped (taken as 0) where an order
+    has no match; no unigram match scores 0; the log sum in order."""
+    s = stats([6, 3, 0, 0], [10, 9, 8, 7])
+    out = smooth("compare-mt.v1", s)
+    expected = 0.0
+    for p in (6 / 10, 3 / 9):
+        expected += math.log(p) * 0.25
+    assert out.mean == 100 * math.exp(expected)
+    assert out.precisions == (60.0, 100 * (3 / 9), 0.0, 0.0)
+    assert smooth("compare-mt.v1", stats([0, 0, 0, 0], [5, 4, 3, 2])).mean == 0.0
+    full = stats([6, 3, 2, 1], [10, 9, 8, 7])
+    assert smooth("compare-mt.v1", full).mean == pytest.approx(
+        100 * gmean([0.6, 1 / 3, 0.25, 1 / 7])
+    )
+    assert SMOOTHINGS.get("compare-mt.v1").sentence_smoothing == "nltk-method2.v1"

@@ -9,6 +9,7 @@ from bleukit.tokenizers import (
     fold_case,
     make_preprocessor,
     split_ascii,
+    split_compare_mt,
     split_unicode,
 )
 
@@ -105,6 +106,17 @@ def test_splitters(text, uni, asc):
     assert split_ascii(text) == asc
 
 
+def test_compare_mt_splitter_keeps_compare_mts_words():
+    """compare-mt's ``line.strip().split(' ')``: a double space is an empty
+    word, an empty line one empty word, a tab or U+3000 part of a word; the
+    preprocessor strips the line as compare-mt does."""
+    assert split_compare_mt(" a  b ") == ["a", "", "b"]
+    assert split_compare_mt("") == [""]
+    assert split_compare_mt("a\tb\u3000c d") == ["a\tb\u3000c", "d"]
+    pre = make_preprocessor("none.v1", "compare-mt.v1", False)
+    assert pre("\u3000a  b\n") == ["a", "", "b"] and pre("   ") == [""]
+
+
 @pytest.mark.parametrize(
     ("mode", "expected"),
     [(False, "ÄÖ Straße İ"), (True, "äö straße i̇"), ("ascii", "ÄÖ straße İ")],
@@ -123,7 +135,7 @@ def test_preprocessor_strips_trailing_whitespace_like_sacrebleu():
 
 def test_registries_list_versioned_names_and_reject_unknown():
     assert {"13a.v1", "intl.v1", "char.v1", "zh.v1", "zh.v2", "none.v1"} <= set(TOKENIZERS.names())
-    assert SPLITTERS.names() == ["ascii.v1", "unicode.v1"]
+    assert SPLITTERS.names() == ["ascii.v1", "compare-mt.v1", "unicode.v1"]
     with pytest.raises(UnknownComponentError, match="available: .*13a.v1"):
         TOKENIZERS.get("moses")
 

@@ -148,3 +148,59 @@ def test_the_analyze_command_gives_compare_mts_numbers(capsys):
     for row, out in zip(a["by_reference_length"][0]["systems"], [base, system]):
         corpus = lengths.create_bucketed_corpus(out, ref=REF)
         assert row["counts"] == [len(bucket[0]) for bucket in corpus]
+
+
+@pytest.mark.parametrize(
+    ("pair", "systems"),
+    [
+        ("newstest2021.en-de", ("Facebook-AI", "UEdin")),
+        ("newstest2021.en-zh", ("NiuTrans", "WeChat-AI")),
+    ],
+)
+def test_every_table_of_compare_mts_default_report(pair, systems, capsys):
+    """``analyze --words compare-mt`` (its BLEU, variant compare-mt, by
+    default) against compare-mt's default report, table by table: the
+    aggregate BLEU and length ratio, BLEU and counts by reference length,
+    counts by length difference and by sentence BLEU (NLTK method 2), word
+    accuracy; on en-de and on en-zh (whose U+3000 and double spaces
+    compare-mt's words keep)."""
+    from bleukit.cli import main
+
+    paths = [str(D / f"{pair}.{name}.txt") for name in ("ref.A", *(f"hyp.{s}" for s in systems))]
+    assert main(["analyze", "-r", paths[0], "-i", *paths[1:], "--words", "compare-mt",
+                 "-f", "json"]) == 0  # fmt: skip
+    a = json.loads(capsys.readouterr().out)
+    ref = corpus_utils.load_tokens(paths[0])
+    outs = [corpus_utils.load_tokens(p) for p in paths[1:]]
+    bleu, length = (scorers.create_scorer_from_profile(s) for s in ("bleu", "length"))
+    for row, out in zip(a["aggregate"], outs):
+        assert row["scores"]["compare-mt"] == pytest.approx(bleu.score_corpus(ref, out)[0],
+                                                            abs=1e-12, rel=0)  # fmt: skip
+        assert row["length_ratio"] == length.score_corpus(ref, out)[0]
+    checked = 0
+    for kind, key, score in (("length", "by_reference_length", True),
+                             ("lengthdiff", "by_length_difference", False)):  # fmt: skip
+        bucketer = bucketers.create_sentence_bucketer_from_profile(kind)
+        table = a[key][0] if score else a[key]
+        assert table["buckets"] == bucketer.bucket_strs
+        for mine, out in zip(table["systems"], outs):
+            corpus = bucketer.create_bucketed_corpus(out, ref=ref)
+            assert mine["counts"] == [len(bucket[0]) for bucket in corpus]
+            if score:
+                for value, (hyps, refs, _) in zip(mine["scores"], corpus):
+                    if not hyps:
+                        assert value is None
+                        continue
+                    assert value == pytest.approx(bleu.score_corpus(refs, hyps)[0], abs=1e-12,
+                                                  rel=0)  # fmt: skip
+                    checked += 1
+    assert checked
+    sentbleu = bucketers.create_sentence_bucketer_from_profile("score", score_type="sentbleu")
+    assert a["by_sentence_score"]["buckets"] == sentbleu.bucket_strs
+    for mine, out in zip(a["by_sentence_score"]["systems"], outs):
+        corpus = sentbleu.create_bucketed_corpus(out, ref=ref)
+        assert mine["counts"] == [len(bucket[0]) for bucket in corpus]
+    words = bucketers.FreqWordBucketer(freq_data=ref)
+    stats, *_ = words.calc_statistics(ref, outs)
+    for k, mine in enumerate(a["word_accuracy"]["systems"]):
+        assert mine["f_measure"] == [stats[k][i][5] for i in range(len(stats[k]))]

@@ -41,6 +41,9 @@ Words = Sequence[str]
 #: LengthDiffSentenceBucketer, FreqWordBucketer)
 LENGTH_CUTOFFS: tuple[int, ...] = (10, 20, 30, 40, 50, 60)
 LENGTH_DIFF_CUTOFFS: tuple[int, ...] = (-20, -10, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 11, 21)
+#: compare-mt's sentence-score buckets (``ScoreSentenceBucketer``: tenths of
+#: the scorer's 0-100 scale)
+SCORE_CUTOFFS: tuple[float, ...] = tuple(x * 100.0 / 10.0 for x in range(1, 10))
 FREQUENCY_CUTOFFS: tuple[int, ...] = (1, 2, 3, 4, 5, 10, 100, 1000)
 #: bleukit's: hypothesis length over reference length (compare-mt has none)
 RATIO_CUTOFFS: tuple[float, ...] = (0.5, 0.8, 0.9, 1.0, 1.1, 1.2, 1.5)
@@ -106,6 +109,39 @@ class SentenceBuckets:
                 for s, c, v in zip(self.systems, self.counts, self.scores)
             ],
         }
+
+
+@dataclass(frozen=True)
+class CountBuckets:
+    """Segments counted by bucket of ``by`` (compare-mt's count tables):
+    per system (in ``systems`` order), how many segments fall in each."""
+
+    by: str
+    labels: tuple[str, ...]
+    systems: tuple[str, ...]
+    counts: tuple[tuple[int, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "buckets": list(self.labels),
+            "systems": [
+                {"system": s, "counts": list(c)} for s, c in zip(self.systems, self.counts)
+            ],
+        }
+
+
+def count_buckets(
+    by: str,
+    systems: Sequence[str],
+    values: Sequence[Sequence[float]],
+    cutoffs: Sequence[float],
+    integer: bool = True,
+) -> CountBuckets:
+    """Each system's ``values`` (one per segment) counted by bucket of
+    ``cutoffs`` (compare-mt's ``cutoff_into_bucket``)."""
+    return CountBuckets(by, bucket_labels(cutoffs, integer), tuple(systems),
+                        tuple(tuple(histogram(v, cutoffs)) for v in values))  # fmt: skip
 
 
 def _bucket_scores(

@@ -34,13 +34,17 @@ from ..metrics.base import AnyMetric
 from .buckets import (
     FREQUENCY_CUTOFFS,
     LENGTH_CUTOFFS,
+    LENGTH_DIFF_CUTOFFS,
     RATIO_CUTOFFS,
+    SCORE_CUTOFFS,
     CorpusCounts,
+    CountBuckets,
     NgramWin,
     SentenceBuckets,
     WordAccuracy,
     bucket_labels,
     compare_mt_words,
+    count_buckets,
     histogram,
     largest_differences,
     sentence_buckets,
@@ -98,6 +102,25 @@ class PairAnalysis:
 
 
 @dataclass(frozen=True)
+class Aggregate:
+    """compare-mt's aggregate table: each variant's corpus score of each
+    system, and each system's length ratio, its words over the first
+    reference's (compare-mt's ``LengthScorer``; 0 for a reference of no
+    words)."""
+
+    variants: tuple[str, ...]
+    scores: tuple[tuple[float, ...], ...]
+    length_ratios: tuple[float, ...]
+
+    def to_dict(self, systems: Sequence[str]) -> list[dict[str, Any]]:
+        return [
+            {"system": name, "scores": {v: row[k] for v, row in zip(self.variants, self.scores)},
+             "length_ratio": self.length_ratios[k]}
+            for k, name in enumerate(systems)
+        ]  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Analysis:
     """Every analysis of ``systems`` (the first is the baseline)."""
 
@@ -113,6 +136,11 @@ class Analysis:
     by_ratio: tuple[SentenceBuckets, ...]
     words: WordAccuracy
     pairs: tuple[PairAnalysis, ...]
+    aggregate: Aggregate
+    #: compare-mt's count tables: segments by length difference (words of
+    #: the hypothesis minus the reference's) and by sentence score
+    by_length_difference: CountBuckets
+    by_sentence_score: CountBuckets
     #: each system's sentence scores under ``sentence_variant`` (for the
     #: report's table; not in ``to_dict``)
     scores: tuple[Sequence[float], ...] = field(repr=False, compare=False)
@@ -126,8 +154,11 @@ class Analysis:
                 "variant": self.sentence_variant,
                 "signature": self.sentence_signature,
             },
+            "aggregate": self.aggregate.to_dict(self.systems),
             "by_reference_length": [b.to_dict() for b in self.by_length],
             "by_length_ratio": [b.to_dict() for b in self.by_ratio],
+            "by_length_difference": self.by_length_difference.to_dict(),
+            "by_sentence_score": self.by_sentence_score.to_dict(),
             "word_accuracy": self.words.to_dict(),
             "pairs": [p.to_dict() for p in self.pairs],
         }
@@ -190,6 +221,14 @@ def analyze(
                 tuple((i, diffs[i]) for i in behind),
             )
         )
+    ref_words = sum(ref_lengths)
+    aggregate = Aggregate(
+        tuple(v.name for v in variants),
+        tuple(tuple(v.score_stats(stats.total(v, name), stats.nrefs).score for name in names)
+              for v in variants),
+        tuple(sum(lengths) / ref_words if ref_words else 0.0 for lengths in counts.hyp_lengths),
+    )  # fmt: skip
+    differences = [[h - r for h, r in zip(lengths, ref_lengths)] for lengths in counts.hyp_lengths]
     return Analysis(
         tuple(names),
         tokens,
@@ -200,6 +239,11 @@ def analyze(
         tuple(by_ratio),
         words,
         tuple(pairs),
+        aggregate,
+        count_buckets("length difference", names, differences, LENGTH_DIFF_CUTOFFS),
+        count_buckets(
+            f"{sentence.name} sentence score", names, scores, SCORE_CUTOFFS, integer=False
+        ),
         scores,
     )
 

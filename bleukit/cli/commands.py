@@ -237,7 +237,10 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> None:
     a.check_width(args.width)
     if args.top < 1:
         raise InputError(f"--top {args.top}: list at least one n-gram and segment")
-    variants = a.variants(a.variant_names(args), args.set)
+    # compare-mt's words go with compare-mt's BLEU unless a variant is named,
+    # so that every table is compare-mt's
+    default = ("compare-mt",) if args.words == "compare-mt" else ("BLEUw4",)
+    variants = a.variants(a.variant_names(args, default=default), args.set)
     a.warn_language(args, variants)
     names, paths = a.systems(args)
     if len(paths) < 2:

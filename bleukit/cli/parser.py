@@ -587,8 +587,10 @@ def _add_words(group: _Group) -> None:
         "--words",
         choices=("variant", "compare-mt"),
         default="variant",
-        help="the words of the word and n-gram analyses: the first variant's tokens (default), "
-        "or lines split on spaces as compare-mt reads them",
+        help="the words of the word and n-gram analyses and of the lengths: the first "
+        "variant's tokens (default), or lines split on single spaces as compare-mt reads them; "
+        "analyze without -v then scores with compare-mt's BLEU too (variant compare-mt), so "
+        "that every table is compare-mt's",
     )
 
 

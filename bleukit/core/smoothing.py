@@ -131,6 +131,9 @@ class Smoothing(ABC):
     #: sentences as this method does, bit for bit, with uniform weights
     #: (None: none; a subclass that changes the numbers sets it to None)
     kernel: str | None = None
+    #: the smoothing the tool this method reproduces scores single sentences
+    #: with, where it is another one (None: this one)
+    sentence_smoothing: str | None = None
 
     def many(
         self,
@@ -449,6 +452,38 @@ class Tensor2TensorSmoothing(Smoothing):
         return Smoothed(tuple(100 * p for p in precisions), 100 * math.exp(log_mean))
 
 
+class CompareMtSmoothing(Smoothing):
+    """compare-mt 0.2.10's ``scorers.BleuScorer.score_cached_corpus``,
+    statement for statement. Compatibility quirk kept: an order whose
+    n-grams all miss has its log precision taken as 0 (precision 1) instead
+    of making the score 0; no unigram match at all scores 0. Its totals are
+    NLTK's (at least one per segment: ``totals: at-least-one``). Its
+    sentence scores (``SentBleuScorer``) are NLTK's ``sentence_bleu`` with
+    method 2."""
+
+    sentence_smoothing = "nltk-method2.v1"
+
+    def __call__(
+        self,
+        stats: Stats,
+        order: int,
+        weights: Sequence[float] | None,
+        effective_order: bool,
+        value: float | None,
+    ) -> Smoothed:
+        counts, totals = stats.counts[:order], stats.totals[:order]
+        precisions = [c / t if t != 0 else 0.0 for c, t in zip(counts, totals)]
+        eff = _effective_order(totals, order, effective_order)
+        if counts[0] == 0 or eff == 0:
+            return Smoothed(tuple(100 * p for p in precisions), 0.0)
+        w = [1 / eff] * eff if weights is None else _weights_for(weights, eff)
+        # compare-mt: p = log(p) if p > 0 else 0; prec += p * w, in order
+        log_mean = 0.0
+        for wi, p in zip(w, precisions):
+            log_mean += (math.log(p) if p > 0 else 0) * wi
+        return Smoothed(tuple(100 * p for p in precisions), 100 * math.exp(log_mean))
+
+
 def check_smoothing(obj: object) -> Smoothing:
     """The plugin contract: a subclass of Smoothing, instantiated with no
     arguments, whose call on corpus statistics gives a ``Smoothed``."""
@@ -494,6 +529,12 @@ SMOOTHINGS.register(
     Tensor2TensorSmoothing(),
     "1/2^k for the k-th order with no match; an order with no n-gram is skipped "
     "but still counted (tensor2tensor bleu_hook)",
+)
+SMOOTHINGS.register(
+    "compare-mt.v1",
+    CompareMtSmoothing(),
+    "compare-mt's BleuScorer: an order with no match counts as precision 1, no unigram "
+    "match scores 0",
 )
 # (default, what the value is, its range, description): NLTK divides by k
 # and alpha, so 0 is a division by zero there, and a value too close to it

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ..analysis.buckets import SentenceBuckets
+from ..analysis.buckets import CountBuckets, SentenceBuckets
 from ..analysis.profile import Analysis, PairAnalysis
 from .tables import render_markdown, render_text
 from .text import dumps
@@ -64,9 +64,25 @@ def _segments(p: PairAnalysis, sentence: str, width: int) -> Iterator[Table]:
         )
 
 
+def _aggregate(a: Analysis, width: int) -> Table:
+    g = a.aggregate
+    body = [[name, *(f"{row[k]:.{width}f}" for row in g.scores), f"{g.length_ratios[k]:.4f}"]
+            for k, name in enumerate(a.systems)]  # fmt: skip
+    return "Aggregate scores", ["system", *g.variants, "length ratio"], body
+
+
+def _counts(b: CountBuckets) -> Table:
+    title = f"Segments by {b.by} ({', '.join(b.systems)})"
+    body = [[label, *(str(c[k]) for c in b.counts)] for k, label in enumerate(b.labels)]
+    return title, [b.by, *b.systems], body
+
+
 def tables(a: Analysis, width: int) -> Iterator[Table]:
+    yield _aggregate(a, width)
     for b in (*a.by_length, *a.by_ratio):
         yield _buckets(b, width)
+    yield _counts(a.by_length_difference)
+    yield _counts(a.by_sentence_score)
     yield _words(a, width)
     for p in a.pairs:
         yield from _wins(p, width)
@@ -82,7 +98,7 @@ def _render(
     blocks = [heading(title) + render(header, body or [["(none)"] + [""] * (len(header) - 1)], [])
               for title, header, body in tables(a, width)]  # fmt: skip
     notes = [
-        f"words: {a.tokens}; lengths in words of the first reference",
+        f"words: {a.tokens}; lengths and length ratios in those words, of the first reference",
         f"sentence scores: {a.sentence_variant}: {a.sentence_signature}",
     ]
     return "\n".join([*blocks, "\n".join(notes) + "\n"])

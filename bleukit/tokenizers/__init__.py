@@ -29,6 +29,7 @@ from .base import (
     CharTokenizer,
     Tokenizer,
     split_ascii,
+    split_compare_mt,
     split_unicode,
 )
 from .char import TokenizerChar, TokenizerCharSpace
@@ -72,6 +73,7 @@ __all__ = [
     "make_preprocessor",
     "make_tokenization",
     "split_ascii",
+    "split_compare_mt",
     "split_unicode",
 ]
 
@@ -162,4 +164,9 @@ SPLITTERS.register(
 )
 SPLITTERS.register(
     "ascii.v1", split_ascii, "split on ASCII whitespace only (multi-bleu.perl, Perl split)"
+)
+SPLITTERS.register(
+    "compare-mt.v1",
+    split_compare_mt,
+    "compare-mt's words: stripped, split on single spaces (a double space makes an empty word)",
 )

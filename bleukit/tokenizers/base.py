@@ -135,5 +135,13 @@ def split_ascii(text: str) -> list[str]:
     return [tok for tok in _ASCII_SPLIT.split(text) if tok]
 
 
+def split_compare_mt(text: str) -> list[str]:
+    """compare-mt 0.2.10's words (``corpus_utils.iterate_tokens``:
+    ``line.strip().split(' ')``). Compatibility quirks kept: only a single
+    ASCII space separates, so a double space makes an empty word and an
+    empty line is one empty word; a tab or U+3000 stays inside a word."""
+    return text.strip().split(" ")
+
+
 #: the splitters the block form of a tokenization can express
 BUILTIN_SPLITTERS = ("unicode.v1", "ascii.v1")

@@ -153,6 +153,24 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "whitespace": False,
         "eps_smoothing": False,
     },
+    "compare-mt": {
+        "name": "compare-mt",
+        "description": "compare-mt 0.2.10's corpus BLEU (scorers.BleuScorer) "
+        "on its own words (lines stripped and split on single "
+        "spaces): NLTK's per-segment totals of at least one, "
+        "and an order with no match counted as precision 1.",
+        "tokenizer": "none.v1",
+        "tokenizer_model": None,
+        "split": "compare-mt.v1",
+        "lowercase": False,
+        "max_order": 4,
+        "weights": "uniform",
+        "ref_length": "closest.v1",
+        "smoothing": "compare-mt.v1",
+        "smoothing_value": None,
+        "effective_order": False,
+        "totals": "at-least-one",
+    },
     "hf-bleu": {
         "name": "hf-bleu",
         "description": "HF evaluate's bleu metric (tensorflow/nmt's compute_bleu) "

@@ -113,7 +113,13 @@ class Variant(Metric[Stats, BleuResult]):
     def sentence_variant(self) -> Variant:
         """Unsmoothed, a sentence with no matched 4-gram scores 0 (most
         sentences): sacrebleu's sentence_bleu settings instead (exp
-        smoothing, effective order), as its ``--sentence-level`` prints."""
+        smoothing, effective order), as its ``--sentence-level`` prints. A
+        smoothing whose tool scores sentences with another one names it
+        (``Smoothing.sentence_smoothing``: compare-mt's sentence BLEU is
+        NLTK's method 2)."""
+        other = self._smoothing.sentence_smoothing
+        if other is not None:
+            return self.with_overrides(smoothing=other)  # type: ignore[no-any-return]
         if not self.zero_without_match:
             return self
         return self.with_overrides(smoothing="exp.v1", effective_order=True)  # type: ignore[no-any-return]
