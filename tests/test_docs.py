@@ -123,3 +123,38 @@ def test_shell_examples_run(page, command, tmp_path):
         ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
     assert out.returncode == 0, f"{page}: {command}\n{out.stderr[-2000:]}"
+
+
+NOTEBOOK = ROOT / "docs" / "examples" / "results-as-dataframes.ipynb"
+
+
+def test_the_example_notebook_runs(monkeypatch):
+    """docs/examples' notebook, its code cells run in order in one
+    namespace from the repository's root (pandas needed: tox -e docs has
+    it, and sets BLEUKIT_REQUIRE_FRAMES=1); each cell's last expression, a
+    DataFrame, is not empty."""
+    import importlib.util
+    import json
+    import os
+
+    if importlib.util.find_spec("pandas") is None:
+        if os.environ.get("BLEUKIT_REQUIRE_FRAMES"):
+            raise AssertionError("pandas is not installed")
+        pytest.skip("pandas not installed (tox -e docs)")
+    import ast
+
+    monkeypatch.chdir(ROOT)
+    cells = json.loads(NOTEBOOK.read_text("utf-8"))["cells"]
+    namespace: dict[str, object] = {}
+    ran = 0
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        tree = ast.parse("".join(cell["source"]))
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, str(NOTEBOOK), "exec"), namespace)
+        if last is not None:
+            value = eval(compile(ast.Expression(last.value), str(NOTEBOOK), "eval"), namespace)
+            assert len(value) > 0, "".join(cell["source"])
+        ran += 1
+    assert ran >= 7

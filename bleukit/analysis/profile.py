@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.dataframes import number
 from ..core.errors import InputError
 from ..core.matches import Text
 from ..corpus.streaming import read_in_step
@@ -145,6 +146,22 @@ class Analysis:
     #: report's table; not in ``to_dict``)
     scores: tuple[Sequence[float], ...] = field(repr=False, compare=False)
 
+    def to_frame(self, table: str = "aggregate") -> Any:
+        """One of the analysis's tables (``FRAMES``) as a tidy pandas
+        DataFrame: ``aggregate`` (a row per system), ``by_reference_length``
+        and ``by_length_ratio`` (per variant, bucket and system: segments and
+        score), ``by_length_difference`` and ``by_sentence_score`` (per
+        bucket and system: segments), ``word_accuracy`` (per bucket and
+        system), ``ngrams`` (each system's strongest n-grams against the
+        baseline) or ``segments`` (where each system is furthest ahead and
+        behind). Needs ``bleukit[pandas]``."""
+        from ..core.dataframes import data_frame
+
+        rows = FRAMES.get(table)
+        if rows is None:
+            raise InputError(f"analysis table {table!r}: expected one of {', '.join(FRAMES)}")
+        return data_frame(rows(self))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "systems": list(self.systems),
@@ -162,6 +179,66 @@ class Analysis:
             "word_accuracy": self.words.to_dict(),
             "pairs": [p.to_dict() for p in self.pairs],
         }
+
+
+Rows = list[dict[str, Any]]
+
+
+def _aggregate_rows(a: Analysis) -> Rows:
+    g = a.aggregate
+    return [{"system": name, **{v: s[k] for v, s in zip(g.variants, g.scores)},
+             "length_ratio": g.length_ratios[k]} for k, name in enumerate(a.systems)]  # fmt: skip
+
+
+def _score_rows(buckets: Sequence[SentenceBuckets]) -> Rows:
+    return [{"variant": b.variant, "bucket": label, "system": s, "segments": counts[i],
+             "score": number(scores[i])}
+            for b in buckets for s, counts, scores in zip(b.systems, b.counts, b.scores)
+            for i, label in enumerate(b.labels)]  # fmt: skip
+
+
+def _count_rows(c: CountBuckets) -> Rows:
+    return [{"bucket": label, "system": s, "segments": counts[i]}
+            for s, counts in zip(c.systems, c.counts)
+            for i, label in enumerate(c.labels)]  # fmt: skip
+
+
+def _word_rows(a: Analysis) -> Rows:
+    w = a.words
+    rows = []
+    for k, s in enumerate(w.systems):
+        for i, label in enumerate(w.labels):
+            recall, precision, f = w.measures(k, i)
+            rows.append({"bucket": label, "system": s, "ref_words": w.ref_totals[i],
+                         "hyp_words": w.hyp_totals[k][i], "matches": w.matches[k][i],
+                         "recall": recall, "precision": precision, "f_measure": f})  # fmt: skip
+    return rows
+
+
+def _ngram_rows(a: Analysis) -> Rows:
+    return [{"system": p.system, "baseline": p.baseline, "matches": side, **_win(w)}
+            for p in a.pairs for side, found in (("more", p.wins), ("less", p.losses))
+            for w in found]  # fmt: skip
+
+
+def _segment_rows(a: Analysis) -> Rows:
+    return [{"system": p.system, "baseline": p.baseline, "side": side, "segment": i + 1,
+             "difference": d}
+            for p in a.pairs for side, found in (("ahead", p.ahead), ("behind", p.behind))
+            for i, d in found]  # fmt: skip
+
+
+#: the tables ``Analysis.to_frame`` gives, and their rows
+FRAMES: dict[str, Callable[[Analysis], Rows]] = {
+    "aggregate": _aggregate_rows,
+    "by_reference_length": lambda a: _score_rows(a.by_length),
+    "by_length_ratio": lambda a: _score_rows(a.by_ratio),
+    "by_length_difference": lambda a: _count_rows(a.by_length_difference),
+    "by_sentence_score": lambda a: _count_rows(a.by_sentence_score),
+    "word_accuracy": _word_rows,
+    "ngrams": _ngram_rows,
+    "segments": _segment_rows,
+}
 
 
 def _signed(variant: AnyMetric, a: Sequence[float], b: Sequence[float]) -> list[float]:

@@ -283,6 +283,28 @@ class Study:
     #: variants, beside PERM-BOTH (``williams_test``); None where not run
     williams: Significance | None = None
 
+    def to_frame(self) -> Any:
+        """The study as a pandas DataFrame, a row per variant: its name,
+        signature and whether it was tested, every statistic (NaN where
+        undefined), each interval's bounds (``STAT_low``, ``STAT_high``) and
+        cluster (``STAT_cluster``, 0 where untested). Needs
+        ``bleukit[pandas]``."""
+        from ..core.dataframes import data_frame
+
+        clusters = {s.statistic: s.clusters for s in self.significance if not s.untested}
+        names = (*SYSTEM, SPA, *self.settings.segment_statistics())
+        rows = []
+        for i, v in enumerate(self.variants):
+            row: dict[str, Any] = {"variant": v.name, "signature": v.signature,
+                                   "tested": i in self.tested}  # fmt: skip
+            for name in names:
+                row[name] = v.value(name)
+                low, high = v.intervals.get(name, (st.nan, st.nan))
+                row[f"{name}_low"], row[f"{name}_high"] = low, high
+                row[f"{name}_cluster"] = clusters[name][i] if name in clusters else 0
+            rows.append(row)
+        return data_frame(rows)
+
     def best(self, statistic: str) -> VariantResult | None:
         """The variant with the highest value of a statistic (the first of
         equals), None where no variant has one."""

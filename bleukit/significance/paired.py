@@ -159,6 +159,22 @@ class Comparison:
     #: what a delta of this variant means to people, where a study measured it
     agreement: DeltaAccuracy | None = None
 
+    def to_frame(self) -> Any:
+        """The comparison as a pandas DataFrame, a row per system (the
+        baseline first): its score, interval and p-value against the
+        baseline (NaN where there is none), and the signature (needs
+        ``bleukit[pandas]``)."""
+        from ..core.dataframes import data_frame, number
+
+        return data_frame([
+            {"variant": self.variant, "system": row.system, "baseline": row.baseline,
+             "score": row.result.score,
+             "ci_low": number(row.interval.low if row.interval else None),
+             "ci_high": number(row.interval.high if row.interval else None),
+             "p_value": number(row.p_value), "signature": self.signature.long}
+            for row in self.rows
+        ])  # fmt: skip
+
     def human_agreement(self, row: SystemResult) -> float | None:
         """The estimated share of system pairs as far apart as this row and
         the baseline that humans order the same way (None: no curve, or the

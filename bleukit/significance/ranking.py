@@ -59,6 +59,34 @@ class Ranking:
     clusters: tuple[Cluster, ...]
     higher_is_better: bool
 
+    def to_frame(self) -> Any:
+        """The ranking as a pandas DataFrame, a row per system: its score,
+        interval and cluster (1 = the best); ``pairs_frame`` holds the
+        p-values (needs ``bleukit[pandas]``)."""
+        from ..core.dataframes import data_frame, number
+
+        return data_frame([
+            {"variant": self.variant, "system": r.system, "score": r.result.score,
+             "ci_low": number(r.interval.low if r.interval else None),
+             "ci_high": number(r.interval.high if r.interval else None),
+             "cluster": self.cluster_of(k) + 1, "signature": self.signature.long}
+            for k, r in enumerate(self.systems)
+        ])  # fmt: skip
+
+    def pairs_frame(self) -> Any:
+        """Every pair of systems as a pandas DataFrame: its raw and corrected
+        p-value (``correction``) and whether it is significant."""
+        from ..core.dataframes import data_frame
+
+        n = len(self.systems)
+        return data_frame([
+            {"variant": self.variant, "system_a": self.systems[a].system,
+             "system_b": self.systems[b].system, "p_value": self.p_values[a][b],
+             "p_adjusted": self.adjusted[a][b], "correction": self.correction,
+             "significant": self.significant(a, b)}
+            for a in range(n) for b in range(a + 1, n)
+        ])  # fmt: skip
+
     def significant(self, a: int, b: int) -> bool:
         """Whether systems ``a`` and ``b`` differ significantly (corrected)."""
         return is_significant(self.adjusted[a][b])

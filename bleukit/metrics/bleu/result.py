@@ -77,3 +77,10 @@ class BleuResult:
         if self.signature is not None:
             out.update(self.signature.to_dict())
         return out
+
+    def to_frame(self) -> Any:
+        """The score as a one-row pandas DataFrame (``to_dict``'s fields;
+        needs ``bleukit[pandas]``)."""
+        from ...core.dataframes import data_frame
+
+        return data_frame([self.to_dict()])
