@@ -2,8 +2,10 @@
 default report tables, recorded in tests/golden/compare_mt.json by
 tests/golden/make_compare_mt_golden.py (tox -e comparemt checks the same
 live): the aggregate BLEU and length ratio, BLEU and counts by reference
-length, counts by length difference and by sentence BLEU, and word
-F-measure by frequency, on four language pairs of tests/data/wmt."""
+length, counts by length difference and by sentence BLEU, word F-measure
+by frequency, and the sentence examples (generaltest2022 en-ja repeats
+segments, which compare-mt's examples skip), on four language pairs of
+tests/data/wmt."""
 
 from __future__ import annotations
 
@@ -44,3 +46,8 @@ def test_analyze_gives_compare_mts_tables(case, capsys):
     for mine, theirs in zip(a["word_accuracy"]["systems"], case["word_f_measure"]):
         assert mine["f_measure"] == theirs
     assert a["sentence_scores"]["variant"] == "compare-mt[smoothing=nltk-method2.v1]"
+    # the sentence examples (--examples compare-mt, implied by --words
+    # compare-mt): repeated segments dropped, compare-mt's order of ties
+    (pair,) = a["pairs"]
+    for side in ("ahead", "behind"):
+        assert [row["segment"] - 1 for row in pair[side]] == case["examples"][side], side

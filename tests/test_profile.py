@@ -98,3 +98,25 @@ def test_files_words_and_training_corpus(analysis_case, tmp_path):
     assert a.words == expected and stats.segments == 4
     with pytest.raises(InputError, match="words: 'spaces' is not one of variant, compare-mt"):
         profile.analyze_files(*args, words="spaces")
+
+
+def test_compare_mt_examples_skip_repeats_and_order_ties_by_score():
+    """compare-mt's examples: a repeated (baseline, system, reference) is
+    left out; rows sorted by (difference, baseline, system, position), the
+    first ``count`` behind, the last ``count`` ahead (furthest first)."""
+    from bleukit.analysis.profile import SegmentKeys, compare_mt_examples
+
+    base = [10.0, 20.0, 10.0, 30.0, 15.0, 10.0]
+    system = [15.0, 15.0, 15.0, 35.0, 15.0, 40.0]
+    keys = ["a", "b", "a", "c", "d", "e"]  # segment 2 repeats segment 0
+    ahead, behind = compare_mt_examples(base, system, keys, 2)
+    # differences: +5 (0), -5 (1), +5 (3, baseline 30), 0 (4), +30 (5)
+    assert ahead == [5, 3] and behind == [1, 4]
+    assert compare_mt_examples(base, system, keys, 0) == ([], [])
+    digests = SegmentKeys(2)
+    digests.add([" r ", "r"], [["x", " x"], ["y", "y "]])
+    first, second = digests.pair(0, 1)
+    assert first == second  # stripped lines: the same words
+    other = SegmentKeys(2)
+    other.add(["r"], [["x  y"], ["y"]])
+    assert other.pair(0, 1)[0] != first

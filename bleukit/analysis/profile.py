@@ -16,6 +16,7 @@ over every segment, from the statistics the scores came from
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from array import array
 from collections import Counter
@@ -241,6 +242,62 @@ FRAMES: dict[str, Callable[[Analysis], Rows]] = {
 }
 
 
+#: how the segments furthest ahead and behind are chosen: ``bleukit``'s
+#: (every segment, the largest differences of either sign, ties by
+#: position), or ``compare-mt``'s (``generate_sentence_examples``: a
+#: segment whose baseline, system and reference lines were seen before is
+#: dropped, and the rest ordered by the difference, then the baseline's
+#: score, the system's and the position)
+EXAMPLES = ("bleukit", "compare-mt")
+
+
+class SegmentKeys:
+    """Per segment, a digest of its reference line and of each system's
+    line (stripped, as compare-mt's words are: equal digests are equal
+    word lists), gathered a chunk at a time, so that compare-mt's examples
+    skip repeated segments without the text being kept (16 bytes a line)."""
+
+    def __init__(self, systems: int) -> None:
+        self.refs: list[bytes] = []
+        self.hyps: list[list[bytes]] = [[] for _ in range(systems)]
+
+    @staticmethod
+    def _digest(line: str | None) -> bytes:
+        text = (line or "").strip().encode("utf-8", "surrogatepass")
+        return hashlib.blake2b(text, digest_size=16).digest()
+
+    def add(self, refs: Sequence[str | None], hyps: Sequence[Sequence[str]]) -> None:
+        self.refs.extend(map(self._digest, refs))
+        for mine, lines in zip(self.hyps, hyps):
+            mine.extend(map(self._digest, lines))
+
+    def pair(self, baseline: int, system: int) -> list[tuple[bytes, bytes, bytes]]:
+        """Each segment's key for one pair of systems: (baseline's line,
+        system's line, reference), as compare-mt keys them."""
+        return list(zip(self.hyps[baseline], self.hyps[system], self.refs))
+
+
+def compare_mt_examples(
+    baseline: Sequence[float], system: Sequence[float], keys: Sequence[object], count: int
+) -> tuple[list[int], list[int]]:
+    """compare-mt's sentence examples of one pair (``compare_directions``
+    0-1): the segments (0-based) where the system is furthest ahead of the
+    baseline, furthest first, and where it is furthest behind; a segment
+    whose key was seen before left out; the first ``count`` and the last
+    ``count`` of (system - baseline, baseline, system, position) sorted,
+    whatever their sign (compare-mt's lists hold ties when few differ)."""
+    seen: set[object] = set()
+    rows = []
+    for i, (s1, s2, key) in enumerate(zip(baseline, system, keys)):
+        if key not in seen:
+            seen.add(key)
+            rows.append((s2 - s1, s1, s2, i))
+    rows.sort()
+    behind = [r[3] for r in rows[:count]]
+    ahead = [r[3] for r in reversed(rows[-count:])] if count else []
+    return ahead, behind
+
+
 def _signed(variant: AnyMetric, a: Sequence[float], b: Sequence[float]) -> list[float]:
     """a - b, negated where a lower score is better (TER)."""
     sign = 1.0 if variant.higher_is_better else -1.0
@@ -255,11 +312,13 @@ def analyze(
     frequencies: Mapping[str, int] | None = None,
     frequency_source: str = "references",
     top: int = 10,
+    keys: SegmentKeys | None = None,
 ) -> Analysis:
     """Every analysis of the systems in ``stats`` (counted in ``counts``
     too, in the same order and segments); ``frequencies``: word counts of
     a training corpus (None: the references'); ``top``: how many n-grams
-    and segments each list keeps."""
+    and segments each list keeps; ``keys``: the segments' lines' digests,
+    for compare-mt's examples (None: bleukit's, ``largest_differences``)."""
     names = stats.systems
     ref_lengths = counts.ref_lengths
     ratios = [array("d", [h / max(1, r) for h, r in zip(lengths, ref_lengths)])
@@ -285,7 +344,13 @@ def analyze(
     for k in range(1, len(names)):
         wins, lost = counts.strongest(k, 0, top)
         diffs = _signed(sentence, scores[k], scores[0])
-        ahead, behind = largest_differences(diffs, [0.0] * len(diffs), top)
+        if keys is None:
+            ahead, behind = largest_differences(diffs, [0.0] * len(diffs), top)
+        else:
+            sign = 1.0 if sentence.higher_is_better else -1.0
+            ahead, behind = compare_mt_examples([sign * x for x in scores[0]],
+                                                [sign * x for x in scores[k]],
+                                                keys.pair(0, k), top)  # fmt: skip
         pairs.append(
             PairAnalysis(
                 names[k],
@@ -420,17 +485,26 @@ def analyze_files(
     train: str | None = None,
     top: int = 10,
     execution: Execution = LOCAL,
+    examples: str = "bleukit",
 ) -> tuple[Analysis, SystemStatistics]:
     """``analyze`` of hypothesis files (the first is the baseline), read
-    once a chunk at a time."""
+    once a chunk at a time; ``examples`` (``EXAMPLES``): how the segments
+    furthest ahead and behind are chosen."""
+    if examples not in EXAMPLES:
+        raise InputError(f"examples: {examples!r} is not one of {', '.join(EXAMPLES)}")
     split = tokenizer(variants[0], words)
     frequencies = None if train is None else file_frequencies(train, split)
     counts = corpus_counts(variants[0], names)
+    keys = SegmentKeys(len(names)) if examples == "compare-mt" else None
 
     def count(refs: Sequence[Sequence[str | None]], hyps: Sequence[Sequence[str]]) -> None:
         _add_chunk(counts, split, refs, hyps)
+        if keys is not None:
+            keys.add(refs[0], hyps)
 
     stats = collect_files(variants, ref_paths, hyp_paths, names, execution, count)
     source = "references" if train is None else f"training corpus {train}"
     with phase("analyses"):
-        return analyze(variants, stats, counts, split.described, frequencies, source, top), stats
+        analysis = analyze(variants, stats, counts, split.described, frequencies, source, top,
+                           keys)  # fmt: skip
+    return analysis, stats

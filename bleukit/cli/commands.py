@@ -245,9 +245,12 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> None:
     names, paths = a.systems(args)
     if len(paths) < 2:
         raise InputError("analyze compares systems with the first: give at least two with -i")
+    examples = args.examples
+    if examples == "auto":
+        examples = "compare-mt" if args.words == "compare-mt" else "bleukit"
     analysis, _ = analyze_files(
         variants, a.flatten(args.ref), paths, names, args.words, args.train, args.top,
-        a.execution(args),
+        a.execution(args), examples,
     )  # fmt: skip
     out.write(FORMATS[args.format](analysis, args.width))
 

@@ -578,6 +578,15 @@ def _add_analysis(group: _Group) -> None:
     _add_train(group)
     _add_words(group)
     group.add_argument(
+        "--examples",
+        choices=("auto", "bleukit", "compare-mt"),
+        default="auto",
+        help="how the segments furthest ahead and behind are chosen: bleukit, the largest "
+        "differences of each sign, ties by position; compare-mt, as its sentence examples, "
+        "repeated segments (the same baseline, system and reference lines) left out and ties "
+        "ordered by score; auto (default): compare-mt's with --words compare-mt",
+    )
+    group.add_argument(
         "--top", type=int, default=10, metavar="N", help="n-grams and segments listed (default 10)"
     )
 

@@ -8,8 +8,11 @@ For each language pair, reference A and the first two systems (the first
 the baseline), read as compare-mt reads files (``corpus_utils.load_tokens``):
 its aggregate scores (``bleu`` and ``length``), its sentence buckets (BLEU
 and counts by reference length, counts by length difference and by
-sentence BLEU) and its word accuracy by frequency (F-measure), as
-``compare_mt_main`` computes them for its default report.
+sentence BLEU), its word accuracy by frequency (F-measure) and its
+sentence examples (the segments, 0-based, of the 10 where the second
+system is furthest behind the first and the 10 where it is furthest ahead,
+furthest first; repeated segments dropped), as ``compare_mt_main``
+computes them for its default report.
 """
 
 import contextlib
@@ -18,7 +21,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from compare_mt import bucketers, corpus_utils, scorers
+from compare_mt import bucketers, compare_mt_main, corpus_utils, reporters, scorers
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "wmt"
 SETS = ("newstest2021.en-de", "newstest2021.en-cs", "newstest2021.en-zh", "generaltest2022.en-ja")
@@ -45,6 +48,15 @@ def record() -> dict:
                     "bleu": [bleu.score_corpus(r, h)[0] if h else None for h, r, _ in corpus],
                 })  # fmt: skip
             buckets[kind] = {"labels": bucketer.bucket_strs, "systems": rows}
+        # the sentence examples (sentbleu, compare_directions 0-1, 10 each);
+        # its reporter prints them with the names compare_mt_main sets
+        reporters.sys_names = systems
+        ranked = compare_mt_main.generate_sentence_examples(ref, outs).scorediff_lists[0]
+        examples = {
+            "behind": [row[5] for row in ranked[:10]],
+            "ahead": [row[5] for row in reversed(ranked[-10:])],
+            "kept": len(ranked),
+        }
         words = bucketers.FreqWordBucketer(freq_data=ref)
         stats, *_ = words.calc_statistics(ref, outs)
         cases.append({
@@ -54,6 +66,7 @@ def record() -> dict:
             "length_ratio": [length.score_corpus(ref, out)[0] for out in outs],
             "buckets": buckets,
             "word_f_measure": [[row[5] for row in system] for system in stats],
+            "examples": examples,
         })  # fmt: skip
     return {"compare_mt": version("compare-mt"), "cases": cases}
 
