@@ -29,7 +29,15 @@ from bleukit.analysis import buckets as b
 from bleukit.metrics.inputs import tokens_as_text
 
 cm = pytest.importorskip("compare_mt", reason="tox -e comparemt installs compare-mt 0.2.10")
-from compare_mt import bucketers, corpus_utils, ngram_utils, scorers, stat_utils  # noqa: E402
+from compare_mt import (  # noqa: E402
+    bucketers,
+    compare_mt_main,
+    corpus_utils,
+    ngram_utils,
+    reporters,
+    scorers,
+    stat_utils,
+)
 
 D = Path(__file__).resolve().parents[1] / "tests" / "data" / "wmt"
 SET = "newstest2021.en-de"
@@ -204,3 +212,11 @@ def test_every_table_of_compare_mts_default_report(pair, systems, capsys):
     stats, *_ = words.calc_statistics(ref, outs)
     for k, mine in enumerate(a["word_accuracy"]["systems"]):
         assert mine["f_measure"] == [stats[k][i][5] for i in range(len(stats[k]))]
+    reporters.sys_names = list(systems)  # its report prints them
+    ranked = compare_mt_main.generate_sentence_examples(ref, outs).scorediff_lists[0]
+    (pair,) = a["pairs"]
+    assert [r["segment"] - 1 for r in pair["behind"]] == [row[5] for row in ranked[:10]]
+    assert [r["segment"] - 1 for r in pair["ahead"]] == [row[5] for row in ranked[-10:][::-1]]
+    for r in pair["ahead"]:
+        row = next(x for x in ranked if x[5] == r["segment"] - 1)
+        assert r["difference"] == pytest.approx(row[0], abs=1e-12, rel=0)
