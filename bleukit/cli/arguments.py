@@ -192,6 +192,23 @@ def external(
             for name, path in files.items()]  # fmt: skip
 
 
+def labels(pairs: Sequence[str], variants: Sequence[AnyMetric]) -> dict[str, str]:
+    """Each variant's label in a paper table: --label VARIANT=TEXT, else
+    its score name where no other variant has it (``report.paper``)."""
+    from ..report.paper import default_labels
+
+    out = default_labels([v.name for v in variants], [v.score_name for v in variants])
+    names = set(out)
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not text.strip():
+            raise InputError(f"--label {pair!r}: expected VARIANT=TEXT")
+        if name.strip() not in names:
+            raise InputError(f"--label {name.strip()}: no variant of that name in the run")
+        out[name.strip()] = text.strip()
+    return out
+
+
 def aliases(pairs: Sequence[str]) -> dict[str, str]:
     """--alias SYSTEM=JUDGED, each system once."""
     out: dict[str, str] = {}

@@ -148,6 +148,7 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
     variants = a.variants(a.variant_names(args), args.set)
     a.warn_language(args, variants)
     variants += a.external(args, a.systems(args)[0], variants)
+    labels = a.labels(args.label, variants)
     if args.all_pairs and args.human_agreement:
         raise InputError("--human-agreement goes with a baseline test, not --all-pairs")
     stats = _collect(args, variants)
@@ -157,6 +158,11 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
 
         with phase("resampling every pair"):
             rankings = rank_all(variants, stats, spec, args.correction or "holm")
+        if args.format == "latex":
+            from ..report.paper import ranking_table
+
+            out.write(ranking_table(rankings, labels, args.width, args.latex_interval))
+            return
         out.write(RANKING_FORMATS[args.format](rankings, args.width))
         return
     from ..report.tables import FORMATS
@@ -166,6 +172,11 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
         columns = compare(variants, stats, spec)
     if args.human_agreement:
         columns = _with_agreement(columns, args.human_agreement)
+    if args.format == "latex":
+        from ..report.paper import comparison_table
+
+        out.write(comparison_table(columns, labels, args.width, args.latex_interval))
+        return
     out.write(FORMATS[args.format](columns, args.width))
 
 

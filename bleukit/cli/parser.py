@@ -273,7 +273,22 @@ def _system_options(
 def _compare_options(compare: argparse.ArgumentParser) -> None:
     formats = ("text", "json", "markdown", "latex", "csv")
     baseline = "hypothesis files; the first is the baseline (but see --all-pairs)"
-    _system_options(compare, baseline, "BLEUw4, or chosen by --lang", formats, scores=True)
+    output = _system_options(compare, baseline, "BLEUw4, or chosen by --lang", formats, scores=True)
+    output.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="VARIANT=TEXT",
+        help="-f latex: the column label of a variant (default: its score name, BLEU for "
+        "sacrebleu, where no other variant has it)",
+    )
+    output.add_argument(
+        "--latex-interval",
+        choices=("none", "pm", "ci"),
+        default="none",
+        help="-f latex: each score's interval as well, as +- its half-width (pm) or its bounds "
+        "(ci); default none",
+    )
     significance = compare.add_argument_group("significance")
     _add_resampling_args(significance, tests=True)
     _completes(

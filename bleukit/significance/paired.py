@@ -158,6 +158,8 @@ class Comparison:
     rows: Sequence[SystemResult]
     #: what a delta of this variant means to people, where a study measured it
     agreement: DeltaAccuracy | None = None
+    #: whether a higher score is better under this variant
+    higher_is_better: bool = True
 
     def to_frame(self) -> Any:
         """The comparison as a pandas DataFrame, a row per system (the
@@ -194,7 +196,9 @@ def compare(
         systems = [(name, stats.segment_stats(metric, name)) for name in stats.systems]
         rows = paired_test(metric, systems, stats.nrefs, spec)
         signature = metric.signature(stats.nrefs).with_test(spec)
-        comparisons.append(Comparison(metric.name, signature, rows))
+        comparisons.append(
+            Comparison(metric.name, signature, rows, higher_is_better=metric.higher_is_better)
+        )
     return comparisons
 
 

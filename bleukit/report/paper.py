@@ -1,0 +1,193 @@
+"""The paper table: ``bleukit compare -f latex`` (against a baseline, or
+``--all-pairs``) as one LaTeX table to paste into a paper. Rows are
+systems, left-aligned; there is a column per metric, headed by its label
+(``--label VARIANT=TEXT``; by default the metric's score name where no
+other metric of the table has it, so ``sacrebleu`` is "BLEU") with an arrow
+for the direction that is better. A cell holds the score, optionally its
+interval (``--latex-interval pm``: ± the half-width; ``ci``: the bounds),
+and a superscript: the system's significance cluster (1 = the best) with
+``--all-pairs``, or * where it differs significantly from the baseline.
+Below the tabular, one footnote paragraph holds what the superscripts mean,
+the test's settings, and each metric's signature: sacrebleu's form, with
+the test's ``bs:``/``ar:`` and ``seed:`` fields, where sacrebleu computes
+the metric, bleukit's otherwise.
+
+The tabular shrinks to the column's width when it is wider (graphicx's
+``\\resizebox``, only then), and a signature may break after any ``|``,
+``:`` or ``,`` and inside long runs (a sha256), so that nothing overfills a
+two-column page (``tests/test_paper.py`` compiles it with pdflatex where
+one is installed)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..core.results import ALPHA, SystemResult
+from ..metrics.base import MetricSignature
+from ..significance.multiple import CORRECTION_NAMES
+from ..significance.paired import Comparison
+from ..significance.ranking import Ranking
+from .tables import latex_escape
+
+#: how a cell shows the interval (``--latex-interval``)
+INTERVALS = ("none", "pm", "ci")
+TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One metric's column: its label, whether higher is better, each
+    system's row (in the column's order of systems), each row's mark (a
+    superscript, "" for none), the signature and the test it states."""
+
+    label: str
+    higher_is_better: bool
+    rows: Sequence[SystemResult]
+    marks: Sequence[str]
+    signature: MetricSignature
+
+
+def paper_signature(signature: MetricSignature) -> str:
+    """sacrebleu's signature with the test's fields where sacrebleu computes
+    the metric (as its ``--paired-bs``/``--confidence`` prints it: ``bs:N``
+    or ``ar:N`` and ``seed:S`` after ``nrefs``), else bleukit's long form."""
+    sacrebleu = signature.sacrebleu
+    if sacrebleu is None:
+        return signature.long
+    test = signature.test
+    if test is None or test.test is None:
+        return sacrebleu
+    head, _, rest = sacrebleu.partition("|")
+    return f"{head}|{test.test}:{test.samples}|seed:{test.seed}|{rest}"
+
+
+def _breakable(text: str) -> str:
+    """A signature in typewriter type that may break after ``|``, ``:`` and
+    ``,``, and every 12 characters of a longer run."""
+    parts = []
+    for token in re.split(r"([|:,])", text):
+        if token in ("|", ":", ","):
+            parts.append(latex_escape(token) + r"\allowbreak{}")
+        else:
+            chunks = [token[i : i + 12] for i in range(0, len(token), 12)] or [""]
+            parts.append(r"\allowbreak{}".join(latex_escape(c) for c in chunks))
+    return r"\texttt{" + "".join(parts) + "}"
+
+
+def default_labels(names: Sequence[str], score_names: Sequence[str]) -> dict[str, str]:
+    """Each variant's column label: its score name ("BLEU" for
+    ``sacrebleu``) where no other variant of the table has that score name,
+    else its own name."""
+    return {
+        name: score if score_names.count(score) == 1 else name
+        for name, score in zip(names, score_names)
+    }
+
+
+def _cell(row: SystemResult, mark: str, width: int, interval: str) -> str:
+    text = f"{row.result.score:.{width}f}"
+    iv = row.interval
+    if interval == "pm" and iv is not None:
+        text += rf"{{\scriptsize\,$\pm${(iv.high - iv.low) / 2:.{width}f}}}"
+    elif interval == "ci" and iv is not None:
+        text += rf"{{\scriptsize\,[{iv.low:.{width}f}, {iv.high:.{width}f}]}}"
+    return text + (rf"$^{{{mark}}}$" if mark else "")
+
+
+def _table(
+    columns: Sequence[Column],
+    systems: Sequence[str],
+    notes: Sequence[str],
+    width: int,
+    interval: str,
+) -> str:
+    if interval not in INTERVALS:
+        raise ValueError(f"interval {interval!r}: expected one of {', '.join(INTERVALS)}")
+    by_name = [{r.system: (r, m) for r, m in zip(c.rows, c.marks)} for c in columns]
+    header = ["System"] + [
+        latex_escape(c.label) + (r"\,$\uparrow$" if c.higher_is_better else r"\,$\downarrow$")
+        for c in columns
+    ]
+    body = [
+        " & ".join([latex_escape(name), *(_cell(*c[name], width, interval) for c in by_name)])
+        + r" \\"
+        for name in systems
+    ]
+    signatures = "; ".join(
+        f"{latex_escape(c.label)}: {_breakable(paper_signature(c.signature))}" for c in columns
+    )
+    return "\n".join([
+        "% bleukit paper table: needs \\usepackage{booktabs} and \\usepackage{graphicx}",
+        "\\begin{table}[t]",
+        "\\centering",
+        "\\small",
+        "\\sbox0{\\begin{tabular}{@{}l" + "r" * len(columns) + "@{}}",
+        "\\toprule",
+        " & ".join(header) + r" \\",
+        "\\midrule",
+        *body,
+        "\\bottomrule",
+        "\\end{tabular}}%",
+        "% shrunk to the column only where it is wider",
+        "\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}\\else\\usebox0\\fi",
+        "",
+        "\\smallskip",
+        "{\\footnotesize\\raggedright",
+        *(latex_escape(n) + r"\par" for n in notes),
+        f"Signatures: {signatures}.\\par",
+        "}",
+        "\\caption{Scores of the systems.}",
+        "\\label{tab:bleukit}",
+        "\\end{table}",
+    ]) + "\n"  # fmt: skip
+
+
+def ranking_table(
+    rankings: Sequence[Ranking],
+    labels: Mapping[str, str],
+    width: int = 2,
+    interval: str = "none",
+) -> str:
+    """The paper table of ``compare --all-pairs``: systems in the first
+    metric's order (best cluster first), each score with its cluster."""
+    first = rankings[0]
+    order = [first.systems[i].system for c in first.clusters for i in c.members]
+    columns = []
+    for r in rankings:
+        cluster = {i: str(k + 1) for k, c in enumerate(r.clusters) for i in c.members}
+        marks = [cluster[i] for i in range(len(r.systems))]
+        label = labels.get(r.variant, r.variant)
+        columns.append(Column(label, r.higher_is_better, r.systems, marks, r.signature))
+    test = first.signature.test
+    how = "" if test is None or test.test is None else (
+        f"{TEST_NAMES[test.test]}, {test.samples} samples, seed {test.seed}, ")  # fmt: skip
+    notes = [
+        f"Superscript: the system's significance cluster under that metric (1 = the best); a "
+        f"cluster ends where the next system is significantly worse than every system above "
+        f"it ({how}p-values {CORRECTION_NAMES[first.correction]}, p < {ALPHA}). Systems in "
+        f"the order of {columns[0].label}."
+    ]
+    return _table(columns, order, notes, width, interval)
+
+
+def comparison_table(
+    comparisons: Sequence[Comparison],
+    labels: Mapping[str, str],
+    width: int = 2,
+    interval: str = "none",
+) -> str:
+    """The paper table of ``compare`` against a baseline (the first row):
+    each score marked * where it differs significantly from the baseline's."""
+    columns = [
+        Column(labels.get(c.variant, c.variant), c.higher_is_better, c.rows,
+               ["*" if r.significant else "" for r in c.rows], c.signature)
+        for c in comparisons
+    ]  # fmt: skip
+    baseline = comparisons[0].rows[0].system
+    test = comparisons[0].signature.test
+    how = "" if test is None or test.test is None else (
+        f" ({TEST_NAMES[test.test]}, {test.samples} samples, seed {test.seed})")  # fmt: skip
+    notes = [f"* p < {ALPHA} against the baseline, {baseline} (first row){how}."]
+    return _table(columns, [r.system for r in comparisons[0].rows], notes, width, interval)
