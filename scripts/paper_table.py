@@ -18,22 +18,12 @@ import tempfile
 from pathlib import Path
 
 from bleukit.cli import main
+from bleukit.report.paper import ACL_PAGE
 
 ROOT = Path(__file__).resolve().parents[1]
 MQM = ROOT / "tests" / "data" / "mqm"
 SYSTEMS = ("UEdin", "Online-W", "NVIDIA-NeMo", "Facebook-AI", "HuaweiTSC", "VolcTrans-AT",
            "VolcTrans-GLAT", "eTranslation")  # fmt: skip
-PAGE = r"""\documentclass[11pt,twocolumn]{article}
-\usepackage[T1]{fontenc}
-\usepackage[a4paper,textwidth=16cm,textheight=24cm,columnsep=0.6cm]{geometry}
-\usepackage{booktabs}
-\usepackage{graphicx}
-\pagestyle{empty}
-\begin{document}
-%s
-\noindent\mbox{}%% text on the page, so that the float goes to its top, not a float page
-\end{document}
-"""
 #: the first column of the page at 150 dpi: A4's left margin is 2.5 cm
 #: (148 px), the column 7.7 cm (455 px) wide; the float starts near the top
 CROP = ("-x", "135", "-y", "95", "-W", "485", "-H", "600")
@@ -50,7 +40,7 @@ def main_() -> None:
     if code:
         raise SystemExit(f"bleukit compare exited {code}")
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "page.tex").write_text(PAGE % out.getvalue(), "utf-8")
+        (Path(tmp) / "page.tex").write_text(ACL_PAGE % out.getvalue(), "utf-8")
         subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "page.tex"],
                        cwd=tmp, check=True, capture_output=True)  # fmt: skip
         target = ROOT / "docs" / "images" / "paper-table"

@@ -17,7 +17,7 @@ import pytest
 import bleukit
 from bleukit.cli import main
 from bleukit.core.spec import SignificanceSpec
-from bleukit.report.paper import _breakable, default_labels, paper_signature
+from bleukit.report.paper import ACL_PAGE, _breakable, default_labels, paper_signature
 
 MQM = Path(__file__).resolve().parent / "data" / "mqm"
 SYSTEMS = ("UEdin", "Online-W", "NVIDIA-NeMo", "Facebook-AI", "HuaweiTSC", "VolcTrans-AT",
@@ -81,17 +81,6 @@ def test_baseline_comparison_marks_significant_differences(capsys):
     assert code == 2 and "expected VARIANT=TEXT" in capsys.readouterr().err
 
 
-TEMPLATE = r"""\documentclass[11pt,twocolumn]{article}
-\usepackage[T1]{fontenc}
-\usepackage[a4paper,textwidth=16cm,textheight=24cm,columnsep=0.6cm]{geometry}
-\usepackage{booktabs}
-\usepackage{graphicx}
-\begin{document}
-%s
-\end{document}
-"""
-
-
 def test_every_table_compiles_without_overfull_boxes(tmp_path, capsys):
     """Two-column ACL geometry (16 cm text, 7.7 cm columns): three metrics on
     8 systems with intervals, four metrics with bounds (wider than a
@@ -111,7 +100,7 @@ def test_every_table_compiles_without_overfull_boxes(tmp_path, capsys):
         compare(capsys, SYSTEMS[:3], "BLEUc18", "--scores", f"COMET={scores}",
                 "--scores-about", "COMET=Unbabel/wmt22-comet-da, reference A"),
     ]  # fmt: skip
-    (tmp_path / "paper.tex").write_text(TEMPLATE % "\n\n".join(tables), "utf-8")
+    (tmp_path / "paper.tex").write_text(ACL_PAGE % "\n\n".join(tables), "utf-8")
     done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)  # fmt: skip
     log = (tmp_path / "paper.log").read_text("utf-8", "replace")

@@ -31,6 +31,22 @@ from ..significance.paired import Comparison
 from ..significance.ranking import Ranking
 from .tables import latex_escape
 
+#: a two-column page of ACL's geometry (16 cm of text, 7.7 cm columns) with
+#: the packages a paper table needs, to set tables in (``%s``) and check
+#: them (tests/test_paper.py, scripts/paper_table.py); some text after the
+#: tables, so that a float goes to the top of a text page
+ACL_PAGE = r"""\documentclass[11pt,twocolumn]{article}
+\usepackage[T1]{fontenc}
+\usepackage[a4paper,textwidth=16cm,textheight=24cm,columnsep=0.6cm]{geometry}
+\usepackage{booktabs}
+\usepackage{graphicx}
+\pagestyle{empty}
+\begin{document}
+%s
+\noindent\mbox{}
+\end{document}
+"""
+
 #: how a cell shows the interval (``--latex-interval``)
 INTERVALS = ("none", "pm", "ci")
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
