@@ -69,6 +69,13 @@ def test_all_pairs_is_one_table_with_clusters_and_arrows(capsys):
     assert len(rows) == 4 and all(re.search(r"\$\\pm\$\d", row) for row in rows)
     assert "bs:\\allowbreak{}100\\textbar{}\\allowbreak{}seed:" in out
     assert "Systems in the order of BLEU" in out
+    assert "p-value matrix" not in out
+    matrices = compare(capsys, SYSTEMS[:4], "chrF,TER", "--all-pairs", "--latex-matrix")
+    assert matrices.count(r"\begin{table}") == 3 and "p-value matrix" in matrices
+    matrix = matrices.split("p-value matrix")[1]
+    # the upper triangle: rows #1..#3, columns #2..#4, an empty lower part
+    assert r" & \#2 & \#3 & \#4 \\" in matrix and matrix.count(r"\#1 ") == 1
+    assert r"\#4 " not in matrix.split(r"\midrule")[1]
 
 
 def test_baseline_comparison_marks_significant_differences(capsys):
@@ -94,7 +101,8 @@ def test_every_table_compiles_without_overfull_boxes(tmp_path, capsys):
     scores.write_text("".join(f"{s} {0.5 + i % 7 / 10}\n" for s in SYSTEMS[:3]
                               for i in range(1002)), "utf-8")  # fmt: skip
     tables = [
-        compare(capsys, SYSTEMS, "sacrebleu,chrF,TER", "--all-pairs", "--latex-interval", "pm"),
+        compare(capsys, SYSTEMS, "sacrebleu,chrF,TER", "--all-pairs", "--latex-interval", "pm",
+                "--latex-matrix"),
         compare(capsys, SYSTEMS, "sacrebleu,chrF,chrF++,TER", "--all-pairs",
                 "--latex-interval", "ci"),
         compare(capsys, SYSTEMS[:3], "BLEUc18", "--scores", f"COMET={scores}",

@@ -161,7 +161,8 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> None:
         if args.format == "latex":
             from ..report.paper import ranking_table
 
-            out.write(ranking_table(rankings, labels, args.width, args.latex_interval))
+            out.write(ranking_table(rankings, labels, args.width, args.latex_interval,
+                                    args.latex_matrix))  # fmt: skip
             return
         out.write(RANKING_FORMATS[args.format](rankings, args.width))
         return

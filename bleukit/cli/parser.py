@@ -289,6 +289,12 @@ def _compare_options(compare: argparse.ArgumentParser) -> None:
         help="-f latex: each score's interval as well, as +- its half-width (pm) or its bounds "
         "(ci); default none",
     )
+    output.add_argument(
+        "--latex-matrix",
+        action="store_true",
+        help="-f latex with --all-pairs: each metric's matrix of corrected p-values too, its "
+        "upper triangle, systems numbered",
+    )
     significance = compare.add_argument_group("significance")
     _add_resampling_args(significance, tests=True)
     _completes(

@@ -165,9 +165,21 @@ def ranking_table(
     labels: Mapping[str, str],
     width: int = 2,
     interval: str = "none",
+    matrices: bool = False,
 ) -> str:
     """The paper table of ``compare --all-pairs``: systems in the first
-    metric's order (best cluster first), each score with its cluster."""
+    metric's order (best cluster first), each score with its cluster; with
+    ``matrices``, each metric's p-values after it (``matrix_table``)."""
+    table = _ranking_table(rankings, labels, width, interval)
+    if not matrices:
+        return table
+    extra = [matrix_table(r, labels.get(r.variant, r.variant)) for r in rankings]
+    return "\n".join([table, *extra])
+
+
+def _ranking_table(
+    rankings: Sequence[Ranking], labels: Mapping[str, str], width: int, interval: str
+) -> str:
     first = rankings[0]
     order = [first.systems[i].system for c in first.clusters for i in c.members]
     columns = []
@@ -186,6 +198,45 @@ def ranking_table(
         f"the order of {columns[0].label}."
     ]
     return _table(columns, order, notes, width, interval)
+
+
+def matrix_table(ranking: Ranking, label: str) -> str:
+    """One metric's corrected p-values of ``--all-pairs`` for a paper: the
+    upper triangle only (the matrix is symmetric), systems numbered in the
+    order of their clusters (#1 is the best) and named once in a first
+    column, * where p < 0.05; shrunk to the column only where wider."""
+    order = [i for c in ranking.clusters for i in c.members]
+    n = len(order)
+    rows = []
+    for k, i in enumerate(order):
+        cells = [""] * (k + 1)
+        for j in order[k + 1 :]:
+            p = ranking.adjusted[i][j]
+            cells.append("" if p is None else f"{p:.3f}" + ("$^{*}$" if p < ALPHA else ""))
+        name = latex_escape(ranking.systems[i].system)
+        rows.append(" & ".join([rf"\#{k + 1} {name}", *cells[1:]]) + r" \\")
+    header = " & ".join(["", *(rf"\#{k}" for k in range(2, n + 1))]) + r" \\"
+    test = ranking.signature.test
+    how = "" if test is None or test.test is None else (
+        f", {TEST_NAMES[test.test]}, {test.samples} samples, seed {test.seed}")  # fmt: skip
+    return "\n".join([
+        "% bleukit p-value matrix: needs \\usepackage{booktabs} and \\usepackage{graphicx}",
+        "\\begin{table}[t]",
+        "\\centering",
+        "\\small",
+        "\\sbox0{\\begin{tabular}{@{}l" + "r" * (n - 1) + "@{}}",
+        "\\toprule",
+        header,
+        "\\midrule",
+        *rows[:-1],
+        "\\bottomrule",
+        "\\end{tabular}}%",
+        "\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}\\else\\usebox0\\fi",
+        f"\\caption{{{latex_escape(label)}: p-values of every pair of systems, "
+        f"{CORRECTION_NAMES[ranking.correction]}{how}; * p \\textless{{}} {ALPHA}. "
+        "Systems numbered in the order of their clusters.}",
+        "\\end{table}",
+    ]) + "\n"  # fmt: skip
 
 
 def comparison_table(
