@@ -138,6 +138,11 @@ def test_renders_in_headless_chromium(page, tmp_path):
     assert dom.count('<td title="') > 0  # the table of sentence scores
     assert dom.count('class="tok m') > 0  # highlighted matches in the side-by-side view
     assert "better &amp; &lt;b&gt;" in dom  # names are text, never markup
+    # each chart downloadable as SVG; the segments furthest ahead and behind
+    # with their lines beside them; a signature breaks only after a "|"
+    assert dom.count('class="download"') == dom.count("<svg")
+    assert re.search(r'<span class="segtext"[^>]*><b>[^<]+: </b>[^<]+', dom)
+    assert "|<wbr>" in dom
     shot = tmp_path / "report.png"
     subprocess.run(
         [browser, *flags, "--window-size=1200,1400", f"--screenshot={shot}", report.as_uri()],
@@ -199,3 +204,20 @@ def test_sentence_scores_are_written_whole_or_not_at_all(tmp_path):
     write_sentence_scores(out, variant, [str(ref)], [str(good)], "json")
     (block,) = json.loads(out.getvalue())
     assert [round(s["score"], 9) for s in block["segments"]] == [100.0, 0.0]
+
+
+def test_counts_read_as_integers_and_clusters_as_rules():
+    """A detail that counts (TER's edits) prints as an integer, a mean (its
+    reference length) with decimals; a new cluster rules its whole row; a
+    shared rank takes an en dash; chrF's precision chart says characters."""
+    systems = [(name, lines * 4) for name, lines in SYSTEMS]
+    systems.append(("worse", ["a cat", "dog", "rain"] * 16))
+    variants = [bleukit.load_metric("TER"), bleukit.load_metric("chrF")]
+    html = build_report(variants, systems, [REFS[0] * 4], SignificanceSpec("bs", samples=100))
+    ter = html.split("<h3>TER</h3>")[1].split("</table>")[0]
+    edits = re.findall(r"<td>([\d,.]+)</td><td>([\d.]+)</td></tr>", ter)
+    assert edits and all("." not in e and "." in r for e, r in edits)
+    assert '<tr class="newcluster">' in html
+    assert "character n-gram precision" in html and "then words" not in html
+    ranks = re.findall(r"<tr(?: class=\"newcluster\")?><td>([^<]+)</td><td>#", html)
+    assert ranks and all("-" not in r for r in ranks)

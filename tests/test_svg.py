@@ -50,3 +50,22 @@ def test_bars_stay_inside_the_plot(values):
 
 def test_legend_escapes_names():
     assert "a &amp; &lt;b&gt;" in svg.legend(["a & <b>"])
+
+
+def test_twelve_colours_then_patterns_tell_36_series_apart():
+    """No two of 36 series look alike: twelve colours (Okabe & Ito, then
+    Paul Tol's muted), then each again striped, then dotted; in the chart
+    (a pattern per series past twelve, defined once) and in the legend."""
+    from bleukit.report import svg
+
+    assert len(set(svg.PALETTE)) == len(svg.PALETTE) == 12
+    looks = {(svg.colour(k), svg.pattern(k)) for k in range(36)}
+    assert len(looks) == 36 and len({svg.swatch_style(k) for k in range(36)}) == 36
+    series = [(f"s{k}", [float(k + 1)]) for k in range(14)]
+    chart = svg.bar_chart("t", ["a"], series, "x", "y")
+    assert chart.count("<pattern ") == 2 and chart.count('fill="url(#p') == 2
+    ids = re.findall(r'<pattern id="([^"]+)"', chart)
+    assert all(f'fill="url(#{i})"' in chart for i in ids)
+    assert svg.bar_chart("u", ["a"], series, "x", "y").count(ids[0]) == 0  # unique per chart
+    legend = svg.legend([name for name, _ in series])
+    assert legend.count("repeating-linear-gradient") == 2

@@ -177,11 +177,32 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def _table(header: Sequence[str], rows: Iterable[Sequence[str]], cls: str = "") -> str:
-    """A table of already escaped cells; the first column left-aligned."""
+def _table(
+    header: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    cls: str = "",
+    row_classes: Sequence[str] = (),
+) -> str:
+    """A table of already escaped cells; the first column left-aligned;
+    ``row_classes``: a class for each row ("" for none)."""
     head = "".join(f"<th>{h}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    body = "".join(
+        (f'<tr class="{row_classes[k]}">' if k < len(row_classes) and row_classes[k] else "<tr>")
+        + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
+        for k, row in enumerate(rows)
+    )  # fmt: skip
     return f'<div class="scroll"><table class="{cls}"><tr>{head}</tr>{body}</table></div>'
+
+
+def _signature(text: str) -> str:
+    """A signature as HTML that may break after any "|" and nowhere else."""
+    return "|<wbr>".join(_e(part) for part in text.split("|"))
+
+
+def _number(value: Any) -> str:
+    """A detail column's value: an integer (a count) as one, else three
+    decimals."""
+    return f"{value:,}" if isinstance(value, int) else f"{value:.3f}"
 
 
 def _figure(chart: str, names: Sequence[str], caption: str = "") -> str:
@@ -199,19 +220,17 @@ def _scores_card(variant: AnyMetric, r: Ranking, details: Sequence[dict[str, Any
     header = ["Rank", "System", _e(variant.score_name)]
     header += [f"{level:.0%} CI"] if level is not None else []
     header += [_e(k) for k in extra]
-    rows = []
+    rows, starts = [], []
     for k, i in enumerate(order):
         s = r.systems[i]
-        rank = r.clusters[r.cluster_of(i)].rank
-        first = k > 0 and r.cluster_of(order[k - 1]) != r.cluster_of(i)
-        cells = [
-            f'<span class="{"newcluster" if first else ""}">{_e(rank)}</span>',
-            f"#{k + 1} {_e(s.system)}",
-            f'<span title="{sig}">{s.result.score:.2f}</span>',
-        ]
+        rank = r.clusters[r.cluster_of(i)].rank.replace("-", "\u2013")
+        # a rule across the whole row where a new cluster starts
+        starts.append("newcluster" if k and r.cluster_of(order[k - 1]) != r.cluster_of(i) else "")
+        cells = [_e(rank), f"#{k + 1} {_e(s.system)}",
+                 f'<span title="{sig}">{s.result.score:.2f}</span>']  # fmt: skip
         if level is not None:
             cells.append(_e(interval_cell(s, 2, False)))
-        cells += [f"{details[i]['columns'][c]:.3f}" for c in extra]
+        cells += [_number(details[i]["columns"][c]) for c in extra]
         rows.append(cells)
     top = [f"p ({_e(CORRECTION_NAMES[r.correction])})", *(f"#{k + 1}" for k in range(len(order)))]
     matrix = [
@@ -222,10 +241,11 @@ def _scores_card(variant: AnyMetric, r: Ranking, details: Sequence[dict[str, Any
     ]  # fmt: skip
     return (
         f'<div class="card"><h3>{_e(variant.name)}</h3>'
-        f"{_table(header, rows, 'scores')}"
+        f"{_table(header, rows, 'scores', starts)}"
         f'<p class="muted">Systems that no significant difference separates share a rank '
         f"(WMT clusters). All pairs:</p>{_table(top, matrix, 'matrix')}"
-        f'<p class="muted">{_e(method_line(r))}</p><p class="sig">{sig}</p></div>'
+        f'<p class="muted">{_e(method_line(r))}</p>'
+        f'<p class="sig">{_signature(r.signature.long)}</p></div>'
     )
 
 
@@ -265,9 +285,17 @@ def _wins_table(title: str, p: PairAnalysis, wins: Sequence[Any]) -> str:
     return f"<div><h4>{_e(title)}</h4>{_table(header, rows, 'wins')}</div>"
 
 
-def _segment_links(rows: Sequence[tuple[int, float]]) -> str:
-    links = " ".join(f'<a href="#segments" data-seg="{i}">{i + 1}</a> ({d:+.1f})' for i, d in rows)
-    return links or "none"
+def _segment_links(rows: Sequence[tuple[int, float]], system: int, baseline: int = 0) -> str:
+    """The segments as a list: each one's number (a link to its diff view),
+    the difference, and the two systems' lines beside it (filled in from
+    the page's rows by its script)."""
+    items = "".join(
+        f'<li><a href="#segments" data-seg="{i}">{i + 1}</a> ({d:+.1f}) '
+        f'<span class="segtext" data-seg="{i}" data-sys="{system}" data-base="{baseline}"></span>'
+        "</li>"
+        for i, d in rows
+    )
+    return f'<ol class="segs">{items}</ol>' if items else "<p>none</p>"
 
 
 def _pair_cards(a: Analysis) -> Iterator[str]:
@@ -283,8 +311,8 @@ def _pair_cards(a: Analysis) -> Iterator[str]:
         )
         yield (
             f'<div class="card"><h3>{_e(p.system)} against {_e(p.baseline)}</h3>{chart}'
-            f"<p>Furthest ahead: {_segment_links(p.ahead)}</p>"
-            f"<p>Furthest behind: {_segment_links(p.behind)}</p>"
+            f"<h4>Furthest ahead</h4>{_segment_links(p.ahead, k)}"
+            f"<h4>Furthest behind</h4>{_segment_links(p.behind, k)}"
             f'<div class="two">'
             f"{_wins_table(f'n-grams {p.system} matches more often', p, p.wins)}"
             f"{_wins_table(f'n-grams {p.system} matches less often', p, p.losses)}</div></div>"
@@ -533,10 +561,14 @@ th, td { border-bottom: 1px solid var(--line); padding: .2em .55em; text-align: 
 th:first-child, td:first-child, table.scores :nth-child(2), table.wins td:first-child {
   text-align: left; }
 table.wins td:first-child { white-space: normal; }
-.newcluster { border-top: 2px solid var(--fg); padding-top: 2px; }
 .significant { font-weight: 600; color: #0a5; }
 .sig { font-family: ui-monospace, monospace; font-size: .75em; color: var(--muted);
-  word-break: break-all; }
+  overflow-wrap: anywhere; }
+tr.newcluster td { border-top: 2px solid var(--fg); }
+ol.segs { margin: .2em 0 .6em; padding-left: 1.6em; font-size: .9em; }
+ol.segs li { margin: .15em 0; } .segtext { color: var(--muted); }
+.segtext b { color: var(--fg); font-weight: 500; }
+.download { font-size: .8em; }
 svg.chart { width: 100%; height: auto; display: block; }
 svg .grid { stroke: #e6e8eb; } svg .axis { stroke: var(--muted); }
 svg .tick { font-size: 13px; fill: var(--muted); } svg .label { font-size: 14px; fill: var(--fg); }
@@ -556,7 +588,13 @@ svg .tick { font-size: 13px; fill: var(--muted); } svg .label { font-size: 14px;
   padding: .5em .8em; }
 #refs p { margin: .3em 0; }
 @media (max-width: 640px) { body { padding: 8px 10px 30px; font-size: 14px; }
-  .side { flex-direction: column; } }
+  .side { flex-direction: column; }
+  svg .tick { font-size: 20px; } svg .label { font-size: 21px; } }
+@media print { body { max-width: none; padding: 0; font-size: 10pt; }
+  nav, .pager, .download, #diffview select, #diffview input, #diffview button { display: none; }
+  .grid { display: block; } .card { break-inside: avoid; margin: 0 0 10pt; }
+  .scroll { overflow: visible; } th, td { white-space: normal; }
+  #rows th { position: static; } h2 { break-after: avoid; } a { color: inherit; } }
 </style>
 </head>
 <body>
@@ -676,6 +714,24 @@ function init() {
   for (const a of document.querySelectorAll("a[data-seg]")) {
     a.addEventListener("click", e => { e.preventDefault(); open(Number(a.dataset.seg)); });
   }
+  // the lines of the segments furthest ahead and behind, beside their numbers
+  for (const s of document.querySelectorAll(".segtext")) {
+    const k = byIndex.get(Number(s.dataset.seg));
+    if (k === undefined) continue;
+    const row = D.rows[k];
+    const line = n => row.hyps[n].tokens.join(" ");
+    s.appendChild(el("b", {}, D.systems[Number(s.dataset.sys)] + ": "));
+    s.appendChild(document.createTextNode(line(Number(s.dataset.sys)) + " \u2014 "));
+    s.appendChild(el("b", {}, D.systems[Number(s.dataset.base)] + ": "));
+    s.appendChild(document.createTextNode(line(Number(s.dataset.base))));
+  }
+  // each chart downloadable as an SVG file
+  document.querySelectorAll("svg.chart").forEach((chart, n) => {
+    const text = new XMLSerializer().serializeToString(chart);
+    const link = el("a", {"class": "download", "download": "chart-" + (n + 1) + ".svg",
+      "href": "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text)}, "SVG");
+    chart.insertAdjacentElement("afterend", link);
+  });
   sortRows();
   table();
   document.getElementById("seg").value = D.rows.length ? D.rows[0].i + 1 : 1;

@@ -3,18 +3,26 @@ needs no script or network to show them, and tests can read their labels.
 
 Every chart has a title, both axes labelled, a scale on the y axis and a
 tooltip (``<title>``) on every bar; it scales to its container (viewBox).
-The colours are Okabe & Ito's (2008) palette, told apart with colour
-vision deficiencies; the report prints the legend beside the chart.
+The colours are twelve told apart with colour vision deficiencies: Okabe
+& Ito's (2008) palette and five of Paul Tol's "muted" scheme (2021); past
+twelve series, each colour comes again with white stripes (then dots), so
+that no two series look alike up to 36. The report prints the legend
+beside the chart, with the same swatches.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from html import escape
 
-#: Okabe & Ito (2008), without yellow (too pale on white) and black
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")
+#: Okabe & Ito (2008) without yellow (too pale on white) and black, then
+#: Paul Tol's muted indigo, green, wine, teal and olive
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999",
+           "#332288", "#117733", "#882255", "#44AA99", "#999933")  # fmt: skip
+#: the fills past the palette: stripes, then dots, over each colour
+PATTERNS = ("stripes", "dots")
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP = 58, 10, 12
@@ -24,6 +32,40 @@ STRAIGHT = 7
 
 def colour(k: int) -> str:
     return PALETTE[k % len(PALETTE)]
+
+
+def pattern(k: int) -> str | None:
+    """The pattern over series ``k``'s colour (None: plain), so that series
+    past the palette differ from those before them."""
+    turn = k // len(PALETTE)
+    return PATTERNS[(turn - 1) % len(PATTERNS)] if turn else None
+
+
+def _fill(k: int, chart: str) -> tuple[str, str]:
+    """Series ``k``'s fill in a chart (``chart``: an id prefix unique on
+    the page) and the pattern's definition it needs ("" for none)."""
+    kind = pattern(k)
+    if kind is None:
+        return colour(k), ""
+    name = f"{chart}-{k}"
+    mark = ('<line x1="0" y1="0" x2="0" y2="6" stroke="#fff" stroke-width="2.5"/>'
+            if kind == "stripes" else '<circle cx="3" cy="3" r="1.3" fill="#fff"/>')  # fmt: skip
+    turn = ' patternTransform="rotate(45)"' if kind == "stripes" else ""
+    return f"url(#{name})", (
+        f'<pattern id="{name}" patternUnits="userSpaceOnUse" width="6" height="6"{turn}>'
+        f'<rect width="6" height="6" fill="{colour(k)}"/>{mark}</pattern>'
+    )
+
+
+def swatch_style(k: int) -> str:
+    """The CSS background of series ``k``'s legend swatch: its colour, and
+    its pattern as the chart draws it."""
+    kind = pattern(k)
+    if kind is None:
+        return f"background:{colour(k)}"
+    if kind == "stripes":
+        return f"background:repeating-linear-gradient(45deg,{colour(k)} 0 3px,#fff 3px 5px)"
+    return f"background:radial-gradient(#fff 30%,{colour(k)} 31%) 0 0/5px 5px,{colour(k)}"
 
 
 def nice_step(top: float, ticks: int = 5) -> float:
@@ -70,6 +112,12 @@ def bar_chart(
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]
+    # a pattern's id, unique on the page: the chart's title says what it is
+    prefix = "p" + hashlib.sha1(title.encode("utf-8")).hexdigest()[:10]
+    fills = [_fill(first_colour + s, prefix) for s in range(len(series))]
+    defs = "".join(d for _, d in fills)
+    if defs:
+        out.append(f"<defs>{defs}</defs>")
     ticks = round(top / step)
     for k in range(ticks + 1):
         v = k * step
@@ -89,7 +137,7 @@ def bar_chart(
             tip = f"{name}, {label}: {v:.{decimals}f}" + (f" ({note})" if note else "")
             out.append(
                 f'<rect x="{_num(x0 + s * bar)}" y="{_num(y(v))}" width="{_num(max(bar - 1, 1))}" '
-                f'height="{_num(plot_h * min(v, top) / top)}" fill="{colour(first_colour + s)}">'
+                f'height="{_num(plot_h * min(v, top) / top)}" fill="{fills[s][0]}">'
                 f"<title>{escape(tip)}</title></rect>"
             )
         cx, ly = LEFT + (c + 0.5) * group, TOP + plot_h + 14
@@ -111,8 +159,9 @@ def bar_chart(
     return "".join(out)
 
 
-def legend(names: Sequence[str]) -> str:
-    """The series' names with their colours, as HTML that wraps as a whole."""
-    keys = "".join(f'<span class="key"><span class="swatch" style="background:{colour(k)}">'
-                   f"</span>{escape(n)}</span>" for k, n in enumerate(names))  # fmt: skip
+def legend(names: Sequence[str], first_colour: int = 0) -> str:
+    """The series' names with their swatches, as HTML that wraps as a whole."""
+    keys = "".join(f'<span class="key"><span class="swatch" '
+                   f'style="{swatch_style(first_colour + k)}"></span>{escape(n)}</span>'
+                   for k, n in enumerate(names))  # fmt: skip
     return f'<div class="legend">{keys}</div>'

@@ -93,7 +93,9 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
         return {
             "columns": {},
             "bars": [100 * s[i + 2] / s[i] if s[i] else 0.0 for i in range(0, len(s), 3)],
-            "bars_label": "n-gram precision (characters, then words)",
+            "bars_label": "n-gram precision (characters, then words)"
+            if self.config.word_order
+            else "character n-gram precision",
         }
 
     def signature(self, nrefs: int | str) -> ChrfSignature:
