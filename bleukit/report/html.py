@@ -589,6 +589,7 @@ svg .tick { font-size: 13px; fill: var(--muted); } svg .label { font-size: 14px;
 #refs p { margin: .3em 0; }
 @media (max-width: 640px) { body { padding: 8px 10px 30px; font-size: 14px; }
   .side { flex-direction: column; }
+  table { font-size: .82em; } th, td { white-space: normal; padding: .15em .3em; }
   svg .tick { font-size: 20px; } svg .label { font-size: 21px; } }
 @media print { body { max-width: none; padding: 0; font-size: 10pt; }
   nav, .pager, .download, #diffview select, #diffview input, #diffview button { display: none; }
