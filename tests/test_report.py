@@ -221,3 +221,59 @@ def test_counts_read_as_integers_and_clusters_as_rules():
     assert "character n-gram precision" in html and "then words" not in html
     ranks = re.findall(r"<tr(?: class=\"newcluster\")?><td>([^<]+)</td><td>#", html)
     assert ranks and all("-" not in r for r in ranks)
+
+
+#: measured in the browser after the page's own script: tables whose box
+#: scrolls (a column hidden), chart text outside its chart, legends with two
+#: systems alike, charts without both axis titles
+_LAYOUT = """<script>
+(() => {
+  const inside = (r, s) => r.left >= s.left - 1 && r.right <= s.right + 1
+    && r.top >= s.top - 1 && r.bottom <= s.bottom + 1;
+  const out = {clipped: 0, outside: [], alike: 0, untitled: 0};
+  for (const box of document.querySelectorAll(".scroll")) {
+    if (box.scrollWidth > box.clientWidth + 1) out.clipped++;
+  }
+  for (const chart of document.querySelectorAll("svg.chart")) {
+    const s = chart.getBoundingClientRect();
+    for (const t of chart.querySelectorAll("text")) {
+      if (!inside(t.getBoundingClientRect(), s)) out.outside.push(t.textContent);
+    }
+    if (chart.querySelectorAll("text.label").length !== 2) out.untitled++;
+  }
+  for (const legend of document.querySelectorAll(".legend")) {
+    const looks = [...legend.querySelectorAll(".swatch")].map(
+      s => getComputedStyle(s).backgroundImage + getComputedStyle(s).backgroundColor);
+    if (new Set(looks).size !== looks.length) out.alike++;
+  }
+  document.body.setAttribute("data-layout", JSON.stringify(out));
+})();
+</script>"""
+
+
+@pytest.mark.skipif(
+    shutil.which("chromium") is None and os.environ.get("BLEUKIT_REQUIRE_BROWSER") != "1",
+    reason="no chromium on PATH (CI installs it)",
+)
+@pytest.mark.parametrize(("width", "count"), [(1400, 14), (1400, 9), (400, 9)])
+def test_layout_a_reader_needs(tmp_path, width, count):
+    """Systems with long names (14 and 9, as WMT22's 9 de-en systems), 1400
+    and 400 pixels wide: no table hides a column, no chart text leaves its
+    chart, every chart has both axis titles, and no two systems of a legend
+    look alike (14 systems: past the twelve colours)."""
+    browser = _chromium()
+    letters = "ABCDEFGHIJKLMN"[:count]
+    names = [f"{name}-system-with-a-long-name-{k}" for k, name in enumerate(letters)]
+    systems = [(n, [f"{line} {k}" for line in SYSTEMS[k % 2][1]]) for k, n in enumerate(names)]
+    page = build_report([bleukit.load_variant("BLEUw4")], systems, REFS,
+                        SignificanceSpec("bs", samples=20))  # fmt: skip
+    report = tmp_path / "report.html"
+    report.write_text(page.replace("</body>", _LAYOUT + "</body>"), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             f"--user-data-dir={tmp_path / 'profile'}", f"--window-size={width},3000"]  # fmt: skip
+    dom = subprocess.run([browser, *flags, "--dump-dom", report.as_uri()], capture_output=True,
+                         text=True, timeout=120).stdout  # fmt: skip
+    found = re.search(r'data-layout="([^"]+)"', dom)
+    assert found, dom[:500]
+    layout = json.loads(found.group(1).replace("&quot;", '"'))
+    assert layout == {"clipped": 0, "outside": [], "alike": 0, "untitled": 0}, layout

@@ -37,7 +37,7 @@ def test_long_category_labels_are_slanted_and_colours_can_start_later():
     chart = svg.bar_chart(
         "h", ["[-20.0,-10.0)", "x"], [("s", [1.0, 2.0])], "d", "n", first_colour=2
     )
-    assert 'transform="rotate(-35' in chart and f'fill="{svg.PALETTE[2]}"' in chart
+    assert 'transform="rotate(-45' in chart and f'fill="{svg.PALETTE[2]}"' in chart
     assert "rotate(-35" not in svg.bar_chart("h", ["1", "2"], [("s", [1.0, 2.0])], "d", "n")
 
 

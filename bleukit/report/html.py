@@ -232,15 +232,23 @@ def _scores_card(variant: AnyMetric, r: Ranking, details: Sequence[dict[str, Any
             cells.append(_e(interval_cell(s, 2, False)))
         cells += [_number(details[i]["columns"][c]) for c in extra]
         rows.append(cells)
-    top = [f"p ({_e(CORRECTION_NAMES[r.correction])})", *(f"#{k + 1}" for k in range(len(order)))]
+    # the matrix is symmetric: its upper triangle, the systems by their
+    # numbers in the table above, so that it fits beside its chart
+    top = [
+        f"p ({_e(CORRECTION_NAMES[r.correction])})",
+        *(f"#{k + 1}" for k in range(1, len(order))),
+    ]
     matrix = [
-        [f"#{k + 1} {_e(r.systems[i].system)}",
-         *(f'<span class="{"significant" if j != i and r.significant(i, j) else ""}">'
-           f"{_e(p_cell(r.adjusted[i][j], '-'))}</span>" for j in order)]
-        for k, i in enumerate(order)
+        [f"#{k + 1}",
+         *("" if m <= k else
+           f'<span class="{"significant" if r.significant(i, j) else ""}">'
+           f"{_e(p_cell(r.adjusted[i][j], '-'))}</span>" for m, j in enumerate(order) if m)]
+        for k, i in enumerate(order[:-1])
     ]  # fmt: skip
+    # many systems: the card takes the page's width, for its matrix
+    wide = " wide" if len(order) > 6 else ""
     return (
-        f'<div class="card"><h3>{_e(variant.name)}</h3>'
+        f'<div class="card{wide}"><h3>{_e(variant.name)}</h3>'
         f"{_table(header, rows, 'scores', starts)}"
         f'<p class="muted">Systems that no significant difference separates share a rank '
         f"(WMT clusters). All pairs:</p>{_table(top, matrix, 'matrix')}"
@@ -558,6 +566,7 @@ figcaption, .muted { font-size: .88em; } figure { margin: 0; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { border-bottom: 1px solid var(--line); padding: .2em .55em; text-align: right;
   white-space: nowrap; }
+th { white-space: normal; overflow-wrap: anywhere; }
 th:first-child, td:first-child, table.scores :nth-child(2), table.wins td:first-child {
   text-align: left; }
 table.wins td:first-child { white-space: normal; }
@@ -590,7 +599,8 @@ svg .tick { font-size: 13px; fill: var(--muted); } svg .label { font-size: 14px;
 @media (max-width: 640px) { body { padding: 8px 10px 30px; font-size: 14px; }
   .side { flex-direction: column; }
   table { font-size: .82em; } th, td { white-space: normal; padding: .15em .3em; }
-  svg .tick { font-size: 20px; } svg .label { font-size: 21px; } }
+  td { overflow-wrap: anywhere; }
+  svg .tick { font-size: 18px; } svg .label { font-size: 16px; } }
 @media print { body { max-width: none; padding: 0; font-size: 10pt; }
   nav, .pager, .download, #diffview select, #diffview input, #diffview button { display: none; }
   .grid { display: block; } .card { break-inside: avoid; margin: 0 0 10pt; }

@@ -25,7 +25,12 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#9
 PATTERNS = ("stripes", "dots")
 
 WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP = 58, 10, 12
+LEFT, RIGHT, TOP = 66, 10, 12
+#: a tick label's character at its largest font (18 units on narrow
+#: screens), generously, and the share of a slanted (45 degrees) label's
+#: length that goes down, or left
+TICK_CHAR = 10.5
+SLANT = math.sqrt(0.5)
 #: the characters a category label may have before it is drawn slanted
 STRAIGHT = 7
 
@@ -100,15 +105,24 @@ def bar_chart(
     top = y_max if y_max is not None else max([0.0, *values])
     step = nice_step(top)
     top = max(step, math.ceil(top / step - 1e-9) * step)
-    slanted = max(map(len, categories), default=0) > STRAIGHT
-    bottom = 44 + (30 if slanted else 0)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - bottom
+    longest = max(map(len, categories), default=0)
+    slanted = longest > STRAIGHT
+    # a slanted label runs down and to the left of its category, at the
+    # largest tick font (narrow screens): room below the axis for it, and to
+    # the left of the first category
+    reach = longest * TICK_CHAR * SLANT if slanted else 0.0
+    bottom = 44 + (math.ceil(reach) if slanted else 0)
+    groups = max(1, len(categories))
+    left = max(LEFT, math.ceil(reach - (WIDTH - LEFT - RIGHT) / groups / 2 + 4))
+    # the plot keeps its height: a chart of slanted labels grows below it
+    plot_w, plot_h = WIDTH - left - RIGHT, HEIGHT - TOP - 44
+    height = TOP + plot_h + bottom
 
     def y(v: float) -> float:
         return TOP + plot_h * (1 - min(v, top) / top)
 
     out = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]
@@ -121,14 +135,14 @@ def bar_chart(
     ticks = round(top / step)
     for k in range(ticks + 1):
         v = k * step
-        out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
+        out.append(f'<line class="grid" x1="{left}" x2="{WIDTH - RIGHT}" '
                    f'y1="{_num(y(v))}" y2="{_num(y(v))}"/>')  # fmt: skip
-        out.append(f'<text class="tick" x="{LEFT - 6}" y="{_num(y(v) + 4)}" '
+        out.append(f'<text class="tick" x="{left - 6}" y="{_num(y(v) + 4)}" '
                    f'text-anchor="end">{v:g}</text>')  # fmt: skip
     group = plot_w / max(1, len(categories))
     bar = group * 0.8 / max(1, len(series))
     for c, label in enumerate(categories):
-        x0 = LEFT + c * group + group * 0.1
+        x0 = left + c * group + group * 0.1
         for s, (name, vs) in enumerate(series):
             value = vs[c]
             if value is None:
@@ -140,23 +154,42 @@ def bar_chart(
                 f'height="{_num(plot_h * min(v, top) / top)}" fill="{fills[s][0]}">'
                 f"<title>{escape(tip)}</title></rect>"
             )
-        cx, ly = LEFT + (c + 0.5) * group, TOP + plot_h + 14
+        cx, ly = left + (c + 0.5) * group, TOP + plot_h + 14
         if slanted:
-            turn = f"rotate(-35 {_num(cx)} {ly})"
+            turn = f"rotate(-45 {_num(cx)} {ly})"
             out.append(f'<text class="tick" x="{_num(cx)}" y="{ly}" text-anchor="end" '
                        f'transform="{turn}">{escape(label)}</text>')  # fmt: skip
         else:
             out.append(f'<text class="tick" x="{_num(cx)}" y="{ly}" '
                        f'text-anchor="middle">{escape(label)}</text>')  # fmt: skip
-    out.append(f'<line class="axis" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
+    out.append(f'<line class="axis" x1="{left}" x2="{WIDTH - RIGHT}" '
                f'y1="{TOP + plot_h}" y2="{TOP + plot_h}"/>')  # fmt: skip
-    out.append(f'<text class="label" x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" '
-               f'text-anchor="middle">{escape(x_label)}</text>')  # fmt: skip
+    centre = left + plot_w / 2
+    room = 2 * min(centre, WIDTH - centre) - 8  # centred: as much room on either side
+    out.append(f'<text class="label" x="{centre:.1f}" y="{height - 6}" '
+               f'text-anchor="middle"{_fit(x_label, room)}>{escape(x_label)}</text>')  # fmt: skip
     mid = TOP + plot_h / 2
-    out.append(f'<text class="label" x="14" y="{mid:.1f}" text-anchor="middle" '
-               f'transform="rotate(-90 14 {mid:.1f})">{escape(y_label)}</text>')  # fmt: skip
+    out.append(f'<text class="label" x="16" y="{mid:.1f}" text-anchor="middle" '
+               f'transform="rotate(-90 16 {mid:.1f})"{_fit(y_label, 2 * mid - 8)}>'
+               f"{escape(y_label)}</text>")  # fmt: skip
     out.append("</svg>")
     return "".join(out)
+
+
+#: a generous width of one character of an axis title at its largest
+#: (16 units on narrow screens, sans-serif) in the chart's units, to tell a
+#: title that could run past its box
+TITLE_CHAR = 9.7
+
+
+def _fit(text: str, room: float) -> str:
+    """The attributes that squeeze an axis title into ``room`` (its box's
+    length) where it could be longer: SVG's ``textLength``, glyphs and
+    spacing scaled together, so that no title runs past the chart's edge
+    at any font (none where it fits)."""
+    if len(text) * TITLE_CHAR <= room:
+        return ""
+    return f' textLength="{_num(room)}" lengthAdjust="spacingAndGlyphs"'
 
 
 def legend(names: Sequence[str], first_colour: int = 0) -> str:
