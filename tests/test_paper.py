@@ -17,7 +17,8 @@ import pytest
 import bleukit
 from bleukit.cli import main
 from bleukit.core.spec import SignificanceSpec
-from bleukit.report.paper import ACL_PAGE, _breakable, default_labels, paper_signature
+from bleukit.report.paper import ACL_PAGE, default_labels, paper_signature
+from bleukit.report.tables import breakable_tt
 
 MQM = Path(__file__).resolve().parent / "data" / "mqm"
 SYSTEMS = ("UEdin", "Online-W", "NVIDIA-NeMo", "Facebook-AI", "HuaweiTSC", "VolcTrans-AT",
@@ -49,7 +50,7 @@ def test_signature_is_sacrebleus_with_the_test_where_sacrebleu_computes_it():
     assert paper_signature(sacrebleu.with_test(ar)).startswith("nrefs:1|ar:10000|seed:7|")
     own = bleukit.load_metric("BLEUc18").signature(1).with_test(spec)
     assert paper_signature(own) == own.long  # sacrebleu cannot state order 18
-    broken = _breakable("a|bb:" + "0123456789abcdef" * 2)
+    broken = breakable_tt("a|bb:" + "0123456789abcdef" * 2)
     assert broken.count(r"\allowbreak{}") == 2 + 2 and broken.startswith(r"\texttt{a\textbar{}")
 
 
@@ -92,11 +93,13 @@ def test_every_table_compiles_without_overfull_boxes(tmp_path, capsys):
     """Two-column ACL geometry (16 cm text, 7.7 cm columns): three metrics on
     8 systems with intervals, four metrics with bounds (wider than a
     column: shrunk), a baseline comparison with external scores (a sha256
-    in the signature); pdflatex reports no overfull box."""
+    in the signature), and every other LaTeX output (``matrix``, ``meta``'s
+    wide tables); pdflatex reports no overfull box."""
     if shutil.which("pdflatex") is None:
         if os.environ.get("BLEUKIT_REQUIRE_LATEX"):
             raise AssertionError("pdflatex is not installed")
         pytest.skip("pdflatex not installed (tox -e latex)")
+    hyps = [str(MQM / "newstest2021.en-de" / f"newstest2021.en-de.hyp.{s}.de") for s in SYSTEMS]
     scores = tmp_path / "x.seg.score"
     scores.write_text("".join(f"{s} {0.5 + i % 7 / 10}\n" for s in SYSTEMS[:3]
                               for i in range(1002)), "utf-8")  # fmt: skip
@@ -107,6 +110,13 @@ def test_every_table_compiles_without_overfull_boxes(tmp_path, capsys):
                 "--latex-interval", "ci"),
         compare(capsys, SYSTEMS[:3], "BLEUc18", "--scores", f"COMET={scores}",
                 "--scores-about", "COMET=Unbabel/wmt22-comet-da, reference A"),
+        run(["matrix", "-r", str(MQM / "newstest2021.en-de.ref.A.de"), "-i", *hyps,
+             "--names", ",".join(SYSTEMS), "-v", "BLEUw4,BLEUc18,chrF,TER", "-f", "latex"],
+            capsys),
+        run(["meta", "-H", str(MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv"),
+             "-r", str(MQM / "newstest2021.en-de.ref.A.de"), "-i", *hyps,
+             "--names", ",".join(SYSTEMS), "--alias", "NVIDIA-NeMo=Nemo", "-v", "BLEUw4,chrF,TER",
+             "--samples", "20", "--trials", "20", "-f", "latex"], capsys),
     ]  # fmt: skip
     (tmp_path / "paper.tex").write_text(ACL_PAGE % "\n\n".join(tables), "utf-8")
     done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],

@@ -88,10 +88,7 @@ def test_csv_is_the_json_s_pairs_with_ranks(ranking):
         assert row["correction"] == "bonferroni" and row["signature"] == data["signature"]
 
 
-def test_markdown_and_latex_tables(ranking):
+def test_markdown_table(ranking):
     md = report.markdown([ranking])
     assert md.startswith(f"| # | Rank | System | {ranking.variant} | 95% CI |")
     assert "| p (Bonferroni-corrected) | #1 | #2 | #3 | #4 |" in md
-    tex = report.latex([ranking])
-    assert tex.count("\\begin{tabular}") == 2 and "also\\_good" in tex
-    assert "\\texttt{bleukit\\textbar{}" in tex

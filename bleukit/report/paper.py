@@ -20,7 +20,6 @@ one is installed)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -29,7 +28,7 @@ from ..metrics.base import MetricSignature
 from ..significance.multiple import CORRECTION_NAMES
 from ..significance.paired import Comparison
 from ..significance.ranking import Ranking
-from .tables import latex_escape
+from .tables import breakable_tt, latex_escape
 
 #: a two-column page of ACL's geometry (16 cm of text, 7.7 cm columns) with
 #: the packages a paper table needs, to set tables in (``%s``) and check
@@ -79,19 +78,6 @@ def paper_signature(signature: MetricSignature) -> str:
     return f"{head}|{test.test}:{test.samples}|seed:{test.seed}|{rest}"
 
 
-def _breakable(text: str) -> str:
-    """A signature in typewriter type that may break after ``|``, ``:`` and
-    ``,``, and every 12 characters of a longer run."""
-    parts = []
-    for token in re.split(r"([|:,])", text):
-        if token in ("|", ":", ","):
-            parts.append(latex_escape(token) + r"\allowbreak{}")
-        else:
-            chunks = [token[i : i + 12] for i in range(0, len(token), 12)] or [""]
-            parts.append(r"\allowbreak{}".join(latex_escape(c) for c in chunks))
-    return r"\texttt{" + "".join(parts) + "}"
-
-
 def default_labels(names: Sequence[str], score_names: Sequence[str]) -> dict[str, str]:
     """Each variant's column label: its score name ("BLEU" for
     ``sacrebleu``) where no other variant of the table has that score name,
@@ -132,7 +118,7 @@ def _table(
         for name in systems
     ]
     signatures = "; ".join(
-        f"{latex_escape(c.label)}: {_breakable(paper_signature(c.signature))}" for c in columns
+        f"{latex_escape(c.label)}: {breakable_tt(paper_signature(c.signature))}" for c in columns
     )
     return "\n".join([
         "% bleukit paper table: needs \\usepackage{booktabs} and \\usepackage{graphicx}",

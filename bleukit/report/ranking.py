@@ -1,5 +1,5 @@
 """All-pairs significance (``bleukit compare --all-pairs``) as text,
-Markdown, LaTeX, JSON and CSV: per metric, the systems ranked in clusters
+Markdown, JSON and CSV (LaTeX: ``paper``): per metric, the systems ranked in clusters
 with their scores and intervals, then the matrix of corrected p-values,
 then how they were computed and the metric's signature."""
 
@@ -15,7 +15,6 @@ from ..significance.ranking import Ranking
 from .tables import (
     interval_cell,
     p_cell,
-    render_latex,
     render_markdown,
     render_text,
     sacrebleu_mode,
@@ -97,10 +96,6 @@ def text(rankings: Sequence[Ranking], width: int = 2) -> str:
 
 def markdown(rankings: Sequence[Ranking], width: int = 2) -> str:
     return _render(render_markdown, rankings, width)
-
-
-def latex(rankings: Sequence[Ranking], width: int = 2) -> str:
-    return _render(render_latex, rankings, width)
 
 
 def _pairs(r: Ranking) -> Iterator[tuple[int, int, dict[str, Any]]]:
@@ -193,7 +188,6 @@ def as_csv(rankings: Sequence[Ranking], width: int = 2) -> str:
 FORMATS: dict[str, Callable[[Sequence[Ranking], int], str]] = {
     "text": text,
     "markdown": markdown,
-    "latex": latex,
     "json": as_json,
     "csv": as_csv,
 }

@@ -1,10 +1,12 @@
 """Comparison tables: systems as rows, variants as columns, in text, JSON,
-Markdown, LaTeX (booktabs) and CSV. Every table names the signature of each
+Markdown and CSV (LaTeX: ``paper``), and the renderers other outputs share
+(a booktabs tabular for ``meta`` and ``matrix``). Every table names the signature of each
 variant column, including how intervals and p-values were computed."""
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -140,35 +142,51 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
+def breakable_tt(text: str) -> str:
+    """Text in typewriter type that may break after ``|``, ``:`` and ``,``,
+    and every 12 characters of a longer run (a sha256), so that a signature
+    never overfills a column."""
+    parts = []
+    for token in re.split(r"([|:,])", text):
+        if token in ("|", ":", ","):
+            parts.append(latex_escape(token) + r"\allowbreak{}")
+        else:
+            chunks = [token[i : i + 12] for i in range(0, len(token), 12)] or [""]
+            parts.append(r"\allowbreak{}".join(latex_escape(c) for c in chunks))
+    return r"\texttt{" + "".join(parts) + "}"
+
+
 def render_latex(header: list[str], body: list[list[str]], notes: list[str]) -> str:
-    """A booktabs tabular with the notes as a footnote below it (needs
-    ``\\usepackage{booktabs}``); in a note "NAME: bleukit|..." the signature
-    is set in typewriter and may break after any "|"."""
+    """A booktabs tabular, shrunk to the line's width only where it is wider
+    (needs ``\\usepackage{booktabs}`` and ``\\usepackage{graphicx}``), with
+    the notes as a footnote below it where there are any; in a note "NAME:
+    bleukit|..." the signature is set in typewriter and may break after any
+    "|"."""
     lines = [
-        "% bleukit table; needs \\usepackage{booktabs}",
-        "\\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+        "% bleukit table; needs \\usepackage{booktabs} and \\usepackage{graphicx}",
+        "\\sbox0{\\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
         "\\toprule",
         " & ".join(latex_escape(h) for h in header) + " \\\\",
         "\\midrule",
         *(" & ".join(latex_escape(c) for c in row) + " \\\\" for row in body),
         "\\bottomrule",
-        "\\end{tabular}",
+        "\\end{tabular}}%",
+        # no paragraph indent: a table as wide as the line would overfill it
+        "\\noindent\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}"
+        "\\else\\usebox0\\fi",
         "",
-        "{\\footnotesize\\noindent",
     ]
+    if not notes:
+        return "\n".join(lines)
+    lines.append("{\\footnotesize\\noindent")
     for line in notes:
         name, sep, sig = line.partition(": bleukit|")
         if sep:
-            sig = latex_escape("bleukit|" + sig).replace(r"\textbar{}", r"\textbar{}\allowbreak{}")
-            lines.append(latex_escape(name) + ": \\texttt{" + sig + "}\\\\")
+            lines.append(latex_escape(name) + ": " + breakable_tt("bleukit|" + sig) + "\\\\")
         else:
             lines.append(latex_escape(line) + "\\\\")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def latex_table(columns: Sequence[Comparison], width: int = 2) -> str:
-    return render_latex(*_cells(columns, width), _footnote(columns))
 
 
 def json_rows(columns: Sequence[Comparison]) -> list[dict[str, Any]]:
@@ -248,7 +266,6 @@ def csv_table(columns: Sequence[Comparison], width: int = 2) -> str:
 FORMATS: dict[str, Callable[[Sequence[Comparison], int], str]] = {
     "text": text_table,
     "markdown": markdown_table,
-    "latex": latex_table,
     "json": json_table,
     "csv": csv_table,
 }
