@@ -46,6 +46,10 @@ def test_signature_is_sacrebleus_with_the_test_where_sacrebleu_computes_it():
     assert paper_signature(sacrebleu.with_test(spec)) == (
         "nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
     )
+    # an interval alone (score --confidence): sacrebleu's bootstrap fields too
+    alone = sacrebleu.with_test(SignificanceSpec(None, samples=500, seed=3))
+    assert alone.sacrebleu_tested.startswith("nrefs:1|bs:500|seed:3|case:mixed|")
+    assert alone.to_dict()["sacrebleu_signature"] == alone.sacrebleu_tested
     ar = SignificanceSpec("ar", samples=10000, seed=7)
     assert paper_signature(sacrebleu.with_test(ar)).startswith("nrefs:1|ar:10000|seed:7|")
     own = bleukit.load_metric("BLEUc18").signature(1).with_test(spec)

@@ -134,12 +134,27 @@ class MetricSignature(ABC):
         """12 hex digits naming the metric (not the release)."""
         return sha256(self._format(short=False, versions=False).encode("utf-8")).hexdigest()[:12]
 
+    @property
+    def sacrebleu_tested(self) -> str | None:
+        """sacrebleu's signature as sacrebleu prints it beside a score with
+        an interval or a test: after ``nrefs``, ``bs:N`` (its bootstrap:
+        ``--confidence``, ``--paired-bs``) or ``ar:N`` (``--paired-ar``) and
+        ``seed:S``; the plain one without (None: sacrebleu does not compute
+        the variant)."""
+        sacrebleu = self.sacrebleu
+        test = self.test
+        if sacrebleu is None or test is None:
+            return sacrebleu
+        head, _, rest = sacrebleu.partition("|")
+        key = "ar" if test.test == "ar" else "bs"
+        return f"{head}|{key}:{test.samples}|seed:{test.seed}|{rest}"
+
     def to_dict(self) -> dict[str, str | None]:
         return {
             "signature": self.long,
             "signature_short": self.short,
             "signature_digest": self.digest,
-            "sacrebleu_signature": self.sacrebleu,
+            "sacrebleu_signature": self.sacrebleu_tested,
         }
 
     def __str__(self) -> str:

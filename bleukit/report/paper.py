@@ -66,16 +66,9 @@ class Column:
 
 def paper_signature(signature: MetricSignature) -> str:
     """sacrebleu's signature with the test's fields where sacrebleu computes
-    the metric (as its ``--paired-bs``/``--confidence`` prints it: ``bs:N``
-    or ``ar:N`` and ``seed:S`` after ``nrefs``), else bleukit's long form."""
-    sacrebleu = signature.sacrebleu
-    if sacrebleu is None:
-        return signature.long
-    test = signature.test
-    if test is None or test.test is None:
-        return sacrebleu
-    head, _, rest = sacrebleu.partition("|")
-    return f"{head}|{test.test}:{test.samples}|seed:{test.seed}|{rest}"
+    the metric (``MetricSignature.sacrebleu_tested``), else bleukit's long
+    form."""
+    return signature.sacrebleu_tested or signature.long
 
 
 def default_labels(names: Sequence[str], score_names: Sequence[str]) -> dict[str, str]:

@@ -32,7 +32,7 @@ def variant_yaml(config: AnyConfig) -> str:
 
 def signature_lines(sig: MetricSignature) -> list[str]:
     lines = [f"signature: {sig.long}", f"short: {sig.short}", f"digest: {sig.digest}"]
-    sacre = sig.sacrebleu
+    sacre = sig.sacrebleu_tested
     lines.append(
         f"sacrebleu signature: {sacre}"
         if sacre
