@@ -385,7 +385,7 @@ def _sections(page: Page) -> Iterator[str]:
     for v, r in zip(page.variants, page.rankings):
         details = [v.details(s.result) for s in r.systems]
         yield (
-            f'<div class="grid">{_scores_card(v, r, details)}'
+            f'<div class="grid even">{_scores_card(v, r, details)}'
             f"{_precision_figure(v, r, details)}</div>"
         )
     if page.study is not None:
@@ -560,6 +560,10 @@ figcaption, .muted { font-size: .88em; } figure { margin: 0; }
   grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr)); }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; min-width: 0; }
 .wide { grid-column: 1 / -1; }
+/* a ranking and its chart side by side: one height, the chart centred in
+   its card, so that no blank area opens below the shorter one */
+.grid.even { align-items: stretch; }
+.grid.even > figure.card { display: flex; flex-direction: column; justify-content: center; }
 .two { display: grid; gap: 0 14px;
   grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); }
 .scroll { overflow-x: auto; }
