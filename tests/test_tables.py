@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 import bleukit
-from bleukit.report.tables import FORMATS, latex_escape
+from bleukit.report.tables import FORMATS, latex_escape, render_latex
 from bleukit.significance.paired import Comparison, SignificanceSpec, paired_test
 
 REFS = ["the cat sat on the mat", "a dog barked at 100% of cats & mice", "the mat_1 {x}"] * 4
@@ -97,23 +97,32 @@ def _check_latex_structure(tex: str, ncols: int) -> None:
     for math in ("$^{*}$", r"$\mu$", r"$\pm$"):
         text = text.replace(math, "")
     text = re.sub(r"(?m)^%.*$", "", text)  # the comment line
+    text = re.sub(r"(?m)\}%$", "}", text)  # a line ended without its newline's space
     assert not re.search(r"(?<!\\)[%$#_^~]", text), "unescaped LaTeX special character"
     assert tex.count("{") == tex.count("}")
 
 
 def test_latex_is_a_booktabs_tabular_and_compiles(columns, tmp_path):
-    tex = FORMATS["latex"](columns, 2)
-    header_cells = FORMATS["text"](columns, 2).splitlines()[0]
+    """``render_latex`` (meta's and matrix's LaTeX; compare's is the paper
+    table, tests/test_paper.py): a booktabs tabular of the text table's
+    cells, shrunk to the line where wider, its notes' signatures breakable."""
+    header = FORMATS["text"](columns, 2).splitlines()[0].split()
     ncols = 1 + sum(3 for _ in columns)  # score, CI, p-value per variant
-    assert header_cells.count("CI") == len(columns)
+    cells = [["sys & <b>", *(f"{k}.5" for k in range(ncols - 1))]]
+    tex = render_latex([f"h{k}" for k in range(ncols)], cells,
+                       [f"{c.variant}: {c.signature.long}" for c in columns])  # fmt: skip
+    assert "CI" in header
     _check_latex_structure(tex, ncols)
+    assert "\\resizebox{\\linewidth}" in tex and "\\allowbreak{}" in tex
     engine = shutil.which("pdflatex")
     if engine is None:
         return  # structure checked above; no LaTeX engine on this machine
     doc = tmp_path / "table.tex"
     doc.write_text(
         "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n"
-        "\\usepackage{booktabs}\n\\begin{document}\n" + tex + "\\end{document}\n",
+        "\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        + tex
+        + "\\end{document}\n",
         encoding="utf-8",
     )
     run = subprocess.run(
