@@ -95,7 +95,7 @@ def analysis_case() -> AnalysisCase:
 ONCE = frozenset({
     "test_significance_compat.py", "test_golden.py", "test_nist.py", "test_ter.py",
     "test_chrf_variant.py", "test_sacrebleu_signature.py", "test_pytest_plugin.py",
-    "test_eed.py", "test_gleu.py",
+    "test_eed.py", "test_gleu.py", "test_compare_mt_golden.py",
 })  # fmt: skip
 
 
