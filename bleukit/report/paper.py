@@ -28,7 +28,7 @@ from ..metrics.base import MetricSignature
 from ..significance.multiple import CORRECTION_NAMES
 from ..significance.paired import Comparison
 from ..significance.ranking import Ranking
-from .tables import breakable_tt, latex_escape
+from .tables import breakable_tt, fitted_tabular, latex_escape
 
 #: a two-column page of ACL's geometry (16 cm of text, 7.7 cm columns) with
 #: the packages a paper table needs, to set tables in (``%s``) and check
@@ -118,15 +118,7 @@ def _table(
         "\\begin{table}[t]",
         "\\centering",
         "\\small",
-        "\\sbox0{\\begin{tabular}{@{}l" + "r" * len(columns) + "@{}}",
-        "\\toprule",
-        " & ".join(header) + r" \\",
-        "\\midrule",
-        *body,
-        "\\bottomrule",
-        "\\end{tabular}}%",
-        "% shrunk to the column only where it is wider",
-        "\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}\\else\\usebox0\\fi",
+        *fitted_tabular("@{}l" + "r" * len(columns) + "@{}", " & ".join(header) + r" \\", body),
         "",
         "\\smallskip",
         "{\\footnotesize\\raggedright",
@@ -203,14 +195,7 @@ def matrix_table(ranking: Ranking, label: str) -> str:
         "\\begin{table}[t]",
         "\\centering",
         "\\small",
-        "\\sbox0{\\begin{tabular}{@{}l" + "r" * (n - 1) + "@{}}",
-        "\\toprule",
-        header,
-        "\\midrule",
-        *rows[:-1],
-        "\\bottomrule",
-        "\\end{tabular}}%",
-        "\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}\\else\\usebox0\\fi",
+        *fitted_tabular("@{}l" + "r" * (n - 1) + "@{}", header, rows[:-1]),
         f"\\caption{{{latex_escape(label)}: p-values of every pair of systems, "
         f"{CORRECTION_NAMES[ranking.correction]}{how}; * p \\textless{{}} {ALPHA}. "
         "Systems numbered in the order of their clusters.}",

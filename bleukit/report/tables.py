@@ -156,6 +156,24 @@ def breakable_tt(text: str) -> str:
     return r"\texttt{" + "".join(parts) + "}"
 
 
+def fitted_tabular(spec: str, header: str, rows: Sequence[str]) -> list[str]:
+    """A booktabs tabular (its column ``spec``, header line and row lines,
+    each ended by ``\\\\``) set in box 0 and shown shrunk to the line's
+    width only where it is wider (needs graphicx), without an indent: a
+    table as wide as the line would overfill it."""
+    return [
+        f"\\sbox0{{\\begin{{tabular}}{{{spec}}}",
+        "\\toprule",
+        header,
+        "\\midrule",
+        *rows,
+        "\\bottomrule",
+        "\\end{tabular}}%",
+        "\\noindent\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}"
+        "\\else\\usebox0\\fi",
+    ]
+
+
 def render_latex(header: list[str], body: list[list[str]], notes: list[str]) -> str:
     """A booktabs tabular, shrunk to the line's width only where it is wider
     (needs ``\\usepackage{booktabs}`` and ``\\usepackage{graphicx}``), with
@@ -164,16 +182,11 @@ def render_latex(header: list[str], body: list[list[str]], notes: list[str]) -> 
     "|"."""
     lines = [
         "% bleukit table; needs \\usepackage{booktabs} and \\usepackage{graphicx}",
-        "\\sbox0{\\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-        "\\toprule",
-        " & ".join(latex_escape(h) for h in header) + " \\\\",
-        "\\midrule",
-        *(" & ".join(latex_escape(c) for c in row) + " \\\\" for row in body),
-        "\\bottomrule",
-        "\\end{tabular}}%",
-        # no paragraph indent: a table as wide as the line would overfill it
-        "\\noindent\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}"
-        "\\else\\usebox0\\fi",
+        *fitted_tabular(
+            "l" + "r" * (len(header) - 1),
+            " & ".join(latex_escape(h) for h in header) + " \\\\",
+            [" & ".join(latex_escape(c) for c in row) + " \\\\" for row in body],
+        ),
         "",
     ]
     if not notes:
