@@ -28,6 +28,7 @@ from ..metrics.base import MetricSignature
 from ..significance.multiple import CORRECTION_NAMES
 from ..significance.paired import Comparison
 from ..significance.ranking import Ranking
+from .ranking import test_words
 from .tables import breakable_tt, fitted_tabular, latex_escape
 
 #: a two-column page of ACL's geometry (16 cm of text, 7.7 cm columns) with
@@ -48,7 +49,6 @@ ACL_PAGE = r"""\documentclass[11pt,twocolumn]{article}
 
 #: how a cell shows the interval (``--latex-interval``)
 INTERVALS = ("none", "pm", "ci")
-TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
 
 
 @dataclass(frozen=True)
@@ -159,9 +159,8 @@ def _ranking_table(
         marks = [cluster[i] for i in range(len(r.systems))]
         label = labels.get(r.variant, r.variant)
         columns.append(Column(label, r.higher_is_better, r.systems, marks, r.signature))
-    test = first.signature.test
-    how = "" if test is None or test.test is None else (
-        f"{TEST_NAMES[test.test]}, {test.samples} samples, seed {test.seed}, ")  # fmt: skip
+    words = test_words(first.signature.test)
+    how = f"{words}, " if words else ""
     notes = [
         f"Superscript: the system's significance cluster under that metric (1 = the best); a "
         f"cluster ends where the next system is significantly worse than every system above "
@@ -187,9 +186,8 @@ def matrix_table(ranking: Ranking, label: str) -> str:
         name = latex_escape(ranking.systems[i].system)
         rows.append(" & ".join([rf"\#{k + 1} {name}", *cells[1:]]) + r" \\")
     header = " & ".join(["", *(rf"\#{k}" for k in range(2, n + 1))]) + r" \\"
-    test = ranking.signature.test
-    how = "" if test is None or test.test is None else (
-        f", {TEST_NAMES[test.test]}, {test.samples} samples, seed {test.seed}")  # fmt: skip
+    words = test_words(ranking.signature.test)
+    how = f", {words}" if words else ""
     return "\n".join([
         "% bleukit p-value matrix: needs \\usepackage{booktabs} and \\usepackage{graphicx}",
         "\\begin{table}[t]",
@@ -217,8 +215,7 @@ def comparison_table(
         for c in comparisons
     ]  # fmt: skip
     baseline = comparisons[0].rows[0].system
-    test = comparisons[0].signature.test
-    how = "" if test is None or test.test is None else (
-        f" ({TEST_NAMES[test.test]}, {test.samples} samples, seed {test.seed})")  # fmt: skip
+    words = test_words(comparisons[0].signature.test)
+    how = f" ({words})" if words else ""
     notes = [f"* p < {ALPHA} against the baseline, {baseline} (first row){how}."]
     return _table(columns, [r.system for r in comparisons[0].rows], notes, width, interval)

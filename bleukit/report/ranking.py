@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..core.results import ALPHA, Interval
+from ..core.spec import SignificanceSpec
 from ..significance.multiple import CORRECTION_NAMES
 from ..significance.ranking import Ranking
 from .tables import (
@@ -60,11 +61,19 @@ def _grids(r: Ranking, width: int) -> tuple[tuple[list[str], list[list[str]]], .
     return (header, body), (top, matrix)
 
 
+def test_words(test: SignificanceSpec | None) -> str:
+    """A test as a sentence says it ("paired bootstrap resampling, 1000
+    samples, seed 12345"); "" for none (an interval alone, or no test)."""
+    if test is None or test.test is None:
+        return ""
+    return f"{TEST_NAMES[test.test]}, {test.samples} samples, seed {test.seed}"
+
+
 def method_line(r: Ranking) -> str:
     """How the p-values and ranks were computed, in one sentence."""
     test = r.signature.test
     pairs = len(r.systems) * (len(r.systems) - 1) // 2
-    how = f"{TEST_NAMES[test.test]}, {test.samples} samples, seed {test.seed}"
+    how = test_words(test)
     if test.compat == "sacrebleu":
         how += ", as sacrebleu's --paired-" + test.test
     return (
