@@ -229,3 +229,14 @@ def test_read_aligned_reads_every_file_and_checks_their_lengths(tmp_path):
     assert read_aligned([str(ref)], [str(hyp)]) == ([["a", "b"]], [(str(hyp), ["c", "d"])])
     with pytest.raises(InputError, match="short.txt has 1 lines but .*ref.txt has 2"):
         read_aligned([str(ref)], [str(hyp), str(short)])
+
+
+def test_files_in_a_folder_sorted_without_hidden_ones(tmp_path):
+    from bleukit.io.files import files_in
+
+    for name in ("b.txt", "a.txt", ".hidden"):
+        (tmp_path / name).write_text("x\n", "utf-8")
+    (tmp_path / "sub").mkdir()
+    assert files_in(str(tmp_path)) == [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    with pytest.raises(InputError, match="sub: no files in it"):
+        files_in(str(tmp_path / "sub"))

@@ -145,16 +145,11 @@ def systems(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 def system_files(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     """``systems``, where a lone -i DIR stands for the files in it (sorted,
     hidden ones skipped)."""
+    from ..io.files import files_in
+
     paths = flatten(args.input)
     if len(paths) == 1 and os.path.isdir(paths[0]):
-        folder = paths[0]
-        files = sorted(
-            os.path.join(folder, f) for f in os.listdir(folder)
-            if not f.startswith(".") and os.path.isfile(os.path.join(folder, f))
-        )  # fmt: skip
-        if not files:
-            raise InputError(f"{folder}: no files in it")
-        args.input = [files]
+        args.input = [files_in(paths[0])]
     return systems(args)
 
 

@@ -355,6 +355,18 @@ def _shared_prefix(stems: Sequence[str]) -> int:
     return cut if all(len(s) > cut for s in stems) else 0
 
 
+def files_in(folder: str) -> list[str]:
+    """The files of a folder (paths, sorted by name, hidden ones skipped),
+    one error where there is none."""
+    names = sorted(
+        f for f in os.listdir(folder)
+        if not f.startswith(".") and os.path.isfile(os.path.join(folder, f))
+    )  # fmt: skip
+    if not names:
+        raise InputError(f"{folder}: no files in it")
+    return [os.path.join(folder, f) for f in names]
+
+
 def system_names(paths: Sequence[str]) -> list[str]:
     """Names for systems read from ``paths``: each file's name without its
     extension (``.txt``, ``.txt.gz``) and without the dotted prefix all of

@@ -18,20 +18,11 @@ import hashlib
 import os
 
 from ...core.errors import InputError
+from ...io.files import files_in
 from ...io.records import number, rows, segment, split
 
 #: a table of scores: per system, its segments' scores in order
 Table = dict[str, list[float]]
-
-
-def _files(folder: str) -> list[str]:
-    names = sorted(
-        f for f in os.listdir(folder)
-        if not f.startswith(".") and os.path.isfile(os.path.join(folder, f))
-    )  # fmt: skip
-    if not names:
-        raise InputError(f"{folder}: no files in it")
-    return [os.path.join(folder, f) for f in names]
 
 
 def digest(path: str) -> str:
@@ -40,7 +31,7 @@ def digest(path: str) -> str:
     system's file changes it)."""
     try:
         if os.path.isdir(path):
-            listed = "".join(f"{os.path.basename(f)}\t{digest(f)}\n" for f in _files(path))
+            listed = "".join(f"{os.path.basename(f)}\t{digest(f)}\n" for f in files_in(path))
             return hashlib.sha256(listed.encode("utf-8")).hexdigest()
         h = hashlib.sha256()
         with open(path, "rb") as fh:
@@ -55,7 +46,7 @@ def read_scores(path: str) -> Table:
     """The scores of a file or directory in any layout above."""
     if os.path.isdir(path):
         table: Table = {}
-        for f in _files(path):
+        for f in files_in(path):
             name = os.path.basename(f)
             table[name] = [number(f, line, text.strip()) for line, text in rows(f)]
         return table
