@@ -1271,3 +1271,10 @@ def test_meta_reads_appraise_da_sqm_with_the_test_sets_documents(capsys, tmp_pat
     code, out, err = run(base, capsys)
     assert code == 2 and out == "" and "give the test set's document ids" in err
     assert len(err.splitlines()) == 1
+
+
+def test_comma_lists_are_stripped_deduplicated_and_ordered():
+    from bleukit.cli.arguments import comma_list
+
+    assert comma_list(" b, a ,,b ") == ["b", "a"]
+    assert comma_list(None) == [] and comma_list(" , ") == []

@@ -25,6 +25,12 @@ def flatten(values: list[list[str]] | None) -> list[str]:
     return [v for group in values or [] for v in group]
 
 
+def comma_list(text: str | None) -> list[str]:
+    """An option's comma-separated names, stripped, each once, in order;
+    blank ones dropped."""
+    return list(dict.fromkeys(x.strip() for x in (text or "").split(",") if x.strip()))
+
+
 def requested(args: argparse.Namespace) -> list[str] | None:
     """The variants given (-v/--variant/--variants, repeated or
     comma-separated), or None."""

@@ -336,10 +336,7 @@ def _meta_inputs(args: argparse.Namespace) -> None:
         raise InputError(f"{data.where}: no system outputs but the references'")
     args.input = [list(systems.values())]
     args.names = ",".join(systems)
-    chosen = None
-    if args.mtme_metrics:
-        chosen = [n.strip() for n in args.mtme_metrics.split(",") if n.strip()]
-    scores = data.metric_scores(chosen)
+    scores = data.metric_scores(a.comma_list(args.mtme_metrics) if args.mtme_metrics else None)
     about = {p.partition("=")[0].strip() for p in args.scores_about}
     args.scores = [*(f"{n}={p}" for n, p in scores.items()), *args.scores]
     source = f"mt-metrics-eval {args.testset} {args.lp}"
@@ -353,7 +350,7 @@ def _without(
     as mt-metrics-eval's outlier systems), each of which must be one."""
     if not exclude:
         return list(names), list(paths)
-    dropped = {x.strip() for x in exclude.split(",") if x.strip()}
+    dropped = set(a.comma_list(exclude))
     unknown = sorted(dropped - set(names))
     if unknown:
         raise InputError(f"--exclude names no system studied: {', '.join(unknown)}")
@@ -385,9 +382,8 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     variants[len(listed) : len(listed)] = scores
     tested = len(listed) + len(scores)
     threshold = judgements.darr_threshold if args.threshold is None else args.threshold
-    calibrate = tuple(dict.fromkeys(x.strip() for x in args.calibrate.split(",") if x.strip()))
-    correlations = tuple(dict.fromkeys(x.strip() for x in args.correlations.split(",")
-                                       if x.strip()))  # fmt: skip
+    calibrate = tuple(a.comma_list(args.calibrate))
+    correlations = tuple(a.comma_list(args.correlations))
     if "all" in correlations:
         correlations = CORRELATIONS
     settings = Settings(args.samples, args.trials, args.seed, args.level, threshold, calibrate,
