@@ -109,18 +109,21 @@ static PyMethodDef methods[] = {
      "has the segment's bit set (read from the top) and the other system's row\n"
      "elsewhere (base, other: n x nfields uint32): trials x nfields int64."},
     {"pcg64_bootstrap", pcg64_bootstrap, METH_VARARGS,
-     "pcg64_bootstrap(state, rows, nfields, samples) -> bytes\n\n"
+     "pcg64_bootstrap(state, rows, nfields, samples[, first, last]) -> bytes\n\n"
      "sacrebleu's bootstrap sums: choice(n, size=(samples, n)) as NumPy's\n"
      "default_rng draws it from the PCG64 state (six integers), the same\n"
-     "resamples for every system (rows: one n x nfields float64 buffer each),\n"
-     "each resample's rows summed in float32 in the order drawn: systems x\n"
-     "samples x nfields float64 (float32 values)."},
+     "resamples for every system (rows: one n x nfields float64 or uint32\n"
+     "buffer each), each resample's rows summed in float32 in the order drawn,\n"
+     "for resamples first .. last-1 (all by default; those before first are\n"
+     "drawn and passed over): systems x (last - first) x nfields float64\n"
+     "(float32 values)."},
     {"pcg64_randomization", pcg64_randomization, METH_VARARGS,
      "pcg64_randomization(state, base, other, nfields, trials) -> (a, b, state)\n\n"
      "sacrebleu's approximate randomization: booleans as NumPy's\n"
      "integers(2, size=(trials, n), dtype=bool) draws them from the PCG64 state;\n"
      "side A sums the baseline's rows where set and the other's elsewhere, side B\n"
-     "the reverse (trials x nfields float64 each), and the state after."},
+     "the reverse (rows: n x nfields float64 or uint32; trials x nfields float64\n"
+     "each), and the state after."},
     {"ter_edit_count", ter_edit_count, METH_VARARGS,
      "ter_edit_count(hyp, ref) -> int\n\n"
      "TER's edit count (shifts included) from hyp to ref, int32 word ids numbered\n"

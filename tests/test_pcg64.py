@@ -7,7 +7,9 @@ tox -e oracle requires), and the compiled kernels against the reference."""
 from __future__ import annotations
 
 import json
+from array import array
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +22,8 @@ from bleukit.core.pcg64 import (
     randomization_sums,
     seed_sequence_state,
 )
-from bleukit.engines import ENGINES
+from bleukit.core.resampling import RowView
+from bleukit.engines import ENGINES, compiled
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "numpy_draws.json").read_text("utf-8"))
 ENGINE_NAMES = [n for n in ("python", "c") if ENGINES.get(n).unavailable() is None]
@@ -93,6 +96,35 @@ def test_the_compiled_kernels_equal_the_reference(base, other, seed, samples):
     ]
     assert c.sacrebleu_randomization(start, base, other, samples) == randomization_sums(
         start, base, other, samples
+    )
+
+
+UINT32_ROWS = st.integers(1, 4).flatmap(
+    lambda width: st.lists(
+        st.lists(st.integers(0, 2**32 - 1) | st.integers(0, 40), min_size=width, max_size=width),
+        min_size=1,
+        max_size=40,
+    )
+)
+
+
+@pytest.mark.skipif("c" not in ENGINE_NAMES, reason="no compiled engine here")
+@settings(max_examples=100, deadline=None)
+@given(UINT32_ROWS, st.integers(0, 2**64), st.integers(0, 9), st.booleans())
+def test_uint32_rows_are_read_as_they_are_in_threads_or_not(rows, seed, samples, split):
+    """``Columns``' own uint32 rows (``RowView``, the buffer uncopied),
+    summed on one thread or on several (each drawing the resamples before
+    its range), give the reference's sums of the same rows as lists, values
+    past 2**31 included."""
+    view = RowView(array("I", [x for row in rows for x in row]), len(rows[0]))
+    other = RowView(array("I", [x for row in reversed(rows) for x in row]), len(rows[0]))
+    start = PcgState.from_seed(seed)
+    c = ENGINES.get("c")
+    with mock.patch.object(compiled, "_SPLIT_ROW_BYTES", -1 if split else 1 << 40):
+        got = c.sacrebleu_bootstrap(start, [view, other], samples)
+    assert got == [bootstrap_sums(start, rows, samples), bootstrap_sums(start, other, samples)]
+    assert c.sacrebleu_randomization(start, view, other, samples) == randomization_sums(
+        start, rows, list(other), samples
     )
 
 

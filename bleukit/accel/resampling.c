@@ -7,6 +7,16 @@
  */
 /* ------------------------------------------------------------ bootstrap */
 
+/* how many draws ahead a resampler asks for the row it will add: a million
+ * segments' rows are far larger than the caches, and each draw would
+ * otherwise wait for its row in turn */
+#define PREFETCH 32
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_ROW(p) __builtin_prefetch(p)
+#else
+#define PREFETCH_ROW(p) ((void)(p))
+#endif
+
 /* the Mersenne Twister the resamplers draw with: _common.h */
 /* Every system's rows as buffers of n x nfields uint32 (one per system, as
  * Columns hold them: no joined copy); -1 with a Python error set. */
@@ -294,16 +304,30 @@ static PyObject *pcg_state_tuple(const Pcg *g) {
 }
 
 /* A system's n x nfields float64 rows (one buffer each), checked. */
-static int float_rows(PyObject *item, Py_buffer *view, Py_ssize_t nfields, Py_ssize_t *n) {
-    if (PyObject_GetBuffer(item, view, PyBUF_SIMPLE) < 0) return -1;
-    Py_ssize_t cells = view->len / (Py_ssize_t)sizeof(double);
-    if (view->len % (Py_ssize_t)(nfields * sizeof(double)) || (*n >= 0 && cells / nfields != *n)) {
-        PyErr_SetString(PyExc_ValueError, "pcg64 sums: rows must be n x nfields float64");
+/* A system's rows for the pcg64 kernels: n x nfields float64 values, or
+ * uint32 ones (Columns' own rows, passed uncopied: a million segments of
+ * BLEU would otherwise take 72 MB more a system); *u32 says which. */
+static int float_rows(PyObject *item, Py_buffer *view, Py_ssize_t nfields, Py_ssize_t *n,
+                      int *u32) {
+    if (PyObject_GetBuffer(item, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    const char *fmt = view->format ? view->format : "B";
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    *u32 = strcmp(fmt, "I") == 0 && view->itemsize == 4;
+    int f64 = strcmp(fmt, "d") == 0 && view->itemsize == 8;
+    Py_ssize_t cells = (*u32 || f64) ? view->len / view->itemsize : 0;
+    if (!(*u32 || f64) || cells % nfields || (*n >= 0 && cells / nfields != *n)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "pcg64 sums: rows must be n x nfields float64 or uint32, n the same");
         PyBuffer_Release(view);
         return -1;
     }
     *n = cells / nfields;
     return 0;
+}
+
+/* cell i of rows read by float_rows */
+static inline double row_cell(const void *rows, int u32, Py_ssize_t i) {
+    return u32 ? (double)((const uint32_t *)rows)[i] : ((const double *)rows)[i];
 }
 
 /* NumPy's pairwise sum of n float32 values (loops_utils.h.src,
@@ -329,11 +353,60 @@ static float pairwise_f32(const float *a, Py_ssize_t n) {
     return pairwise_f32(a, n2) + pairwise_f32(a + n2, n - n2);
 }
 
+/* The float32 sums, field by field in the order drawn, of the rows at
+ * `draws` (NumPy's rows.astype(float32)[idxs].sum(axis=1)). Every field's
+ * additions come in the same order as they would field after field, so the
+ * sums are the same; one pass reads each drawn row once, not once a field,
+ * and the row PREFETCH draws ahead is on its way meanwhile. */
+static void gather_f32(const void *rows, int u32, Py_ssize_t nfields, const uint32_t *draws,
+                       Py_ssize_t n, float *acc) {
+    size_t stride = (size_t)nfields * (u32 ? sizeof(uint32_t) : sizeof(double));
+    for (Py_ssize_t f = 0; f < nfields; f++) acc[f] = 0.0f;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (j + PREFETCH < n) PREFETCH_ROW((const char *)rows + draws[j + PREFETCH] * stride);
+        Py_ssize_t at = (Py_ssize_t)draws[j] * nfields;
+        for (Py_ssize_t f = 0; f < nfields; f++) acc[f] += (float)row_cell(rows, u32, at + f);
+    }
+}
+
+/* gather_f32 for uint32 rows whose values are all below 2**31, as int32:
+ * the conversion the processor has in vector form (the same float for
+ * such values), with the sums in registers */
+static void gather_f32_int(const void *rows, Py_ssize_t nfields, const uint32_t *draws,
+                           Py_ssize_t n, float *out) {
+    enum { LANES = 64 };
+    const int32_t *in = rows;
+    for (Py_ssize_t f0 = 0; f0 < nfields; f0 += LANES) {
+        Py_ssize_t width = nfields - f0 < LANES ? nfields - f0 : LANES;
+        float acc[LANES] = {0};
+        for (Py_ssize_t j = 0; j < n; j++) {
+            if (j + PREFETCH < n) PREFETCH_ROW(in + (size_t)draws[j + PREFETCH] * nfields + f0);
+            const int32_t *row = in + (size_t)draws[j] * nfields + f0;
+            for (Py_ssize_t f = 0; f < width; f++) acc[f] += (float)row[f];
+        }
+        memcpy(out + f0, acc, width * sizeof(float));
+    }
+}
+
+/* whether every uint32 of a buffer is below 2**31 */
+static int below_2_31(const Py_buffer *view) {
+    const uint32_t *v = view->buf;
+    uint32_t any = 0;
+    for (Py_ssize_t i = 0, cells = view->len / 4; i < cells; i++) any |= v[i];
+    return any < 0x80000000U;
+}
+
 static PyObject *pcg64_bootstrap(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state, *systems;
-    Py_ssize_t nfields, samples;
-    if (!PyArg_ParseTuple(args, "OOnn", &state, &systems, &nfields, &samples)) return NULL;
+    Py_ssize_t nfields, samples, first = 0, last = -1;
+    if (!PyArg_ParseTuple(args, "OOnn|nn", &state, &systems, &nfields, &samples, &first, &last))
+        return NULL;
+    if (last < 0) last = samples;
+    if (samples < 0 || first < 0 || first > last || last > samples) {
+        PyErr_SetString(PyExc_ValueError, "pcg64_bootstrap: need 0 <= first <= last <= samples");
+        return NULL;
+    }
     Pcg start;
     if (pcg_load(state, &start) < 0) return NULL;
     PyObject *seq = PySequence_Fast(systems, "pcg64_bootstrap: rows must be a sequence");
@@ -341,58 +414,69 @@ static PyObject *pcg64_bootstrap(PyObject *self, PyObject *args) {
     Py_ssize_t nsys = PySequence_Fast_GET_SIZE(seq), n = -1, got = 0;
     PyObject *result = NULL;
     Py_buffer *views = PyMem_RawCalloc(nsys ? nsys : 1, sizeof(Py_buffer));
+    int *u32 = PyMem_RawCalloc(nsys ? nsys : 1, sizeof(int));
+    int *small = PyMem_RawCalloc(nsys ? nsys : 1, sizeof(int));
     uint32_t *draws = NULL;
-    float *column = NULL;
-    if (!views) { PyErr_NoMemory(); goto done; }
+    float *column = NULL, *acc = NULL;
+    if (!views || !u32 || !small) { PyErr_NoMemory(); goto done; }
     if (nfields < 1 || samples < 0) {
         PyErr_SetString(PyExc_ValueError, "pcg64_bootstrap: nfields >= 1, samples >= 0");
         goto done;
     }
     for (; got < nsys; got++)
-        if (float_rows(PySequence_Fast_GET_ITEM(seq, got), &views[got], nfields, &n) < 0) goto done;
+        if (float_rows(PySequence_Fast_GET_ITEM(seq, got), &views[got], nfields, &n, &u32[got]) < 0)
+            goto done;
     if (n < 0) n = 0;
     if ((uint64_t)n > 0xFFFFFFFFULL) {
         PyErr_SetString(PyExc_ValueError, "pcg64_bootstrap: at most 2**32 - 1 segments");
         goto done;
     }
-    result = PyBytes_FromStringAndSize(NULL, nsys * samples * nfields * sizeof(double));
+    Py_ssize_t count = last - first;
+    result = PyBytes_FromStringAndSize(NULL, nsys * count * nfields * sizeof(double));
     draws = PyMem_RawMalloc((n ? n : 1) * sizeof(uint32_t));
     column = PyMem_RawMalloc((n ? n : 1) * sizeof(float));
-    if (!result || !draws || !column) {
-        if (!draws || !column) PyErr_NoMemory();
+    acc = PyMem_RawMalloc(nfields * sizeof(float));
+    if (!result || !draws || !column || !acc) {
+        if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
     }
     double *out = (double *)PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < nsys; k++) small[k] = u32[k] && below_2_31(&views[k]);
     Pcg g = start;
-    for (Py_ssize_t s = 0; s < samples; s++) {
+    /* the draws of the resamples before `first`, passed over: each thread
+     * sums its own range of the same resamples */
+    for (Py_ssize_t k = 0; k < first * n; k++) pcg_below(&g, (uint64_t)n);
+    for (Py_ssize_t s = 0; s < count; s++) {
         /* one resample's draws, the same for every system */
         for (Py_ssize_t j = 0; j < n; j++) draws[j] = (uint32_t)pcg_below(&g, (uint64_t)n);
         for (Py_ssize_t k = 0; k < nsys; k++) {
-            const double *rows = views[k].buf;
-            double *sum = out + (k * samples + s) * nfields;
+            const void *rows = views[k].buf;
+            int u = u32[k];
+            double *sum = out + (k * count + s) * nfields;
             if (nfields == 1) {
                 /* one column: NumPy reduces along the drawn values, pairwise */
-                for (Py_ssize_t j = 0; j < n; j++) column[j] = (float)rows[draws[j]];
+                for (Py_ssize_t j = 0; j < n; j++) column[j] = (float)row_cell(rows, u, draws[j]);
                 sum[0] = 0.0f + pairwise_f32(column, n);
                 continue;
             }
-            for (Py_ssize_t f = 0; f < nfields; f++) {
-                /* float32 sums in the order drawn: NumPy's
-                 * rows.astype(float32)[idxs].sum(axis=1) */
-                float a = 0.0f;
-                for (Py_ssize_t j = 0; j < n; j++) a += (float)rows[draws[j] * nfields + f];
-                sum[f] = a;
-            }
+            if (u && small[k])
+                gather_f32_int(rows, nfields, draws, n, acc);
+            else
+                gather_f32(rows, u, nfields, draws, n, acc);
+            for (Py_ssize_t f = 0; f < nfields; f++) sum[f] = acc[f];
         }
     }
     Py_END_ALLOW_THREADS
 done:
     for (Py_ssize_t k = 0; k < got; k++) PyBuffer_Release(&views[k]);
     PyMem_RawFree(views);
+    PyMem_RawFree(u32);
+    PyMem_RawFree(small);
     PyMem_RawFree(draws);
     PyMem_RawFree(column);
+    PyMem_RawFree(acc);
     Py_DECREF(seq);
     return result;
 }
@@ -411,8 +495,9 @@ static PyObject *pcg64_randomization(PyObject *self, PyObject *args) {
     }
     Py_buffer base, other;
     Py_ssize_t n = -1;
-    if (float_rows(base_obj, &base, nfields, &n) < 0) return NULL;
-    if (float_rows(other_obj, &other, nfields, &n) < 0) {
+    int u_bl, u_sy;
+    if (float_rows(base_obj, &base, nfields, &n, &u_bl) < 0) return NULL;
+    if (float_rows(other_obj, &other, nfields, &n, &u_sy) < 0) {
         PyBuffer_Release(&base);
         return NULL;
     }
@@ -425,7 +510,7 @@ static PyObject *pcg64_randomization(PyObject *self, PyObject *args) {
         goto done;
     }
     double *outa = (double *)PyBytes_AS_STRING(a_bytes), *outb = (double *)PyBytes_AS_STRING(b_bytes);
-    const double *bl = base.buf, *sy = other.buf;
+    const void *bl = base.buf, *sy = other.buf;
     Py_BEGIN_ALLOW_THREADS
     /* integers(2, size=(trials, n), dtype=bool): one buffer for the call */
     uint32_t buf = 0;
@@ -442,11 +527,17 @@ static PyObject *pcg64_randomization(PyObject *self, PyObject *args) {
                 buf >>= 1;
                 bits--;
             }
-            const double *x = bl + j * nfields, *y = sy + j * nfields;
+            Py_ssize_t at = j * nfields;
             if (buf & 1U)
-                for (Py_ssize_t f = 0; f < nfields; f++) { sel_bl[f] += x[f]; sel_sy[f] += y[f]; }
+                for (Py_ssize_t f = 0; f < nfields; f++) {
+                    sel_bl[f] += row_cell(bl, u_bl, at + f);
+                    sel_sy[f] += row_cell(sy, u_sy, at + f);
+                }
             else
-                for (Py_ssize_t f = 0; f < nfields; f++) { rest_sy[f] += y[f]; rest_bl[f] += x[f]; }
+                for (Py_ssize_t f = 0; f < nfields; f++) {
+                    rest_sy[f] += row_cell(sy, u_sy, at + f);
+                    rest_bl[f] += row_cell(bl, u_bl, at + f);
+                }
         }
         /* pos_sel @ bl + ~pos_sel @ sy, and the other side */
         for (Py_ssize_t f = 0; f < nfields; f++) {

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from .errors import InputError
 from .stats import RefLength
@@ -155,6 +155,42 @@ class Columns:
 
     def total(self) -> list[RefLength]:
         return [sum(col) for col in self.cols]
+
+    def row_view(self) -> RowView:
+        """The uint32 rows as a sequence of rows, uncopied (needs ``rows``)."""
+        if self.rows is None:
+            raise ValueError("row_view: these statistics are not uint32 rows")
+        return RowView(self.rows, self.width)
+
+
+class RowView(Sequence[tuple[int, ...]]):
+    """Row-major uint32 statistics (``buffer``, ``width`` a row) read as a
+    sequence of rows: each row is made when it is read, and kernels take
+    the buffer itself."""
+
+    def __init__(self, buffer: array[int], width: int) -> None:
+        self.buffer, self.width = buffer, width
+
+    def __len__(self) -> int:
+        return len(self.buffer) // self.width
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, ...]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[int, ...]]: ...
+    def __getitem__(self, i: int | slice) -> tuple[int, ...] | list[tuple[int, ...]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError("row index out of range")
+        start = (i % n) * self.width
+        return tuple(self.buffer[start : start + self.width])
+
+    def column_sums(self) -> list[int]:
+        """Each field's sum over the rows, exact."""
+        w = self.width
+        return [sum(self.buffer[f::w]) for f in range(w)]
 
 
 def group_sums(cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:

@@ -13,27 +13,18 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..core import pcg64
-from ..core.edits import edit_count
-from ..core.matches import MatchCounts, MatchStore
-from ..core.pcg64 import PcgState
 from ..core.reflen import Policy, RefLength
-from ..core.resampling import (
-    Columns,
-    Draws,
-    Sides,
-    bootstrap_rows,
-    bootstrap_sums,
-    group_sums,
-    randomization_sums,
-    split_sums,
-)
 from ..core.smoothing import ScoreRule
 from ..core.stats import Stats
 from ..tokenizers import Tokenization
 from .tables import SegmentTable, table_stats, table_sum
+
+if TYPE_CHECKING:
+    from ..core.matches import MatchStore
+    from ..core.pcg64 import PcgState
+    from ..core.resampling import Columns, Draws, Sides
 
 
 class Engine(ABC):
@@ -94,6 +85,8 @@ class Engine(ABC):
     def match_counts(self, systems: int, order: int) -> MatchStore:
         """Empty counts of the n-grams ``systems`` systems match in their
         references, orders 1 to ``order`` (``core.matches``)."""
+        from ..core.matches import MatchCounts
+
         return MatchCounts(systems, order)
 
     def stats(
@@ -159,11 +152,15 @@ class Engine(ABC):
     ) -> list[int]:
         """TER's edits: per segment (its words, and its references' words),
         the fewest edits to any of its references (``core.edits``)."""
+        from ..core.edits import edit_count
+
         return [min(edit_count(h, r) for r in rs) for h, rs in zip(hyps, refs)]
 
     def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
         """Per system, its statistics summed over each bootstrap resample
         (``resampling.bootstrap_indices``)."""
+        from ..core.resampling import bootstrap_sums
+
         return bootstrap_sums(systems, draws)
 
     def sacrebleu_bootstrap(
@@ -173,6 +170,8 @@ class Engine(ABC):
         float32 sums of ``samples`` resamples drawn as NumPy's
         ``default_rng`` draws them from ``start`` (``core.pcg64``), the same
         resamples for every system."""
+        from ..core import pcg64
+
         return [pcg64.bootstrap_sums(start, rows, samples) for rows in systems]
 
     def sacrebleu_randomization(
@@ -184,11 +183,15 @@ class Engine(ABC):
     ) -> tuple[list[list[float]], list[list[float]], PcgState]:
         """sacrebleu's approximate randomization sums of two systems' rows,
         and the generator's state after the trials (``core.pcg64``)."""
+        from ..core import pcg64
+
         return pcg64.randomization_sums(start, base, other, trials)
 
     def bootstrap_rows(self, systems: Sequence[Columns], draws: Draws) -> list[Sequence[RefLength]]:
         """Per system, its column sums over each bootstrap resample, flat:
         ``bootstrap_sums``'s numbers as rows, not statistics."""
+        from ..core.resampling import bootstrap_rows
+
         return list(bootstrap_rows(systems, draws))
 
     def split_sums(
@@ -197,16 +200,22 @@ class Engine(ABC):
         """Per randomization trial (``randomization_selections``), the
         column sums of a system's selected segments and of its others, each
         flat: what two sides of any pair of systems are sums of."""
+        from ..core.resampling import split_sums
+
         return split_sums(cols, draws)
 
     def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
         """Per approximate-randomization trial, the summed statistics of the
         two shuffled systems (``resampling.randomization_selections``)."""
+        from ..core.resampling import randomization_sums
+
         return randomization_sums(base, other, draws)
 
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         """Per group 0 .. ``count`` - 1, the column sums of the segments
         whose byte in ``groups`` is that group (``resampling.group_sums``)."""
+        from ..core.resampling import group_sums
+
         return group_sums(cols, groups, count)
 
 

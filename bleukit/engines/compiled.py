@@ -18,19 +18,21 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.buffers import typed_buffer
-from ..core.matches import MatchStore, Ranked, Text, check_chunk
-from ..core.pcg64 import PcgState
 from ..core.reflen import Policy, RefLength, closest, shortest
-from ..core.resampling import Columns, Draws, Sides
 from ..core.smoothing import SACREBLEU_KERNELS, ScoreRule
 from ..tokenizers import BlockForm, Tokenization
 from .base import Engine
 from .python import count_segments, prepare_segments
 from .tables import SegmentTable
 from .threads import ordered_map, workers
+
+if TYPE_CHECKING:
+    from ..core.matches import MatchStore, Ranked, Text
+    from ..core.pcg64 import PcgState
+    from ..core.resampling import Columns, Draws, Sides
 
 #: the kernel's word modes, whose tokens ``block_words`` gives
 _WORD_MODES = (0, 1, 7, 8, 9, 10)
@@ -43,7 +45,8 @@ _MAX_SCORE_ORDER = 100
 CHUNK = 512
 #: blocks read ahead per thread, so that every thread stays busy between reads
 _BLOCKS_PER_READ = 32
-#: bootstrap rows (every system's) past which threads split the resamples:
+#: bootstrap rows (every system's; sacrebleu's too) past which threads split
+#: the resamples:
 #: below, the rows stay in cache and one thread sums as fast as two, which
 #: also draw the earlier resamples again (2 vCPUs: 10k segments x 6 systems,
 #: 4 MB of int64, 10% slower on two; 50k, 22 MB, 1.65x faster)
@@ -143,6 +146,8 @@ class CompiledMatchCounts:
         self._table = kernel.MatchTable(systems, order)
 
     def add(self, ref: Text, hyps: Sequence[Text], keep_empty: bool) -> list[array[int]]:
+        from ..core.matches import check_chunk
+
         check_chunk(ref, hyps, self.systems)
         flat = memoryview(self._table.add(ref, list(hyps), keep_empty))
         size = len(flat) // (self.systems + 1)  # bytes per stream
@@ -194,6 +199,25 @@ def _scored_rows(
 def _rows_of(flat: list[Any], width: int) -> list[list[Any]]:
     """A flat list cut into rows of ``width``."""
     return [flat[i : i + width] for i in range(0, len(flat), width)]
+
+
+def _float_rows(rows: Sequence[Sequence[float]]) -> Any:
+    """Rows for the pcg64 kernels: uint32 rows' own buffer (``RowView``),
+    else the rows as one float64 array, filled a row at a time."""
+    buffer = getattr(rows, "buffer", None)
+    if buffer is not None:
+        return buffer
+    flat = array("d")
+    for row in rows:
+        flat.extend(row)
+    return flat
+
+
+def _whole(rows: Sequence[Sequence[float]]) -> bool:
+    """Whether every value of ``rows`` is an int (uint32 rows are)."""
+    if getattr(rows, "buffer", None) is not None:
+        return True
+    return all(type(x) is int for row in rows for x in row)
 
 
 def _resample_stats(cols: Columns, flat: Sequence[RefLength]) -> Iterator[Any]:
@@ -391,11 +415,26 @@ class CompiledEngine(Engine):
         kernel = accelerator()
         assert kernel is not None  # unavailable() said so
         width = len(systems[0][0]) if systems and systems[0] else 1
-        flats = [array("d", [x for row in rows for x in row]) for rows in systems]
-        sums = memoryview(kernel.pcg64_bootstrap(start.words(), flats, width, samples)).cast("d")
-        values = sums.tolist()
-        per = samples * width
-        return [_rows_of(values[k * per : (k + 1) * per], width) for k in range(len(systems))]
+        flats = [_float_rows(rows) for rows in systems]
+        size = sum(memoryview(f).nbytes for f in flats)
+        # as bootstrap_rows: past the caches, threads sum ranges of the
+        # resamples, each drawing (and passing over) those before its own
+        parts = max(1, min(workers(), samples)) if size > _SPLIT_ROW_BYTES else 1
+        bounds = [samples * p // parts for p in range(parts + 1)]
+        words = start.words()
+
+        def part(lo_hi: tuple[int, int]) -> list[Any]:
+            lo, hi = lo_hi
+            sums = kernel.pcg64_bootstrap(words, flats, width, samples, lo, hi)
+            return memoryview(sums).cast("d").tolist()
+
+        ranges = list(itertools.pairwise(bounds))
+        per_system: list[list[Any]] = [[] for _ in systems]
+        for flat, (lo, hi) in zip(ordered_map(part, ranges, parts), ranges):
+            per = (hi - lo) * width
+            for k, acc in enumerate(per_system):
+                acc.extend(flat[k * per : (k + 1) * per])
+        return [_rows_of(values, width) for values in per_system]
 
     def sacrebleu_randomization(
         self,
@@ -408,15 +447,16 @@ class CompiledEngine(Engine):
         assert kernel is not None  # unavailable() said so
         width = len(base[0]) if base else 1
         a, b, after = kernel.pcg64_randomization(
-            start.words(), array("d", [x for row in base for x in row]),
-            array("d", [x for row in other for x in row]), width, trials,
-        )  # fmt: skip
+            start.words(), _float_rows(base), _float_rows(other), width, trials
+        )
         # integer rows sum exactly (as NumPy's int64 products): ints again
-        whole = all(type(x) is int for rows in (base, other) for row in rows for x in row)
+        whole = all(map(_whole, (base, other)))
         sides = []
         for raw in (a, b):
             values = memoryview(raw).cast("d").tolist()
             sides.append(_rows_of([int(x) for x in values] if whole else values, width))
+        from ..core.pcg64 import PcgState
+
         return sides[0], sides[1], PcgState.from_words(after)
 
     def bootstrap_rows(self, systems: Sequence[Columns], draws: Draws) -> list[Sequence[RefLength]]:

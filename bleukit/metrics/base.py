@@ -30,15 +30,17 @@ import re
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..core.errors import ConfigError, InputError
 from ..core.hashing import sha256
 from ..core.partial import Partial, validate
-from ..core.resampling import Columns
 from ..core.stats import RefLength
 from ..engines import Engine, call_threads
 from .inputs import RefStreams, no_segments, sentence_references
+
+if TYPE_CHECKING:
+    from ..core.resampling import Columns
 
 #: the keys of a signature's number of references and release, (long, short)
 NREFS = ("nrefs", "#")
@@ -212,6 +214,8 @@ class StatisticsStore(ABC, Generic[S]):
         # read in order once: a store's segments may be computed a table at a time
         segments = self.segments(metric, system)
         listed = segments if isinstance(segments, list) else list(segments)
+        from ..core.resampling import Columns
+
         return Columns([metric.zero_stats() if i is None else listed[i] for i in rows], metric)
 
     def subtotal(self, metric: Any, system: int, rows: Sequence[int]) -> S:
@@ -426,6 +430,16 @@ class Metric(ABC, Generic[S, R]):
         (``--compat sacrebleu`` resamples these): the row itself where
         sacrebleu's are integers."""
         return row
+
+    def sacrebleu_rows(self, cols: Columns) -> Sequence[Sequence[Any]]:
+        """A system's rows as sacrebleu holds them (``sacrebleu_row`` of
+        each): where they are the metric's own uint32 rows, those rows
+        themselves, uncopied (``Columns.row_view``: the kernels read the
+        buffer, and a million segments need no list of rows). A metric whose
+        ``sacrebleu_row`` changes integer rows overrides this too."""
+        if cols.rows is not None:
+            return cols.row_view()
+        return [self.sacrebleu_row(row) for row in zip(*cols.cols)]
 
     def from_sacrebleu_row(self, sums: Sequence[Any], segments: int, last: S) -> S:
         """Statistics from a row of sacrebleu's float32 resample sums, as

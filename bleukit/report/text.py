@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.results import SystemResult
 from ..metrics.base import MetricResult, MetricSignature
 from ..metrics.registry import AnyConfig, scoring_fields
 
@@ -13,6 +12,7 @@ from ..metrics.registry import AnyConfig, scoring_fields
 
 if TYPE_CHECKING:
     from ..analysis.agreement import Agreement
+    from ..core.results import SystemResult
 
 
 def variant_yaml(config: AnyConfig) -> str:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import BleukitError
 from ..core.pcg64 import PcgState
-from ..core.resampling import Columns, Draws
+from ..core.resampling import Columns, Draws, RowView
 from ..core.results import DeltaAccuracy, Interval, SystemResult
 from ..core.spec import (
     DEFAULT_CONFIDENCE_SAMPLES,
@@ -308,11 +308,11 @@ def _paired_exact(
 # ----------------------------------------------- sacrebleu 2.6.0 compatibility
 
 
-def _rows(metric: AnyMetric, cols: Columns) -> list[Sequence[Any]]:
+def _rows(metric: AnyMetric, cols: Columns) -> Sequence[Sequence[Any]]:
     """sacrebleu's per-segment statistics (BLEU's [hyp_len, ref_len,
     correct..., total...], chrF's triples, TER's edits and mean reference
     length): the metric's rows as sacrebleu holds them."""
-    return [metric.sacrebleu_row(row) for row in zip(*cols.cols)]
+    return metric.sacrebleu_rows(cols)
 
 
 def _row_scores(
@@ -339,6 +339,8 @@ def _sacrebleu_score(rows: Sequence[Sequence[Any]], score: sacrebleu_resampling.
     same as the exact score for integer rows; for TER's float rows the
     sum's rounding can move the score by an ulp, and a p-value's strict
     ``>`` reads that (deliberate compatibility quirk)."""
+    if isinstance(rows, RowView):  # integers: any order sums them exactly
+        return score([rows.column_sums()])[0]
     return score([[functools.reduce(operator.add, column) for column in zip(*rows)]])[0]
 
 

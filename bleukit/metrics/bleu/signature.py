@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..._version import __version__
 from ...config.model import ANY, COMPONENT_FIELDS, SignatureKey
 from ...core.errors import ConfigError
-from ...core.spec import SignificanceSpec, parse_test, test_keys, test_pairs
 from ..base import NREFS, VERSION, MetricSignature, read_release
 from .config import SCORING_FIELDS, VariantConfig, signature_key
+
+if TYPE_CHECKING:
+    from ...core.spec import SignificanceSpec
 
 SACREBLEU_VERSION = "2.6.0"
 
@@ -123,6 +125,10 @@ class Signature(MetricSignature):
         return pairs
 
     def _test_pairs(self, short: bool) -> list[str]:
+        if self.test is None:  # core.spec only where a test is named (start-up)
+            return []
+        from ...core.spec import test_pairs
+
         return test_pairs(self.test, short)
 
     def _format(self, short: bool, versions: bool = True) -> str:
@@ -239,6 +245,8 @@ def parse_signature(text: str) -> Signature:
         )
     short = parts[0] == "bk"
     scoring = {(k.short if short else k.long): k for k in _SCORING_KEYS}
+    from ...core.spec import parse_test, test_keys
+
     tests = test_keys(short)
     nrefs_key, version_key = NREFS[short], VERSION[short]
     known = [*scoring, nrefs_key, *tests, version_key]

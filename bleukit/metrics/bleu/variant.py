@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from ...core.errors import InputError
 from ...core.reflen import policy
-from ...core.resampling import Columns
 from ...core.smoothing import SMOOTHINGS
 from ...core.stats import RefLength, Stats
 from ...engines import SegmentTable, limited_threads, select_rows
@@ -32,6 +31,9 @@ from .config import VariantConfig
 from .result import BleuResult
 from .score import BleuRule, Weights, compute_bleu, compute_bleu_many
 from .signature import Signature
+
+if TYPE_CHECKING:
+    from ...core.resampling import Columns
 
 #: what makes a word variant count token ids (``Metric.for_token_ids``): one
 #: character per id, case kept

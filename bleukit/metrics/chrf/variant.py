@@ -13,10 +13,9 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from ...core.errors import InputError
-from ...core.resampling import Columns
 from ...engines import limited_threads
 from ...tokenizers import Tokenization
 from ..base import Metric, StatisticsStore
@@ -33,6 +32,9 @@ from .core import (
     sum_triples,
     word_tokenization,
 )
+
+if TYPE_CHECKING:
+    from ...core.resampling import Columns
 
 #: chrF's statistics: per order (hypothesis n-grams, reference n-grams, matches)
 Triples = tuple[int, ...]
