@@ -93,7 +93,8 @@ static PyMethodDef methods[] = {
      "lines joined by newlines: each line's tokens joined by one space, the\n"
      "lines by newlines."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS,
-     "bootstrap_sums(state, rows, nfields, samples[, first, last[, gather]]) -> bytes\n\n"
+     "bootstrap_sums(state, rows, nfields, samples[, first, last[, gather[, spill[,\n"
+     "progress]]]]) -> bytes\n\n"
      "Column sums of `samples` bootstrap resamples of each system's n x nfields\n"
      "uint32 rows (rows: a sequence of buffers, one per system), drawn as\n"
      "random.Random with that state (getstate()[1]) draws them with\n"
@@ -101,7 +102,10 @@ static PyMethodDef methods[] = {
      "systems x samples x nfields int64. With first and last, only resamples\n"
      "first .. last-1 (the earlier ones are drawn and passed over): systems x\n"
      "(last - first) x nfields int64. gather (default true): sum from one\n"
-     "segment-major copy of the rows (faster); false: from the rows, no copy."},
+     "segment-major copy of the rows (faster); false: from the rows, no copy,\n"
+     "each resample counted per segment first (a segment's draws past spill,\n"
+     "255 by default, are added as they come). progress: None, or a writable\n"
+     "8-byte buffer whose int64 counts the resamples done, as they are."},
     {"ar_sums", ar_sums, METH_VARARGS,
      "ar_sums(state, base, other, nfields, trials) -> bytes\n\n"
      "Approximate randomization: per trial, the column sums of side A, which takes\n"
@@ -109,14 +113,15 @@ static PyMethodDef methods[] = {
      "has the segment's bit set (read from the top) and the other system's row\n"
      "elsewhere (base, other: n x nfields uint32): trials x nfields int64."},
     {"pcg64_bootstrap", pcg64_bootstrap, METH_VARARGS,
-     "pcg64_bootstrap(state, rows, nfields, samples[, first, last]) -> bytes\n\n"
+     "pcg64_bootstrap(state, rows, nfields, samples[, first, last[, progress]])\n"
+     "-> bytes\n\n"
      "sacrebleu's bootstrap sums: choice(n, size=(samples, n)) as NumPy's\n"
      "default_rng draws it from the PCG64 state (six integers), the same\n"
      "resamples for every system (rows: one n x nfields float64 or uint32\n"
      "buffer each), each resample's rows summed in float32 in the order drawn,\n"
      "for resamples first .. last-1 (all by default; those before first are\n"
      "drawn and passed over): systems x (last - first) x nfields float64\n"
-     "(float32 values)."},
+     "(float32 values). progress: as bootstrap_sums's."},
     {"pcg64_randomization", pcg64_randomization, METH_VARARGS,
      "pcg64_randomization(state, base, other, nfields, trials) -> (a, b, state)\n\n"
      "sacrebleu's approximate randomization: booleans as NumPy's\n"

@@ -423,6 +423,27 @@ def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_, gathe
 
 
 @needs_accel
+@pytest.mark.parametrize("spill", [0, 1, 2, 255])
+def test_compiled_bootstrap_counts_draws_and_adds_those_past_a_byte(spill):
+    """Without a copy, a resample is counted per segment in bytes; a
+    segment's draws past ``spill`` (255 in use: a count a byte cannot hold)
+    are added as they come. Any spill gives the reference's sums: with 0
+    every draw is added as it comes, with 1 or 2 most repeated segments
+    spill (12 segments, 40 resamples: blocks of 16 and a partial one)."""
+    kernel = compiled.accelerator()
+    rows = [Stats(i % 7, i % 5, (i % 3, i % 2), (i % 7, i % 7), 1) for i in range(12)]
+    other = [Stats(i % 4, i % 6, (i % 2, 1), (i % 4, i % 4), 1) for i in range(12)]
+    systems = [Columns(rows, BLEU2), Columns(other, BLEU2)]
+    draws = Draws.from_seed(12, 40, 3)
+    flat = kernel.bootstrap_sums(draws.state, [c.rows for c in systems], systems[0].width, 40,
+                                 0, 40, False, spill)  # fmt: skip
+    expected = [x for sums in bootstrap_sums(systems, draws) for s in sums for x in BLEU2.row(s)]
+    assert memoryview(flat).cast("q").tolist() == expected
+    with pytest.raises(ValueError, match="spill"):
+        kernel.bootstrap_sums(draws.state, [c.rows for c in systems], 7, 40, 0, 40, False, 256)
+
+
+@needs_accel
 @pytest.mark.parametrize("first, last", [(3, 2), (-1, 2), (0, 6)])
 def test_compiled_bootstrap_refuses_a_range_outside_the_resamples(first, last):
     kernel = compiled.accelerator()

@@ -117,3 +117,44 @@ def test_statistics_add_up_and_partials_merge(rows):
         hyps[half:], [r[half:] for r in refs]
     )
     assert gleu.score(merged).score == gleu.score_stats(total, 2).score
+
+
+ENGINE_NAMES = [n for n in ("python", "c") if bleukit.engines.ENGINES.get(n).unavailable() is None]
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@given(
+    st.lists(st.tuples(WORDS, WORDS, WORDS), min_size=1, max_size=8),
+    st.integers(1, 3),
+    st.integers(0, 3),
+)
+def test_the_counting_tables_give_the_python_reference(engine, rows, low, extra):
+    """Each reference stream counted by the engine's tables (BLEU's clipped
+    matches against one reference) gives, segment by segment, what
+    ``core.segment_stats`` counts in Python: best reference, first of equal
+    ratios, empty segments and references passed over."""
+    gleu = bleukit.load_metric("GLEU", engine=engine, min_order=low, max_order=low + extra)
+    hyps = [h for h, _, _ in rows]
+    refs = [[r for _, r, _ in rows], [r for _, _, r in rows]]
+    prepared = gleu.prepare_references(refs)
+    assert prepared.streams is not None
+    segments, _ = gleu.segment_stats(hyps, prepared)
+    expected = [
+        segment_stats(h.split(), [a.split(), b.split()], low, low + extra) for h, a, b in rows
+    ]
+    assert segments == expected
+
+
+def test_a_segment_missing_a_reference_is_counted_in_python():
+    gleu = bleukit.load_metric("GLEU")
+    refs = [["the cat sat", "a dog"], ["the cat sat on", None]]
+    prepared = gleu.prepare_references(refs)
+    assert prepared.streams is None and prepared.words[1] == (("a", "dog"),)
+    segments, nrefs = gleu.segment_stats(["the cat sat on", "a dog barked"], prepared)
+    assert nrefs == "var"
+    assert segments == [
+        segment_stats(
+            ["the", "cat", "sat", "on"], [["the", "cat", "sat"], ["the", "cat", "sat", "on"]], 1, 4
+        ),
+        segment_stats(["a", "dog", "barked"], [["a", "dog"]], 1, 4),
+    ]

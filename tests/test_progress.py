@@ -62,3 +62,50 @@ def test_a_phase_is_shown_on_a_terminal_only_and_erased(monkeypatch):
     with progress.phase("resampling", short):
         pass
     assert short.getvalue() == ""  # a short phase shows nothing
+
+
+def test_a_phase_with_planned_work_gives_done_total_rate_and_time_left(monkeypatch):
+    import time
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.01)
+    monkeypatch.setattr(progress, "LONG", 0.0)  # any time left is long here
+    out = Terminal()
+    with progress.phase("resampling", out) as meter:
+        progress.plan(10)
+        progress.plan(10)
+        assert progress.counter() is meter and meter.total == 20
+        meter.add(5)
+        time.sleep(0.1)
+    text = out.getvalue()
+    assert "bleukit: resampling: 5 of 20 (25%), " in text and " left\x1b[K" in text
+    # said once, on a line of its own that the erasing leaves
+    assert text.count("bleukit: resampling will take about ") == 1
+    assert "(20 resamples or trials); the time grows with --samples\n" in text
+    assert progress.counter() is None  # outside a phase nothing counts
+    progress.plan(5)  # and planning is a no-op
+
+
+def test_the_compiled_kernels_count_the_resamples_they_sum(monkeypatch):
+    import pytest
+
+    from bleukit.core.resampling import Columns, Draws
+    from bleukit.core.stats import Stats
+    from bleukit.engines import ENGINES, compiled
+    from bleukit.metrics import load_metric
+
+    engine = ENGINES.get("c")
+    if engine.unavailable() is not None:
+        pytest.skip("no compiled engine here")
+    bleu = load_metric("BLEUw4")
+    rows = [Stats(i % 7, i % 5, (i % 3, i % 2, 1, 0), (i % 7, 5, 4, 3), 1) for i in range(30)]
+    cols = [Columns(rows, bleu), Columns(rows[::-1], bleu)]
+    for gather in (0, 1 << 30):  # counted in blocks of 16 resamples; one by one
+        monkeypatch.setattr(compiled, "_GATHER_BYTES", gather)
+        with progress.phase("resampling", io.StringIO()) as meter:
+            engine.bootstrap_rows(cols, Draws.from_seed(30, 37, 1))
+            assert meter.done == 37
+    kernel = __import__("bleukit._accel", fromlist=["_"])
+    with pytest.raises(ValueError, match="8 bytes"):
+        kernel.bootstrap_sums(Draws.from_seed(2, 5, 1).state, [bytes(8)], 1, 5, 0, 5, True, 255,
+                              bytearray(4))  # fmt: skip

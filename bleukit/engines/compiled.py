@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.buffers import typed_buffer
 from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.smoothing import SACREBLEU_KERNELS, ScoreRule
+from ..io.progress import counter
 from ..tokenizers import BlockForm, Tokenization
 from .base import Engine
 from .python import count_segments, prepare_segments
@@ -199,6 +200,20 @@ def _scored_rows(
 def _rows_of(flat: list[Any], width: int) -> list[list[Any]]:
     """A flat list cut into rows of ``width``."""
     return [flat[i : i + width] for i in range(0, len(flat), width)]
+
+
+def _progress_buffer() -> bytearray | None:
+    """Where the kernels count the resamples they sum, for the running
+    phase's progress line (``io.progress``); None where none counts."""
+    meter = counter()
+    return None if meter is None else meter.buffer
+
+
+def _count_done(count: int) -> None:
+    """``count`` trials done, for the running phase's progress line."""
+    meter = counter()
+    if meter is not None:
+        meter.add(count)
 
 
 def _float_rows(rows: Sequence[Sequence[float]]) -> Any:
@@ -423,9 +438,11 @@ class CompiledEngine(Engine):
         bounds = [samples * p // parts for p in range(parts + 1)]
         words = start.words()
 
+        progress = _progress_buffer()
+
         def part(lo_hi: tuple[int, int]) -> list[Any]:
             lo, hi = lo_hi
-            sums = kernel.pcg64_bootstrap(words, flats, width, samples, lo, hi)
+            sums = kernel.pcg64_bootstrap(words, flats, width, samples, lo, hi, progress)
             return memoryview(sums).cast("d").tolist()
 
         ranges = list(itertools.pairwise(bounds))
@@ -449,6 +466,7 @@ class CompiledEngine(Engine):
         a, b, after = kernel.pcg64_randomization(
             start.words(), _float_rows(base), _float_rows(other), width, trials
         )
+        _count_done(trials)
         # integer rows sum exactly (as NumPy's int64 products): ints again
         whole = all(map(_whole, (base, other)))
         sides = []
@@ -476,9 +494,13 @@ class CompiledEngine(Engine):
         # costs twice their memory: made only while it is small
         gather = 2 * size <= _GATHER_BYTES
 
+        progress = _progress_buffer()
+
         def part(lo_hi: tuple[int, int]) -> list[int]:
             lo, hi = lo_hi
-            sums = kernel.bootstrap_sums(draws.state, rows, width, count, lo, hi, gather)
+            sums = kernel.bootstrap_sums(
+                draws.state, rows, width, count, lo, hi, gather, 255, progress
+            )
             return memoryview(sums).cast("q").tolist()
 
         # per part: systems x (hi - lo) x width, concatenated per system
@@ -513,6 +535,7 @@ class CompiledEngine(Engine):
         both = [a + b for a, b in zip(base.total(), other.total())]
         width = base.width
         sums = kernel.ar_sums(draws.state, base.rows, other.rows, width, draws.count)
+        _count_done(draws.count)
         flat = memoryview(sums).cast("q").tolist()
         for i in range(0, len(flat), width):
             side_a = flat[i : i + width]

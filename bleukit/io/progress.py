@@ -3,6 +3,14 @@
 Shown only when standard error is a terminal and the run has lasted more
 than ``DELAY`` seconds, redrawn at most every ``INTERVAL`` seconds, and
 erased at the end, so that piped or logged output never holds it.
+
+A phase (``phase``) that resamples counts its work on a ``Meter``: the
+library plans how many resamples (or trials) it will run (``plan``), and
+the engines count those done, the compiled kernels in the meter's buffer
+as they go (``counter``), so that the line gives done/total, the rate and
+the time left. Where more than ``LONG`` seconds are left once the rate is
+known, one line (kept) says how long the phase will take and that the time
+grows with ``--samples``.
 """
 
 from __future__ import annotations
@@ -12,10 +20,54 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TextIO
 
 DELAY = 2.0
 INTERVAL = 0.25
+#: a phase with more than this many seconds left gets a line saying so
+LONG = 60.0
+
+
+class Meter:
+    """The work of a phase: ``total`` planned, ``done`` counted (by Python
+    code with ``add``, by compiled kernels in ``buffer``, a native int64
+    they add to atomically)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self._added = 0
+        self.buffer = bytearray(8)
+
+    def add(self, count: int) -> None:
+        self._added += count
+
+    @property
+    def done(self) -> int:
+        return self._added + int.from_bytes(self.buffer, sys.byteorder)
+
+
+_ACTIVE: ContextVar[Meter | None] = ContextVar("bleukit_meter", default=None)
+
+
+def plan(count: int) -> None:
+    """Add ``count`` resamples or trials to the running phase's total."""
+    meter = _ACTIVE.get()
+    if meter is not None:
+        meter.total += count
+
+
+def counter() -> Meter | None:
+    """The running phase's meter, for an engine to count on (None: no
+    phase is counting)."""
+    return _ACTIVE.get()
+
+
+def _seconds(value: float) -> str:
+    value = round(value)
+    if value < 120:
+        return f"{value} s"
+    return f"{value // 60} min {value % 60:02d} s"
 
 
 class Progress:
@@ -52,25 +104,68 @@ class Progress:
 
 
 @contextmanager
-def phase(what: str, stream: TextIO | None = None) -> Iterator[None]:
-    """A line naming a long phase that reports no lines (resampling, the
-    analyses) with its elapsed seconds, under the same rules as
-    ``Progress``; a thread redraws it, as the work may sit in one call
-    (the C bootstrap kernel releases the GIL while it runs)."""
+def phase(what: str, stream: TextIO | None = None) -> Iterator[Meter]:
+    """A line naming a long phase (resampling, the analyses) with its
+    elapsed seconds, and where the phase plans its work, done/total, the
+    rate and the time left; under the same rules as ``Progress``. A thread
+    redraws it, as the work may sit in one call (the C bootstrap kernel
+    releases the GIL while it runs)."""
     out = stream if stream is not None else sys.stderr
-    if not getattr(out, "isatty", lambda: False)():
-        yield
-        return
+    meter = Meter()
+    token = _ACTIVE.set(meter)
+    try:
+        if not getattr(out, "isatty", lambda: False)():
+            yield meter
+            return
+        with _drawn(what, meter, out):
+            yield meter
+    finally:
+        _ACTIVE.reset(token)
+
+
+@contextmanager
+def _drawn(what: str, meter: Meter, out: TextIO) -> Iterator[None]:
     done = threading.Event()
     start = time.monotonic()
     shown = False
+    said = False
+
+    def line() -> str:
+        elapsed = time.monotonic() - start
+        count, total = meter.done, meter.total
+        if not total or not count:
+            return f"bleukit: {what}, {elapsed:.0f} s"
+        rate = count / elapsed
+        left = max(0.0, (total - count) / rate)
+        return (
+            f"bleukit: {what}: {count:,} of {total:,} ({100 * count / total:.0f}%), "
+            f"{rate:,.1f}/s, {_seconds(left)} left"
+        )
+
+    def estimate() -> str | None:
+        count, total = meter.done, meter.total
+        if not total or not count or count >= total:
+            return None
+        elapsed = time.monotonic() - start
+        left = (total - count) * elapsed / count
+        if left <= LONG:
+            return None
+        return (
+            f"bleukit: {what} will take about {_seconds(elapsed + left)} in all "
+            f"({total:,} resamples or trials); the time grows with --samples\n"
+        )
 
     def draw() -> None:
-        nonlocal shown
+        nonlocal shown, said
         if done.wait(DELAY):
             return
         while True:
-            out.write(f"\rbleukit: {what}, {time.monotonic() - start:.0f} s\x1b[K")
+            if not said:
+                text = estimate()
+                if text is not None:
+                    out.write("\r\x1b[K" + text)
+                    said = True
+            out.write(f"\r{line()}\x1b[K")
             out.flush()
             shown = True
             if done.wait(INTERVAL):

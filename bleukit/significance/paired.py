@@ -45,6 +45,7 @@ from ..core.spec import (
     DEFAULT_SEED,
     SignificanceSpec,
 )
+from ..io.progress import plan
 from . import sacrebleu_compat as sacrebleu_resampling
 
 if TYPE_CHECKING:
@@ -191,6 +192,10 @@ def compare(
 ) -> list[Comparison]:
     """Every system of ``stats`` tested against the first (the baseline)
     under each metric (``bleukit compare``, the HTML report)."""
+    # the resamples and trials ahead, for the progress line: every
+    # metric's bootstrap, and with randomization each system's trials
+    trials = spec.samples * (len(stats.systems) - 1) if spec.test == "ar" else 0
+    plan(len(metrics) * (spec.bootstrap_samples + trials))
     comparisons = []
     for metric in metrics:
         systems = [(name, stats.segment_stats(metric, name)) for name in stats.systems]

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.resampling import Columns, Draws
 from ..core.results import SystemResult, is_significant
 from ..core.spec import SignificanceSpec
+from ..io.progress import plan
 from .multiple import Cluster, Correction, adjust, clusters
 from .paired import (
     bootstrap_all,
@@ -184,6 +185,12 @@ def rank_all(
 ) -> list[Ranking]:
     """``rank`` of the systems of ``stats`` under each metric (``bleukit
     compare --all-pairs``), each metric's columns released once ranked."""
+    # the resamples and trials ahead, for the progress line: every
+    # metric's bootstrap, and with randomization every pair's trials
+    pairs = len(stats.systems) * (len(stats.systems) - 1) // 2
+    plan(
+        len(metrics) * (spec.bootstrap_samples + (spec.samples * pairs if spec.test == "ar" else 0))
+    )
     rankings = []
     for metric in metrics:
         systems = [(s, stats.segment_stats(metric, s)) for s in stats.systems]

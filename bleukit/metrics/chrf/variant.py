@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
 from ...core.errors import InputError
+from ...core.resampling import ROW_TYPE
 from ...engines import limited_threads
 from ...tokenizers import Tokenization
 from ..base import Metric, StatisticsStore
@@ -290,8 +291,10 @@ class TripleStore(StatisticsStore[Triples]):
         self._variant = variant
         self._width = 3 * variant.config.order
         self._sums = [variant.zero_stats() for _ in range(systems)]
+        # uint32 while every count fits (always, short of a segment of four
+        # billion characters): resampling columns then share the array
         self._rows: list[array[int]] | None = (
-            [array("q") for _ in range(systems)] if per_segment else None
+            [array(ROW_TYPE) for _ in range(systems)] if per_segment else None
         )
 
     def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
@@ -302,16 +305,14 @@ class TripleStore(StatisticsStore[Triples]):
                 total, _ = v.corpus_stats(lines, prepared)
             else:
                 segments, _ = v.segment_stats(lines, prepared)
-                for s in segments:
-                    self._rows[i].extend(s)
+                self._rows[i] = _append_rows(self._rows[i], segments)
                 total = sum_triples(segments, v.config.order)
             self._sums[i] = v.add_stats(self._sums[i], total)
 
     def extend(self, later: TripleStore) -> None:
         self._sums = [self._variant.add_stats(a, b) for a, b in zip(self._sums, later._sums)]
         if self._rows is not None and later._rows is not None:
-            for rows, more in zip(self._rows, later._rows):
-                rows.extend(more)
+            self._rows = [_append_rows(a, [b]) for a, b in zip(self._rows, later._rows)]
 
     def segments(self, metric: ChrfVariant, system: int) -> Sequence[Triples]:
         if self._rows is None:
@@ -404,12 +405,34 @@ class ChrfStore(StatisticsStore[Triples]):
         return self._sums[metric.fingerprint][system]
 
 
+def _append_rows(rows: array[int], segments: Iterable[Sequence[int]]) -> array[int]:
+    """``rows`` with every segment's row (or array of rows) added: the same
+    array while each value fits its type and no ``Columns`` shares it, else
+    a copy (8-byte integers past uint32)."""
+    for row in segments:
+        size = len(rows)
+        try:
+            rows.extend(row)  # a row, or an array of rows
+        except BufferError:  # resampling columns share it: they keep theirs
+            rows = array(rows.typecode, rows)
+            rows.extend(row)
+        except (OverflowError, TypeError):  # past uint32; an 8-byte array
+            del rows[size:]
+            rows = array("q", rows)
+            rows.extend(array("q", row))
+    return rows
+
+
 class RowSegments(Sequence[Triples]):
     """Fixed-width rows of a flat ``array`` as tuples, one per segment."""
 
     def __init__(self, values: array[int], width: int) -> None:
         self._values = values
         self._width = width
+        #: the rows as ``ChrfVariant.row`` gives them, where they are uint32
+        #: (``Columns`` then shares them: no copy); else None
+        self.uint32_rows = values if values.typecode == ROW_TYPE else None
+        self.width = width
 
     def __len__(self) -> int:
         return len(self._values) // self._width

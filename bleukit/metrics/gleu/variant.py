@@ -32,11 +32,20 @@ class GleuReferences:
     key: tuple[object, ...]
     nrefs: int | str
     per_segment: tuple[int, ...]
-    words: tuple[tuple[Words, ...], ...]
+    #: each reference stream as the engine's counting tables read it, where
+    #: every segment has one in every stream; else None, and ``words``
+    #: holds each segment's references' tokens, counted in Python
+    streams: tuple[object, ...] | None
+    words: tuple[tuple[Words, ...], ...] = ()
 
     @property
     def size(self) -> int:
-        return len(self.words)
+        return len(self.per_segment)
+
+
+def _ngrams(length: int, low: int, high: int) -> int:
+    """The n-grams of orders ``low`` to ``high`` in ``length`` tokens."""
+    return sum(max(0, length - n + 1) for n in range(low, high + 1))
 
 
 class GleuVariant(TokenCounting):
@@ -68,9 +77,17 @@ class GleuVariant(TokenCounting):
                 )
             return ref_streams
         per_segment, nrefs = check_ref_streams(ref_streams)
+        key, counts = self.reference_key(), tuple(per_segment)
+        if all(line is not None for stream in ref_streams for line in stream):
+            with limited_threads(self.threads):
+                prepared = tuple(
+                    self.engine.prepare(self.tokenization, [stream], self.config.max_order)
+                    for stream in ref_streams
+                )
+            return GleuReferences(key, nrefs, counts, prepared)
         streams = [self.stream_tokens(stream) for stream in ref_streams]
         words = tuple(tuple(r for r in refs if r is not None) for refs in zip(*streams))
-        return GleuReferences(self.reference_key(), nrefs, tuple(per_segment), words)
+        return GleuReferences(key, nrefs, counts, None, words)
 
     def segment_stats(
         self, hyps: Sequence[str], refs: RefStreams | GleuReferences
@@ -78,11 +95,39 @@ class GleuVariant(TokenCounting):
         prepared = self.prepare_references(refs)
         check_hypotheses(hyps, prepared.size)
         low, high = self.config.min_order, self.config.max_order
+        if prepared.streams is not None:
+            return self._counted(hyps, prepared.streams), prepared.nrefs
         with limited_threads(self.threads):
             tokens = self.tokens(hyps)
         return [
             gleu_segment_stats(hyp, r, low, high) for hyp, r in zip(tokens, prepared.words)
         ], prepared.nrefs
+
+    def _counted(self, hyps: Sequence[str], streams: Sequence[object]) -> list[GleuStats]:
+        """``core.segment_stats`` of every segment from the engine's counting
+        tables, one reference stream at a time (BLEU's clipped matches
+        against one reference are GLEU's): per reference, the matches of
+        orders ``min_order`` to ``max_order`` and the larger n-gram total;
+        the reference of the best ratio, the first of equal ones."""
+        low, high = self.config.min_order, self.config.max_order
+        best: list[GleuStats] = [(0, 0)] * len(hyps)
+        ratios = [-1.0] * len(hyps)
+        with limited_threads(self.threads):
+            for stream in streams:
+                i = 0
+                for table in self.engine.tables(self.tokenization, hyps, stream, high):
+                    width, flat = table.order, table.matches
+                    for k, (h, r) in enumerate(zip(table.hyp_len, table.ref_len)):
+                        total = max(_ngrams(h, low, high), _ngrams(r, low, high))
+                        if total:
+                            at = k * width
+                            matches = sum(flat[at + low - 1 : at + high])
+                            # compared as NLTK compares them: float ratios
+                            ratio = matches / total
+                            if ratio > ratios[i]:
+                                best[i], ratios[i] = (matches, total), ratio
+                        i += 1
+        return best
 
     def corpus_stats(
         self, hyps: Sequence[str], refs: RefStreams | GleuReferences
