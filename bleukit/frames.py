@@ -89,7 +89,7 @@ def sentence_scores(
     streams = reference_streams(refs, len(texts))
     if not texts:
         return []
-    return [r.score for r in as_metric(variant).sentence_scores(texts, streams)]
+    return as_metric(variant).sentence_values(texts, streams)
 
 
 def corpus_score(hyps: Any, refs: Any, variant: str | AnyMetric = "sacrebleu") -> MetricResult:

@@ -140,5 +140,5 @@ class SentenceReward:
         hyps = self._hypotheses(completions, kwargs)
         streams = self._streams(len(hyps), kwargs)
         with limited_threads(self.threads):
-            results = self.variant.sentence_scores(hyps, streams)
-        return [r.score * self.scale for r in results]
+            values = self.variant.sentence_values(hyps, streams)
+        return [v * self.scale for v in values]

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import bleukit
 from bleukit.core.errors import ConfigError, InputError
+from bleukit.engines import ENGINES
 from bleukit.metrics import parse_any_signature
 from bleukit.metrics.gleu.core import segment_stats
 
@@ -119,7 +120,7 @@ def test_statistics_add_up_and_partials_merge(rows):
     assert gleu.score(merged).score == gleu.score_stats(total, 2).score
 
 
-ENGINE_NAMES = [n for n in ("python", "c") if bleukit.engines.ENGINES.get(n).unavailable() is None]
+ENGINE_NAMES = [n for n in ("python", "c") if ENGINES.get(n).unavailable() is None]
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)

@@ -276,6 +276,14 @@ class Variant(Metric[Stats, BleuResult]):
             tables, self._ref_length, self._at_least_one, self.stat_order, self._rule
         )
 
+    def sentence_values(
+        self, hyps: Sequence[str], refs: RefStreams | PreparedReferences
+    ) -> list[float]:
+        """Each segment's score from its table, on the engine's scorer (in C
+        where it has one): no Stats and no result per segment."""
+        tables, _ = self._own_tables(hyps, refs)
+        return self.sentence_values_from_tables(tables)
+
     def sentence_results(
         self, segments: Sequence[Stats], per_segment: Sequence[int]
     ) -> list[BleuResult]:
