@@ -17,26 +17,9 @@ import argparse
 import json
 import os
 import platform
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "wmt"
-
-
-def lines(name: str, count: int) -> list[str]:
-    text = (DATA / f"newstest2021.en-de.{name}.txt").read_text(encoding="utf-8").splitlines()
-    return (text * (count // len(text) + 1))[:count]
-
-
-def best(run: Callable[[], Any], repeats: int) -> tuple[float, Any]:
-    times, value = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        value = run()
-        times.append(time.perf_counter() - start)
-    return min(times), value
+from repeated import best, lines
 
 
 def main() -> None:
@@ -78,9 +61,9 @@ def main() -> None:
     for name, seconds in rows.items():
         print(f"{name:<44} {seconds:8.3f} s")
     corpus = rows["bleuscore corpus"] / rows["bleukit corpus"]
-    sentence = rows["bleuscore sentence (a call each)"] / rows[
-        "bleukit sentence values (SentenceReward)"
-    ]
+    sentence = (
+        rows["bleuscore sentence (a call each)"] / rows["bleukit sentence values (SentenceReward)"]
+    )
     print(f"corpus: {corpus:.1f}x bleuscore; sentence values: {sentence:.1f}x")
     if args.json:
         machine = f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()}"

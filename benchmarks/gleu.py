@@ -15,24 +15,9 @@ import argparse
 import json
 import os
 import platform
-import time
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "wmt"
-
-
-def lines(name: str, count: int) -> list[str]:
-    text = (DATA / f"newstest2021.en-de.{name}.txt").read_text(encoding="utf-8").splitlines()
-    return (text * (count // len(text) + 1))[:count]
-
-
-def best(run, repeats: int) -> tuple[float, float]:
-    times, value = [], 0.0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        value = run()
-        times.append(time.perf_counter() - start)
-    return min(times), value
+from repeated import best, lines
 
 
 def main() -> None:
