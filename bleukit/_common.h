@@ -21,29 +21,74 @@ typedef struct {
     int index;
 } Twister;
 
-static inline uint32_t twister_next(Twister *t) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t y;
-    if (t->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
-            t->mt[kk] = t->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
-            t->mt[kk] = t->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (t->mt[MT_N - 1] & 0x80000000U) | (t->mt[0] & 0x7fffffffU);
-        t->mt[MT_N - 1] = t->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-        t->index = 0;
+/* The next MT_N words of the state (genrand_uint32's refill), the matrix
+ * term chosen by a mask rather than a table lookup so that the compiler can
+ * run each loop on several words at once: the same words. */
+static void twister_twist(Twister *t) {
+    uint32_t *mt = t->mt, y;
+    int kk;
+    for (kk = 0; kk < MT_N - MT_M; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
     }
-    y = t->mt[t->index++];
+    for (; kk < MT_N - 1; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+    }
+    y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+    mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (-(y & 0x1U) & 0x9908b0dfU);
+    t->index = 0;
+}
+
+static inline uint32_t twister_temper(uint32_t y) {
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
     y ^= (y >> 18);
     return y;
+}
+
+static inline uint32_t twister_next(Twister *t) {
+    if (t->index >= MT_N) twister_twist(t);
+    return twister_temper(t->mt[t->index++]);
+}
+
+/* The next `count` words twister_next would give, into out: a block of the
+ * state at a time, tempered in one loop */
+static inline void twister_words(Twister *t, uint32_t *out, Py_ssize_t count) {
+    while (count > 0) {
+        if (t->index >= MT_N) twister_twist(t);
+        Py_ssize_t k = MT_N - t->index < count ? MT_N - t->index : count;
+        const uint32_t *in = t->mt + t->index;
+        for (Py_ssize_t i = 0; i < k; i++) out[i] = twister_temper(in[i]);
+        t->index += (int)k;
+        out += k;
+        count -= k;
+    }
+}
+
+/* Pass over `count` words, as `count` calls of twister_next would (no
+ * tempering: the words are not used) */
+static inline void twister_skip(Twister *t, Py_ssize_t count) {
+    while (count > 0) {
+        if (t->index >= MT_N) twister_twist(t);
+        Py_ssize_t k = MT_N - t->index < count ? MT_N - t->index : count;
+        t->index += (int)k;
+        count -= k;
+    }
+}
+
+/* TWISTER_BLOCK draws of random.choices(range(n)) at a time:
+ * floor(random() * n), random() from two words as twister_random makes it */
+enum { TWISTER_BLOCK = 512 };
+
+static inline void twister_choices(Twister *t, double dn, Py_ssize_t *out, Py_ssize_t count,
+                                   uint32_t *words) {
+    twister_words(t, words, 2 * count);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        uint32_t a = words[2 * i] >> 5, b = words[2 * i + 1] >> 6;
+        out[i] = (Py_ssize_t)((a * 67108864.0 + b) * (1.0 / 9007199254740992.0) * dn);
+    }
 }
 
 /* random.random(): 53 bits from two draws */

@@ -53,10 +53,13 @@ def test_a_chrf_variant_is_not_a_bleu_one():
 #: what a WMT-sized `bleukit score` with a built-in variant must not import:
 #: each costs start-up time (PyYAML, pydantic and the plugin metadata about a
 #: hundred milliseconds together; the rest a few each) and is needed only
-#: elsewhere (a YAML file, a plugin, the intl tokenizer, a report file...)
+#: elsewhere (a YAML file, a plugin, the intl tokenizer, a report file,
+#: resampling and its generators, a test's settings, the results of tests)
 NOT_AT_START = (
     "yaml", "pydantic", "importlib.metadata", "regex", "concurrent.futures", "_hashlib",
-    "shutil", "numpy", "pathlib", "logging", "tempfile",
+    "shutil", "numpy", "pathlib", "logging", "tempfile", "bleukit.core.resampling",
+    "bleukit.core.pcg64", "bleukit.core.float32", "bleukit.core.matches", "bleukit.core.edits",
+    "bleukit.core.results", "bleukit.core.spec", "bleukit.significance",
 )  # fmt: skip
 
 

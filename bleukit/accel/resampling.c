@@ -103,21 +103,28 @@ static void counted_sums(Twister *t, const Py_buffer *views, Py_ssize_t systems,
                          uint8_t *counts, int64_t *acc, int64_t *out, int64_t *done_count) {
     double dn = (double)n;
     Py_ssize_t width = systems * nfields;
+    Py_ssize_t drawn[TWISTER_BLOCK];
+    uint32_t words[2 * TWISTER_BLOCK];
     for (Py_ssize_t s0 = 0; s0 < count; s0 += COUNTED_RESAMPLES) {
         Py_ssize_t rs = count - s0 < COUNTED_RESAMPLES ? count - s0 : COUNTED_RESAMPLES;
         memset(counts, 0, rs * n);
         memset(acc, 0, rs * width * sizeof(int64_t));
         for (Py_ssize_t r = 0; r < rs; r++) {
             uint8_t *c = counts + r * n;
-            for (Py_ssize_t j = 0; j < n; j++) {
-                Py_ssize_t k = (Py_ssize_t)(twister_random(t) * dn);
-                if (c[k] < spill) {
-                    c[k]++;
-                    continue;
-                }
-                for (Py_ssize_t y = 0; y < systems; y++) {
-                    const uint32_t *row = (const uint32_t *)views[y].buf + k * nfields;
-                    for (Py_ssize_t f = 0; f < nfields; f++) acc[r * width + y * nfields + f] += row[f];
+            for (Py_ssize_t j0 = 0; j0 < n; j0 += TWISTER_BLOCK) {
+                Py_ssize_t m = n - j0 < TWISTER_BLOCK ? n - j0 : TWISTER_BLOCK;
+                twister_choices(t, dn, drawn, m, words);
+                for (Py_ssize_t i = 0; i < m; i++) {
+                    Py_ssize_t k = drawn[i];
+                    if (c[k] < spill) {
+                        c[k]++;
+                        continue;
+                    }
+                    for (Py_ssize_t y = 0; y < systems; y++) {
+                        const uint32_t *row = (const uint32_t *)views[y].buf + k * nfields;
+                        for (Py_ssize_t f = 0; f < nfields; f++)
+                            acc[r * width + y * nfields + f] += row[f];
+                    }
                 }
             }
         }
@@ -196,8 +203,9 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
     double dn = (double)n;
-    /* the draws of the resamples before `first`, passed over */
-    for (Py_ssize_t k = 0; k < first * n; k++) twister_random(&t);
+    /* the draws of the resamples before `first`, passed over (two words a
+     * draw) */
+    twister_skip(&t, 2 * first * n);
     if (gather) {
         /* a segment-major int64 copy: a draw adds one contiguous run of every
          * system's fields (fastest while the copy is small) */
@@ -207,13 +215,19 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
                 for (Py_ssize_t f = 0; f < nfields; f++)
                     by_segment[j * width + y * nfields + f] = in[j * nfields + f];
         }
+        Py_ssize_t drawn[TWISTER_BLOCK];
+        uint32_t words[2 * TWISTER_BLOCK];
         for (Py_ssize_t s = 0; s < count; s++) {
             memset(sum, 0, width * sizeof(int64_t));
-            for (Py_ssize_t j = 0; j < n; j++) {
+            for (Py_ssize_t j0 = 0; j0 < n; j0 += TWISTER_BLOCK) {
                 /* random.choices: population[floor(random() * n)], one draw
                  * for every system (the resamples are paired) */
-                const int64_t *row = by_segment + (Py_ssize_t)(twister_random(&t) * dn) * width;
-                for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];
+                Py_ssize_t m = n - j0 < TWISTER_BLOCK ? n - j0 : TWISTER_BLOCK;
+                twister_choices(&t, dn, drawn, m, words);
+                for (Py_ssize_t i = 0; i < m; i++) {
+                    const int64_t *row = by_segment + drawn[i] * width;
+                    for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];
+                }
             }
             for (Py_ssize_t y = 0; y < systems; y++)
                 memcpy(out + (y * count + s) * nfields, sum + y * nfields,
