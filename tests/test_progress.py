@@ -109,3 +109,27 @@ def test_the_compiled_kernels_count_the_resamples_they_sum(monkeypatch):
     with pytest.raises(ValueError, match="8 bytes"):
         kernel.bootstrap_sums(Draws.from_seed(2, 5, 1).state, [bytes(8)], 1, 5, 0, 5, True, 255,
                               bytearray(4))  # fmt: skip
+
+
+def test_stages_count_from_zero_under_their_own_name_and_unit(monkeypatch):
+    import time
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.01)
+    monkeypatch.setattr(progress, "LONG", 0.0)
+    out = Terminal()
+    with progress.phase("meta-evaluation", out) as meter:
+        progress.stage("measuring the variants", 4, "variants")
+        progress.advance()
+        # the resampling kernels count only in a stage of resamples
+        assert progress.counter() is None
+        time.sleep(0.05)
+        progress.stage("testing the variants", 2, "variants")
+        assert (meter.done, meter.total, meter.label) == (0, 2, "testing the variants")
+        progress.advance(2)
+        time.sleep(0.05)
+    text = out.getvalue()
+    assert "bleukit: meta-evaluation: measuring the variants: 1 of 4 (25%)" in text
+    assert "measuring the variants will take about " in text and "(4 variants)\n" in text
+    assert "--samples" not in text  # only resampling grows with it
+    progress.advance()  # outside a phase: nothing

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ..core.errors import InputError
 from ..corpus.systems import SystemStatistics, collect
+from ..io.progress import advance, stage
 from ..meta import statistics
 from ..metrics.base import AnyMetric
 from ..metrics.inputs import RefStreams
@@ -267,5 +268,11 @@ def agree_stats(
     def agree_with(variant: AnyMetric) -> Agreement:
         return agreement(sent_a, sentences(variant), lower, names, corp_a, corpus(variant))
 
-    search = {m: agree_with(b.with_order(m)) for m in orders} if orders else None
+    search = None
+    if orders:
+        stage("searching the orders", len(orders), "orders")
+        search = {}
+        for m in orders:
+            search[m] = agree_with(b.with_order(m))
+            advance()
     return AgreementStudy(a, b, a_lower, stats.nrefs, agree_with(b), search)

@@ -31,7 +31,7 @@ from ..corpus.streaming import read_in_step
 from ..corpus.systems import SystemStatistics, collect
 from ..executors import LOCAL, Execution
 from ..executors.files import collect_files
-from ..io.progress import phase
+from ..io.progress import advance, phase, stage
 from ..metrics.base import AnyMetric
 from .buckets import (
     FREQUENCY_CUTOFFS,
@@ -324,6 +324,7 @@ def analyze(
     ratios = [array("d", [h / max(1, r) for h, r in zip(lengths, ref_lengths)])
               for lengths in counts.hyp_lengths]  # fmt: skip
     by_length, by_ratio = [], []
+    stage("bucketing each variant's sentences", len(variants), "variants")
     for v in variants:
         segs = [(name, stats.segment_stats(v, name)) for name in names]
         # each system's statistics as columns once, for both bucketings and
@@ -334,6 +335,7 @@ def analyze(
                                           columns=cols))  # fmt: skip
         by_ratio.append(sentence_buckets(v, segs, stats.nrefs, ratios, RATIO_CUTOFFS,
                                          "length ratio", integer=False, columns=cols))  # fmt: skip
+        advance()
     words = counts.word_accuracy(
         counts.ref_words if frequencies is None else frequencies, FREQUENCY_CUTOFFS
     )

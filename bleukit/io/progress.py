@@ -27,17 +27,24 @@ DELAY = 2.0
 INTERVAL = 0.25
 #: a phase with more than this many seconds left gets a line saying so
 LONG = 60.0
+#: the unit the resampling kernels count in (a stage of another unit, such
+#: as meta's variants, is not counted by them)
+RESAMPLES = "resamples or trials"
 
 
 class Meter:
     """The work of a phase: ``total`` planned, ``done`` counted (by Python
     code with ``add``, by compiled kernels in ``buffer``, a native int64
-    they add to atomically)."""
+    they add to atomically), in ``unit``; ``label``: the stage of the phase
+    it counts (``stage``), else None."""
 
-    def __init__(self) -> None:
+    def __init__(self, unit: str = RESAMPLES) -> None:
         self.total = 0
         self._added = 0
         self.buffer = bytearray(8)
+        self.unit = unit
+        self.label: str | None = None
+        self.started = time.monotonic()
 
     def add(self, count: int) -> None:
         self._added += count
@@ -45,6 +52,13 @@ class Meter:
     @property
     def done(self) -> int:
         return self._added + int.from_bytes(self.buffer, sys.byteorder)
+
+    def stage(self, label: str, total: int, unit: str) -> None:
+        """Count a new stage of the phase from zero: ``total`` ``unit``."""
+        self.label, self.total, self.unit = label, total, unit
+        self._added = 0
+        self.buffer[:] = bytes(8)
+        self.started = time.monotonic()
 
 
 _ACTIVE: ContextVar[Meter | None] = ContextVar("bleukit_meter", default=None)
@@ -57,10 +71,26 @@ def plan(count: int) -> None:
         meter.total += count
 
 
+def stage(label: str, total: int, unit: str) -> None:
+    """Start counting a stage of the running phase (``meta``: measuring the
+    variants, then testing them): ``total`` ``unit``, each ``advance``d."""
+    meter = _ACTIVE.get()
+    if meter is not None:
+        meter.stage(label, total, unit)
+
+
+def advance(count: int = 1) -> None:
+    """``count`` more of the running phase's work done."""
+    meter = _ACTIVE.get()
+    if meter is not None:
+        meter.add(count)
+
+
 def counter() -> Meter | None:
-    """The running phase's meter, for an engine to count on (None: no
-    phase is counting)."""
-    return _ACTIVE.get()
+    """The running phase's meter, for an engine to count its resamples and
+    trials on (None: no phase is counting them)."""
+    meter = _ACTIVE.get()
+    return meter if meter is not None and meter.unit == RESAMPLES else None
 
 
 def _seconds(value: float) -> str:
@@ -128,43 +158,46 @@ def _drawn(what: str, meter: Meter, out: TextIO) -> Iterator[None]:
     done = threading.Event()
     start = time.monotonic()
     shown = False
-    said = False
+
+    said: set[str] = set()
+
+    def name() -> str:
+        return what if meter.label is None else f"{what}: {meter.label}"
 
     def line() -> str:
-        elapsed = time.monotonic() - start
         count, total = meter.done, meter.total
         if not total or not count:
-            return f"bleukit: {what}, {elapsed:.0f} s"
-        rate = count / elapsed
+            return f"bleukit: {name()}, {time.monotonic() - start:.0f} s"
+        rate = count / (time.monotonic() - meter.started)
         left = max(0.0, (total - count) / rate)
         return (
-            f"bleukit: {what}: {count:,} of {total:,} ({100 * count / total:.0f}%), "
+            f"bleukit: {name()}: {count:,} of {total:,} ({100 * count / total:.0f}%), "
             f"{rate:,.1f}/s, {_seconds(left)} left"
         )
 
     def estimate() -> str | None:
         count, total = meter.done, meter.total
-        if not total or not count or count >= total:
+        if not total or not count or count >= total or name() in said:
             return None
-        elapsed = time.monotonic() - start
+        elapsed = time.monotonic() - meter.started
         left = (total - count) * elapsed / count
         if left <= LONG:
             return None
+        said.add(name())
+        more = "; the time grows with --samples" if meter.unit == RESAMPLES else ""
         return (
-            f"bleukit: {what} will take about {_seconds(elapsed + left)} in all "
-            f"({total:,} resamples or trials); the time grows with --samples\n"
+            f"bleukit: {name()} will take about {_seconds(elapsed + left)} in all "
+            f"({total:,} {meter.unit}){more}\n"
         )
 
     def draw() -> None:
-        nonlocal shown, said
+        nonlocal shown
         if done.wait(DELAY):
             return
         while True:
-            if not said:
-                text = estimate()
-                if text is not None:
-                    out.write("\r\x1b[K" + text)
-                    said = True
+            text = estimate()
+            if text is not None:
+                out.write("\r\x1b[K" + text)
             out.write(f"\r{line()}\x1b[K")
             out.flush()
             shown = True

@@ -60,6 +60,7 @@ from ..core.errors import InputError
 from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
+from ..io.progress import advance, stage
 from ..metrics.base import AnyMetric
 from ..significance.paired import percentile_interval
 from . import statistics as st
@@ -1055,12 +1056,15 @@ def run(
     points: list[VariantResult] = []
     kept: dict[int, _Scores] = {}
     item_values: dict[int, _ItemValues] = {}
+    stage("measuring the variants", len(variants), "variants")
     for k, v in enumerate(variants):
         point, scores, items = measure(v)
         points.append(point)
         if k < always:
             kept[k], item_values[k] = scores, items
+        advance()
     tested = list(range(len(variants))) if listed is None else _shortlist(points, listed)
+    stage("testing the variants", len(tested), "variants")
 
     n = len(segments)
     boot = Draws.from_seed(n, settings.samples, settings.seed) if settings.samples else None
@@ -1099,13 +1103,17 @@ def run(
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)
         stats.release_columns(v)  # the whole test set's columns (``_columns``)
+        advance()
 
     significance = []
     if settings.trials and len(tested) > 1:
         kernels = meta_kernels(variants[0].engine)
-        for statistic in settings.tested_statistics():
+        statistics = settings.tested_statistics()
+        stage("comparing the tested variants", len(statistics), "statistics")
+        for statistic in statistics:
             significance.append(_significance(statistic, results, kept, human, human_system,
                                               tested, settings, kernels))  # fmt: skip
+            advance()
     notes = study_notes(results, human_system, settings, bool(significance), n, stats.segments)
     williams = None
     if len(tested) > 1 and len(names) > 3:
