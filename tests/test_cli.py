@@ -1040,6 +1040,7 @@ def test_correction_choices_are_the_library_s():
 MQM = Path(__file__).resolve().parent / "data" / "mqm"
 
 
+@pytest.mark.once  # 11 s of the same output on every Python: tox -e golden runs it
 def test_meta_command_on_the_wmt21_mqm_data(capsys):
     judgements = str(MQM / "mqm_newstest2021_ende.avg_seg_scores.tsv")
     argv = ["meta", "-H", judgements, "-r", str(MQM / "newstest2021.en-de.ref.A.de"),
