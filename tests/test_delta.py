@@ -36,6 +36,7 @@ def test_system_pairs_leave_out_what_humans_tie():
         d.system_pairs([1.0], [1.0, 2.0])
 
 
+@pytest.mark.once  # 4 s of pure-Python numerics, the same on every Python
 def test_the_fit_recovers_a_known_curve():
     rng = random.Random(4)
     truth = DeltaAccuracy(0.9, 0.8, 0, 0)
