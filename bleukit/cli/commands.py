@@ -52,7 +52,8 @@ def _confidence_blocks(
     from ..significance.paired import intervals
 
     sig = variant.signature(stats.nrefs).with_test(spec)
-    results = intervals(variant, stats, systems, spec)
+    with phase("resampling"):
+        results = intervals(variant, stats, systems, spec)
     if args.format == "json":
         return [report.confidence_json_object(variant.name, r.system, r, sig) for r in results]
     return [report.confidence_text(variant.name, r.system, r, sig, args.width) for r in results]

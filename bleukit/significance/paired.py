@@ -142,6 +142,7 @@ def intervals(
 ) -> list[SystemResult]:
     """The bootstrap interval of each system of ``stats`` (its key there,
     and the name its result carries)."""
+    plan(len(systems) * spec.bootstrap_samples)  # each system resampled on its own
     return [
         replace(confidence(metric, stats.segment_stats(metric, k), stats.nrefs, spec), system=name)
         for k, name in systems
