@@ -741,6 +741,38 @@ def test_selected_rows_are_one_table_of_those_segments(engine):
                     [0])  # fmt: skip
 
 
+@pytest.mark.parametrize("engine", AVAILABLE)
+def test_a_compact_table_holds_the_same_numbers_in_half_the_memory(engine):
+    """A store keeps its tables int32 (``SegmentTable.compact``): every
+    statistic, sentence score and selection is the int64 table's, and it
+    pickles (to an executor's client); a number past int32 keeps the table
+    as it is."""
+    import pickle
+    from array import array
+
+    from bleukit.engines import SegmentTable, select_rows
+
+    hyps = ["the cat sat on the mat today", "a dog", "the the the", "cats", "a mat"]
+    refs = [["the cat sat on a mat", "a dog barks", "the cat", "a cat", None],
+            ["a cat", None, "the", "cats", "the mat"]]  # fmt: skip
+    variant = bleukit.load_variant("BLEUw4", engine=engine)
+    (table,) = variant.tables(hyps, refs)
+    small = table.compact()
+    assert small.hyp_len.itemsize == 4 and small.matches.itemsize == 4  # type: ignore[union-attr]
+    assert variant.stats_from_tables([small]) == variant.stats_from_tables([table])
+    assert variant.sentence_values_from_tables([small]) == variant.sentence_values_from_tables(
+        [table]
+    )
+    assert variant.stats_from_tables([select_rows([small, table], [6, 0])]) == [
+        variant.stats_from_tables([table])[i] for i in (1, 0)
+    ]
+    again = pickle.loads(pickle.dumps(small))
+    assert variant.stats_from_tables([again]) == variant.stats_from_tables([table])
+    huge = SegmentTable(array("q", [2**40]), array("q", [1]), array("q", [0] * 4),
+                        array("q", [1, 1]), 1, 4)  # fmt: skip
+    assert huge.compact() is huge
+
+
 @needs_accel
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(

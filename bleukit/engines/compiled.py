@@ -374,8 +374,10 @@ class CompiledEngine(Engine):
         value = rule.value or 0.0
         out: list[float] = []
         for t in tables:
+            # a store's tables are int32 (SegmentTable.compact): int64 for it
             raw = kernel.sentence_bleu(
-                t.hyp_len, t.matches, t.nearest, t.order, rule.order, column, at_least_one,
+                typed_buffer(t.hyp_len, "q"), typed_buffer(t.matches, "q"),
+                typed_buffer(t.nearest, "q"), t.order, rule.order, column, at_least_one,
                 method, value, rule.effective_order,
             )  # fmt: skip
             out.extend(_floats(raw))

@@ -40,11 +40,24 @@ class SegmentTable:
     order: int
 
     def __reduce__(self) -> tuple[object, ...]:
-        # a kernel's buffers (memoryviews) do not pickle: int64 arrays of the
-        # same bytes carry the same numbers (to an executor's client)
-        arrays = (array("q", bytes(a)) for a in (self.hyp_len, self.ref_len, self.matches,
-                                                 self.nearest))  # fmt: skip
+        # a kernel's buffers (memoryviews) do not pickle: arrays of the same
+        # numbers do (to an executor's client)
+        arrays = (a if isinstance(a, array) else array("q", a)
+                  for a in (self.hyp_len, self.ref_len, self.matches, self.nearest))  # fmt: skip
         return (SegmentTable, (*arrays, self.nref, self.order))
+
+    def compact(self) -> SegmentTable:
+        """The same table in int32 arrays, half the memory of the kernel's
+        int64 ones, where every number fits (counts and lengths of segments
+        always do); else this table. For tables kept for a whole run (a
+        store's, per segment)."""
+        try:
+            hyp_len, ref_len, matches, nearest = (
+                array("i", a) for a in (self.hyp_len, self.ref_len, self.matches, self.nearest)
+            )
+        except OverflowError:
+            return self
+        return SegmentTable(hyp_len, ref_len, matches, nearest, self.nref, self.order)
 
     def ref_lengths(self, i: int) -> tuple[int, ...]:
         row = self.ref_len[i * self.nref : (i + 1) * self.nref]
@@ -123,7 +136,8 @@ def select_rows(tables: Sequence[SegmentTable], rows: Sequence[int]) -> SegmentT
         k = bisect_right(starts, row) - 1
         t, i = tables[k], row - starts[k]
         hyp_len.append(t.hyp_len[i])
-        ref_len.extend(t.ref_len[i * nref : (i + 1) * nref])
-        matches.extend(t.matches[i * order : (i + 1) * order])
-        nearest.extend(t.nearest[2 * i : 2 * i + 2])
+        # iterated: a compact table's slices are int32 arrays (``compact``)
+        ref_len.extend(iter(t.ref_len[i * nref : (i + 1) * nref]))
+        matches.extend(iter(t.matches[i * order : (i + 1) * order]))
+        nearest.extend(iter(t.nearest[2 * i : 2 * i + 2]))
     return SegmentTable(hyp_len, ref_len, matches, nearest, nref, order)
