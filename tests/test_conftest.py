@@ -38,7 +38,8 @@ def test_the_golden_stride_keeps_every_kth_case_of_each_golden_test():
 
 def test_the_files_marked_once_are_the_once_list():
     """tox -e golden runs ``-m once``, every other environment ``-m "not
-    once"``: together, every test file, each where tests/conftest.py says."""
+    once"``: together, every test file, each where tests/conftest.py says,
+    and the single tests marked ``@pytest.mark.once`` in their files."""
     from conftest import ONCE
 
     out = subprocess.run(
@@ -47,5 +48,9 @@ def test_the_files_marked_once_are_the_once_list():
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     files = {line.split("::")[0].split("/")[-1] for line in out.splitlines() if "::" in line}
-    assert files == ONCE
+    single = {path.name for path in (ROOT / "tests").glob("test_*.py")
+              if any(line.startswith("@pytest.mark.once")
+                     for line in path.read_text("utf-8").splitlines())}  # fmt: skip
+    assert single and not single & ONCE
+    assert files == ONCE | single
     assert all((ROOT / "tests" / name).is_file() for name in ONCE)
