@@ -128,16 +128,67 @@ class SentenceJson:
         return before + "\n", "\n" + after
 
     def segments(self, results: Sequence[MetricResult]) -> str:
-        import json
-
-        indent = "\n" + self._SEGMENT_INDENT
+        level = len(self._SEGMENT_INDENT)
         return self.SEPARATOR.join(
-            self._SEGMENT_INDENT
-            + json.dumps(_segment_dict(r, self._shared), ensure_ascii=False, indent=1).replace(
-                "\n", indent
-            )
+            self._SEGMENT_INDENT + indented_json(_segment_dict(r, self._shared), level)
             for r in results
         )
+
+
+def indented_json(obj: Any, level: int = 0) -> str:
+    """``json.dumps(obj, ensure_ascii=False, indent=1)``'s characters, the
+    text indented ``level`` spaces more after each newline: the layout and
+    the scalars by hand, strings by json's C encoder, as ``json.dumps`` with
+    an indent runs its pure-Python encoder and builds an encoder a call
+    (sentence JSON of 100,000 segments: 6.6 s before). Checked against
+    ``json.dumps`` by Hypothesis."""
+    if isinstance(obj, dict):
+        if not obj:
+            return "{}"
+        if not all(isinstance(k, str) for k in obj):
+            import json  # json's own spelling of other keys
+
+            text = json.dumps(obj, ensure_ascii=False, indent=1)
+            return text.replace("\n", "\n" + " " * level)
+        pad = "\n" + " " * (level + 1)
+        items = (pad + _string(k) + ": " + indented_json(v, level + 1) for k, v in obj.items())
+        return "{" + ",".join(items) + "\n" + " " * level + "}"
+    if isinstance(obj, (list, tuple)):
+        if not obj:
+            return "[]"
+        pad = "\n" + " " * (level + 1)
+        values = ",".join(pad + indented_json(v, level + 1) for v in obj)
+        return "[" + values + "\n" + " " * level + "]"
+    return _scalar(obj)
+
+
+#: json's spelling of the floats whose repr it does not use
+_SPECIAL_FLOATS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def _scalar(value: Any) -> str:
+    """A scalar as ``json.dumps`` spells it (``json.encoder``'s rules:
+    ``float.__repr__``, NaN and the infinities by name)."""
+    if isinstance(value, str):
+        return _string(value)
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    if type(value) is float:
+        text = float.__repr__(value)
+        return _SPECIAL_FLOATS.get(text, text)
+    import json  # anything else (an int or float subclass): json's own way
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _string(text: str) -> str:
+    from json.encoder import encode_basestring
+
+    return encode_basestring(text)
 
 
 def dumps(obj: Any) -> str:
