@@ -22,6 +22,7 @@ from functools import cached_property
 from itertools import compress
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
+from .buffers import ROW_TYPE
 from .errors import InputError
 from .stats import RefLength
 
@@ -32,10 +33,6 @@ if TYPE_CHECKING:
 # of at most 2**31 segments of values below 2**32 never carries into the next
 # field, so one big-integer addition adds every statistic at once.
 _FIELD_BITS = 64
-
-
-#: the row type of packable statistics: uint32, every field in [0, 2**32)
-ROW_TYPE = "I"
 
 
 class RowCodec(Protocol):

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
+from ...core.buffers import ROW_TYPE
 from ...core.errors import InputError
-from ...core.resampling import ROW_TYPE
 from ...engines import limited_threads
 from ...tokenizers import Tokenization
 from ..base import Metric, StatisticsStore
