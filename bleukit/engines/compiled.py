@@ -202,6 +202,24 @@ def _rows_of(flat: list[Any], width: int) -> list[list[Any]]:
     return [flat[i : i + width] for i in range(0, len(flat), width)]
 
 
+def _split_resamples(
+    part: Callable[[int, int], list[Any]], count: int, size: int, systems: int, width: int
+) -> list[list[Any]]:
+    """Per system, its sums of resamples 0 .. ``count`` - 1, ``width``
+    values each: ``part(lo, hi)`` sums resamples lo .. hi - 1 of every
+    system (systems x (hi - lo) x width), on one thread, or past
+    ``_SPLIT_ROW_BYTES`` of rows (``size``) on each, a range each (drawing,
+    and passing over, the draws of those before it): the sums are the same."""
+    parts = max(1, min(workers(), count)) if size > _SPLIT_ROW_BYTES else 1
+    ranges = list(itertools.pairwise(count * p // parts for p in range(parts + 1)))
+    per_system: list[list[Any]] = [[] for _ in range(systems)]
+    for flat, (lo, hi) in zip(ordered_map(lambda r: part(*r), ranges, parts), ranges):
+        per = (hi - lo) * width
+        for k, acc in enumerate(per_system):
+            acc.extend(flat[k * per : (k + 1) * per])
+    return per_system
+
+
 def _progress_buffer() -> bytearray | None:
     """Where the kernels count the resamples they sum, for the running
     phase's progress line (``io.progress``); None where none counts."""
@@ -434,25 +452,13 @@ class CompiledEngine(Engine):
         width = len(systems[0][0]) if systems and systems[0] else 1
         flats = [_float_rows(rows) for rows in systems]
         size = sum(memoryview(f).nbytes for f in flats)
-        # as bootstrap_rows: past the caches, threads sum ranges of the
-        # resamples, each drawing (and passing over) those before its own
-        parts = max(1, min(workers(), samples)) if size > _SPLIT_ROW_BYTES else 1
-        bounds = [samples * p // parts for p in range(parts + 1)]
-        words = start.words()
+        words, progress = start.words(), _progress_buffer()
 
-        progress = _progress_buffer()
-
-        def part(lo_hi: tuple[int, int]) -> list[Any]:
-            lo, hi = lo_hi
+        def part(lo: int, hi: int) -> list[Any]:
             sums = kernel.pcg64_bootstrap(words, flats, width, samples, lo, hi, progress)
             return memoryview(sums).cast("d").tolist()
 
-        ranges = list(itertools.pairwise(bounds))
-        per_system: list[list[Any]] = [[] for _ in systems]
-        for flat, (lo, hi) in zip(ordered_map(part, ranges, parts), ranges):
-            per = (hi - lo) * width
-            for k, acc in enumerate(per_system):
-                acc.extend(flat[k * per : (k + 1) * per])
+        per_system = _split_resamples(part, samples, size, len(systems), width)
         return [_rows_of(values, width) for values in per_system]
 
     def sacrebleu_randomization(
@@ -487,33 +493,18 @@ class CompiledEngine(Engine):
         # each system's rows as they are (no joined copy)
         rows = [c.rows for c in systems]
         size = sum(len(r) * r.itemsize for r in rows if r is not None)
-        # each thread sums a range of the resamples (drawing, and passing
-        # over, the draws of those before it): the sums are the same
-        parts = max(1, min(workers(), count)) if size > _SPLIT_ROW_BYTES else 1
-        bounds = [count * p // parts for p in range(parts + 1)]
-
         # the kernel's segment-major int64 copy of the rows is faster, and
         # costs twice their memory: made only while it is small
         gather = 2 * size <= _GATHER_BYTES
-
         progress = _progress_buffer()
 
-        def part(lo_hi: tuple[int, int]) -> list[int]:
-            lo, hi = lo_hi
+        def part(lo: int, hi: int) -> list[int]:
             sums = kernel.bootstrap_sums(
                 draws.state, rows, width, count, lo, hi, gather, 255, progress
             )
             return memoryview(sums).cast("q").tolist()
 
-        # per part: systems x (hi - lo) x width, concatenated per system
-        ranges = list(itertools.pairwise(bounds))
-        flats = list(ordered_map(part, ranges, parts))
-        per_system: list[list[int]] = [[] for _ in systems]
-        for flat, (lo, hi) in zip(flats, ranges):
-            size = (hi - lo) * width
-            for k, acc in enumerate(per_system):
-                acc.extend(flat[k * size : (k + 1) * size])
-        return list(per_system)
+        return list(_split_resamples(part, count, size, len(systems), width))
 
     def split_sums(
         self, cols: Columns, draws: Draws
