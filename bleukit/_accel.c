@@ -11,6 +11,11 @@
  * per-segment statistics over them. The pure-Python paths stay the
  * reference; tests compare the two on random input.
  *
+ * InfoTable (accel/information.c) weighs a corpus's reference n-grams by
+ * their information and sums, per segment, the information of the n-grams
+ * a hypothesis matches (NIST, Doddington 2002; metrics/nist/core.py is the
+ * reference).
+ *
  * Symbols. Word modes split each line into tokens (on Python's Unicode
  * whitespace, Py_UNICODE_ISSPACE, as str.split(); or on ASCII whitespace, as
  * Perl's split) and give every distinct token an integer id through a hash
@@ -76,6 +81,7 @@ static inline int is_space(Py_UCS4 c, int unicode) {
  * static): the order is the order of definitions */
 #include "accel/tokenize.c"
 #include "accel/ngrams.c"
+#include "accel/information.c"
 #include "accel/resampling.c"
 #include "accel/scores.c"
 
@@ -165,12 +171,18 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__accel(void) {
-    if (PyType_Ready(&MatchTableType) < 0) return NULL;
+    if (PyType_Ready(&MatchTableType) < 0 || PyType_Ready(&InfoTableType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&MatchTableType);
     if (PyModule_AddObject(m, "MatchTable", (PyObject *)&MatchTableType) < 0) {
         Py_DECREF(&MatchTableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&InfoTableType);
+    if (PyModule_AddObject(m, "InfoTable", (PyObject *)&InfoTableType) < 0) {
+        Py_DECREF(&InfoTableType);
         Py_DECREF(m);
         return NULL;
     }

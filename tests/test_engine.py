@@ -7,6 +7,7 @@ engine an error instead of a skip."""
 from __future__ import annotations
 
 import functools
+import math
 import os
 
 import pytest
@@ -655,6 +656,42 @@ def test_match_table_refuses_bad_calls():
         ACCEL.MatchTable(1, 9)
     # an order past the kernel's goes to the reference
     assert not isinstance(ENGINES.get("c").match_counts(1, 9), compiled.CompiledMatchCounts)
+
+
+@needs_accel
+def test_info_table_refuses_bad_calls():
+    with pytest.raises(ValueError, match="bits in 0..52"):
+        ACCEL.InfoTable(1, 2, 53)
+    with pytest.raises(TypeError, match="falsy is a str"):
+        ACCEL.InfoTable(1, 2, 40, 0)
+    table = ACCEL.InfoTable(2, 3, 40, "0")
+    with pytest.raises(ValueError, match="1 blocks for 2 references"):
+        table.add(["a"])
+    with pytest.raises(ValueError, match="reference 1 has 2 lines, the first 1"):
+        table.add(["a", "a\nb"])
+    with pytest.raises(RuntimeError, match="weigh the references first"):
+        table.matches("a", 0)
+    assert memoryview(table.add(["a b", "b"])).cast("q").tolist() == [2, 1]
+    table.weigh()
+    with pytest.raises(RuntimeError, match="weighed: no more references"):
+        table.add(["a", "a"])
+    with pytest.raises(RuntimeError, match="weighed already"):
+        table.weigh()
+    with pytest.raises(IndexError, match="lines 0..2 of 1"):
+        table.matches("a\nb", 0)
+    hyp_len, matched = table.matches("b b x", 0)
+    # "b": 2 of the 3 reference words, -log2(2/3) bits, clipped to one occurrence
+    assert memoryview(hyp_len).cast("q").tolist() == [3]
+    assert memoryview(matched).cast("q").tolist() == [
+        round(-math.log(2 / 3) / math.log(2) * 2**40),
+        0,
+        0,
+    ]
+
+
+def test_only_an_engine_with_a_kernel_weighs_references():
+    nist = make_tokenization("13a", "unicode", False)
+    assert PythonEngine().weigh_references(nist, [["a b"]], 2, 40, None) is None
 
 
 @needs_accel

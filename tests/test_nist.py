@@ -6,8 +6,10 @@ mteval's quirks, and holds the properties its statistics must
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import random
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 import bleukit
 from bleukit.core.errors import InputError
+from bleukit.engines import ENGINES
 from bleukit.metrics import parse_any_signature
 from bleukit.metrics.nist.core import (
     INFO_SCALE,
@@ -25,6 +28,7 @@ from bleukit.metrics.nist.core import (
     information,
     length_penalty,
     nist_score,
+    segment_stats,
 )
 from bleukit.metrics.registry import validate_any
 
@@ -154,3 +158,75 @@ def test_segment_statistics_sum_to_the_corpus_and_order_does_not_matter(pairs):
 
 def test_score_of_zero_statistics():
     assert nist_score((0,) * 11, 5) == 0.0
+
+
+ENGINE_NAMES = [n for n in ("python", "c") if ENGINES.get(n).unavailable() is None]
+#: words with the falsy "0", and lines that hold a newline (a block of lines
+#: cannot carry one: the tokenization's own tokens are weighed then)
+LINE = st.lists(st.sampled_from(["a", "b", "c", "0", "0 a", ".", "a\nb"]), max_size=9).map(" ".join)
+
+
+def _reference_stats(hyps, streams, order, tokenizer):
+    """The Python reference (core.information, core.segment_stats) on the
+    tokenizer's own tokens."""
+    tokens = bleukit.load_metric("NIST", engine="python", tokenizer=tokenizer).tokens
+    words = [tuple(tuple(tokens([r])[0]) for r in refs if r is not None) for refs in zip(*streams)]
+    info = information((ref for refs in words for ref in refs), order)
+    return [segment_stats(tuple(tokens([h])[0]), ws, info, order) for h, ws in zip(hyps, words)]
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@given(
+    st.lists(st.tuples(LINE, LINE, LINE, st.integers(0, 3)), min_size=1, max_size=8),
+    st.integers(1, 6),
+    st.sampled_from(["13a", "none"]),
+)
+def test_every_engine_gives_the_python_reference(engine, rows, order, tokenizer):
+    """The engine's weighed references (the C kernel's InfoTable) give, segment
+    by segment and summed, what core.information and core.segment_stats give:
+    with the falsy "0", segments missing a reference (mean lengths over the
+    others), empty lines and lines that hold a newline."""
+    nist = bleukit.load_metric("NIST", engine=engine, tokenizer=tokenizer, max_order=order)
+    hyps = [h for h, _, _, _ in rows]
+    # a segment keeps the first reference, the second where its bit 1 is
+    # clear, the third where its bit 2 is
+    streams = [
+        [a for _, a, _, _ in rows],
+        [None if m & 1 and m != 3 else b for _, _, b, m in rows],
+        [c if m & 2 else None for _, _, c, m in rows],
+    ]
+    prepared = nist.prepare_references(streams)
+    assert (prepared.weighed is not None) == (engine == "c")
+    segments, _ = nist.segment_stats(hyps, prepared)
+    assert segments == _reference_stats(hyps, streams, order, tokenizer)
+    total, _ = nist.corpus_stats(hyps, prepared)
+    assert total == functools.reduce(nist.add_stats, segments, nist.zero_stats())
+    assert nist.sum_stats(segments) == total
+
+
+@pytest.mark.skipif("c" not in ENGINE_NAMES, reason="the compiled engine is not built")
+def test_the_compiled_engine_weighs_block_by_block(monkeypatch):
+    """References added and hypotheses weighed in many blocks (CHUNK made 1:
+    blocks of 32 x threads references and 8 hypotheses) give the statistics
+    of one block."""
+    from bleukit.engines import compiled
+
+    rng = random.Random(7)
+    vocab = ["a", "b", "c", "d", "0", "e", "."]
+
+    def line():
+        return " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 12)))
+
+    hyps = [line() for _ in range(300)]
+    streams = [[line() for _ in range(300)], [line() for _ in range(300)]]
+    whole, _ = bleukit.load_metric("NIST", engine="c").segment_stats(hyps, streams)
+    monkeypatch.setattr(compiled, "CHUNK", 1)
+    blocks, _ = bleukit.load_metric("NIST", engine="c").segment_stats(hyps, streams)
+    assert blocks == whole == _reference_stats(hyps, streams, 5, "13a")
+
+
+def test_a_tokenization_the_kernel_cannot_weigh_is_counted_in_python():
+    nist = bleukit.load_metric("NIST", tokenizer="char")
+    prepared = nist.prepare_references([["ab c"]])
+    assert prepared.weighed is None and prepared.words == ((tuple("abc"),),)
+    assert nist.corpus_score(["ab c"], prepared).score > 0

@@ -517,29 +517,46 @@ typedef struct {
     Py_ssize_t *off;
 } Words;
 
+/* a token's id (a vocabulary's, through ctx); -1: out of memory */
+typedef int (*TokenId)(void *ctx, const Py_UCS4 *s, Py_ssize_t n, uint32_t *id);
+
+/* without the GIL: a block of lines (joined by newlines, words by single
+ * spaces) as ids, line i ids[off[i] .. off[i + 1]), off[0] = 0; with
+ * keep_empty a line splits as Python's line.split(" "), else empty words
+ * are dropped. ids has room for len + 1 ids, off for one more than the
+ * lines. -1: out of memory */
+static int block_split(const Py_UCS4 *text, Py_ssize_t len, int keep_empty, TokenId token,
+                       void *ctx, uint32_t *ids, Py_ssize_t *off) {
+    Py_ssize_t k = 0, seg = 0, i = 0;
+    off[0] = 0;
+    while (i <= len) {
+        Py_ssize_t end = i;
+        while (end < len && text[end] != '\n') end++;
+        Py_ssize_t start = i;
+        for (Py_ssize_t j = i; j <= end; j++) {
+            if (j < end && text[j] != ' ') continue;
+            if (keep_empty || j > start) {
+                if (token(ctx, text + start, j - start, &ids[k]) < 0) return -1;
+                k++;
+            }
+            start = j + 1;
+        }
+        off[++seg] = k;
+        i = end + 1;
+    }
+    return 0;
+}
+
+static int table_token_id(void *ctx, const Py_UCS4 *s, Py_ssize_t n, uint32_t *id) {
+    return table_token((MatchTable *)ctx, s, n, id);
+}
+
 /* without the GIL: split a loaded block into lines and words; -1: out of memory */
 static int words_parse(MatchTable *t, Words *w, int keep_empty) {
     w->ids = malloc((w->len + 1) * sizeof(uint32_t));
     w->off = malloc((w->nseg + 1) * sizeof(Py_ssize_t));
     if (!w->ids || !w->off) return -1;
-    Py_ssize_t k = 0, seg = 0, i = 0;
-    w->off[0] = 0;
-    while (i <= w->len) {
-        Py_ssize_t end = i;
-        while (end < w->len && w->text[end] != '\n') end++;
-        Py_ssize_t start = i;
-        for (Py_ssize_t j = i; j <= end; j++) {
-            if (j < end && w->text[j] != ' ') continue;
-            if (keep_empty || j > start) {
-                if (table_token(t, w->text + start, j - start, &w->ids[k]) < 0) return -1;
-                k++;
-            }
-            start = j + 1;
-        }
-        w->off[++seg] = k;
-        i = end + 1;
-    }
-    return 0;
+    return block_split(w->text, w->len, keep_empty, table_token_id, t, w->ids, w->off);
 }
 
 /* with the GIL: a sequence of lines, each a sequence of str, as ids; -1

@@ -8,7 +8,7 @@ section 2.2.2: "effective reference length").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from .errors import PluginError
@@ -97,5 +97,26 @@ def mean_length(refs: Sequence[Sequence[str]]) -> RefLength:
     """The mean length of a segment's references, exact (an int where the
     mean is whole): sacrebleu's TER ``avg_ref_len`` and
     mteval's NIST ``ref_count / nsys``, summed without rounding."""
-    total = sum(len(ref) for ref in refs)
-    return total // len(refs) if total % len(refs) == 0 else Fraction(total, len(refs))
+    return mean_of(sum(len(ref) for ref in refs), len(refs))
+
+
+def mean_of(total: int, count: int) -> RefLength:
+    """``total`` / ``count`` exact: an int where whole, else a Fraction."""
+    return total // count if total % count == 0 else Fraction(total, count)
+
+
+def sum_lengths(lengths: Iterable[RefLength]) -> RefLength:
+    """The exact sum of reference lengths (ints and Fractions) as ``sum``
+    gives it (an int where every length is one, else a Fraction), with
+    one Fraction addition per denominator, not per length."""
+    whole, parts = 0, dict[int, int]()
+    for length in lengths:
+        if type(length) is int:
+            whole += length
+        else:
+            fraction = Fraction(length)
+            parts[fraction.denominator] = parts.get(fraction.denominator, 0) + fraction.numerator
+    total: RefLength = whole
+    for denominator, numerator in parts.items():
+        total += Fraction(numerator, denominator)
+    return total

@@ -19,7 +19,7 @@ from ..core.reflen import Policy, RefLength
 from ..core.smoothing import ScoreRule
 from ..core.stats import Stats
 from ..tokenizers import Tokenization
-from .tables import SegmentTable, table_stats, table_sum
+from .tables import SegmentTable, WeighedReferences, table_stats, table_sum
 
 if TYPE_CHECKING:
     from ..core.matches import MatchStore
@@ -88,6 +88,22 @@ class Engine(ABC):
         from ..core.matches import MatchCounts
 
         return MatchCounts(systems, order)
+
+    def weigh_references(
+        self,
+        tokenization: Tokenization,
+        streams: Sequence[Sequence[str | None]],
+        order: int,
+        bits: int,
+        falsy: str | None,
+    ) -> WeighedReferences | None:
+        """Every n-gram of orders 1 .. ``order`` of a whole corpus's
+        reference streams (None where a segment has none in a stream)
+        weighed by its information, as ``metrics.nist.core.information``
+        weighs it (``bits`` fractional bits; an n-gram after the token
+        ``falsy`` weighed as a unigram). None: this engine has no kernel
+        for it (the caller counts in Python)."""
+        return None
 
     def stats(
         self, tables: Iterable[SegmentTable], ref_length: Policy, at_least_one: bool, order: int

@@ -27,7 +27,7 @@ from ..io.progress import counter
 from ..tokenizers import BlockForm, Tokenization
 from .base import Engine
 from .python import count_segments, prepare_segments
-from .tables import SegmentTable
+from .tables import IntArray, SegmentTable, WeighedReferences
 from .threads import ordered_map, workers
 
 if TYPE_CHECKING:
@@ -259,6 +259,85 @@ def _resample_stats(cols: Columns, flat: Sequence[RefLength]) -> Iterator[Any]:
     return (cols.to_stats(flat[i : i + width]) for i in range(0, len(flat), width))
 
 
+#: lines of a block of text that the information kernel (``InfoTable``)
+#: counts or weighs at once, in threads
+_WEIGH_LINES = CHUNK * 8
+
+
+def _word_blocks(
+    tokenization: Tokenization,
+    chunks: Iterable[Sequence[str]],
+    then: Callable[[str, int], Any],
+) -> Iterator[Any]:
+    """``then(block, k)`` of each chunk k's tokens as one block (a word
+    mode's: each line's tokens joined by one space, the lines by newlines),
+    in order. Each chunk's text is made in the calling thread (the
+    tokenization's own code), split into tokens by the kernel and handed to
+    ``then`` in threads. A chunk with a line that holds a newline (which a
+    block cannot carry) is tokenized by the tokenization itself, its tokens
+    joined the same way (a word mode's tokens hold no whitespace)."""
+    kernel = accelerator()
+    form = tokenization.block
+    assert kernel is not None and form is not None  # the caller checked the mode
+    mode = _KERNEL_MODES[form.kind, form.ascii_split]
+    extra = () if form.categories is None else (form.categories(),)
+
+    def texts() -> Iterator[tuple[int, str, bool]]:
+        for k, lines in enumerate(chunks):
+            text = form.text(list(lines))
+            if text is None:
+                tokens = (tokenization.preprocess(line) for line in lines)
+                yield k, "\n".join(" ".join(t) for t in tokens), False
+            else:
+                yield k, text, True
+
+    def split(item: tuple[int, str, bool]) -> Any:
+        k, text, raw = item
+        return then(kernel.block_words(text, mode, *extra) if raw else text, k)
+
+    return ordered_map(split, texts(), workers())
+
+
+def _weighs(tokenization: Tokenization) -> bool:
+    """Whether the information kernel weighs this tokenization's tokens:
+    where the kernel is built and splits them (the word modes)."""
+    form = tokenization.block
+    mode = None if form is None else _KERNEL_MODES.get((form.kind, form.ascii_split))
+    return accelerator() is not None and mode in _WORD_MODES
+
+
+class CompiledWeighed(WeighedReferences):
+    """References weighed in C (``_accel.InfoTable``); the hypotheses are
+    weighed ``_WEIGH_LINES`` at a time, in threads (a weighed table is only
+    read)."""
+
+    def __init__(self, tokenization: Tokenization, table: Any) -> None:
+        self._tokenization = tokenization
+        self._table = table
+        self._lengths = array("q")
+        self.ref_len = self._lengths
+
+    def add(self, blocks: list[str]) -> None:
+        """Count the next lines of every stream (one block each)."""
+        self._lengths.frombytes(self._table.add(blocks))
+
+    def weigh(self) -> None:
+        """Weigh the n-grams counted: the references are complete."""
+        self._table.weigh()
+
+    def matches(self, hyps: Sequence[str]) -> tuple[IntArray, IntArray]:
+        step = _WEIGH_LINES
+        chunks = (hyps[lo : lo + step] for lo in range(0, len(hyps), step))
+        hyp_len, matched = array("q"), array("q")
+        weigh = self._table.matches
+        for lengths, weights in _word_blocks(
+            self._tokenization, chunks, lambda block, k: weigh(block, k * step)
+        ):
+            hyp_len.frombytes(lengths)
+            matched.frombytes(weights)
+        return hyp_len, matched
+
+
 class CompiledEngine(Engine):
     """The C kernel: needs ``bleukit._accel`` and a built-in splitter."""
 
@@ -359,6 +438,36 @@ class CompiledEngine(Engine):
         extra = () if form.categories is None else (form.categories(),)
         words: str = kernel.block_words(text, mode, *extra)
         return words
+
+    def weigh_references(
+        self,
+        tokenization: Tokenization,
+        streams: Sequence[Sequence[str | None]],
+        order: int,
+        bits: int,
+        falsy: str | None,
+    ) -> WeighedReferences | None:
+        """In C (``_accel.InfoTable``) for the word modes, ``_WEIGH_LINES``
+        of every stream at a time, tokenized in threads."""
+        kernel = accelerator()
+        if kernel is None or not _weighs(tokenization) or not streams[0]:
+            return None
+        table = kernel.InfoTable(len(streams), order, bits, falsy)
+        weighed = CompiledWeighed(tokenization, table)
+        step = _WEIGH_LINES
+        chunks = (
+            [r if r is not None else "" for r in stream[lo : lo + step]]
+            for lo in range(0, len(streams[0]), step)
+            for stream in streams
+        )
+        blocks: list[str] = []
+        for block in _word_blocks(tokenization, chunks, lambda block, k: block):
+            blocks.append(block)
+            if len(blocks) == len(streams):
+                weighed.add(blocks)
+                blocks = []
+        weighed.weigh()
+        return weighed
 
     def tokens(self, tokenization: Tokenization, lines: Sequence[str]) -> list[list[str]]:
         """The kernel's tokens for the word modes: the same as line by

@@ -11,6 +11,7 @@ table's reads its statistics from it, so variants share one count.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from array import array
 from bisect import bisect_right
 from collections import Counter
@@ -141,3 +142,20 @@ def select_rows(tables: Sequence[SegmentTable], rows: Sequence[int]) -> SegmentT
         matches.extend(iter(t.matches[i * order : (i + 1) * order]))
         nearest.extend(iter(t.nearest[2 * i : 2 * i + 2]))
     return SegmentTable(hyp_len, ref_len, matches, nearest, nref, order)
+
+
+class WeighedReferences(ABC):
+    """A corpus's references whose n-grams an engine has weighed by their
+    information (``Engine.weigh_references``), ready to weigh the n-grams
+    that hypotheses match in them."""
+
+    #: each reference's tokens, segment x stream (0 where a segment has none)
+    ref_len: IntArray
+
+    @abstractmethod
+    def matches(self, hyps: Sequence[str]) -> tuple[IntArray, IntArray]:
+        """Per hypothesis (one per reference segment, in order), its tokens,
+        and per order 1 .. the table's the information of its n-grams that
+        its references hold, each occurrence counted up to the most any one
+        of them holds (``metrics.nist.core.segment_stats``'s): segments and
+        segments x order."""

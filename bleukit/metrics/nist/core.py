@@ -73,6 +73,12 @@ class NistSignature(OwnSignature):
     form = NIST_FORM
 
 
+#: compatibility quirk: mteval tests an n-gram's prefix string for truth,
+#: and Perl's "0" is false, so an n-gram after the word "0" is weighed as a
+#: unigram is, by its share of all reference words
+FALSY = "0"
+
+
 def information(references: Iterable[Sequence[str]], order: int) -> dict[Ngram, int]:
     """Each reference n-gram's information in bits, fixed point, from every
     reference segment of the corpus (mteval's compute_ngram_info)."""
@@ -90,10 +96,7 @@ def information(references: Iterable[Sequence[str]], order: int) -> dict[Ngram, 
     info = {}
     for ngram, count in counts.items():
         prefix = ngram[:-1]
-        # compatibility quirk: mteval tests its prefix string for truth, and
-        # Perl's "0" is false, so an n-gram after the word "0" is weighed as
-        # a unigram is, by its share of all reference words
-        of = words if not prefix or prefix == ("0",) else counts[prefix]
+        of = words if not prefix or prefix == (FALSY,) else counts[prefix]
         value = bits.get((count, of))
         if value is None:
             value = bits[count, of] = round(-math.log(count / of) / log2 * INFO_SCALE)

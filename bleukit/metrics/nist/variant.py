@@ -16,18 +16,22 @@ NIST = 2.1541
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.errors import InputError
 from ...core.ngrams import Ngram
-from ...engines import limited_threads
+from ...core.reflen import RefLength, mean_of, sum_lengths
+from ...engines import WeighedReferences, limited_threads
 from ..base import StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams
 from ..words import TokenCounting, Words
 from .config import NIST_SCORING_FIELDS, NistConfig
 from .core import (
+    FALSY,
+    INFO_BITS,
     INFO_SCALE,
     NistResult,
     NistSignature,
@@ -40,18 +44,23 @@ from .core import segment_stats as nist_segment_stats
 
 @dataclass(frozen=True)
 class NistReferences:
-    """References prepared once: per segment the tokens of each of its
-    references, and every reference n-gram's information."""
+    """References prepared once: every reference n-gram weighed by its
+    information, by the engine (``weighed``, with each segment's mean
+    reference length), or where it has no kernel for it, in Python (per
+    segment the tokens of each of its references, and each n-gram's
+    information)."""
 
     key: tuple[object, ...]
     nrefs: int | str
     per_segment: tuple[int, ...]
-    words: tuple[tuple[Words, ...], ...]
-    info: dict[Ngram, int]
+    weighed: WeighedReferences | None
+    mean_lengths: tuple[RefLength, ...] = ()
+    words: tuple[tuple[Words, ...], ...] = ()
+    info: dict[Ngram, int] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
-        return len(self.words)
+        return len(self.per_segment)
 
 
 class NistVariant(TokenCounting):
@@ -86,10 +95,18 @@ class NistVariant(TokenCounting):
                 )
             return ref_streams
         per_segment, nrefs = check_ref_streams(ref_streams)
+        key, counts, order = self.reference_key(), tuple(per_segment), self.config.max_order
+        with limited_threads(self.threads):
+            weighed = self.engine.weigh_references(
+                self.tokenization, ref_streams, order, INFO_BITS, FALSY
+            )
+        if weighed is not None:
+            lengths = _mean_lengths(weighed.ref_len, ref_streams, counts)
+            return NistReferences(key, nrefs, counts, weighed, lengths)
         streams = [self.stream_tokens(stream) for stream in ref_streams]
         words = tuple(tuple(ref for ref in refs if ref is not None) for refs in zip(*streams))
-        info = information((ref for refs in words for ref in refs), self.config.max_order)
-        return NistReferences(self.reference_key(), nrefs, tuple(per_segment), words, info)
+        info = information((ref for refs in words for ref in refs), order)
+        return NistReferences(key, nrefs, counts, None, words=words, info=info)
 
     def segment_stats(
         self, hyps: Sequence[str], refs: RefStreams | NistReferences
@@ -97,6 +114,9 @@ class NistVariant(TokenCounting):
         prepared = self.prepare_references(refs)
         check_hypotheses(hyps, prepared.size)
         order = self.config.max_order
+        if prepared.weighed is not None:
+            hyp_len, matched = self._weighed_matches(prepared.weighed, hyps)
+            return _weighed_stats(hyp_len, matched, prepared.mean_lengths, order), prepared.nrefs
         with limited_threads(self.threads):
             tokens = self.tokens(hyps)
         return [
@@ -107,8 +127,32 @@ class NistVariant(TokenCounting):
     def corpus_stats(
         self, hyps: Sequence[str], refs: RefStreams | NistReferences
     ) -> tuple[NistStats, int | str]:
-        stats, nrefs = self.segment_stats(hyps, refs)
-        return self.sum_stats(stats), nrefs
+        prepared = self.prepare_references(refs)
+        if prepared.weighed is None:
+            stats, nrefs = self.segment_stats(hyps, prepared)
+            return self.sum_stats(stats), nrefs
+        # summed from the engine's arrays, without statistics per segment
+        check_hypotheses(hyps, prepared.size)
+        order = self.config.max_order
+        hyp_len, matched = self._weighed_matches(prepared.weighed, hyps)
+        lengths = Counter(hyp_len)
+        totals = (sum(c * max(n - k, 0) for n, c in lengths.items()) for k in range(order))
+        info = (sum(matched[k::order]) for k in range(order))
+        return (sum_lengths(prepared.mean_lengths), *totals, *info), prepared.nrefs
+
+    def _weighed_matches(
+        self, weighed: WeighedReferences, hyps: Sequence[str]
+    ) -> tuple[Sequence[int], Sequence[int]]:
+        with limited_threads(self.threads):
+            return weighed.matches(hyps)
+
+    def sum_stats(self, stats: Iterable[NistStats]) -> NistStats:
+        """Column by column (``add_stats``'s sums, exact, the lengths'
+        Fractions added once per denominator)."""
+        columns = list(zip(*stats))
+        if not columns:
+            return self.zero_stats()
+        return (sum_lengths(columns[0]), *map(sum, columns[1:]))
 
     def score_values(self, stats: Iterable[NistStats]) -> list[float]:
         order = self.config.max_order
@@ -166,6 +210,44 @@ class NistVariant(TokenCounting):
         self, metrics: Sequence[Any], systems: int, per_segment: bool
     ) -> StatisticsStore[NistStats]:
         return NistStore(metrics[0], systems)
+
+
+def _mean_lengths(
+    ref_len: Sequence[int], streams: RefStreams, per_segment: Sequence[int]
+) -> tuple[RefLength, ...]:
+    """Each segment's mean reference length (``reflen.mean_length``) from
+    the references' lengths (segment x stream), over the streams that hold
+    one of the segment."""
+    width = len(streams)
+    if all(count == width for count in per_segment):
+        totals: Iterable[int] = map(sum, zip(*(ref_len[r::width] for r in range(width))))
+    else:
+        totals = (
+            sum(
+                n
+                for n, line in zip(ref_len[i * width : (i + 1) * width], lines)
+                if line is not None
+            )
+            for i, lines in enumerate(zip(*streams))
+        )
+    return tuple(mean_of(t, c) for t, c in zip(totals, per_segment))
+
+
+def _weighed_stats(
+    hyp_len: Sequence[int], matched: Sequence[int], mean_lengths: Sequence[RefLength], order: int
+) -> list[NistStats]:
+    """Per segment, ``core.segment_stats``'s statistics from an engine's
+    weighed matches: the mean reference length, the hypothesis n-grams of
+    each order, the matched information of each order."""
+    flat = list(matched)
+    totals: dict[int, tuple[int, ...]] = {}
+    out: list[NistStats] = []
+    for i, (length, ref) in enumerate(zip(hyp_len, mean_lengths)):
+        per_order = totals.get(length)
+        if per_order is None:
+            per_order = totals[length] = tuple(max(length - n, 0) for n in range(order))
+        out.append((ref, *per_order, *flat[i * order : (i + 1) * order]))
+    return out
 
 
 class NistStore(StatisticsStore[NistStats]):
