@@ -2,10 +2,13 @@
 already are one."""
 
 from array import array
+from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bleukit.core.buffers import typed_buffer
+from bleukit.core.buffers import ROW_TYPES, extend_rows, typed_buffer
 
 
 def test_a_buffer_of_the_type_is_passed_as_it_is_and_others_copied():
@@ -21,3 +24,24 @@ def test_a_buffer_of_the_type_is_passed_as_it_is_and_others_copied():
 def test_a_value_that_does_not_fit_is_an_overflow():
     with pytest.raises(OverflowError):
         typed_buffer([300], "b")
+
+
+@given(st.lists(st.lists(st.integers(0, 2**32 - 1) | st.integers(0, 9), min_size=1, max_size=4)))
+def test_rows_take_the_narrowest_row_type_their_values_fit(rows):
+    acc = array(ROW_TYPES[0])
+    for row in rows:
+        acc = extend_rows(acc, row)
+    flat = [x for row in rows for x in row]
+    assert acc.tolist() == flat
+    assert acc.typecode == ("H" if all(x < 2**16 for x in flat) else "I")
+
+
+def test_rows_past_the_widest_type_or_not_ints_are_refused_and_left_as_they_were():
+    rows = extend_rows(array("H"), [1, 2])
+    for bad, error in (([3, 2**32], OverflowError), ([3, -1], OverflowError),
+                       ([3, Fraction(1, 2)], TypeError)):  # fmt: skip
+        with pytest.raises(error):
+            extend_rows(rows, bad)
+        assert rows.tolist() == [1, 2] and rows.typecode == "H"
+    # an array of rows of another type is added by value
+    assert extend_rows(rows, array("q", [70_000])).tolist() == [1, 2, 70_000]

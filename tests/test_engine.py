@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+from array import array
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -424,6 +425,34 @@ def test_compiled_bootstrap_threads_sum_ranges_of_the_same_draws(threads_, gathe
 
 
 @needs_accel
+@pytest.mark.parametrize("gather_bytes", [0, 1 << 30])
+def test_compiled_resamplers_read_uint16_and_uint32_rows_side_by_side(gather_bytes, monkeypatch):
+    """One system's rows uint16, the other's uint32 (a value past 2**16):
+    every compiled resampler (bootstrap from a copy or counted, randomization,
+    sums by group) gives the reference's sums."""
+    monkeypatch.setattr(compiled, "_GATHER_BYTES", gather_bytes)
+    narrow = Columns([Stats(i % 7, i % 5, (i % 3, i % 2), (i % 7, 9), 1) for i in range(30)], BLEU2)
+    wide = Columns([Stats(70_000 + i, i % 6, (i % 2, 1), (i % 4, 5), 1) for i in range(30)], BLEU2)
+    assert (narrow.rows.typecode, wide.rows.typecode) == ("H", "I")  # type: ignore[union-attr]
+    c = ENGINES.get("c")
+    draws = Draws.from_seed(30, 40, 5)
+    expected = [list(it) for it in bootstrap_sums([narrow, wide], draws)]
+    assert [list(it) for it in c.bootstrap_sums([narrow, wide], draws)] == expected
+    trials = Draws.from_seed(30, 20, 5)
+    assert list(c.randomization_sums(narrow, wide, trials)) == list(
+        randomization_sums(narrow, wide, trials)
+    )
+    assert [list(x) for x in c.split_sums(narrow, trials)] == [
+        list(x) for x in split_sums(narrow, trials)
+    ]
+    groups = bytes(i % 3 for i in range(30))
+    from bleukit.core.resampling import group_sums
+
+    for cols in (narrow, wide):
+        assert c.group_sums(cols, groups, 3) == group_sums(cols, groups, 3)
+
+
+@needs_accel
 @pytest.mark.parametrize("spill", [0, 1, 2, 255])
 def test_compiled_bootstrap_counts_draws_and_adds_those_past_a_byte(spill):
     """Without a copy, a resample is counted per segment in bytes; a
@@ -449,7 +478,7 @@ def test_compiled_bootstrap_counts_draws_and_adds_those_past_a_byte(spill):
 def test_compiled_bootstrap_refuses_a_range_outside_the_resamples(first, last):
     kernel = compiled.accelerator()
     state = Draws.from_seed(2, 5, 1).state
-    rows = [bytes(8)]  # one system: two segments of one uint32 field
+    rows = [array("I", [0, 0])]  # one system: two segments of one uint32 field
     with pytest.raises(ValueError, match="first <= last <= samples"):
         kernel.bootstrap_sums(state, rows, 1, 5, first, last)
 
@@ -459,8 +488,9 @@ def test_compiled_bootstrap_refuses_a_range_outside_the_resamples(first, last):
     ("rows", "message"),
     [
         ([], "no system's rows"),
-        ([bytes(8), bytes(12)], "n the same for all"),  # 2 segments, then 3
-        ([bytes(6)], "n x nfields uint32"),  # not whole uint32 rows of 2 fields
+        ([array("I", [0] * 2), array("I", [0] * 3)], "n >= 1 the same for all"),  # 2, then 3
+        ([array("H", [0] * 3)], "n x nfields uint16 or uint32"),  # not whole rows of 2 fields
+        ([bytes(8)], "n x nfields uint16 or uint32"),  # bytes: no field type
         ([3], "a bytes-like object is required"),
     ],
 )
@@ -471,14 +501,21 @@ def test_compiled_bootstrap_refuses_rows_of_other_shapes(rows, message):
         kernel.bootstrap_sums(state, rows, 2 if len(rows) == 1 else 1, 5)
 
 
-def test_columns_hold_uint32_rows_or_lists_where_a_value_does_not_fit():
+def test_columns_hold_the_narrowest_rows_or_lists_where_a_value_does_not_fit():
     from fractions import Fraction
 
     small = [Stats(3, 4, (2, 1), (3, 2), 1), Stats(5, 5, (4, 2), (5, 4), 1)]
     cols = Columns(small, BLEU2)
-    assert cols.rows is not None and cols.rows.typecode == "I" and cols.rows.itemsize == 4
+    assert cols.rows is not None and cols.rows.typecode == "H" and cols.rows.itemsize == 2
     assert cols.rows.tolist() == [3, 4, 2, 1, 3, 2, 5, 5, 4, 2, 5, 4]
     assert [list(c) for c in cols.cols] == [[3, 5], [4, 5], [2, 4], [1, 2], [3, 5], [2, 4]]
+    # a value past uint16, whichever segment brings it: uint32, every row kept
+    wide = Stats(70_000, 3, (1, 0), (5, 4), 1)
+    for segments in ([wide, *small], [*small, wide]):
+        got = Columns(segments, BLEU2)
+        assert got.rows is not None and got.rows.typecode == "I" and got.n == 3
+        assert got.total() == Columns(segments[::-1], BLEU2).total()
+        assert got.total()[0] == 70_008
     # a fraction (the average reference length), a value past uint32: lists,
     # whichever segment brings it, with every segment before it kept
     for odd in (Stats(2, Fraction(7, 2), (1, 0), (2, 1), 1), Stats(2**32, 3, (1, 0), (5, 4), 1)):
@@ -779,11 +816,11 @@ def test_selected_rows_are_one_table_of_those_segments(engine):
 
 
 @pytest.mark.parametrize("engine", AVAILABLE)
-def test_a_compact_table_holds_the_same_numbers_in_half_the_memory(engine):
-    """A store keeps its tables int32 (``SegmentTable.compact``): every
-    statistic, sentence score and selection is the int64 table's, and it
-    pickles (to an executor's client); a number past int32 keeps the table
-    as it is."""
+def test_a_compact_table_holds_the_same_numbers_in_less_memory(engine):
+    """A store keeps its tables int16, or int32 where a number passes int16
+    (``SegmentTable.compact``): every statistic, sentence score and selection
+    is the int64 table's, and it pickles (to an executor's client); a number
+    past int32 keeps the table as it is."""
     import pickle
     from array import array
 
@@ -795,7 +832,10 @@ def test_a_compact_table_holds_the_same_numbers_in_half_the_memory(engine):
     variant = bleukit.load_variant("BLEUw4", engine=engine)
     (table,) = variant.tables(hyps, refs)
     small = table.compact()
-    assert small.hyp_len.itemsize == 4 and small.matches.itemsize == 4  # type: ignore[union-attr]
+    assert small.hyp_len.itemsize == 2 and small.matches.itemsize == 2  # type: ignore[union-attr]
+    long = SegmentTable(array("q", [40_000]), array("q", [-1]), array("q", [0] * 4),
+                        array("q", [1, 1]), 1, 4).compact()  # fmt: skip
+    assert long.hyp_len.itemsize == 4 and long.ref_len.tolist() == [-1]  # type: ignore[union-attr]
     assert variant.stats_from_tables([small]) == variant.stats_from_tables([table])
     assert variant.sentence_values_from_tables([small]) == variant.sentence_values_from_tables(
         [table]

@@ -110,14 +110,17 @@ UINT32_ROWS = st.integers(1, 4).flatmap(
 
 @pytest.mark.skipif("c" not in ENGINE_NAMES, reason="no compiled engine here")
 @settings(max_examples=100, deadline=None)
-@given(UINT32_ROWS, st.integers(0, 2**64), st.integers(0, 9), st.booleans())
-def test_uint32_rows_are_read_as_they_are_in_threads_or_not(rows, seed, samples, split):
-    """``Columns``' own uint32 rows (``RowView``, the buffer uncopied),
-    summed on one thread or on several (each drawing the resamples before
-    its range), give the reference's sums of the same rows as lists, values
-    past 2**31 included."""
-    view = RowView(array("I", [x for row in rows for x in row]), len(rows[0]))
-    other = RowView(array("I", [x for row in reversed(rows) for x in row]), len(rows[0]))
+@given(UINT32_ROWS, st.integers(0, 2**64), st.integers(0, 9), st.booleans(), st.booleans())
+def test_integer_rows_are_read_as_they_are_in_threads_or_not(rows, seed, samples, split, narrow):
+    """``Columns``' own rows (``RowView``, the buffer uncopied: uint32, or
+    uint16 where every value fits), summed on one thread or on several (each
+    drawing the resamples before its range), give the reference's sums of
+    the same rows as lists, values past 2**31 included."""
+    if narrow:
+        rows = [[x % 2**16 for x in row] for row in rows]
+    code = "H" if narrow else "I"
+    view = RowView(array(code, [x for row in rows for x in row]), len(rows[0]))
+    other = RowView(array(code, [x for row in reversed(rows) for x in row]), len(rows[0]))
     start = PcgState.from_seed(seed)
     c = ENGINES.get("c")
     with mock.patch.object(compiled, "_SPLIT_ROW_BYTES", -1 if split else 1 << 40):

@@ -1,6 +1,7 @@
 """The progress line: only on a terminal, only after a delay, erased."""
 
 import io
+from array import array
 
 from bleukit.io import progress
 
@@ -107,8 +108,8 @@ def test_the_compiled_kernels_count_the_resamples_they_sum(monkeypatch):
             assert meter.done == 37
     kernel = __import__("bleukit._accel", fromlist=["_"])
     with pytest.raises(ValueError, match="8 bytes"):
-        kernel.bootstrap_sums(Draws.from_seed(2, 5, 1).state, [bytes(8)], 1, 5, 0, 5, True, 255,
-                              bytearray(4))  # fmt: skip
+        kernel.bootstrap_sums(Draws.from_seed(2, 5, 1).state, [array("I", [0, 0])], 1, 5, 0, 5,
+                              True, 255, bytearray(4))  # fmt: skip
 
 
 def test_stages_count_from_zero_under_their_own_name_and_unit(monkeypatch):

@@ -36,8 +36,48 @@ static int progress_counter(PyObject *obj, Py_buffer *view, int64_t **counter) {
 }
 
 /* the Mersenne Twister the resamplers draw with: _common.h */
-/* Every system's rows as buffers of n x nfields uint32 (one per system, as
- * Columns hold them: no joined copy); -1 with a Python error set. */
+
+/* The rows the resampling kernels read, by the bytes of a field: Columns'
+ * uint16 or uint32 fields (the narrower where every value fits: a million
+ * segments of chrF rows take 36 MB, not 72), or float64 ones (the pcg64
+ * kernels' rows made from lists). */
+enum { ROWS_U16 = 2, ROWS_U32 = 4, ROWS_F64 = 8 };
+
+/* the kind of a buffer got with PyBUF_FORMAT; 0: none of them */
+static int rows_kind(const Py_buffer *v) {
+    const char *fmt = v->format ? v->format : "B";
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    if (strcmp(fmt, "H") == 0 && v->itemsize == 2) return ROWS_U16;
+    if (strcmp(fmt, "I") == 0 && v->itemsize == 4) return ROWS_U32;
+    if (strcmp(fmt, "d") == 0 && v->itemsize == 8) return ROWS_F64;
+    return 0;
+}
+
+/* field i of uint16 or uint32 rows */
+static inline uint32_t int_cell(const void *rows, int kind, Py_ssize_t i) {
+    return kind == ROWS_U16 ? ((const uint16_t *)rows)[i] : ((const uint32_t *)rows)[i];
+}
+
+/* One system's n x nfields uint16 or uint32 rows (n: -1 to take the
+ * buffer's, else the number it must have); -1 with a Python error set (the
+ * view released). */
+static int int_rows(PyObject *obj, Py_buffer *view, Py_ssize_t nfields, Py_ssize_t *n,
+                    const char *who) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    int kind = rows_kind(view);
+    Py_ssize_t cells = kind == ROWS_U16 || kind == ROWS_U32 ? view->len / kind : 0;
+    if (nfields < 1 || cells < nfields || cells % nfields || (*n >= 0 && cells / nfields != *n)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: rows must be n x nfields uint16 or uint32, n >= 1 the same for all", who);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    *n = cells / nfields;
+    return 0;
+}
+
+/* Every system's rows (int_rows: one buffer per system, as Columns hold
+ * them, no joined copy); -1 with a Python error set. */
 static int system_rows(PyObject *seq, Py_buffer **views, Py_ssize_t *systems,
                        Py_ssize_t nfields, Py_ssize_t *n, const char *who) {
     PyObject *fast = PySequence_Fast(seq, "rows must be a sequence of buffers");
@@ -50,20 +90,11 @@ static int system_rows(PyObject *seq, Py_buffer **views, Py_ssize_t *systems,
         return -1;
     }
     *systems = 0;
+    *n = -1;
     for (Py_ssize_t y = 0; y < count; y++) {
-        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(fast, y), &(*views)[y],
-                               PyBUF_C_CONTIGUOUS) < 0)
+        if (int_rows(PySequence_Fast_GET_ITEM(fast, y), &(*views)[y], nfields, n, who) < 0)
             break;
         *systems = y + 1;
-        Py_ssize_t rows = nfields > 0 ? (*views)[y].len / (Py_ssize_t)sizeof(uint32_t) / nfields
-                                      : 0;
-        if (y == 0) *n = rows;
-        if (nfields < 1 || rows < 1 || rows != *n ||
-            (*views)[y].len != rows * nfields * (Py_ssize_t)sizeof(uint32_t)) {
-            PyErr_Format(PyExc_ValueError, "%s: rows must be n x nfields uint32, n the same for all",
-                         who);
-            break;
-        }
     }
     Py_DECREF(fast);
     if (PyErr_Occurred()) return -1;
@@ -98,6 +129,23 @@ static void release_rows(Py_buffer *views, Py_ssize_t systems) {
  * draws added as they come.
  * The sums are integers: the same in any order. acc: COUNTED_RESAMPLES x
  * systems x nfields; counts: COUNTED_RESAMPLES x n bytes. */
+/* counted_sums's block: the counts of resamples 0 .. rs-1 times system y's
+ * rows j0 .. j1-1 (fields of type T), into acc */
+#define COUNTED_BLOCK(T)                                                                  \
+    do {                                                                                  \
+        const T *in = views[y].buf;                                                       \
+        for (Py_ssize_t r = 0; r < rs; r++) {                                             \
+            const uint8_t *c = counts + r * n;                                            \
+            int64_t *a = acc + r * width + y * nfields;                                   \
+            for (Py_ssize_t j = j0; j < j1; j++) {                                        \
+                uint32_t times = c[j];                                                    \
+                const T *row = in + j * nfields;                                          \
+                for (Py_ssize_t f = 0; f < nfields; f++)                                  \
+                    a[f] += (int64_t)((uint64_t)times * row[f]);                          \
+            }                                                                             \
+        }                                                                                 \
+    } while (0)
+
 static void counted_sums(Twister *t, const Py_buffer *views, Py_ssize_t systems,
                          Py_ssize_t nfields, Py_ssize_t n, Py_ssize_t count, uint8_t spill,
                          uint8_t *counts, int64_t *acc, int64_t *out, int64_t *done_count) {
@@ -120,27 +168,20 @@ static void counted_sums(Twister *t, const Py_buffer *views, Py_ssize_t systems,
                         c[k]++;
                         continue;
                     }
-                    for (Py_ssize_t y = 0; y < systems; y++) {
-                        const uint32_t *row = (const uint32_t *)views[y].buf + k * nfields;
+                    for (Py_ssize_t y = 0; y < systems; y++)
                         for (Py_ssize_t f = 0; f < nfields; f++)
-                            acc[r * width + y * nfields + f] += row[f];
-                    }
+                            acc[r * width + y * nfields + f] +=
+                                int_cell(views[y].buf, (int)views[y].itemsize, k * nfields + f);
                 }
             }
         }
         for (Py_ssize_t j0 = 0; j0 < n; j0 += COUNTED_SEGMENTS) {
             Py_ssize_t j1 = n - j0 < COUNTED_SEGMENTS ? n : j0 + COUNTED_SEGMENTS;
             for (Py_ssize_t y = 0; y < systems; y++) {
-                const uint32_t *in = views[y].buf;
-                for (Py_ssize_t r = 0; r < rs; r++) {
-                    const uint8_t *c = counts + r * n;
-                    int64_t *a = acc + r * width + y * nfields;
-                    for (Py_ssize_t j = j0; j < j1; j++) {
-                        uint32_t times = c[j];
-                        const uint32_t *row = in + j * nfields;
-                        for (Py_ssize_t f = 0; f < nfields; f++) a[f] += (int64_t)((uint64_t)times * row[f]);
-                    }
-                }
+                if (views[y].itemsize == ROWS_U16)
+                    COUNTED_BLOCK(uint16_t);
+                else
+                    COUNTED_BLOCK(uint32_t);
             }
         }
         for (Py_ssize_t r = 0; r < rs; r++)
@@ -209,12 +250,11 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     if (gather) {
         /* a segment-major int64 copy: a draw adds one contiguous run of every
          * system's fields (fastest while the copy is small) */
-        for (Py_ssize_t y = 0; y < systems; y++) {
-            const uint32_t *in = views[y].buf;
+        for (Py_ssize_t y = 0; y < systems; y++)
             for (Py_ssize_t j = 0; j < n; j++)
                 for (Py_ssize_t f = 0; f < nfields; f++)
-                    by_segment[j * width + y * nfields + f] = in[j * nfields + f];
-        }
+                    by_segment[j * width + y * nfields + f] =
+                        int_cell(views[y].buf, (int)views[y].itemsize, j * nfields + f);
         Py_ssize_t drawn[TWISTER_BLOCK];
         uint32_t words[2 * TWISTER_BLOCK];
         for (Py_ssize_t s = 0; s < count; s++) {
@@ -250,18 +290,21 @@ done:
 
 static PyObject *ar_sums(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state;
+    PyObject *state, *base_obj, *other_obj;
     Py_buffer base, other;
-    Py_ssize_t nfields, trials;
-    if (!PyArg_ParseTuple(args, "Oy*y*nn", &state, &base, &other, &nfields, &trials))
+    Py_ssize_t nfields, trials, n = -1;
+    if (!PyArg_ParseTuple(args, "OOOnn", &state, &base_obj, &other_obj, &nfields, &trials))
         return NULL;
+    if (int_rows(base_obj, &base, nfields, &n, "ar_sums") < 0) return NULL;
+    if (int_rows(other_obj, &other, nfields, &n, "ar_sums") < 0) {
+        PyBuffer_Release(&base);
+        return NULL;
+    }
     PyObject *result = NULL;
     uint32_t *words = NULL;
     Twister t;
-    Py_ssize_t n = nfields > 0 ? base.len / (Py_ssize_t)sizeof(uint32_t) / nfields : 0;
-    if (nfields < 1 || trials < 0 || n < 1 || base.len != other.len ||
-        base.len != n * nfields * (Py_ssize_t)sizeof(uint32_t)) {
-        PyErr_SetString(PyExc_ValueError, "ar_sums: base and other must be n x nfields uint32");
+    if (trials < 0) {
+        PyErr_SetString(PyExc_ValueError, "ar_sums: trials >= 0");
         goto done;
     }
     if (twister_load(state, &t) < 0) goto done;
@@ -274,7 +317,8 @@ static PyObject *ar_sums(PyObject *self, PyObject *args) {
         goto done;
     }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-    const uint32_t *b = base.buf, *o = other.buf;
+    const void *b = base.buf, *o = other.buf;
+    int kb = (int)base.itemsize, ko = (int)other.itemsize;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t s = 0; s < trials; s++) {
         twister_bits(&t, words, n);
@@ -284,9 +328,10 @@ static PyObject *ar_sums(PyObject *self, PyObject *args) {
             /* segment j is bit n-1-j (format(bits, "0nb") reads from the top):
              * set, side A takes the baseline's statistics, else the other's */
             Py_ssize_t bit = n - 1 - j;
-            const uint32_t *row = ((words[bit >> 5] >> (bit & 31)) & 1U) ? b : o;
-            row += j * nfields;
-            for (Py_ssize_t f = 0; f < nfields; f++) sum[f] += row[f];
+            int mine = (words[bit >> 5] >> (bit & 31)) & 1U;
+            const void *row = mine ? b : o;
+            int kind = mine ? kb : ko;
+            for (Py_ssize_t f = 0; f < nfields; f++) sum[f] += int_cell(row, kind, j * nfields + f);
         }
     }
     Py_END_ALLOW_THREADS
@@ -399,21 +444,18 @@ static PyObject *pcg_state_tuple(const Pcg *g) {
                          (unsigned long)g->u32);
 }
 
-/* A system's n x nfields float64 rows (one buffer each), checked. */
 /* A system's rows for the pcg64 kernels: n x nfields float64 values, or
- * uint32 ones (Columns' own rows, passed uncopied: a million segments of
- * BLEU would otherwise take 72 MB more a system); *u32 says which. */
+ * uint16 or uint32 ones (Columns' own rows, passed uncopied: a million
+ * segments of BLEU would otherwise take 72 MB more a system); *kind says
+ * which (rows_kind). */
 static int float_rows(PyObject *item, Py_buffer *view, Py_ssize_t nfields, Py_ssize_t *n,
-                      int *u32) {
+                      int *kind) {
     if (PyObject_GetBuffer(item, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    const char *fmt = view->format ? view->format : "B";
-    if (*fmt == '@' || *fmt == '=') fmt++;
-    *u32 = strcmp(fmt, "I") == 0 && view->itemsize == 4;
-    int f64 = strcmp(fmt, "d") == 0 && view->itemsize == 8;
-    Py_ssize_t cells = (*u32 || f64) ? view->len / view->itemsize : 0;
-    if (!(*u32 || f64) || cells % nfields || (*n >= 0 && cells / nfields != *n)) {
+    *kind = rows_kind(view);
+    Py_ssize_t cells = *kind ? view->len / view->itemsize : 0;
+    if (!*kind || cells % nfields || (*n >= 0 && cells / nfields != *n)) {
         PyErr_SetString(PyExc_ValueError,
-                        "pcg64 sums: rows must be n x nfields float64 or uint32, n the same");
+                        "pcg64 sums: rows must be n x nfields float64, uint16 or uint32, n the same");
         PyBuffer_Release(view);
         return -1;
     }
@@ -422,8 +464,8 @@ static int float_rows(PyObject *item, Py_buffer *view, Py_ssize_t nfields, Py_ss
 }
 
 /* cell i of rows read by float_rows */
-static inline double row_cell(const void *rows, int u32, Py_ssize_t i) {
-    return u32 ? (double)((const uint32_t *)rows)[i] : ((const double *)rows)[i];
+static inline double row_cell(const void *rows, int kind, Py_ssize_t i) {
+    return kind == ROWS_F64 ? ((const double *)rows)[i] : (double)int_cell(rows, kind, i);
 }
 
 /* NumPy's pairwise sum of n float32 values (loops_utils.h.src,
@@ -454,35 +496,40 @@ static float pairwise_f32(const float *a, Py_ssize_t n) {
  * additions come in the same order as they would field after field, so the
  * sums are the same; one pass reads each drawn row once, not once a field,
  * and the row PREFETCH draws ahead is on its way meanwhile. */
-static void gather_f32(const void *rows, int u32, Py_ssize_t nfields, const uint32_t *draws,
+static void gather_f32(const void *rows, int kind, Py_ssize_t nfields, const uint32_t *draws,
                        Py_ssize_t n, float *acc) {
-    size_t stride = (size_t)nfields * (u32 ? sizeof(uint32_t) : sizeof(double));
+    size_t stride = (size_t)nfields * (size_t)kind; /* a kind is its field's bytes */
     for (Py_ssize_t f = 0; f < nfields; f++) acc[f] = 0.0f;
     for (Py_ssize_t j = 0; j < n; j++) {
         if (j + PREFETCH < n) PREFETCH_ROW((const char *)rows + draws[j + PREFETCH] * stride);
         Py_ssize_t at = (Py_ssize_t)draws[j] * nfields;
-        for (Py_ssize_t f = 0; f < nfields; f++) acc[f] += (float)row_cell(rows, u32, at + f);
+        for (Py_ssize_t f = 0; f < nfields; f++) acc[f] += (float)row_cell(rows, kind, at + f);
     }
 }
 
-/* gather_f32 for uint32 rows whose values are all below 2**31, as int32:
- * the conversion the processor has in vector form (the same float for
- * such values), with the sums in registers */
-static void gather_f32_int(const void *rows, Py_ssize_t nfields, const uint32_t *draws,
-                           Py_ssize_t n, float *out) {
-    enum { LANES = 64 };
-    const int32_t *in = rows;
-    for (Py_ssize_t f0 = 0; f0 < nfields; f0 += LANES) {
-        Py_ssize_t width = nfields - f0 < LANES ? nfields - f0 : LANES;
-        float acc[LANES] = {0};
-        for (Py_ssize_t j = 0; j < n; j++) {
-            if (j + PREFETCH < n) PREFETCH_ROW(in + (size_t)draws[j + PREFETCH] * nfields + f0);
-            const int32_t *row = in + (size_t)draws[j] * nfields + f0;
-            for (Py_ssize_t f = 0; f < width; f++) acc[f] += (float)row[f];
-        }
-        memcpy(out + f0, acc, width * sizeof(float));
+/* gather_f32 for integer rows read as type T: int32 for uint32 rows whose
+ * values are all below 2**31, or uint16, whose conversions the processor
+ * has in vector form (the same float for such values), with the sums in
+ * registers */
+#define GATHER_F32_INT(name, T)                                                            \
+    static void name(const void *rows, Py_ssize_t nfields, const uint32_t *draws,          \
+                     Py_ssize_t n, float *out) {                                           \
+        enum { LANES = 64 };                                                               \
+        const T *in = rows;                                                                \
+        for (Py_ssize_t f0 = 0; f0 < nfields; f0 += LANES) {                               \
+            Py_ssize_t width = nfields - f0 < LANES ? nfields - f0 : LANES;                \
+            float acc[LANES] = {0};                                                        \
+            for (Py_ssize_t j = 0; j < n; j++) {                                           \
+                if (j + PREFETCH < n)                                                      \
+                    PREFETCH_ROW(in + (size_t)draws[j + PREFETCH] * nfields + f0);         \
+                const T *row = in + (size_t)draws[j] * nfields + f0;                       \
+                for (Py_ssize_t f = 0; f < width; f++) acc[f] += (float)row[f];            \
+            }                                                                              \
+            memcpy(out + f0, acc, width * sizeof(float));                                  \
+        }                                                                                  \
     }
-}
+GATHER_F32_INT(gather_f32_i32, int32_t)
+GATHER_F32_INT(gather_f32_u16, uint16_t)
 
 /* whether every uint32 of a buffer is below 2**31 */
 static int below_2_31(const Py_buffer *view) {
@@ -518,17 +565,17 @@ static PyObject *pcg64_bootstrap(PyObject *self, PyObject *args) {
     Py_ssize_t nsys = PySequence_Fast_GET_SIZE(seq), n = -1, got = 0;
     PyObject *result = NULL;
     Py_buffer *views = PyMem_RawCalloc(nsys ? nsys : 1, sizeof(Py_buffer));
-    int *u32 = PyMem_RawCalloc(nsys ? nsys : 1, sizeof(int));
+    int *kinds = PyMem_RawCalloc(nsys ? nsys : 1, sizeof(int));
     int *small = PyMem_RawCalloc(nsys ? nsys : 1, sizeof(int));
     uint32_t *draws = NULL;
     float *column = NULL, *acc = NULL;
-    if (!views || !u32 || !small) { PyErr_NoMemory(); goto done; }
+    if (!views || !kinds || !small) { PyErr_NoMemory(); goto done; }
     if (nfields < 1 || samples < 0) {
         PyErr_SetString(PyExc_ValueError, "pcg64_bootstrap: nfields >= 1, samples >= 0");
         goto done;
     }
     for (; got < nsys; got++)
-        if (float_rows(PySequence_Fast_GET_ITEM(seq, got), &views[got], nfields, &n, &u32[got]) < 0)
+        if (float_rows(PySequence_Fast_GET_ITEM(seq, got), &views[got], nfields, &n, &kinds[got]) < 0)
             goto done;
     if (n < 0) n = 0;
     if ((uint64_t)n > 0xFFFFFFFFULL) {
@@ -547,7 +594,8 @@ static PyObject *pcg64_bootstrap(PyObject *self, PyObject *args) {
     }
     double *out = (double *)PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t k = 0; k < nsys; k++) small[k] = u32[k] && below_2_31(&views[k]);
+    for (Py_ssize_t k = 0; k < nsys; k++)
+        small[k] = kinds[k] == ROWS_U32 && below_2_31(&views[k]);
     Pcg g = start;
     /* the draws of the resamples before `first`, passed over: each thread
      * sums its own range of the same resamples */
@@ -557,7 +605,7 @@ static PyObject *pcg64_bootstrap(PyObject *self, PyObject *args) {
         for (Py_ssize_t j = 0; j < n; j++) draws[j] = (uint32_t)pcg_below(&g, (uint64_t)n);
         for (Py_ssize_t k = 0; k < nsys; k++) {
             const void *rows = views[k].buf;
-            int u = u32[k];
+            int u = kinds[k];
             double *sum = out + (k * count + s) * nfields;
             if (nfields == 1) {
                 /* one column: NumPy reduces along the drawn values, pairwise */
@@ -565,8 +613,10 @@ static PyObject *pcg64_bootstrap(PyObject *self, PyObject *args) {
                 sum[0] = 0.0f + pairwise_f32(column, n);
                 continue;
             }
-            if (u && small[k])
-                gather_f32_int(rows, nfields, draws, n, acc);
+            if (u == ROWS_U16)
+                gather_f32_u16(rows, nfields, draws, n, acc);
+            else if (small[k])
+                gather_f32_i32(rows, nfields, draws, n, acc);
             else
                 gather_f32(rows, u, nfields, draws, n, acc);
             for (Py_ssize_t f = 0; f < nfields; f++) sum[f] = acc[f];
@@ -578,7 +628,7 @@ done:
     if (done_count) PyBuffer_Release(&progress_view);
     for (Py_ssize_t k = 0; k < got; k++) PyBuffer_Release(&views[k]);
     PyMem_RawFree(views);
-    PyMem_RawFree(u32);
+    PyMem_RawFree(kinds);
     PyMem_RawFree(small);
     PyMem_RawFree(draws);
     PyMem_RawFree(column);
@@ -601,9 +651,9 @@ static PyObject *pcg64_randomization(PyObject *self, PyObject *args) {
     }
     Py_buffer base, other;
     Py_ssize_t n = -1;
-    int u_bl, u_sy;
-    if (float_rows(base_obj, &base, nfields, &n, &u_bl) < 0) return NULL;
-    if (float_rows(other_obj, &other, nfields, &n, &u_sy) < 0) {
+    int k_bl, k_sy;
+    if (float_rows(base_obj, &base, nfields, &n, &k_bl) < 0) return NULL;
+    if (float_rows(other_obj, &other, nfields, &n, &k_sy) < 0) {
         PyBuffer_Release(&base);
         return NULL;
     }
@@ -636,13 +686,13 @@ static PyObject *pcg64_randomization(PyObject *self, PyObject *args) {
             Py_ssize_t at = j * nfields;
             if (buf & 1U)
                 for (Py_ssize_t f = 0; f < nfields; f++) {
-                    sel_bl[f] += row_cell(bl, u_bl, at + f);
-                    sel_sy[f] += row_cell(sy, u_sy, at + f);
+                    sel_bl[f] += row_cell(bl, k_bl, at + f);
+                    sel_sy[f] += row_cell(sy, k_sy, at + f);
                 }
             else
                 for (Py_ssize_t f = 0; f < nfields; f++) {
-                    rest_sy[f] += row_cell(sy, u_sy, at + f);
-                    rest_bl[f] += row_cell(bl, u_bl, at + f);
+                    rest_sy[f] += row_cell(sy, k_sy, at + f);
+                    rest_bl[f] += row_cell(bl, k_bl, at + f);
                 }
         }
         /* pos_sel @ bl + ~pos_sel @ sy, and the other side */
@@ -668,15 +718,18 @@ done:
 
 static PyObject *group_sums(PyObject *self, PyObject *args) {
     (void)self;
+    PyObject *rows_obj;
     Py_buffer rows, groups;
     Py_ssize_t nfields, ngroups;
-    if (!PyArg_ParseTuple(args, "y*ny*n", &rows, &nfields, &groups, &ngroups)) return NULL;
+    if (!PyArg_ParseTuple(args, "Ony*n", &rows_obj, &nfields, &groups, &ngroups)) return NULL;
     PyObject *result = NULL;
     Py_ssize_t n = groups.len;
-    if (nfields < 1 || ngroups < 1 || ngroups > 256 ||
-        rows.len != n * nfields * (Py_ssize_t)sizeof(uint32_t)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "group_sums: rows must be n x nfields uint32, groups n bytes below ngroups");
+    if (int_rows(rows_obj, &rows, nfields, &n, "group_sums") < 0) {
+        PyBuffer_Release(&groups);
+        return NULL;
+    }
+    if (ngroups < 1 || ngroups > 256) {
+        PyErr_SetString(PyExc_ValueError, "group_sums: groups n bytes below ngroups <= 256");
         goto done;
     }
     const unsigned char *g = groups.buf;
@@ -689,13 +742,13 @@ static PyObject *group_sums(PyObject *self, PyObject *args) {
     result = PyBytes_FromStringAndSize(NULL, ngroups * nfields * sizeof(int64_t));
     if (!result) goto done;
     int64_t *sum = (int64_t *)PyBytes_AS_STRING(result);
-    const uint32_t *r = rows.buf;
+    const void *r = rows.buf;
+    int kind = (int)rows.itemsize;
     memset(sum, 0, ngroups * nfields * sizeof(int64_t));
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
         int64_t *s = sum + g[i] * nfields;
-        const uint32_t *row = r + i * nfields;
-        for (Py_ssize_t f = 0; f < nfields; f++) s[f] += row[f];
+        for (Py_ssize_t f = 0; f < nfields; f++) s[f] += int_cell(r, kind, i * nfields + f);
     }
     Py_END_ALLOW_THREADS
 done:

@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import compress
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
-from .buffers import ROW_TYPE
+from .buffers import ROW_TYPES, extend_rows
 from .errors import InputError
 from .stats import RefLength
 
@@ -48,10 +48,11 @@ class Columns:
 
     When every statistic is an integer in [0, 2**32) (always for BLEU,
     except with the ``average`` reference length, whose lengths are
-    fractions) the segments are held as one row-major ``array("I")``, 4
-    bytes a statistic (``rows``, what the compiled resamplers read,
+    fractions) the segments are held as one row-major array of a row type
+    (``buffers.ROW_TYPES``: uint16, 2 bytes a statistic, while every value
+    fits, else uint32; ``rows``, what the compiled resamplers read,
     uncopied), and the columns are strided views of it. Otherwise the
-    columns are lists. Each segment of non-negative integers (uint32 rows,
+    columns are lists. Each segment of non-negative integers (rows,
     or larger ones: NIST's fixed-point information) can also be packed into
     one integer, ``field_bits`` a field, so that a resample is summed with
     one ``sum`` of integers instead of one per column. The sums are the same
@@ -60,14 +61,14 @@ class Columns:
 
     def __init__(self, segments: Iterable[Any], codec: RowCodec) -> None:
         self.codec = codec
-        rows: array[int] | None = array(ROW_TYPE) if array(ROW_TYPE).itemsize == 4 else None
+        rows: array[int] | None = array(ROW_TYPES[0])
         listed: list[Sequence[RefLength]] = []
         last = None
         width = 0
-        shared = getattr(segments, "uint32_rows", None)
+        shared = getattr(segments, "shared_rows", None)
         if shared is not None and len(shared):
-            # a store's own uint32 rows, as ``codec.row`` gives them: shared
-            # rather than copied (a million segments of chrF: 72 MB a system)
+            # a store's own rows, as ``codec.row`` gives them: shared rather
+            # than copied (a million segments of chrF: 36 MB a system)
             rows, width, last = shared, segments.width, segments[-1]  # type: ignore[attr-defined,index]
             segments = ()
         # one pass, so that ``segments`` may be computed on the fly (a
@@ -77,10 +78,9 @@ class Columns:
             width = len(values)
             if rows is not None:
                 try:
-                    rows.extend(values)  # type: ignore[arg-type]  # a Fraction: TypeError
+                    rows = extend_rows(rows, values)  # type: ignore[arg-type]
                     continue
                 except (TypeError, OverflowError):  # a Fraction; a value past uint32
-                    del rows[len(rows) - len(rows) % width :]  # a row half added
                     listed = list(zip(*[iter(rows)] * width))
                     rows = None
             listed.append(values)
@@ -91,7 +91,8 @@ class Columns:
         # (past 2**31 segments a packed sum could carry into the next field)
         if rows is not None and len(rows) >= 2**31 * self.width:
             listed, rows = list(zip(*[iter(rows)] * self.width)), None
-        #: the segments as uint32 rows, segment by segment (None: not packable)
+        #: the segments as rows of a row type, segment by segment (None: not
+        #: packable)
         self.rows = rows
         self.cols: list[Sequence[RefLength]]
         if rows is not None:
@@ -104,12 +105,12 @@ class Columns:
 
     @property
     def packable(self) -> bool:
-        """Whether the statistics are uint32 ``rows`` (and pack into ``packed``)."""
+        """Whether the statistics are ``rows`` (and pack into ``packed``)."""
         return self.rows is not None
 
     @cached_property
     def field_bits(self) -> int | None:
-        """The width of a field of ``packed``: 64 for uint32 rows; for other
+        """The width of a field of ``packed``: 64 for rows; for other
         non-negative integers (NIST's fixed-point information, past uint32)
         wide enough that a sum of ``n`` draws never carries into the next
         field; None where a statistic is not such an integer (a Fraction)."""
@@ -160,14 +161,14 @@ class Columns:
         return [sum(col) for col in self.cols]
 
     def row_view(self) -> RowView:
-        """The uint32 rows as a sequence of rows, uncopied (needs ``rows``)."""
+        """The rows as a sequence of rows, uncopied (needs ``rows``)."""
         if self.rows is None:
-            raise ValueError("row_view: these statistics are not uint32 rows")
+            raise ValueError("row_view: these statistics are not rows of a row type")
         return RowView(self.rows, self.width)
 
 
 class RowView(Sequence[tuple[int, ...]]):
-    """Row-major uint32 statistics (``buffer``, ``width`` a row) read as a
+    """Row-major statistics (``buffer``, of a row type, ``width`` a row) read as a
     sequence of rows: each row is made when it is read, and kernels take
     the buffer itself."""
 

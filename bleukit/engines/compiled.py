@@ -501,7 +501,7 @@ class CompiledEngine(Engine):
         value = rule.value or 0.0
         out: list[float] = []
         for t in tables:
-            # a store's tables are int32 (SegmentTable.compact): int64 for it
+            # a store's tables are int16 or int32 (SegmentTable.compact): int64 for it
             raw = kernel.sentence_bleu(
                 typed_buffer(t.hyp_len, "q"), typed_buffer(t.matches, "q"),
                 typed_buffer(t.nearest, "q"), t.order, rule.order, column, at_least_one,
@@ -623,7 +623,7 @@ class CompiledEngine(Engine):
             return super().split_sums(cols, draws)
         # side A of the system against zeros is its selected segments' sums;
         # of zeros against it, its others'
-        zeros = bytes(len(cols.rows) * cols.rows.itemsize)
+        zeros = array(cols.rows.typecode, bytes(len(cols.rows) * cols.rows.itemsize))
         return tuple(  # type: ignore[return-value]
             memoryview(kernel.ar_sums(draws.state, a, b, cols.width, draws.count)).cast("q")
             for a, b in ((cols.rows, zeros), (zeros, cols.rows))

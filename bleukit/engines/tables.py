@@ -48,17 +48,19 @@ class SegmentTable:
         return (SegmentTable, (*arrays, self.nref, self.order))
 
     def compact(self) -> SegmentTable:
-        """The same table in int32 arrays, half the memory of the kernel's
-        int64 ones, where every number fits (counts and lengths of segments
-        always do); else this table. For tables kept for a whole run (a
-        store's, per segment)."""
-        try:
-            hyp_len, ref_len, matches, nearest = (
-                array("i", a) for a in (self.hyp_len, self.ref_len, self.matches, self.nearest)
-            )
-        except OverflowError:
-            return self
-        return SegmentTable(hyp_len, ref_len, matches, nearest, self.nref, self.order)
+        """The same table in the narrowest arrays its numbers fit: int16 (a
+        quarter of the kernel's int64: segments of up to 32,767 tokens),
+        else int32 (counts and lengths of segments always fit), else this
+        table. For tables kept for a whole run (a store's, per segment: a
+        million segments and two systems, int16 against int32: 32 MB less)."""
+        parts = (self.hyp_len, self.ref_len, self.matches, self.nearest)
+        for code in ("h", "i"):
+            try:
+                hyp_len, ref_len, matches, nearest = (array(code, a) for a in parts)
+            except OverflowError:
+                continue
+            return SegmentTable(hyp_len, ref_len, matches, nearest, self.nref, self.order)
+        return self
 
     def ref_lengths(self, i: int) -> tuple[int, ...]:
         row = self.ref_len[i * self.nref : (i + 1) * self.nref]
@@ -137,7 +139,7 @@ def select_rows(tables: Sequence[SegmentTable], rows: Sequence[int]) -> SegmentT
         k = bisect_right(starts, row) - 1
         t, i = tables[k], row - starts[k]
         hyp_len.append(t.hyp_len[i])
-        # iterated: a compact table's slices are int32 arrays (``compact``)
+        # iterated: a compact table's slices are int16 or int32 arrays (``compact``)
         ref_len.extend(iter(t.ref_len[i * nref : (i + 1) * nref]))
         matches.extend(iter(t.matches[i * order : (i + 1) * order]))
         nearest.extend(iter(t.nearest[2 * i : 2 * i + 2]))

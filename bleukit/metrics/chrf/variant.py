@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
-from ...core.buffers import ROW_TYPE
+from ...core.buffers import ROW_TYPES, extend_rows
 from ...core.errors import InputError
 from ...engines import limited_threads
 from ...tokenizers import Tokenization
@@ -291,10 +291,11 @@ class TripleStore(StatisticsStore[Triples]):
         self._variant = variant
         self._width = 3 * variant.config.order
         self._sums = [variant.zero_stats() for _ in range(systems)]
-        # uint32 while every count fits (always, short of a segment of four
-        # billion characters): resampling columns then share the array
+        # a row type while every count fits (uint16 for segments of up to
+        # 65,535 characters, uint32 short of four billion): resampling
+        # columns then share the array
         self._rows: list[array[int]] | None = (
-            [array(ROW_TYPE) for _ in range(systems)] if per_segment else None
+            [array(ROW_TYPES[0]) for _ in range(systems)] if per_segment else None
         )
 
     def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
@@ -408,16 +409,16 @@ class ChrfStore(StatisticsStore[Triples]):
 def _append_rows(rows: array[int], segments: Iterable[Sequence[int]]) -> array[int]:
     """``rows`` with every segment's row (or array of rows) added: the same
     array while each value fits its type and no ``Columns`` shares it, else
-    a copy (8-byte integers past uint32)."""
+    a copy (a wider row type; 8-byte integers past uint32)."""
     for row in segments:
-        size = len(rows)
+        if rows.typecode == "q":
+            rows.extend(array("q", row))
+            continue
         try:
-            rows.extend(row)  # a row, or an array of rows
+            rows = extend_rows(rows, row)  # a row, or an array of rows
         except BufferError:  # resampling columns share it: they keep theirs
-            rows = array(rows.typecode, rows)
-            rows.extend(row)
-        except (OverflowError, TypeError):  # past uint32; an 8-byte array
-            del rows[size:]
+            rows = extend_rows(array(rows.typecode, rows), row)
+        except OverflowError:  # past uint32
             rows = array("q", rows)
             rows.extend(array("q", row))
     return rows
@@ -429,9 +430,9 @@ class RowSegments(Sequence[Triples]):
     def __init__(self, values: array[int], width: int) -> None:
         self._values = values
         self._width = width
-        #: the rows as ``ChrfVariant.row`` gives them, where they are uint32
-        #: (``Columns`` then shares them: no copy); else None
-        self.uint32_rows = values if values.typecode == ROW_TYPE else None
+        #: the rows as ``ChrfVariant.row`` gives them, where they are of a
+        #: row type (``Columns`` then shares them: no copy); else None
+        self.shared_rows = values if values.typecode in ROW_TYPES else None
         self.width = width
 
     def __len__(self) -> int:
