@@ -110,25 +110,6 @@ static void release_rows(Py_buffer *views, Py_ssize_t systems) {
     PyMem_Free(views);
 }
 
-/* The resamples counted at once, and the segments whose rows are summed
- * at once, by counted_sums: 16 resamples of a million segments take 16 MB
- * of counts, and 2,048 segments of BLEU rows 80 kB (in cache while every
- * counted resample reads them) */
-#define COUNTED_RESAMPLES 16
-#define COUNTED_SEGMENTS 2048
-
-/* Per system, the column sums of `count` resamples drawn from t (n
- * segments each, as random.choices draws them), into out (systems x count
- * x nfields). A resample is first how many times it draws each segment
- * (one byte a segment: the multinomial counts); the sums are then the
- * product of COUNTED_RESAMPLES resamples' counts with the rows, a block of
- * segments at a time, so that each row is read once for all of them, from
- * cache, in order, rather than once a draw at random (past the caches, a
- * random read costs several times a sequential one). A segment drawn more
- * than `spill` times (255: a byte's most) in a resample has its further
- * draws added as they come.
- * The sums are integers: the same in any order. acc: COUNTED_RESAMPLES x
- * systems x nfields; counts: COUNTED_RESAMPLES x n bytes. */
 /* counted_sums's block: the counts of resamples 0 .. rs-1 times system y's
  * rows j0 .. j1-1 (fields of type T), into acc */
 #define COUNTED_BLOCK(T)                                                                  \
@@ -146,6 +127,35 @@ static void release_rows(Py_buffer *views, Py_ssize_t systems) {
         }                                                                                 \
     } while (0)
 
+/* The most resamples counted at once, the most bytes of counts a thread
+ * keeps for them, and the segments whose rows are summed at once, by
+ * counted_sums: 16 resamples of up to half a million segments, 8 of a
+ * million (8 MB of counts a thread, not 16: its rows are then read once
+ * every 8 resamples, not 16, a few per cent more time); 2,048 segments of
+ * BLEU rows take 40 to 80 kB (in cache while every counted resample reads
+ * them) */
+#define COUNTED_RESAMPLES 16
+#define COUNTED_BYTES (8 << 20)
+#define COUNTED_SEGMENTS 2048
+
+/* the resamples counted_sums counts at once for n segments */
+static Py_ssize_t counted_pass(Py_ssize_t n) {
+    Py_ssize_t rs = COUNTED_BYTES / (n > 0 ? n : 1);
+    return rs < 1 ? 1 : rs > COUNTED_RESAMPLES ? COUNTED_RESAMPLES : rs;
+}
+
+/* Per system, the column sums of `count` resamples drawn from t (n
+ * segments each, as random.choices draws them), into out (systems x count
+ * x nfields). A resample is first how many times it draws each segment
+ * (one byte a segment: the multinomial counts); the sums are then the
+ * product of counted_pass(n) resamples' counts with the rows, a block of
+ * segments at a time, so that each row is read once for all of them, from
+ * cache, in order, rather than once a draw at random (past the caches, a
+ * random read costs several times a sequential one). A segment drawn more
+ * than `spill` times (255: a byte's most) in a resample has its further
+ * draws added as they come.
+ * The sums are integers: the same in any order. acc: COUNTED_RESAMPLES x
+ * systems x nfields; counts: counted_pass(n) x n bytes. */
 static void counted_sums(Twister *t, const Py_buffer *views, Py_ssize_t systems,
                          Py_ssize_t nfields, Py_ssize_t n, Py_ssize_t count, uint8_t spill,
                          uint8_t *counts, int64_t *acc, int64_t *out, int64_t *done_count) {
@@ -153,8 +163,9 @@ static void counted_sums(Twister *t, const Py_buffer *views, Py_ssize_t systems,
     Py_ssize_t width = systems * nfields;
     Py_ssize_t drawn[TWISTER_BLOCK];
     uint32_t words[2 * TWISTER_BLOCK];
-    for (Py_ssize_t s0 = 0; s0 < count; s0 += COUNTED_RESAMPLES) {
-        Py_ssize_t rs = count - s0 < COUNTED_RESAMPLES ? count - s0 : COUNTED_RESAMPLES;
+    Py_ssize_t per_pass = counted_pass(n);
+    for (Py_ssize_t s0 = 0; s0 < count; s0 += per_pass) {
+        Py_ssize_t rs = count - s0 < per_pass ? count - s0 : per_pass;
         memset(counts, 0, rs * n);
         memset(acc, 0, rs * width * sizeof(int64_t));
         for (Py_ssize_t r = 0; r < rs; r++) {
@@ -232,7 +243,7 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         by_segment = PyMem_RawMalloc(n * width * sizeof(int64_t));
         sum = PyMem_RawMalloc(width * sizeof(int64_t));
     } else {
-        counts = PyMem_RawMalloc(COUNTED_RESAMPLES * n);
+        counts = PyMem_RawMalloc(counted_pass(n) * n);
         sum = PyMem_RawMalloc(COUNTED_RESAMPLES * width * sizeof(int64_t));
     }
     if (gather ? !by_segment || !sum : !counts || !sum) {

@@ -304,21 +304,11 @@ def _signed(variant: AnyMetric, a: Sequence[float], b: Sequence[float]) -> array
     return array("d", (sign * (x - y) for x, y in zip(a, b)))
 
 
-def analyze(
-    variants: Sequence[AnyMetric],
-    stats: SystemStatistics,
-    counts: CorpusCounts,
-    tokens: str,
-    frequencies: Mapping[str, int] | None = None,
-    frequency_source: str = "references",
-    top: int = 10,
-    keys: SegmentKeys | None = None,
-) -> Analysis:
-    """Every analysis of the systems in ``stats`` (counted in ``counts``
-    too, in the same order and segments); ``frequencies``: word counts of
-    a training corpus (None: the references'); ``top``: how many n-grams
-    and segments each list keeps; ``keys``: the segments' lines' digests,
-    for compare-mt's examples (None: bleukit's, ``largest_differences``)."""
+def _length_buckets(
+    variants: Sequence[AnyMetric], stats: SystemStatistics, counts: CorpusCounts
+) -> tuple[list[SentenceBuckets], list[SentenceBuckets]]:
+    """Each variant's sentences bucketed by reference length and by length
+    ratio (the ratios, 8 bytes a segment and system, freed on return)."""
     names = stats.systems
     ref_lengths = counts.ref_lengths
     ratios = [array("d", (h / max(1, r) for h, r in zip(lengths, ref_lengths)))
@@ -336,6 +326,27 @@ def analyze(
         by_ratio.append(sentence_buckets(v, segs, stats.nrefs, ratios, RATIO_CUTOFFS,
                                          "length ratio", integer=False, columns=cols))  # fmt: skip
         advance()
+    return by_length, by_ratio
+
+
+def analyze(
+    variants: Sequence[AnyMetric],
+    stats: SystemStatistics,
+    counts: CorpusCounts,
+    tokens: str,
+    frequencies: Mapping[str, int] | None = None,
+    frequency_source: str = "references",
+    top: int = 10,
+    keys: SegmentKeys | None = None,
+) -> Analysis:
+    """Every analysis of the systems in ``stats`` (counted in ``counts``
+    too, in the same order and segments); ``frequencies``: word counts of
+    a training corpus (None: the references'); ``top``: how many n-grams
+    and segments each list keeps; ``keys``: the segments' lines' digests,
+    for compare-mt's examples (None: bleukit's, ``largest_differences``)."""
+    names = stats.systems
+    ref_lengths = counts.ref_lengths
+    by_length, by_ratio = _length_buckets(variants, stats, counts)
     words = counts.word_accuracy(
         counts.ref_words if frequencies is None else frequencies, FREQUENCY_CUTOFFS
     )
@@ -374,7 +385,8 @@ def analyze(
               for v in variants),
         tuple(sum(lengths) / ref_words if ref_words else 0.0 for lengths in counts.hyp_lengths),
     )  # fmt: skip
-    differences = [[h - r for h, r in zip(lengths, ref_lengths)] for lengths in counts.hyp_lengths]
+    differences = [array("i", (h - r for h, r in zip(lengths, ref_lengths)))
+                   for lengths in counts.hyp_lengths]  # fmt: skip
     return Analysis(
         tuple(names),
         tokens,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..corpus.streaming import corpus_scores, system_chunks
 from ..io.files import display_name
+from ..io.memory import release_free_memory
 from ..metrics.base import AnyMetric
 from . import LOCAL, Execution
 
@@ -51,8 +52,14 @@ def collect_files(
         from ..dask import collect_chunks as on_dask
 
         assert execution.scheduler is not None  # Execution checks it
-        return on_dask(execution.scheduler, variants, names, chunks, per_segment)
-    return collect_chunks(variants, names, chunks, per_segment)
+        stats = on_dask(execution.scheduler, variants, names, chunks, per_segment)
+    else:
+        stats = collect_chunks(variants, names, chunks, per_segment)
+    if per_segment:
+        # the chunks' blocks are freed: the analyses and resampling that
+        # follow hold these statistics for long (io.memory)
+        release_free_memory()
+    return stats
 
 
 def file_statistics(

@@ -45,6 +45,7 @@ from ..core.spec import (
     DEFAULT_SEED,
     SignificanceSpec,
 )
+from ..io.memory import release_free_memory
 from ..io.progress import plan
 from . import sacrebleu_compat as sacrebleu_resampling
 
@@ -143,6 +144,7 @@ def intervals(
     """The bootstrap interval of each system of ``stats`` (its key there,
     and the name its result carries)."""
     plan(len(systems) * spec.bootstrap_samples)  # each system resampled on its own
+    release_free_memory()  # before the resamplers' scratch (io.memory)
     return [
         replace(confidence(metric, stats.segment_stats(metric, k), stats.nrefs, spec), system=name)
         for k, name in systems
@@ -197,6 +199,7 @@ def compare(
     # metric's bootstrap, and with randomization each system's trials
     trials = spec.samples * (len(stats.systems) - 1) if spec.test == "ar" else 0
     plan(len(metrics) * (spec.bootstrap_samples + trials))
+    release_free_memory()  # before the resamplers' scratch (io.memory)
     comparisons = []
     for metric in metrics:
         systems = [(name, stats.segment_stats(metric, name)) for name in stats.systems]

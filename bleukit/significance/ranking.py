@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.resampling import Columns, Draws
 from ..core.results import SystemResult, is_significant
 from ..core.spec import SignificanceSpec
+from ..io.memory import release_free_memory
 from ..io.progress import plan
 from .multiple import Cluster, Correction, adjust, clusters
 from .paired import (
@@ -191,6 +192,7 @@ def rank_all(
     plan(
         len(metrics) * (spec.bootstrap_samples + (spec.samples * pairs if spec.test == "ar" else 0))
     )
+    release_free_memory()  # before the resamplers' scratch (io.memory)
     rankings = []
     for metric in metrics:
         systems = [(s, stats.segment_stats(metric, s)) for s in stats.systems]
