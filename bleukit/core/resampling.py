@@ -78,6 +78,11 @@ class Columns:
             width = len(values)
             if rows is not None:
                 try:
+                    rows.extend(values)  # type: ignore[arg-type]  # a Fraction: TypeError
+                    continue
+                except (TypeError, OverflowError):
+                    del rows[len(rows) - len(rows) % width :]  # a row half added
+                try:  # a value past uint16: a wider row type
                     rows = extend_rows(rows, values)  # type: ignore[arg-type]
                     continue
                 except (TypeError, OverflowError):  # a Fraction; a value past uint32
