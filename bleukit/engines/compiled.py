@@ -276,10 +276,8 @@ def _word_blocks(
     ``then`` in threads. A chunk with a line that holds a newline (which a
     block cannot carry) is tokenized by the tokenization itself, its tokens
     joined the same way (a word mode's tokens hold no whitespace)."""
-    kernel = accelerator()
-    form = tokenization.block
-    assert kernel is not None and form is not None  # the caller checked the mode
-    mode = _KERNEL_MODES[form.kind, form.ascii_split]
+    kernel, form, mode = accelerator(), tokenization.block, _word_mode(tokenization)
+    assert kernel is not None and form is not None and mode is not None  # the caller checked
     extra = () if form.categories is None else (form.categories(),)
 
     def texts() -> Iterator[tuple[int, str, bool]]:
@@ -298,12 +296,12 @@ def _word_blocks(
     return ordered_map(split, texts(), workers())
 
 
-def _weighs(tokenization: Tokenization) -> bool:
-    """Whether the information kernel weighs this tokenization's tokens:
-    where the kernel is built and splits them (the word modes)."""
+def _word_mode(tokenization: Tokenization) -> int | None:
+    """The kernel's mode for this tokenization where the kernel is built
+    and splits its tokens (a word mode: ``block_words``); else None."""
     form = tokenization.block
     mode = None if form is None else _KERNEL_MODES.get((form.kind, form.ascii_split))
-    return accelerator() is not None and mode in _WORD_MODES
+    return mode if accelerator() is not None and mode in _WORD_MODES else None
 
 
 class CompiledWeighed(WeighedReferences):
@@ -314,12 +312,11 @@ class CompiledWeighed(WeighedReferences):
     def __init__(self, tokenization: Tokenization, table: Any) -> None:
         self._tokenization = tokenization
         self._table = table
-        self._lengths = array("q")
-        self.ref_len = self._lengths
+        self.ref_len: array[int] = array("q")
 
     def add(self, blocks: list[str]) -> None:
         """Count the next lines of every stream (one block each)."""
-        self._lengths.frombytes(self._table.add(blocks))
+        self.ref_len.frombytes(self._table.add(blocks))
 
     def weigh(self) -> None:
         """Weigh the n-grams counted: the references are complete."""
@@ -427,10 +424,8 @@ class CompiledEngine(Engine):
     def token_block(self, tokenization: Tokenization, lines: Sequence[str]) -> str | None:
         """The kernel's tokens for the word modes (its 13a and intl rules
         among them), as one block."""
-        kernel = accelerator()
-        form = tokenization.block
-        mode = None if form is None else _KERNEL_MODES.get((form.kind, form.ascii_split))
-        if kernel is None or form is None or mode not in _WORD_MODES or not lines:
+        kernel, form, mode = accelerator(), tokenization.block, _word_mode(tokenization)
+        if kernel is None or form is None or mode is None or not lines:
             return None
         text = form.text(list(lines))
         if text is None:  # a line holds a newline: the block cannot carry it
@@ -450,7 +445,7 @@ class CompiledEngine(Engine):
         """In C (``_accel.InfoTable``) for the word modes, ``_WEIGH_LINES``
         of every stream at a time, tokenized in threads."""
         kernel = accelerator()
-        if kernel is None or not _weighs(tokenization) or not streams[0]:
+        if kernel is None or _word_mode(tokenization) is None or not streams[0]:
             return None
         table = kernel.InfoTable(len(streams), order, bits, falsy)
         weighed = CompiledWeighed(tokenization, table)
