@@ -848,6 +848,26 @@ def test_a_compact_table_holds_the_same_numbers_in_less_memory(engine):
     huge = SegmentTable(array("q", [2**40]), array("q", [1]), array("q", [0] * 4),
                         array("q", [1, 1]), 1, 4)  # fmt: skip
     assert huge.compact() is huge
+    # the int32 table's sentence scores (the kernel reads each width as it is)
+    wide = SegmentTable(array("q", [40_000]), array("q", [-1]), array("q", [39_000, 3, 2, 1]),
+                        array("q", [40_001, 40_001]), 1, 4)  # fmt: skip
+    assert wide.compact().hyp_len.itemsize == 4  # type: ignore[union-attr]
+    assert variant.sentence_values_from_tables([wide.compact()]) == (
+        variant.sentence_values_from_tables([wide])
+    )
+
+
+@needs_accel
+def test_the_sentence_kernel_refuses_buffers_other_than_signed_integers():
+    from array import array
+
+    from bleukit import _accel
+
+    ints, floats = array("q", [1]), array("d", [1.0])
+    with pytest.raises(ValueError, match="int16, int32 or int64"):
+        _accel.sentence_bleu(ints, array("q", [1] * 4), floats, 4, 4, 0, False, 0, 0.0, False)
+    with pytest.raises(ValueError, match="int16, int32 or int64"):
+        _accel.sentence_bleu(array("H", [1]), array("q", [1] * 4), ints, 4, 4, 0, 0, 0, 0.0, 0)
 
 
 @needs_accel

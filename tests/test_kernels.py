@@ -69,6 +69,86 @@ def test_compiled_pair_swap_sums_draw_pythons_trials(cells, pairs, seed, data):
     )
 
 
+@needs_accel
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=80),
+    st.integers(0, 30),
+    st.integers(0, 2**32) | st.none(),
+)
+def test_compiled_signed_trials_equal_the_reference(weights, trials, seed):
+    """PERM-BOTH's signed sums of cell weights (MetaKernels.signed_trials) in
+    C: the same trials as approximate randomization's sums of the weights'
+    two parts, for cells below, at and above a 32-bit word."""
+    draws = Draws.from_seed(len(weights), trials, seed)
+    assert C.signed_trials(weights, draws) == PY.signed_trials(weights, draws)
+
+
+def test_signed_trials_by_hand():
+    """A cell keeps its weight where its bit is set (cell j: bit n-1-j, as
+    approximate randomization reads getrandbits), else the weight negated."""
+    weights = [5, -7, 11]
+    draws = Draws.from_seed(3, 6, 3)
+    rng = draws.rng()
+    bits = [rng.getrandbits(3) for _ in range(6)]
+    expected = [sum(w if b >> (2 - j) & 1 else -w for j, w in enumerate(weights)) for b in bits]
+    for engine in KERNELS:
+        assert KERNELS[engine].signed_trials(weights, draws) == expected
+        with pytest.raises(InputError, match="no segments"):
+            KERNELS[engine].signed_trials([], draws)
+
+
+@needs_accel
+def test_compiled_signed_trials_refuse_bad_calls_and_sum_many_vectors():
+    from array import array
+
+    from bleukit.meta import _kernels
+
+    draws = Draws.from_seed(3, 4, 1)
+    a, b = [1, 2, -3], [-4, 0, 9]
+    both = _kernels.signed_trials(draws.state, 3, array("q", a + b), 4)
+    assert memoryview(both).cast("q").tolist() == C.signed_trials(a, draws) + C.signed_trials(
+        b, draws
+    )
+    with pytest.raises(ValueError, match="signed_trials"):
+        _kernels.signed_trials(draws.state, 2, array("q", a), 4)
+    with pytest.raises(OverflowError, match="2\\*\\*62"):
+        _kernels.signed_trials(draws.state, 2, array("q", [2**61, 2**61]), 4)
+    # past the kernel's integers, the reference's sums
+    huge = [2**62, -(2**62), 1]
+    assert C.signed_trials(huge, draws) == PY.signed_trials(huge, draws)
+
+
+@needs_accel
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 4), st.integers(1, 40), st.integers(0, 6), st.data())
+def test_compiled_gathered_sums_equal_the_reference(cells, vectors, per, resamples, data):
+    """Each resample's sums of each vector at its positions (repeats
+    counted), in C as in the reference, and the reference's where a sum
+    could pass int64 or a position is outside the vectors."""
+    value = st.integers(-(2**31), 2**31) | st.sampled_from([2**62, -(2**63)])
+    values = [data.draw(st.lists(value, min_size=cells, max_size=cells)) for _ in range(vectors)]
+    position = st.integers(0, cells - 1) | st.sampled_from([-1, cells])
+    indices = data.draw(st.lists(position, min_size=per * resamples, max_size=per * resamples))
+    try:
+        expected = PY.gathered_sums(values, indices, per)
+    except IndexError:
+        with pytest.raises(IndexError):
+            C.gathered_sums(values, indices, per)
+        return
+    assert C.gathered_sums(values, indices, per) == expected
+
+
+def test_gathered_sums_by_hand_and_refusals():
+    for kind in KERNELS.values():
+        assert kind.gathered_sums([[1, 10, 100], [0, -1, 5]], [0, 0, 2, 1, 2, 2], 3) == [
+            [102, 5],
+            [210, 9],
+        ]
+        with pytest.raises(InputError, match="not resamples of 4"):
+            kind.gathered_sums([[1, 2]], [0, 1, 1], 4)
+
+
 def test_pair_swap_sums_by_hand_and_refusals():
     from bleukit.meta.pairs import pair_swap_sums
 
@@ -323,13 +403,22 @@ def test_compiled_swap_tables_equal_the_reference(systems, items, kind, threshol
 def test_compiled_pair_counts_equal_the_reference(data):
     """MetaKernels.pair_counts in C classifies every pair as the reference
     (meta.pairs.pair_counts) does: ties, -0.0 and 0.0, runs of equals."""
-    from bleukit.meta.pairs import pair_counts
+    from bleukit.meta.pairs import pair_counts, rated
 
     n = data.draw(st.integers(0, 60))
     cell = st.sampled_from([0.0, -0.0, 0.5, 1.0, -1.0, 2.5, 1e300, -3.25])
     metric = data.draw(st.lists(cell, min_size=n, max_size=n))
     human = data.draw(st.lists(cell, min_size=n, max_size=n))
     assert C.pair_counts(metric, human) == pair_counts(metric, human)
+    # an unrated (NaN) score on either side: its pairs left out, as
+    # meta.pairs.rated leaves them
+    nan = float("nan")
+    unrated = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    sides = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    metric = [nan if u and s else x for x, u, s in zip(metric, unrated, sides)]
+    human = [nan if u and not s else x for x, u, s in zip(human, unrated, sides)]
+    assert C.rated_pair_counts(metric, human) == PY.rated_pair_counts(metric, human)
+    assert PY.rated_pair_counts(metric, human) == pair_counts(*rated(metric, human))
 
 
 @needs_accel

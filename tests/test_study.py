@@ -16,11 +16,14 @@ import bleukit
 from bleukit.core.errors import InputError
 from bleukit.core.resampling import Draws, randomization_selections
 from bleukit.corpus.systems import collect
+from bleukit.engines import ENGINES
 from bleukit.meta import statistics
 from bleukit.meta import study as s
 from bleukit.meta.judgements import Judgements
 from bleukit.meta.kernels import meta_kernels
 from bleukit.meta.pairs import swap_tables
+
+AVAILABLE = [e.name for e in ENGINES.entries() if e.component.unavailable() is None]
 
 SYSTEMS = ("Facebook-AI", "UEdin", "Online-W", "HuaweiTSC")
 N = 40
@@ -175,16 +178,41 @@ def test_settings_are_checked():
             bad.check()
 
 
-def test_human_p_values_by_brute_force():
+@pytest.mark.parametrize("engine", AVAILABLE)
+def test_human_p_values_by_brute_force(engine):
     human = [[3.0, 1.0, 2.0], [1.0, 1.0, 4.0]]
     draws = Draws.from_seed(3, 200, 9)
-    p = s.human_p_values(human, draws)
+    p = s.human_p_values(human, draws, meta_kernels(ENGINES.get(engine)))
     observed = sum(human[0]) - sum(human[1])
     deltas = []
     for sel, _ in randomization_selections(draws):
         a = sum(h0 if b else h1 for h0, h1, b in zip(human[0], human[1], sel))
         deltas.append(a - (sum(human[0]) + sum(human[1]) - a))
     assert p[0][1] == sum(d >= observed for d in deltas) / 200
+
+
+@pytest.mark.parametrize("engine", AVAILABLE)
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.floats(-1e6, 1e6, allow_nan=False) | st.sampled_from([0.1, -1e-300, 2.0**-60, 3e5]),
+        min_size=1,
+        max_size=40,
+    ),
+    st.integers(0, 12),
+)
+def test_exact_signed_trials_are_the_exact_sums_of_each_trial(engine, values, trials):
+    """Every trial's signed sum of floats (``_ExactSums.signed_trials``: the
+    scaled integers in 31-bit limbs, through the kernels) is the correctly
+    rounded exact sum of the values, each negated where the trial swaps it,
+    whatever the spread of their exponents (values of over 64 bits scaled)."""
+    draws = Draws.from_seed(len(values), trials, 5)
+    got = s._ExactSums(values).signed_trials(draws, meta_kernels(ENGINES.get(engine)))
+    expected = [
+        float(sum(Fraction(v) if b == 1 else -Fraction(v) for v, b in zip(values, sel)))
+        for sel, _ in randomization_selections(draws)
+    ]
+    assert got == expected
 
 
 def judged_apart(variant, hyps, refs):
@@ -525,13 +553,11 @@ def test_grid_names_and_shortlist(corpus):
     st.data(),
 )  # fmt: skip
 def test_exact_sums_are_fsums_values(values, data):
-    """The study's exact integer sums (resamples' item statistics, the
-    humans' permutation sides) give math.fsum's floats, any values."""
+    """The study's exact integer sums (resamples' item statistics) give
+    math.fsum's floats, any values."""
     exact = s._ExactSums(values)
     idx = data.draw(st.lists(st.integers(0, len(values) - 1), max_size=60))
     assert exact.total(idx) == math.fsum(values[i] for i in idx)
-    selected = data.draw(st.lists(st.integers(0, 1), min_size=len(values), max_size=len(values)))
-    assert exact.signed(selected) == math.fsum(v if b else -v for v, b in zip(values, selected))
 
 
 def test_an_undefined_statistic_gets_no_test_and_no_cluster(corpus):

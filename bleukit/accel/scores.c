@@ -364,40 +364,66 @@ static double sentence_bleu_one(int64_t hyp, int64_t ref, const int64_t *match, 
     return bleu_of(hyp, ref, match, ngrams, order, method, k, effective);
 }
 
+/* A signed integer buffer of int16, int32 or int64 items (a store keeps its
+ * tables in the narrowest: SegmentTable.compact), into *size; -1 with a
+ * Python error set (the view released). */
+static int signed_ints(PyObject *obj, Py_buffer *view, int *size) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    const char *fmt = view->format ? view->format : "B";
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    int ok = fmt[0] && !fmt[1] && strchr("hilq", fmt[0]) &&
+             (view->itemsize == 2 || view->itemsize == 4 || view->itemsize == 8);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "sentence_bleu: int16, int32 or int64 buffers");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    *size = (int)view->itemsize;
+    return 0;
+}
+
+static inline int64_t int_item(const void *buf, int size, Py_ssize_t i) {
+    return size == 2 ? ((const int16_t *)buf)[i]
+           : size == 4 ? ((const int32_t *)buf)[i] : ((const int64_t *)buf)[i];
+}
+
 static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer hyp, matches, nearest;
+    PyObject *objs[3];
+    Py_buffer views[3];
+    int sizes[3], got = 0;
     Py_ssize_t width;
     int order, column, at_least_one, method, effective;
     double k;
-    if (!PyArg_ParseTuple(args, "y*y*y*niipidp", &hyp, &matches, &nearest, &width, &order, &column,
-                          &at_least_one, &method, &k, &effective))
+    if (!PyArg_ParseTuple(args, "OOOniipidp", &objs[0], &objs[1], &objs[2], &width, &order,
+                          &column, &at_least_one, &method, &k, &effective))
         return NULL;
     PyObject *result = NULL;
-    Py_ssize_t n = hyp.len / (Py_ssize_t)sizeof(int64_t);
-    if (hyp.len != n * (Py_ssize_t)sizeof(int64_t) ||
-        matches.len != n * width * (Py_ssize_t)sizeof(int64_t) ||
-        nearest.len != 2 * n * (Py_ssize_t)sizeof(int64_t) || order < 1 ||
+    for (; got < 3; got++)
+        if (signed_ints(objs[got], &views[got], &sizes[got]) < 0) goto done;
+    Py_ssize_t n = views[0].len / sizes[0];
+    if (views[1].len != n * width * sizes[1] || views[2].len != 2 * n * sizes[2] || order < 1 ||
         order > MAX_SCORE_ORDER || order > width || column < 0 || column > 1 || method < 0 ||
         method >= SMOOTH_COUNT) {
         PyErr_SetString(PyExc_ValueError,
-                        "sentence_bleu: hyp_len n, matches n x width and nearest n x 2 int64, "
+                        "sentence_bleu: hyp_len n, matches n x width and nearest n x 2 integers, "
                         "1 <= order <= width, a column 0 or 1 and a known method");
         goto done;
     }
     result = PyBytes_FromStringAndSize(NULL, n * sizeof(double));
     if (!result) goto done;
     double *out = (double *)PyBytes_AS_STRING(result);
-    const int64_t *h = hyp.buf, *m = matches.buf, *r = nearest.buf;
+    const void *h = views[0].buf, *m = views[1].buf, *r = views[2].buf;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++)
-        out[i] = sentence_bleu_one(h[i], r[2 * i + column], m + i * width, order, at_least_one,
-                                   method, k, effective);
+    int64_t match[MAX_SCORE_ORDER];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        for (int j = 0; j < order; j++) match[j] = int_item(m, sizes[1], i * width + j);
+        out[i] = sentence_bleu_one(int_item(h, sizes[0], i), int_item(r, sizes[2], 2 * i + column),
+                                   match, order, at_least_one, method, k, effective);
+    }
     Py_END_ALLOW_THREADS
 done:
-    PyBuffer_Release(&hyp);
-    PyBuffer_Release(&matches);
-    PyBuffer_Release(&nearest);
+    while (got > 0) PyBuffer_Release(&views[--got]);
     return result;
 }
 

@@ -496,11 +496,12 @@ class CompiledEngine(Engine):
         value = rule.value or 0.0
         out: list[float] = []
         for t in tables:
-            # a store's tables are int16 or int32 (SegmentTable.compact): int64 for it
+            # a store's tables are int16 or int32 (SegmentTable.compact), read
+            # as they are, as are kernel outputs; lists as int64
             raw = kernel.sentence_bleu(
-                typed_buffer(t.hyp_len, "q"), typed_buffer(t.matches, "q"),
-                typed_buffer(t.nearest, "q"), t.order, rule.order, column, at_least_one,
-                method, value, rule.effective_order,
+                *(a if isinstance(a, (array, memoryview)) else array("q", a)
+                  for a in (t.hyp_len, t.matches, t.nearest)),
+                t.order, rule.order, column, at_least_one, method, value, rule.effective_order,
             )  # fmt: skip
             out.extend(_floats(raw))
         return out

@@ -131,6 +131,152 @@ done:
     return result;
 }
 
+/* signed_trials(state, cells, weights, trials): approximate randomization's
+ * signed sums of per-cell weights, as Engine.randomization_sums gives them
+ * from a weight's positive and negative parts (the reference:
+ * bleukit.meta.kernels.MetaKernels.signed_trials): per trial,
+ * random.Random(state).getrandbits(cells), and the sum over cells j of
+ * weights[j] where bit cells-1-j is set (ar_sums's order: the bits read as
+ * format(bits, "0nb")), -weights[j] where it is clear. weights holds one or
+ * more vectors of cells int64, each summed over the same trials: vectors x
+ * trials int64, each vector's trials in turn. */
+static PyObject *signed_trials(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_ssize_t cells, trials;
+    Py_buffer wbuf;
+    if (!PyArg_ParseTuple(args, "Ony*n", &state, &cells, &wbuf, &trials)) return NULL;
+    PyObject *result = NULL;
+    uint32_t *words = NULL;
+    int64_t *weight = NULL, *lut = NULL, *totals = NULL;
+    Twister t;
+    Py_ssize_t vectors = cells > 0 ? wbuf.len / ((Py_ssize_t)sizeof(int64_t) * cells) : 0;
+    if (cells < 1 || trials < 0 || wbuf.len != vectors * cells * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "signed_trials: weights int64, vectors of cells >= 1 each; trials >= 0");
+        goto done;
+    }
+    const int64_t *w = wbuf.buf;
+    /* a trial's sum lies within the sum of the magnitudes: past 2**62 the
+     * doubled sum of set cells below could overflow */
+    totals = malloc((vectors + 1) * sizeof(int64_t));
+    if (!totals) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t v = 0; v < vectors; v++) {
+        uint64_t size = 0;
+        int64_t total = 0;
+        for (Py_ssize_t j = 0; j < cells; j++) {
+            int64_t x = w[v * cells + j];
+            uint64_t mag = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+            if (mag >= ((uint64_t)1 << 62) || (size += mag) >= ((uint64_t)1 << 62)) {
+                PyErr_SetString(PyExc_OverflowError,
+                                "signed_trials: the weights' magnitudes sum past 2**62");
+                goto done;
+            }
+            total += x;
+        }
+        totals[v] = total;
+    }
+    if (twister_load(state, &t) < 0) goto done;
+    Py_ssize_t nwords = (cells - 1) / 32 + 1;
+    /* every trial's bits at once, when they are few (each vector reads
+     * them again), else a block of trials at a time */
+    Py_ssize_t block = trials;
+    if (block * nwords > (Py_ssize_t)(16 << 20) / (Py_ssize_t)sizeof(uint32_t))
+        block = (16 << 20) / ((Py_ssize_t)sizeof(uint32_t) * nwords) + 1;
+    words = malloc((block + 1) * nwords * sizeof(uint32_t));
+    weight = calloc(nwords * 32, sizeof(int64_t));
+    lut = malloc(nwords * 8 * 16 * sizeof(int64_t));
+    result = PyBytes_FromStringAndSize(NULL, vectors * trials * sizeof(int64_t));
+    if (!words || !weight || !lut || !result) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    /* a block's tables are made again for each block: a block holds enough
+     * trials (16 MB of bits) that they cost a fraction of its lookups */
+    for (Py_ssize_t lo = 0; lo < trials; lo += block) {
+        Py_ssize_t hi = lo + block < trials ? lo + block : trials;
+        for (Py_ssize_t s = lo; s < hi; s++) twister_bits(&t, words + (s - lo) * nwords, cells);
+        for (Py_ssize_t v = 0; v < vectors; v++) {
+            /* bit b is cell cells-1-b */
+            for (Py_ssize_t b = 0; b < cells; b++) weight[b] = w[v * cells + cells - 1 - b];
+            weight_luts(weight, nwords, lut);
+            for (Py_ssize_t s = lo; s < hi; s++)
+                out[v * trials + s] = 2 * lut_sum(words + (s - lo) * nwords, nwords, lut) - totals[v];
+        }
+    }
+    Py_END_ALLOW_THREADS
+done:
+    free(words);
+    free(weight);
+    free(lut);
+    free(totals);
+    PyBuffer_Release(&wbuf);
+    return result;
+}
+
+/* gathered_sums(values, cells, indices, resamples): per resample (indices:
+ * resamples x k int32 cells, repeats counted), the sum of each vector's
+ * values at its cells (values: one or more vectors of cells int64):
+ * resamples x vectors int64 (the reference:
+ * bleukit.meta.kernels.MetaKernels.gathered_sums). */
+static PyObject *gathered_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_ssize_t cells, resamples;
+    Py_buffer vbuf, ibuf;
+    if (!PyArg_ParseTuple(args, "y*ny*n", &vbuf, &cells, &ibuf, &resamples)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t vectors = cells > 0 ? vbuf.len / ((Py_ssize_t)sizeof(int64_t) * cells) : 0;
+    Py_ssize_t total = ibuf.len / (Py_ssize_t)sizeof(int32_t);
+    if (cells < 1 || resamples < 1 || vbuf.len != vectors * cells * (Py_ssize_t)sizeof(int64_t) ||
+        ibuf.len != total * (Py_ssize_t)sizeof(int32_t) || total % resamples) {
+        PyErr_SetString(PyExc_ValueError, "gathered_sums: values int64, vectors of cells >= 1 "
+                                          "each; indices int32, resamples >= 1 of one length");
+        goto done;
+    }
+    const int64_t *v = vbuf.buf;
+    const int32_t *idx = ibuf.buf;
+    Py_ssize_t per = total / resamples;
+    for (Py_ssize_t i = 0; i < total; i++)
+        if (idx[i] < 0 || idx[i] >= cells) {
+            PyErr_Format(PyExc_ValueError, "gathered_sums: index %zd names a cell outside 0..%zd",
+                         i, cells - 1);
+            goto done;
+        }
+    /* every sum within int64: per x the largest magnitude below 2**62 */
+    uint64_t largest = 0;
+    for (Py_ssize_t i = 0; i < vectors * cells; i++) {
+        uint64_t mag = v[i] < 0 ? (uint64_t)0 - (uint64_t)v[i] : (uint64_t)v[i];
+        if (mag > largest) largest = mag;
+    }
+    if (per && largest && largest >= ((uint64_t)1 << 62) / (uint64_t)per) {
+        PyErr_SetString(PyExc_OverflowError, "gathered_sums: a sum could pass 2**62");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, resamples * vectors * sizeof(int64_t));
+    if (!result) goto done;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < resamples; r++)
+        for (Py_ssize_t k = 0; k < vectors; k++) {
+            const int64_t *row = v + k * cells;
+            const int32_t *at = idx + r * per;
+            int64_t sum = 0;
+            for (Py_ssize_t i = 0; i < per; i++) sum += row[at[i]];
+            out[r * vectors + k] = sum;
+        }
+    Py_END_ALLOW_THREADS
+done:
+    PyBuffer_Release(&vbuf);
+    PyBuffer_Release(&ibuf);
+    return result;
+}
+
 /* item_pairs(metric, human, systems, items, threshold[, weights]) -> (bytes, epsilon):
  * per item (column) of two systems x items matrices of doubles (system-
  * major), how its pairs of systems compare, as bleukit.meta.pairs.item_pairs
@@ -1120,7 +1266,8 @@ static void score_pair_counts(ScorePair *pairs, Py_ssize_t n, double *hs, double
 static PyObject *pair_counts(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer mbuf, hbuf;
-    if (!PyArg_ParseTuple(args, "y*y*", &mbuf, &hbuf)) return NULL;
+    int skip_unrated = 0;
+    if (!PyArg_ParseTuple(args, "y*y*|p", &mbuf, &hbuf, &skip_unrated)) return NULL;
     PyObject *result = NULL;
     ScorePair *pairs = NULL;
     double *hs = NULL, *tmp = NULL;
@@ -1139,8 +1286,12 @@ static PyObject *pair_counts(PyObject *self, PyObject *args) {
     const double *m = mbuf.buf, *h = hbuf.buf;
     int64_t c[5];
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++) pairs[i] = (ScorePair){m[i], h[i]};
-    score_pair_counts(pairs, n, hs, tmp, c);
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        /* skip_unrated: a NaN on either side is an unrated score, left out
+         * (bleukit.meta.pairs.rated) */
+        if (!skip_unrated || !(isnan(m[i]) || isnan(h[i]))) pairs[kept++] = (ScorePair){m[i], h[i]};
+    score_pair_counts(pairs, kept, hs, tmp, c);
     Py_END_ALLOW_THREADS
     result = Py_BuildValue("(LLLLL)", (long long)c[0], (long long)c[1], (long long)c[2],
                            (long long)c[3], (long long)c[4]);
@@ -1572,6 +1723,15 @@ static PyMethodDef methods[] = {
      "cell c, from the least significant) and the sum over pairs p of\n"
      "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
      "table: int8 or int32): trials int64."},
+    {"signed_trials", signed_trials, METH_VARARGS,
+     "signed_trials(state, cells, weights, trials) -> bytes\n\n"
+     "Per trial, random.Random with that state's getrandbits(cells), and the sum\n"
+     "of each cell's int64 weight, negated where its bit (cells-1-j for cell j)\n"
+     "is clear; weights: one or more vectors of cells: vectors x trials int64."},
+    {"gathered_sums", gathered_sums, METH_VARARGS,
+     "gathered_sums(values, cells, indices, resamples) -> bytes\n\n"
+     "Per resample (indices: resamples x k int32 cells, repeats counted), the sum\n"
+     "of each int64 vector's values at them: resamples x vectors int64."},
     {"resampled_pair_counts", resampled_pair_counts, METH_VARARGS,
      "resampled_pair_counts(metric, human, systems, items, indices, by_system, epsilon=0)\n"
      "-> bytes\n\n"
@@ -1608,8 +1768,10 @@ static PyMethodDef methods[] = {
      "acc_eq of b at epsilon_b agrees and of a at epsilon_a does not, and the\n"
      "other way round (bleukit.meta.pairs.pair_disagreements)."},
     {"pair_counts", pair_counts, METH_VARARGS,
-     "pair_counts(metric, human) -> (con, dis, tie_metric, tie_human, tie_both)\n\n"
-     "Every pair of positions of two float64 vectors classified, in O(n log n)\n"
+     "pair_counts(metric, human, skip_unrated=False) -> (con, dis, tie_metric, tie_human,\n"
+     "tie_both)\n\n"
+     "Every pair of positions of two float64 vectors classified, in O(n log n), those\n"
+     "with a NaN on either side left out where skip_unrated\n"
      "(bleukit.meta.pairs.pair_counts is the reference)."},
     {"system_swaps", system_swaps, METH_VARARGS,
      "system_swaps(state, a, b, human, statistic, trials) -> int\n\n"

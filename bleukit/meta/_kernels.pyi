@@ -2,7 +2,9 @@
 # the docstrings there.
 from typing_extensions import Buffer
 
-def pair_counts(metric: Buffer, human: Buffer, /) -> tuple[int, int, int, int, int]: ...
+def pair_counts(
+    metric: Buffer, human: Buffer, skip_unrated: bool = ..., /
+) -> tuple[int, int, int, int, int]: ...
 def resampled_pair_counts(
     metric: Buffer,
     human: Buffer,
@@ -58,3 +60,5 @@ def pair_disagreements(
 def system_swaps(
     state: tuple[int, ...], a: Buffer, b: Buffer, human: Buffer, statistic: int, trials: int, /
 ) -> int: ...
+def signed_trials(state: tuple[int, ...], cells: int, weights: Buffer, trials: int, /) -> bytes: ...
+def gathered_sums(values: Buffer, cells: int, indices: Buffer, resamples: int, /) -> bytes: ...

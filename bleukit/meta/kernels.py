@@ -80,6 +80,17 @@ class MetaKernels:
         sums = self.engine.randomization_sums(kept, swapped, draws)
         return [int(plus - minus) for (plus, minus), _ in sums]
 
+    def gathered_sums(
+        self, values: Sequence[Sequence[int]], indices: Sequence[int], per: int
+    ) -> list[list[int]]:
+        """Per resample (``indices``: resamples of ``per`` positions each, one
+        after the other, repeats counted), the sum of each vector of
+        ``values`` at its positions."""
+        if per < 1 or len(indices) % per:
+            raise InputError(f"{len(indices)} positions are not resamples of {per}")
+        return [[sum(map(v.__getitem__, indices[lo : lo + per])) for v in values]
+                for lo in range(0, len(indices), per)]  # fmt: skip
+
     def pair_swap_sums(
         self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
     ) -> list[int]:
@@ -91,6 +102,11 @@ class MetaKernels:
         """Every pair of positions of two score vectors classified
         (``pairs.pair_counts``)."""
         return pair_counts(metric, human)
+
+    def rated_pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
+        """``pair_counts`` of the rated entries (``pairs.rated``: a NaN on
+        either side left out)."""
+        return self.pair_counts(*rated(metric, human))
 
     def resampled_pair_counts(
         self,
@@ -246,6 +262,43 @@ class CompiledMetaKernels(MetaKernels):
         super().__init__(engine)
         self.module = module
 
+    def gathered_sums(
+        self, values: Sequence[Sequence[int]], indices: Sequence[int], per: int
+    ) -> list[list[int]]:
+        cells = len(values[0]) if values else 0
+        if (
+            not cells
+            or per < 1
+            or not indices
+            or len(indices) % per
+            or any(len(v) != cells for v in values)
+        ):
+            # no values or resamples, or ragged ones: the reference's sums or error
+            return super().gathered_sums(values, indices, per)
+        try:
+            flat_v = array("q", itertools.chain.from_iterable(values))
+            raw = self.module.gathered_sums(flat_v, cells, typed_buffer(indices, "i"),
+                                            len(indices) // per)  # fmt: skip
+        except (OverflowError, ValueError):
+            # values past int64's sums, or positions outside the vectors
+            # (the reference's sums, or its IndexError)
+            return super().gathered_sums(values, indices, per)
+        sums = memoryview(raw).cast("q").tolist()
+        k = len(values)
+        return [sums[r * k : (r + 1) * k] for r in range(len(indices) // per)]
+
+    def signed_trials(self, weights: Sequence[int], draws: Draws) -> list[int]:
+        if not weights:
+            # no cell: the reference refuses it
+            return super().signed_trials(weights, draws)
+        try:
+            sums = self.module.signed_trials(draws.state, len(weights), typed_buffer(weights, "q"),
+                                             draws.count)  # fmt: skip
+        except OverflowError:
+            # weights past int64's trials (the reference counts them)
+            return super().signed_trials(weights, draws)
+        return memoryview(sums).cast("q").tolist()
+
     def pair_swap_sums(
         self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
     ) -> list[int]:
@@ -274,6 +327,11 @@ class CompiledMetaKernels(MetaKernels):
             # the reference refuses vectors of two lengths
             return super().pair_counts(metric, human)
         return Pairs(*kernel.pair_counts(array("d", metric), array("d", human)))
+
+    def rated_pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
+        if len(metric) != len(human):
+            return super().rated_pair_counts(metric, human)
+        return Pairs(*self.module.pair_counts(array("d", metric), array("d", human), True))
 
     def resampled_pair_counts(
         self,

@@ -373,7 +373,7 @@ def item_weights(human: Sequence[Vector]) -> list[int]:
     weighs in a mean of the items' shares kept as an integer."""
     counts = []
     for column in zip(*human):
-        k = sum(not math.isnan(h) for h in column)
+        k = len(column) - sum(map(math.isnan, column))
         counts.append(k * (k - 1) // 2)
     common = math.lcm(*(c for c in counts if c)) if any(counts) else 1
     return [common // c if c else 0 for c in counts]

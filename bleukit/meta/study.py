@@ -51,13 +51,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.resampling import Columns, Draws, bootstrap_indices, randomization_selections
+from ..core.resampling import Columns, Draws, bootstrap_indices
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
 from ..io.progress import advance, stage
@@ -512,19 +513,49 @@ def _columns(
             for name, row in zip(stats.systems, human)]  # fmt: skip
 
 
-def _resampled_means(human: st.Matrix, indices: Sequence[Sequence[int]]) -> list[list[float]]:
+def _resampled_means(human: st.Matrix, resamples: _Resamples) -> list[list[float]]:
     """Per system, the mean of its rated scores in each resample (NaN where
     it has none there), as exact sums."""
-    out = []
+    exact = []
     for row in human:
-        values = _ExactSums([0.0 if math.isnan(x) else x for x in row])
-        counts = _ExactSums([0.0 if math.isnan(x) else 1.0 for x in row])
-        means = []
-        for idx in indices:
-            count = counts.total(idx)
-            means.append(values.total(idx) / count if count else st.nan)
-        out.append(means)
-    return out
+        exact.append(_ExactSums([0.0 if math.isnan(x) else x for x in row]))
+        exact.append(_ExactSums([0.0 if math.isnan(x) else 1.0 for x in row]))
+    totals = resamples.totals(exact)
+    return [_ratios(totals[k], totals[k + 1]) for k in range(0, len(totals), 2)]
+
+
+def _ratios(numerators: Sequence[float], denominators: Sequence[float]) -> list[float]:
+    """Each resample's quotient of its sums (NaN where the denominator's is 0)."""
+    return [x / d if d else st.nan for x, d in zip(numerators, denominators)]
+
+
+@dataclass(frozen=True)
+class _Resamples:
+    """The bootstrap resamples of the study's segments, each ``per``
+    positions (repeats kept), one after the other in one int32 array that
+    every variant's exact sums gather from (``MetaKernels.gathered_sums``)."""
+
+    positions: array[int]
+    per: int
+    kernels: MetaKernels
+
+    @classmethod
+    def of(cls, indices: Sequence[Sequence[int]], kernels: MetaKernels) -> _Resamples:
+        return cls(array("i", itertools.chain.from_iterable(indices)),
+                   len(indices[0]) if indices else 1, kernels)  # fmt: skip
+
+    def totals(self, exact: Sequence[_ExactSums]) -> list[list[float]]:
+        """Per exact sum, its ``total`` in each resample: every one's limbs
+        gathered in one pass."""
+        limbs = [e.limbs() for e in exact]
+        if not self.positions:
+            return [[] for _ in exact]
+        sums = self.kernels.gathered_sums([x for ls in limbs for x in ls], self.positions, self.per)
+        out, k = [], 0
+        for e, ls in zip(exact, limbs):
+            out.append([e.from_limbs(row[k : k + len(ls)]) for row in sums])
+            k += len(ls)
+        return out
 
 
 # ----------------------------------------------------------- the statistics
@@ -562,7 +593,7 @@ def _segment_statistics(
     out = {name: _ratio(numerators, denominators, every)
            for name, (numerators, denominators) in items.items()}  # fmt: skip
     for by in ("none", "system"):
-        pairs = [kernels.pair_counts(*rated(m, h)) for m, h in st.groups(metric, human, by)]
+        pairs = [kernels.rated_pair_counts(m, h) for m, h in st.groups(metric, human, by)]
         out.update(_grouped(by, pairs, threshold))
     epsilons = {}
     for by in CALIBRATED:
@@ -603,13 +634,12 @@ def _permutation_p_values(
     return p
 
 
-def human_p_values(human: st.Matrix, draws: Draws) -> list[list[float]]:
+def human_p_values(human: st.Matrix, draws: Draws, kernels: MetaKernels) -> list[list[float]]:
     """One-sided paired permutation p-values that system i beats j by the
     mean of its segment scores (Thompson et al. 2024's ``pce``): per trial
     each segment's two scores swapped where the trial's bit is set."""
-    exact = [_ExactSums(scores) for scores in human]
     # per trial and system: the sum of its scores, each signed by the trial
-    partial = [[e.signed(sel) for e in exact] for sel, _ in randomization_selections(draws)]
+    partial = list(zip(*(_ExactSums(scores).signed_trials(draws, kernels) for scores in human)))
     totals = [math.fsum(scores) for scores in human]
 
     def sides(i: int, j: int) -> list[float]:
@@ -660,14 +690,16 @@ def pair_tests(human: st.Matrix, settings: Settings) -> _PairTests:
     return out
 
 
-def rated_human_p_values(human: st.Matrix, pairs: _PairTests) -> list[list[float]]:
+def rated_human_p_values(
+    human: st.Matrix, pairs: _PairTests, kernels: MetaKernels
+) -> list[list[float]]:
     """``human_p_values`` of each pair of systems over its ``pair_tests``
     segments (NaN for a pair not tested)."""
     n = len(human)
     p = [[st.nan] * n for _ in range(n)]
     for (i, j), (both, draws) in pairs.items():
         pair = [[human[x][k] for k in both] for x in (i, j)]
-        p[i][j] = human_p_values(pair, draws)[0][1]
+        p[i][j] = human_p_values(pair, draws, kernels)[0][1]
     return p
 
 
@@ -697,6 +729,7 @@ def _intervals(
     matrices: tuple[st.Matrix, st.Matrix],
     epsilons: dict[str, float],
     indices: Sequence[Sequence[int]],
+    resamples: _Resamples,
     draws: Draws,
     settings: Settings,
 ) -> dict[str, tuple[float, float]]:
@@ -712,16 +745,17 @@ def _intervals(
         [sign * x for x in variant.score_sums(c, rows)]
         for c, rows in zip(columns, variant.engine.bootstrap_rows(columns, draws))
     ]
-    samples: dict[str, list[float]] = {name: [] for name in (*SYSTEM, *item_values)}
-    for k, idx in enumerate(indices):
+    samples: dict[str, list[float]] = {name: [] for name in SYSTEM}
+    for k in range(len(indices)):
         metric = [per_system[s][k] for s in range(len(per_system))]
         human = [row[k] for row in human_system]
         # a resample without a rated segment of some system has no value
         unrated = any(math.isnan(x) for x in human)
         for name, f in SYSTEM.items():
             samples[name].append(st.nan if unrated else f(metric, human))
-        for name, (numerators, denominators) in item_values.items():
-            samples[name].append(_ratio(numerators, denominators, idx))
+    totals = resamples.totals([e for pair in item_values.values() for e in pair])
+    for k, name in enumerate(item_values):
+        samples[name] = _ratios(totals[2 * k], totals[2 * k + 1])
     for by in ("none", "system"):
         counts = kernels.resampled_pair_counts(*matrices, indices, by == "system")
         for groups in counts:
@@ -765,10 +799,31 @@ class _ExactSums:
         # int / int is correctly rounded, as fsum's sum is
         return sum(map(self._scaled.__getitem__, idx)) / (1 << self._shift)
 
-    def signed(self, selected: Sequence[int]) -> float:
-        """The sum of the values, each negated where ``selected`` is 0."""
-        chosen = sum(itertools.compress(self._scaled, selected))
-        return (2 * chosen - self._sum) / (1 << self._shift)
+    def limbs(self) -> list[list[int]]:
+        """The scaled integers cut in limbs of 31 bits, the lowest first (all
+        but the last non-negative): a kernel sums each within int64, and
+        ``from_limbs`` adds the sums back exactly."""
+        top = max((x.bit_length() for x in self._scaled), default=0) // _LIMB
+        return [[x >> (_LIMB * k) if k == top else x >> (_LIMB * k) & _LIMB_MASK
+                 for x in self._scaled] for k in range(top + 1)]  # fmt: skip
+
+    def from_limbs(self, sums: Sequence[int]) -> float:
+        """The float of a sum of the scaled integers given by its limbs' sums."""
+        return sum(x << (_LIMB * k) for k, x in enumerate(sums)) / (1 << self._shift)
+
+    def signed_trials(self, draws: Draws, kernels: MetaKernels) -> list[float]:
+        """Per approximate-randomization trial of ``draws``, the sum of the
+        values, each negated where the trial swaps it (``randomization_selections``'s
+        0), from the kernels' ``signed_trials`` of each limb."""
+        if not self._scaled:
+            return [0.0] * draws.count
+        sums = [kernels.signed_trials(limb, draws) for limb in self.limbs()]
+        return [self.from_limbs(trial) for trial in zip(*sums)]
+
+
+#: the bits of a limb (``_ExactSums.limbs``)
+_LIMB = 31
+_LIMB_MASK = (1 << _LIMB) - 1
 
 
 #: per item-grouped statistic, its items' numerators and denominators
@@ -956,7 +1011,7 @@ def _pooled_trials(
     # acc_eq; a system without any has no value
     counted = []
     if statistic.endswith("_system"):
-        counts = [kernels.pair_counts(*rated(zb[cut], flat_h[cut])) for cut in groups]
+        counts = [kernels.rated_pair_counts(zb[cut], flat_h[cut]) for cut in groups]
         tau = statistic == "kendall_like_system"
         counted = [p.con + p.dis + p.tie_metric if tau else p.total for p in counts]
     if statistic != "kendall_like_system" and len({c for c in counted if c}) < 2:
@@ -1067,15 +1122,18 @@ def run(
     stage("testing the variants", len(tested), "variants")
 
     n = len(segments)
+    kernels = meta_kernels(variants[0].engine)
     boot = Draws.from_seed(n, settings.samples, settings.seed) if settings.samples else None
     indices = bootstrap_indices(boot) if boot else []
-    human_boot = _resampled_means(human, indices)
+    resamples = _Resamples.of(indices, kernels)
+    human_boot = _resampled_means(human, resamples)
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
     human_p = None
     # a pair of systems' human test: on the segments both are rated on
     pairs = pair_tests(human, settings) if perm and not complete else {}
     if perm:
-        human_p = human_p_values(human, perm) if complete else rated_human_p_values(human, pairs)
+        human_p = (human_p_values(human, perm, kernels) if complete
+                   else rated_human_p_values(human, pairs, kernels))  # fmt: skip
     results = list(points)
     for k in tested:
         v, point = variants[k], points[k]
@@ -1087,8 +1145,9 @@ def run(
         if perm and human_p is not None:
             if settings.spa == "segments":
                 # the metric's segment scores tested as the humans' are
-                p_values = (human_p_values(scores.sentences, perm) if complete
-                            else rated_human_p_values(scores.sentences, pairs))  # fmt: skip
+                sentences = scores.sentences
+                p_values = (human_p_values(sentences, perm, kernels) if complete
+                            else rated_human_p_values(sentences, pairs, kernels))  # fmt: skip
             elif complete or whole:
                 # the metric's test on the segments its scores come from
                 p_values = metric_p_values(v, columns, scores.system, perm)
@@ -1098,8 +1157,8 @@ def run(
         intervals = {}
         if boot:
             intervals = _intervals(v, columns, human_boot, item_values[k],
-                                   (scores.sentences, human), point.epsilons, indices, boot,
-                                   settings)  # fmt: skip
+                                   (scores.sentences, human), point.epsilons, indices,
+                                   resamples, boot, settings)  # fmt: skip
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)
         stats.release_columns(v)  # the whole test set's columns (``_columns``)
@@ -1107,7 +1166,6 @@ def run(
 
     significance = []
     if settings.trials and len(tested) > 1:
-        kernels = meta_kernels(variants[0].engine)
         statistics = settings.tested_statistics()
         stage("comparing the tested variants", len(statistics), "statistics")
         for statistic in statistics:
