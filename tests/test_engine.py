@@ -815,6 +815,31 @@ def test_selected_rows_are_one_table_of_those_segments(engine):
                     [0])  # fmt: skip
 
 
+@given(
+    st.lists(st.tuples(st.integers(0, 9), st.integers(0, 4), st.integers(0, 4)), max_size=12),
+    st.integers(1, 4),
+    st.booleans(),
+)
+def test_a_tables_sums_are_its_segments_statistics_summed(rows, order, at_least_one):
+    """``table_sum`` reads the table's cached column sums (``SegmentTable.sums``):
+    at every order up to the table's, and under every policy, the sum of
+    its segments' statistics."""
+    from array import array
+
+    from bleukit.core.reflen import closest, shortest
+    from bleukit.engines.tables import SegmentTable, table_stats, table_sum
+
+    width = 4
+    hyp = array("q", [h for h, _, _ in rows])
+    refs = array("q", [r for _, r, s in rows for r in (r, r + s)])
+    matches = array("q", [min(h, r) for h, r, _ in rows for _ in range(width)])
+    nearest = array("q", [x for _, r, s in rows for x in (r, r)])
+    table = SegmentTable(hyp, refs, matches, nearest, 2, width)
+    for policy in (closest, shortest, lambda h, lengths: max(lengths)):
+        expected = sum(table_stats(table, policy, at_least_one, order), Stats.zero(order))
+        assert table_sum(table, policy, at_least_one, order) == expected
+
+
 @pytest.mark.parametrize("engine", AVAILABLE)
 def test_a_compact_table_holds_the_same_numbers_in_less_memory(engine):
     """A store keeps its tables int16, or int32 where a number passes int16

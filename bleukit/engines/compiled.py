@@ -618,12 +618,12 @@ class CompiledEngine(Engine):
         if kernel is None or cols.rows is None:
             return super().split_sums(cols, draws)
         # side A of the system against zeros is its selected segments' sums;
-        # of zeros against it, its others'
+        # its others' are the rest of its totals (one pass, not two)
         zeros = array(cols.rows.typecode, bytes(len(cols.rows) * cols.rows.itemsize))
-        return tuple(  # type: ignore[return-value]
-            memoryview(kernel.ar_sums(draws.state, a, b, cols.width, draws.count)).cast("q")
-            for a, b in ((cols.rows, zeros), (zeros, cols.rows))
-        )
+        raw = kernel.ar_sums(draws.state, cols.rows, zeros, cols.width, draws.count)
+        selected = memoryview(raw).cast("q")
+        others = [t - a for t, a in zip(itertools.cycle(cols.total()), selected)]
+        return selected, others
 
     def randomization_sums(self, base: Columns, other: Columns, draws: Draws) -> Iterator[Sides]:
         kernel = accelerator()

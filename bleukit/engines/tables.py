@@ -17,6 +17,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Union
 
 from ..core.reflen import Policy, RefLength, closest, shortest
@@ -62,6 +63,20 @@ class SegmentTable:
             return SegmentTable(hyp_len, ref_len, matches, nearest, self.nref, self.order)
         return self
 
+    @cached_property
+    def sums(self) -> TableSums:
+        """The column sums every ``table_sum`` of this table reads, made
+        once: a study sums one table under dozens of variants (orders,
+        smoothings) of its tokenization."""
+        width = self.order
+        return TableSums(
+            tuple(Counter(self.hyp_len).items()),
+            sum(self.hyp_len),
+            tuple(sum(self.matches[k::width]) for k in range(width)),
+            sum(self.nearest[0::2]),
+            sum(self.nearest[1::2]),
+        )
+
     def ref_lengths(self, i: int) -> tuple[int, ...]:
         row = self.ref_len[i * self.nref : (i + 1) * self.nref]
         return tuple(r for r in row if r >= 0)
@@ -75,6 +90,20 @@ class SegmentTable:
         if ref_length is shortest:
             return self.nearest[1::2]
         return [ref_length(h, self.ref_lengths(i)) for i, h in enumerate(self.hyp_len)]
+
+
+@dataclass(frozen=True)
+class TableSums:
+    """A table's sums (``SegmentTable.sums``): each hypothesis length and
+    how many segments have it, the hypotheses' tokens, each order's clipped
+    matches (up to the table's), and the closest and shortest reference
+    lengths."""
+
+    lengths: tuple[tuple[int, int], ...]
+    hyp: int
+    matches: tuple[int, ...]
+    closest: int
+    shortest: int
 
 
 def table_stats(
@@ -101,18 +130,18 @@ def table_sum(table: SegmentTable, ref_length: Policy, at_least_one: bool, order
     width, n = table.order, len(table.hyp_len)
     if n == 0:
         return Stats.zero(order)
-    per_length = [
-        (c, ngram_totals(L, order, at_least_one)) for L, c in Counter(table.hyp_len).items()
-    ]
+    sums = table.sums
+    per_length = [(c, ngram_totals(L, order, at_least_one)) for L, c in sums.lengths]
     totals = tuple(sum(c * t[k] for c, t in per_length) for k in range(order))
-    counts = tuple(sum(table.matches[k::width]) for k in range(order))
-    ref_len: RefLength = sum(table.chosen_lengths(ref_length))
+    ref_len: RefLength = (sums.closest if ref_length is closest
+                          else sums.shortest if ref_length is shortest
+                          else sum(table.chosen_lengths(ref_length)))  # fmt: skip
     last = n - 1
     last_len = table.hyp_len[last]
     return Stats(
-        sum(table.hyp_len),
+        sums.hyp,
         ref_len,
-        counts,
+        sums.matches[:order],
         totals,
         n,
         last_len,
