@@ -677,3 +677,20 @@ def test_soft_pairwise_accuracy_of_segment_scores_as_mt_metrics_eval(corpus):
     assert corpus_test.variants[0].system["soft_pairwise_accuracy"] < 1.0
     with pytest.raises(InputError, match="spa 'words': expected corpus or segments"):
         s.Settings(spa="words").check()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_counted_pairs_are_the_pair_counts(data):
+    """A system's pairs in PERM-BOTH by system (``_counted_pairs``): all its
+    rated pairs for acc_eq, those the humans do not tie for Kendall-like
+    tau, as ``pair_counts`` classifies them (NaN, -0.0, ties)."""
+    from bleukit.meta.pairs import pair_counts, rated
+
+    n = data.draw(st.integers(0, 30))
+    cell = st.sampled_from([0.0, -0.0, 1.0, 2.5, -1.0, math.nan])
+    metric = data.draw(st.lists(cell, min_size=n, max_size=n))
+    human = data.draw(st.lists(cell, min_size=n, max_size=n))
+    p = pair_counts(*rated(metric, human))
+    assert s._counted_pairs(metric, human, False) == p.total
+    assert s._counted_pairs(metric, human, True) == p.con + p.dis + p.tie_metric

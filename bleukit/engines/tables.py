@@ -69,8 +69,16 @@ class SegmentTable:
         once: a study sums one table under dozens of variants (orders,
         smoothings) of its tokenization."""
         width = self.order
+        lengths = Counter(self.hyp_len).items()
+        # every order's n-grams, without and with NLTK's floor (ngram_totals)
+        totals = tuple(
+            tuple(sum(c * t[k] for c, t in per_length) for k in range(width))
+            for per_length in (
+                [(c, ngram_totals(L, width, floor)) for L, c in lengths] for floor in (False, True)
+            )
+        )
         return TableSums(
-            tuple(Counter(self.hyp_len).items()),
+            (totals[0], totals[1]),
             sum(self.hyp_len),
             tuple(sum(self.matches[k::width]) for k in range(width)),
             sum(self.nearest[0::2]),
@@ -94,12 +102,12 @@ class SegmentTable:
 
 @dataclass(frozen=True)
 class TableSums:
-    """A table's sums (``SegmentTable.sums``): each hypothesis length and
-    how many segments have it, the hypotheses' tokens, each order's clipped
-    matches (up to the table's), and the closest and shortest reference
+    """A table's sums (``SegmentTable.sums``), each order's up to the
+    table's: the hypotheses' n-grams (``totals[at_least_one]``), their
+    tokens, the clipped matches, and the closest and shortest reference
     lengths."""
 
-    lengths: tuple[tuple[int, int], ...]
+    totals: tuple[tuple[int, ...], tuple[int, ...]]
     hyp: int
     matches: tuple[int, ...]
     closest: int
@@ -131,8 +139,6 @@ def table_sum(table: SegmentTable, ref_length: Policy, at_least_one: bool, order
     if n == 0:
         return Stats.zero(order)
     sums = table.sums
-    per_length = [(c, ngram_totals(L, order, at_least_one)) for L, c in sums.lengths]
-    totals = tuple(sum(c * t[k] for c, t in per_length) for k in range(order))
     ref_len: RefLength = (sums.closest if ref_length is closest
                           else sums.shortest if ref_length is shortest
                           else sum(table.chosen_lengths(ref_length)))  # fmt: skip
@@ -142,7 +148,7 @@ def table_sum(table: SegmentTable, ref_length: Policy, at_least_one: bool, order
         sums.hyp,
         ref_len,
         sums.matches[:order],
-        totals,
+        sums.totals[at_least_one][:order],
         n,
         last_len,
         tuple(table.matches[last * width : last * width + order]),

@@ -52,6 +52,7 @@ from __future__ import annotations
 import itertools
 import math
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -918,7 +919,7 @@ def _rows(flat: Sequence[float], human: st.Matrix) -> list[Sequence[float]]:
 
 def perm_both_calibrated(
     flat_a: Sequence[float], flat_b: Sequence[float], human: st.Matrix, draws: Draws,
-    kernels: MetaKernels,
+    kernels: MetaKernels, observed: int | None = None,
 ) -> float:  # fmt: skip
     """PERM-BOTH of acc_eq tie-calibrated by item, from the variants'
     ``zscores``: each trial's swapped scores calibrated again, each on its
@@ -927,18 +928,23 @@ def perm_both_calibrated(
     sample of the epsilons; here every one). The differences are counts of
     agreeing pairs (each weighing the least common multiple of the items'
     pair counts over its item's), compared exactly; the observed one is the
-    z-scores' own (``MetaKernels.item_pairs``)."""
+    z-scores' own (``calibrated_agreement``'s difference; ``observed``
+    where the caller made it)."""
     za, zb = _rows(flat_a, human), _rows(flat_b, human)
-
-    # each item's agreeing pairs weighed as the trials weigh them
-    weights = item_weights(human)
-
-    def agreeing(z: st.Matrix) -> int:
-        return sum(c[7] * w for c, w in zip(kernels.item_pairs(z, human, 0.0)[0], weights))
-
-    observed = agreeing(zb) - agreeing(za)
+    if observed is None:
+        observed = calibrated_agreement(flat_b, human, kernels) - calibrated_agreement(
+            flat_a, human, kernels
+        )
     sums = kernels.calibrated_swap_sums(draws, za, zb, human)
     return sum(x >= observed for x in sums) / len(sums) if sums else st.nan
+
+
+def calibrated_agreement(flat: Sequence[float], human: st.Matrix, kernels: MetaKernels) -> int:
+    """A variant's pairs agreeing under acc_eq tie-calibrated by item, from
+    its ``zscores``, each item's weighed as ``perm_both_calibrated``'s trials
+    weigh them (``item_weights``): made once a variant, for all its pairs."""
+    counts = kernels.item_pairs(_rows(flat, human), human, 0.0)[0]
+    return sum(c[7] * w for c, w in zip(counts, item_weights(human)))
 
 
 def pairwise_calibrated(
@@ -1011,9 +1017,8 @@ def _pooled_trials(
     # acc_eq; a system without any has no value
     counted = []
     if statistic.endswith("_system"):
-        counts = [kernels.rated_pair_counts(zb[cut], flat_h[cut]) for cut in groups]
         tau = statistic == "kendall_like_system"
-        counted = [p.con + p.dis + p.tie_metric if tau else p.total for p in counts]
+        counted = [_counted_pairs(zb[cut], flat_h[cut], tau) for cut in groups]
     if statistic != "kendall_like_system" and len({c for c in counted if c}) < 2:
         # one group, or groups of as many pairs: their sums add up
         flat = [w for group in weights for w in group]
@@ -1027,6 +1032,16 @@ def _pooled_trials(
         trials = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
         observed = sum(sum(w) * k for w, k in zip(weights, scale))
     return sum(x >= observed for x in trials) / len(trials) if trials else st.nan
+
+
+def _counted_pairs(metric: Sequence[float], human: Sequence[float], untied: bool) -> int:
+    """The pairs of a vector's rated cells (``rated``), or those of them the
+    humans do not tie (``untied``): ``Pairs.total``, or its concordant,
+    discordant and metric-tied pairs, counted without ranking the metric."""
+    kept = [h for m, h in zip(metric, human) if not (math.isnan(m) or math.isnan(h))]
+    pairs = len(kept) * (len(kept) - 1) // 2
+    # 0.0 and -0.0 are one key, as they are one tie
+    return pairs - sum(c * (c - 1) // 2 for c in Counter(kept).values()) if untied else pairs
 
 
 def _rated_weights(
@@ -1344,6 +1359,13 @@ def _significance(
     cells = len(human_system) if statistic in SYSTEM else len(human) * len(human[0])
     draws = Draws.from_seed(cells, settings.trials, settings.seed)
     p: dict[tuple[int, int], float] = {}
+    agreement: dict[int, int] = {}
+
+    def agreeing(k: int) -> int:
+        if k not in agreement:
+            agreement[k] = calibrated_agreement(scores[k].cells, human, kernels)
+        return agreement[k]
+
     for x, y in itertools.combinations(range(len(order)), 2):
         better, worse = order[x], order[y]
         if statistic in SYSTEM:
@@ -1353,8 +1375,9 @@ def _significance(
             )  # fmt: skip
         elif test == "perm-both-recalibrated":
             p[better, worse] = perm_both_calibrated(
-                scores[worse].cells, scores[better].cells, human, draws, kernels
-            )
+                scores[worse].cells, scores[better].cells, human, draws, kernels,
+                agreeing(better) - agreeing(worse),
+            )  # fmt: skip
         elif test == "pairwise-permutation":
             by = statistic.split("_")[2]
             p[better, worse] = pairwise_calibrated(
