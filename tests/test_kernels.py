@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 import os
 from pathlib import Path
 
@@ -234,6 +235,15 @@ def test_compiled_cell_weights_equal_the_reference(n, kind, data):
     human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0]), min_size=n, max_size=n))
     expected = PY.cell_weights(x, y, human, kind)
     assert C.cell_weights(x, y, human, kind) == expected
+    # unrated (NaN) human cells: weight 0, the rest those of the rated cells
+    unrated = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    human = [math.nan if u else h for h, u in zip(human, unrated)]
+    expected = PY.rated_cell_weights(x, y, human, kind)
+    assert C.rated_cell_weights(x, y, human, kind) == expected
+    kept = [k for k in range(n) if not unrated[k]]
+    own = PY.cell_weights(*([v[k] for k in kept] for v in (x, y, human)), kind)
+    assert [expected[k] for k in kept] == own
+    assert not any(expected[k] for k in range(n) if unrated[k])
 
 
 @needs_accel

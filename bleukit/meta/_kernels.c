@@ -1146,37 +1146,19 @@ static void add_dominance(const RankedValue *p, const RankedValue *q, Py_ssize_t
     }
 }
 
-static PyObject *cell_weights(PyObject *self, PyObject *args) {
-    (void)self;
-    Py_buffer xbuf, ybuf, hbuf;
-    int kind;
-    if (!PyArg_ParseTuple(args, "y*y*y*i", &xbuf, &ybuf, &hbuf, &kind)) return NULL;
-    PyObject *result = NULL;
-    RankedValue *xs = NULL, *ys = NULL;
-    double *hs = NULL;
-    int64_t *tree = NULL, *above = NULL, *lt = NULL, *lt_eq = NULL;
-    Py_ssize_t n = hbuf.len / (Py_ssize_t)sizeof(double);
-    if (xbuf.len != hbuf.len || ybuf.len != hbuf.len || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
-        (kind != 0 && kind != 1)) {
-        PyErr_SetString(PyExc_ValueError, "cell_weights: x, y, human float64 of one length; kind 0 or 1");
-        goto done;
-    }
-    result = PyBytes_FromStringAndSize(NULL, n * sizeof(int64_t));
-    xs = malloc((n + 1) * sizeof(RankedValue));
-    ys = malloc((n + 1) * sizeof(RankedValue));
-    hs = malloc((n + 1) * sizeof(double));
-    tree = malloc((n + 2) * sizeof(int64_t));
-    above = calloc(n + 2, sizeof(int64_t));
-    lt = malloc((n + 1) * sizeof(int64_t));
-    lt_eq = malloc((n + 1) * sizeof(int64_t));
-    if (!result || !xs || !ys || !hs || !tree || !above || !lt || !lt_eq) {
-        if (result) PyErr_NoMemory();
-        Py_CLEAR(result);
-        goto done;
-    }
-    const double *x = xbuf.buf, *y = ybuf.buf, *h = hbuf.buf;
-    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-    Py_BEGIN_ALLOW_THREADS
+/* cell_weights's numbers for n cells into out (n int64); -1 where memory
+ * runs out. Needs no Python object: it runs without the GIL. */
+static int cell_weights_of(const double *x, const double *y, const double *h, Py_ssize_t n,
+                           int kind, int64_t *out) {
+    int failed = -1;
+    RankedValue *xs = malloc((n + 1) * sizeof(RankedValue));
+    RankedValue *ys = malloc((n + 1) * sizeof(RankedValue));
+    double *hs = malloc((n + 1) * sizeof(double));
+    int64_t *tree = malloc((n + 2) * sizeof(int64_t));
+    int64_t *above = calloc(n + 2, sizeof(int64_t));
+    int64_t *lt = malloc((n + 1) * sizeof(int64_t));
+    int64_t *lt_eq = malloc((n + 1) * sizeof(int64_t));
+    if (!xs || !ys || !hs || !tree || !above || !lt || !lt_eq) goto done;
     memset(out, 0, n * sizeof(int64_t));
     for (Py_ssize_t i = 0; i < n; i++) hs[i] = h[i];
     qsort(hs, n, sizeof(double), double_cmp);
@@ -1207,7 +1189,7 @@ static PyObject *cell_weights(PyObject *self, PyObject *args) {
     add_dominance(ys, ys, n, ranks, above, kind, -1, tree, lt, lt_eq, out);
     add_dominance(xs, ys, n, ranks, above, kind, 1, tree, lt, lt_eq, out);
     add_dominance(ys, xs, n, ranks, above, kind, -1, tree, lt, lt_eq, out);
-    Py_END_ALLOW_THREADS
+    failed = 0;
 done:
     free(xs);
     free(ys);
@@ -1216,6 +1198,67 @@ done:
     free(above);
     free(lt);
     free(lt_eq);
+    return failed;
+}
+
+static PyObject *cell_weights(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer xbuf, ybuf, hbuf;
+    int kind, skip_unrated = 0;
+    if (!PyArg_ParseTuple(args, "y*y*y*i|p", &xbuf, &ybuf, &hbuf, &kind, &skip_unrated))
+        return NULL;
+    PyObject *result = NULL;
+    double *kept = NULL;
+    int64_t *part = NULL;
+    Py_ssize_t *where = NULL;
+    Py_ssize_t n = hbuf.len / (Py_ssize_t)sizeof(double);
+    if (xbuf.len != hbuf.len || ybuf.len != hbuf.len || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
+        (kind != 0 && kind != 1)) {
+        PyErr_SetString(PyExc_ValueError, "cell_weights: x, y, human float64 of one length; kind 0 or 1");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, n * sizeof(int64_t));
+    if (skip_unrated) {
+        kept = malloc((3 * n + 1) * sizeof(double));
+        part = malloc((n + 1) * sizeof(int64_t));
+        where = malloc((n + 1) * sizeof(Py_ssize_t));
+    }
+    if (!result || (skip_unrated && (!kept || !part || !where))) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    const double *x = xbuf.buf, *y = ybuf.buf, *h = hbuf.buf;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    if (!skip_unrated) {
+        failed = cell_weights_of(x, y, h, n, kind, out);
+    } else {
+        /* skip_unrated: a cell the humans did not rate (NaN) pairs with no
+         * cell, so its swap changes nothing: weight 0, the others' weights
+         * those of the rated cells alone (study._rated_weights) */
+        Py_ssize_t k = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (!isnan(h[i])) {
+                kept[k] = x[i];
+                kept[n + k] = y[i];
+                kept[2 * n + k] = h[i];
+                where[k++] = i;
+            }
+        failed = cell_weights_of(kept, kept + n, kept + 2 * n, k, kind, part);
+        memset(out, 0, n * sizeof(int64_t));
+        for (Py_ssize_t j = 0; j < k; j++) out[where[j]] = part[j];
+    }
+    Py_END_ALLOW_THREADS
+    if (failed < 0) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+    }
+done:
+    free(kept);
+    free(part);
+    free(where);
     PyBuffer_Release(&xbuf);
     PyBuffer_Release(&ybuf);
     PyBuffer_Release(&hbuf);
@@ -1738,9 +1781,10 @@ static PyMethodDef methods[] = {
      "Per resample of the items, the pair counts (con, dis, metric ties, human\n"
      "ties, ties in both) per system or of all scores: resamples x groups x 5 int64."},
     {"cell_weights", cell_weights, METH_VARARGS,
-     "cell_weights(x, y, human, kind) -> bytes\n\n"
+     "cell_weights(x, y, human, kind, skip_unrated=False) -> bytes\n\n"
      "PERM-BOTH's per-cell weights of a statistic over every pair of one vector\n"
-     "(kind 0: DARR at threshold 0; 1: acc_eq): n int64."},
+     "(kind 0: DARR at threshold 0; 1: acc_eq): n int64; with skip_unrated, the\n"
+     "weights of the cells whose human score is not NaN, 0 for the others."},
     {"pooled_calibration", pooled_calibration, METH_VARARGS,
      "pooled_calibration(metric, human, collect=4194304) -> (agreeing, pairs, epsilon)\n\n"
      "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"

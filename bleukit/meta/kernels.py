@@ -154,6 +154,21 @@ class MetaKernels:
         visited)."""
         return cell_weights(x, y, human, kind)
 
+    def rated_cell_weights(
+        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
+    ) -> list[int]:
+        """``cell_weights`` of the cells the humans rated, 0 for an unrated
+        (NaN) one: it pairs with no cell, so its swap changes nothing."""
+        keep = [k for k, h in enumerate(human) if not math.isnan(h)]
+        if len(keep) == len(human):
+            return self.cell_weights(x, y, human, kind)
+        own = self.cell_weights([x[k] for k in keep], [y[k] for k in keep],
+                                [human[k] for k in keep], kind)  # fmt: skip
+        full = [0] * len(human)
+        for k, w in zip(keep, own):
+            full[k] = w
+        return full
+
     def pooled_calibration(
         self, metric: Sequence[float], human: Sequence[float]
     ) -> tuple[int, int, float]:
@@ -389,6 +404,17 @@ class CompiledMetaKernels(MetaKernels):
             return super().cell_weights(x, y, human, kind)
         vectors = (array("d", v) for v in (x, y, human))
         raw = kernel.cell_weights(*vectors, SWAP_KINDS.index(kind))
+        return memoryview(raw).cast("q").tolist()
+
+    def rated_cell_weights(
+        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
+    ) -> list[int]:
+        kernel = self.module
+        if kind not in SWAP_KINDS or not len(x) == len(y) == len(human):
+            # the reference refuses what the kernel would
+            return super().rated_cell_weights(x, y, human, kind)
+        vectors = (array("d", v) for v in (x, y, human))
+        raw = kernel.cell_weights(*vectors, SWAP_KINDS.index(kind), True)
         return memoryview(raw).cast("q").tolist()
 
     def pooled_calibration(

@@ -1011,7 +1011,8 @@ def _pooled_trials(
     flat_h = list(itertools.chain(*human))
     size = len(za) if statistic.endswith("_none") else len(human[0])
     groups = [slice(lo, lo + size) for lo in range(0, len(za), size)]
-    weights = [_rated_weights(za[cut], zb[cut], flat_h[cut], kind, kernels) for cut in groups]
+    # the cells' weights of each group, 0 for an unrated cell
+    weights = [kernels.rated_cell_weights(zb[cut], za[cut], flat_h[cut], kind) for cut in groups]
     # by system, a system's pairs: those the humans do not tie for tau (as
     # ``_grouped`` counts them, whatever the metric), every rated one for
     # acc_eq; a system without any has no value
@@ -1042,26 +1043,6 @@ def _counted_pairs(metric: Sequence[float], human: Sequence[float], untied: bool
     pairs = len(kept) * (len(kept) - 1) // 2
     # 0.0 and -0.0 are one key, as they are one tie
     return pairs - sum(c * (c - 1) // 2 for c in Counter(kept).values()) if untied else pairs
-
-
-def _rated_weights(
-    za: Sequence[float],
-    zb: Sequence[float],
-    human: Sequence[float],
-    kind: str,
-    kernels: MetaKernels,
-) -> list[int]:
-    """The cells' weights (``MetaKernels.cell_weights``) of one group, 0 for an
-    unrated (NaN) cell: it pairs with no cell, so its swap changes nothing."""
-    keep = [k for k, h in enumerate(human) if not math.isnan(h)]
-    if len(keep) == len(human):
-        return kernels.cell_weights(zb, za, human, kind)
-    own = kernels.cell_weights([zb[k] for k in keep], [za[k] for k in keep],
-                              [human[k] for k in keep], kind)  # fmt: skip
-    full = [0] * len(human)
-    for k, w in zip(keep, own):
-        full[k] = w
-    return full
 
 
 def assign_clusters(
