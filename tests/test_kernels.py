@@ -29,6 +29,7 @@ EXAMPLES = int(os.environ.get("BLEUKIT_EXAMPLES", 300))
 PY = MetaKernels(ENGINES.get("python"))
 C = CompiledMetaKernels(ENGINES.get("c"), COMPILED) if COMPILED is not None else PY
 #: every kernel this build has, by name
+AVAILABLE_ENGINES = [e.name for e in ENGINES.entries() if e.component.unavailable() is None]
 KERNELS = {"python": PY, **({"c": C} if COMPILED is not None else {})}
 
 
@@ -85,6 +86,31 @@ def test_compiled_signed_trials_equal_the_reference(weights, trials, seed):
     assert C.signed_trials(weights, draws) == PY.signed_trials(weights, draws)
 
 
+@needs_accel
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 3),
+    st.lists(st.integers(0, 2**16 - 1) | st.integers(0, 2**32 - 1), min_size=1, max_size=120),
+    st.integers(0, 20),
+    st.integers(0, 2**32),
+)
+def test_compiled_split_sums_equal_the_engines(width, values, trials, seed):
+    """A system's selected and other rows' sums per randomization trial
+    (MetaKernels.split_sums: tables of 4 rows' sums in C) are the engines'
+    (approximate randomization of the rows against zeros), on uint16 and
+    uint32 rows, for row counts below, at and above a 32-bit word."""
+    from bleukit.core.resampling import Columns
+
+    rows = [tuple(values[k : k + width]) for k in range(0, len(values) - width + 1, width)]
+    if not rows:
+        return
+    cols = Columns(rows, kernels._Weights())
+    draws = Draws.from_seed(len(rows), trials, seed)
+    for engine in AVAILABLE_ENGINES:
+        expected = [list(x) for x in ENGINES.get(engine).split_sums(cols, draws)]
+        assert [list(x) for x in C.split_sums(cols, draws)] == expected
+
+
 def test_signed_trials_by_hand():
     """A cell keeps its weight where its bit is set (cell j: bit n-1-j, as
     approximate randomization reads getrandbits), else the weight negated."""
@@ -113,6 +139,10 @@ def test_compiled_signed_trials_refuse_bad_calls_and_sum_many_vectors():
     )
     with pytest.raises(ValueError, match="signed_trials"):
         _kernels.signed_trials(draws.state, 2, array("q", a), 4)
+    with pytest.raises(ValueError, match="selected_sums"):
+        _kernels.selected_sums(draws.state, array("d", [1.0, 2.0]), 1, 4)
+    with pytest.raises(ValueError, match="selected_sums"):
+        _kernels.selected_sums(draws.state, array("H", [1, 2, 3]), 2, 4)
     with pytest.raises(OverflowError, match="2\\*\\*62"):
         _kernels.signed_trials(draws.state, 2, array("q", [2**61, 2**61]), 4)
     # past the kernel's integers, the reference's sums

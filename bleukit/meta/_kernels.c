@@ -131,15 +131,65 @@ done:
     return result;
 }
 
+/* Per trial, random.Random's getrandbits(cells) from the twister, and per
+ * vector of cells int64 weights (vectors x cells), the sum of the weights of
+ * the cells whose bit is set, cell j being bit cells-1-j (ar_sums's order:
+ * the bits read as format(bits, "0nb")): out, vectors x trials. Sums within
+ * int64 are the caller's to ensure. -1 where memory runs out. Needs no
+ * Python object: it runs without the GIL. */
+static int set_sums(Twister *t, const int64_t *w, Py_ssize_t vectors, Py_ssize_t cells,
+                    Py_ssize_t trials, int64_t *out) {
+    Py_ssize_t nwords = (cells - 1) / 32 + 1, nbytes = 4 * nwords;
+    /* every trial's bits at once, when they are few, else a block of
+     * trials at a time (16 MB of bits) */
+    Py_ssize_t block = trials;
+    if (block * nbytes > (Py_ssize_t)(16 << 20)) block = (16 << 20) / nbytes + 1;
+    uint32_t *words = malloc(nwords * sizeof(uint32_t));
+    /* the bits by byte of the draw, then by trial: byte g of every trial in a row */
+    uint8_t *bytes = malloc((block + 1) * nbytes);
+    int64_t *weight = calloc(nbytes * 8, sizeof(int64_t));
+    int failed = !words || !bytes || !weight ? -1 : 0;
+    int64_t table[256];
+    for (Py_ssize_t lo = 0; lo < trials && !failed; lo += block) {
+        Py_ssize_t hi = lo + block < trials ? lo + block : trials;
+        for (Py_ssize_t s = lo; s < hi; s++) {
+            twister_bits(t, words, cells);
+            for (Py_ssize_t g = 0; g < nbytes; g++)
+                bytes[g * block + (s - lo)] = (uint8_t)(words[g >> 2] >> (8 * (g & 3)));
+        }
+        for (Py_ssize_t v = 0; v < vectors; v++) {
+            /* bit b is cell cells-1-b; the bits past the last cell stay 0 */
+            for (Py_ssize_t b = 0; b < cells; b++) weight[b] = w[v * cells + cells - 1 - b];
+            int64_t *o = out + v * trials + lo;
+            memset(o, 0, (hi - lo) * sizeof(int64_t));
+            /* a byte of the draw at a time: the 256 sums of its 8 cells'
+             * weights, then every trial's lookup (the table and the sums
+             * stay in the first-level cache) */
+            for (Py_ssize_t g = 0; g < nbytes; g++) {
+                const int64_t *wg = weight + 8 * g;
+                table[0] = 0;
+                for (int k = 0; k < 8; k++)
+                    for (int m = 0; m < 1 << k; m++) table[(1 << k) + m] = table[m] + wg[k];
+                const uint8_t *by = bytes + g * block;
+                for (Py_ssize_t s = 0; s < hi - lo; s++) o[s] += table[by[s]];
+            }
+        }
+    }
+    free(words);
+    free(bytes);
+    free(weight);
+    return failed;
+}
+
 /* signed_trials(state, cells, weights, trials): approximate randomization's
  * signed sums of per-cell weights, as Engine.randomization_sums gives them
  * from a weight's positive and negative parts (the reference:
  * bleukit.meta.kernels.MetaKernels.signed_trials): per trial,
  * random.Random(state).getrandbits(cells), and the sum over cells j of
- * weights[j] where bit cells-1-j is set (ar_sums's order: the bits read as
- * format(bits, "0nb")), -weights[j] where it is clear. weights holds one or
- * more vectors of cells int64, each summed over the same trials: vectors x
- * trials int64, each vector's trials in turn. */
+ * weights[j] where bit cells-1-j is set (set_sums), -weights[j] where it
+ * is clear. weights holds one or more vectors of cells int64, each summed
+ * over the same trials: vectors x trials int64, each vector's trials in
+ * turn. */
 static PyObject *signed_trials(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state;
@@ -147,8 +197,7 @@ static PyObject *signed_trials(PyObject *self, PyObject *args) {
     Py_buffer wbuf;
     if (!PyArg_ParseTuple(args, "Ony*n", &state, &cells, &wbuf, &trials)) return NULL;
     PyObject *result = NULL;
-    uint32_t *words = NULL;
-    int64_t *weight = NULL, *lut = NULL, *totals = NULL;
+    int64_t *totals = NULL;
     Twister t;
     Py_ssize_t vectors = cells > 0 ? wbuf.len / ((Py_ssize_t)sizeof(int64_t) * cells) : 0;
     if (cells < 1 || trials < 0 || wbuf.len != vectors * cells * (Py_ssize_t)sizeof(int64_t)) {
@@ -180,43 +229,92 @@ static PyObject *signed_trials(PyObject *self, PyObject *args) {
         totals[v] = total;
     }
     if (twister_load(state, &t) < 0) goto done;
-    Py_ssize_t nwords = (cells - 1) / 32 + 1;
-    /* every trial's bits at once, when they are few (each vector reads
-     * them again), else a block of trials at a time */
-    Py_ssize_t block = trials;
-    if (block * nwords > (Py_ssize_t)(16 << 20) / (Py_ssize_t)sizeof(uint32_t))
-        block = (16 << 20) / ((Py_ssize_t)sizeof(uint32_t) * nwords) + 1;
-    words = malloc((block + 1) * nwords * sizeof(uint32_t));
-    weight = calloc(nwords * 32, sizeof(int64_t));
-    lut = malloc(nwords * 8 * 16 * sizeof(int64_t));
     result = PyBytes_FromStringAndSize(NULL, vectors * trials * sizeof(int64_t));
-    if (!words || !weight || !lut || !result) {
-        if (result) PyErr_NoMemory();
-        Py_CLEAR(result);
-        goto done;
-    }
+    if (!result) goto done;
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    int failed;
     Py_BEGIN_ALLOW_THREADS
-    /* a block's tables are made again for each block: a block holds enough
-     * trials (16 MB of bits) that they cost a fraction of its lookups */
-    for (Py_ssize_t lo = 0; lo < trials; lo += block) {
-        Py_ssize_t hi = lo + block < trials ? lo + block : trials;
-        for (Py_ssize_t s = lo; s < hi; s++) twister_bits(&t, words + (s - lo) * nwords, cells);
-        for (Py_ssize_t v = 0; v < vectors; v++) {
-            /* bit b is cell cells-1-b */
-            for (Py_ssize_t b = 0; b < cells; b++) weight[b] = w[v * cells + cells - 1 - b];
-            weight_luts(weight, nwords, lut);
-            for (Py_ssize_t s = lo; s < hi; s++)
-                out[v * trials + s] = 2 * lut_sum(words + (s - lo) * nwords, nwords, lut) - totals[v];
-        }
-    }
+    failed = set_sums(&t, w, vectors, cells, trials, out);
+    for (Py_ssize_t v = 0; v < vectors && !failed; v++)
+        for (Py_ssize_t s = 0; s < trials; s++)
+            out[v * trials + s] = 2 * out[v * trials + s] - totals[v];
     Py_END_ALLOW_THREADS
+    if (failed) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+    }
 done:
-    free(words);
-    free(weight);
-    free(lut);
     free(totals);
     PyBuffer_Release(&wbuf);
+    return result;
+}
+
+/* selected_sums(state, rows, width, trials) -> (selected, others): approximate
+ * randomization's split of one system's rows (n x width uint16 or uint32, as
+ * Columns hold them): per trial, random.Random(state).getrandbits(n), and
+ * per field the sum of the rows whose bit is set (set_sums: ar_sums's side
+ * A of the rows against zeros) and of the others: each trials x width
+ * int64 (the reference: bleukit.meta.kernels.MetaKernels.split_sums). */
+static PyObject *selected_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *rows_obj;
+    Py_ssize_t width, trials;
+    if (!PyArg_ParseTuple(args, "OOnn", &state, &rows_obj, &width, &trials)) return NULL;
+    Py_buffer rows;
+    if (PyObject_GetBuffer(rows_obj, &rows, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    PyObject *result = NULL, *selected = NULL, *others = NULL;
+    int64_t *w = NULL, *sums = NULL;
+    Twister t;
+    const char *fmt = rows.format ? rows.format : "B";
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    int size = strcmp(fmt, "H") == 0 && rows.itemsize == 2   ? 2
+               : strcmp(fmt, "I") == 0 && rows.itemsize == 4 ? 4
+                                                             : 0;
+    Py_ssize_t cells = size && width > 0 ? rows.len / size : 0;
+    Py_ssize_t n = width > 0 ? cells / width : 0;
+    if (!size || n < 1 || cells != n * width || n >= ((Py_ssize_t)1 << 31) || trials < 0) {
+        PyErr_SetString(PyExc_ValueError, "selected_sums: rows n x width uint16 or uint32, "
+                                          "1 <= n < 2**31; trials >= 0");
+        goto done;
+    }
+    if (twister_load(state, &t) < 0) goto done;
+    w = malloc((width * n + 1) * sizeof(int64_t));
+    sums = malloc((width * trials + width + 1) * sizeof(int64_t));
+    selected = PyBytes_FromStringAndSize(NULL, trials * width * sizeof(int64_t));
+    others = PyBytes_FromStringAndSize(NULL, trials * width * sizeof(int64_t));
+    if (!w || !sums || !selected || !others) {
+        if (selected && others) PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *chosen = (int64_t *)PyBytes_AS_STRING(selected);
+    int64_t *rest = (int64_t *)PyBytes_AS_STRING(others);
+    int64_t *totals = sums + width * trials;
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    /* each field a vector of the rows' cells (uint32 x n < 2**63: no overflow) */
+    memset(totals, 0, width * sizeof(int64_t));
+    for (Py_ssize_t j = 0; j < n; j++)
+        for (Py_ssize_t f = 0; f < width; f++) {
+            int64_t x = size == 2 ? ((const uint16_t *)rows.buf)[j * width + f]
+                                  : ((const uint32_t *)rows.buf)[j * width + f];
+            w[f * n + j] = x;
+            totals[f] += x;
+        }
+    failed = set_sums(&t, w, width, n, trials, sums);
+    for (Py_ssize_t s = 0; s < trials && !failed; s++)
+        for (Py_ssize_t f = 0; f < width; f++) {
+            chosen[s * width + f] = sums[f * trials + s];
+            rest[s * width + f] = totals[f] - sums[f * trials + s];
+        }
+    Py_END_ALLOW_THREADS
+    if (failed) PyErr_NoMemory();
+    else result = PyTuple_Pack(2, selected, others);
+done:
+    Py_XDECREF(selected);
+    Py_XDECREF(others);
+    free(w);
+    free(sums);
+    PyBuffer_Release(&rows);
     return result;
 }
 
@@ -1771,6 +1869,11 @@ static PyMethodDef methods[] = {
      "Per trial, random.Random with that state's getrandbits(cells), and the sum\n"
      "of each cell's int64 weight, negated where its bit (cells-1-j for cell j)\n"
      "is clear; weights: one or more vectors of cells: vectors x trials int64."},
+    {"selected_sums", selected_sums, METH_VARARGS,
+     "selected_sums(state, rows, width, trials) -> (selected, others)\n\n"
+     "Per trial, random.Random with that state's getrandbits(n), and per field the\n"
+     "sum of the n x width uint16 or uint32 rows whose bit (n-1-j for row j) is\n"
+     "set, and of the others: each trials x width int64."},
     {"gathered_sums", gathered_sums, METH_VARARGS,
      "gathered_sums(values, cells, indices, resamples) -> bytes\n\n"
      "Per resample (indices: resamples x k int32 cells, repeats counted), the sum\n"

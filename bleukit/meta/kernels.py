@@ -22,6 +22,7 @@ from typing import Any
 
 from ..core.buffers import typed_buffer
 from ..core.errors import InputError, MissingDependencyError
+from ..core.reflen import RefLength
 from ..core.resampling import Columns, Draws
 from ..engines import Engine, ordered_map, requested_engine, workers
 from .correlation import SYSTEM_STATISTICS, system_swaps
@@ -79,6 +80,14 @@ class MetaKernels:
         swapped = Columns([(max(-w, 0), max(w, 0)) for w in weights], _Weights())
         sums = self.engine.randomization_sums(kept, swapped, draws)
         return [int(plus - minus) for (plus, minus), _ in sums]
+
+    def split_sums(
+        self, cols: Columns, draws: Draws
+    ) -> tuple[Sequence[RefLength], Sequence[RefLength]]:
+        """Per approximate-randomization trial, one system's selected
+        segments' column sums and its others', flat (the engine's
+        ``split_sums``)."""
+        return self.engine.split_sums(cols, draws)
 
     def gathered_sums(
         self, values: Sequence[Sequence[int]], indices: Sequence[int], per: int
@@ -276,6 +285,19 @@ class CompiledMetaKernels(MetaKernels):
     def __init__(self, engine: Engine, module: ModuleType) -> None:
         super().__init__(engine)
         self.module = module
+
+    def split_sums(
+        self, cols: Columns, draws: Draws
+    ) -> tuple[Sequence[RefLength], Sequence[RefLength]]:
+        if cols.rows is None:
+            # rows that are not small integers: the engine's sums
+            return super().split_sums(cols, draws)
+        # the selected rows' sums by tables of each 8 rows' 256 sums, a field
+        # at a time (the engine's sums read every row of every trial); the
+        # others' are the rest of the totals
+        sides = self.module.selected_sums(draws.state, cols.rows, cols.width, draws.count)
+        selected, others = (memoryview(raw).cast("q") for raw in sides)
+        return selected, others
 
     def gathered_sums(
         self, values: Sequence[Sequence[int]], indices: Sequence[int], per: int

@@ -657,11 +657,12 @@ def metric_p_values(
     """The same test of corpus scores by approximate randomization, the
     same draws. Side A of a trial of systems i and j takes i's selected
     segments and j's others: per system, its selected and unselected sums
-    are summed once (the engine's ``split_sums``), and each pair's sides are
+    are summed once (the kernels' ``split_sums``), and each pair's sides are
     sums of those (``score_sums``)."""
     sign = _sign(variant)
     # per system: its selected segments' sums and its others', trial after trial
-    split = [variant.engine.split_sums(c, draws) for c in cols]
+    kernels = meta_kernels(variant.engine)
+    split = [kernels.split_sums(c, draws) for c in cols]
     selected, others = [s for s, _ in split], [r for _, r in split]
 
     def sides(i: int, j: int) -> list[float]:
