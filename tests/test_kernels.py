@@ -143,6 +143,11 @@ def test_compiled_signed_trials_refuse_bad_calls_and_sum_many_vectors():
         _kernels.selected_sums(draws.state, array("d", [1.0, 2.0]), 1, 4)
     with pytest.raises(ValueError, match="selected_sums"):
         _kernels.selected_sums(draws.state, array("H", [1, 2, 3]), 2, 4)
+    two = array("d", [1.0, 2.0])
+    with pytest.raises(ValueError, match="outside 0..0"):
+        _kernels.pair_cell_weights(two, two, array("i", [0, 1]), 0)
+    with pytest.raises(ValueError, match="pair_cell_weights"):
+        _kernels.pair_cell_weights(array("d", [1.0]), two, array("i", [0, 0]), 0)
     with pytest.raises(OverflowError, match="2\\*\\*62"):
         _kernels.signed_trials(draws.state, 2, array("q", [2**61, 2**61]), 4)
     # past the kernel's integers, the reference's sums
@@ -275,6 +280,22 @@ def test_compiled_cell_weights_equal_the_reference(n, kind, data):
     own = PY.cell_weights(*([v[k] for k in kept] for v in (x, y, human)), kind)
     assert [expected[k] for k in kept] == own
     assert not any(expected[k] for k in range(n) if unrated[k])
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(1, 20), st.integers(1, 4), st.sampled_from(["darr", "acc_eq"]), st.data())
+def test_compiled_pair_cell_weights_equal_the_reference(n, vectors, kind, data):
+    """Many pairs' cell weights in one call (the humans ranked and each
+    vector sorted once) are each pair's own, unrated cells 0."""
+    cell = st.one_of(st.sampled_from([0.0, 0.5, 1.0, -1.0]), st.floats(-5, 5))
+    z = [data.draw(st.lists(cell, min_size=n, max_size=n)) for _ in range(vectors)]
+    human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0, math.nan]), min_size=n, max_size=n))
+    pair = st.tuples(st.integers(0, vectors - 1), st.integers(0, vectors - 1))
+    pairs = data.draw(st.lists(pair, max_size=6))
+    expected = [PY.rated_cell_weights(z[x], z[y], human, kind) for x, y in pairs]
+    assert PY.pair_cell_weights(z, human, pairs, kind) == expected
+    assert [list(w) for w in C.pair_cell_weights(z, human, pairs, kind)] == expected
 
 
 @needs_accel

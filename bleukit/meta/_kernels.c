@@ -1299,6 +1299,118 @@ done:
     return failed;
 }
 
+/* pair_cell_weights(vectors, human, pairs, kind) -> bytes: cell_weights
+ * with skip_unrated for many pairs of vectors of one group at once
+ * (vectors: V x n float64; pairs: P x 2 int32, (x, y) vector numbers):
+ * P x n int64. The humans' ranks are found once, and each vector sorted
+ * once, for all its pairs (PERM-BOTH of a grid's tested variants). */
+static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer vbuf, hbuf, pbuf;
+    int kind;
+    if (!PyArg_ParseTuple(args, "y*y*y*i", &vbuf, &hbuf, &pbuf, &kind)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = hbuf.len / (Py_ssize_t)sizeof(double);
+    Py_ssize_t nvec = n ? vbuf.len / ((Py_ssize_t)sizeof(double) * n) : 0;
+    Py_ssize_t npairs = pbuf.len / (2 * (Py_ssize_t)sizeof(int32_t));
+    RankedValue *sorted = NULL;
+    Py_ssize_t *where = NULL;
+    int32_t *rank = NULL;
+    double *hs = NULL;
+    int64_t *tree = NULL, *above = NULL, *lt = NULL, *lt_eq = NULL, *part = NULL;
+    if (n < 1 || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
+        vbuf.len != nvec * n * (Py_ssize_t)sizeof(double) ||
+        pbuf.len != npairs * 2 * (Py_ssize_t)sizeof(int32_t) || (kind != 0 && kind != 1)) {
+        PyErr_SetString(PyExc_ValueError, "pair_cell_weights: vectors V x n and human n float64 "
+                                          "(n >= 1), pairs P x 2 int32; kind 0 or 1");
+        goto done;
+    }
+    const double *v = vbuf.buf, *h = hbuf.buf;
+    const int32_t *pairs = pbuf.buf;
+    for (Py_ssize_t q = 0; q < 2 * npairs; q++)
+        if (pairs[q] < 0 || pairs[q] >= nvec) {
+            PyErr_Format(PyExc_ValueError, "pair_cell_weights: pair %zd names a vector outside "
+                                           "0..%zd", q / 2, nvec - 1);
+            goto done;
+        }
+    result = PyBytes_FromStringAndSize(NULL, npairs * n * sizeof(int64_t));
+    sorted = malloc((nvec * n + 1) * sizeof(RankedValue));
+    where = malloc((n + 1) * sizeof(Py_ssize_t));
+    rank = malloc((n + 1) * sizeof(int32_t));
+    hs = malloc((n + 1) * sizeof(double));
+    tree = malloc((n + 2) * sizeof(int64_t));
+    above = calloc(n + 2, sizeof(int64_t));
+    lt = malloc((n + 1) * sizeof(int64_t));
+    lt_eq = malloc((n + 1) * sizeof(int64_t));
+    part = malloc((n + 1) * sizeof(int64_t));
+    if (!result || !sorted || !where || !rank || !hs || !tree || !above || !lt || !lt_eq || !part) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    memset(out, 0, npairs * n * sizeof(int64_t));
+    /* the rated cells (a NaN human score pairs with no cell: weight 0) */
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!isnan(h[i])) {
+            hs[k] = h[i];
+            where[k++] = i;
+        }
+    qsort(hs, k, sizeof(double), double_cmp);
+    Py_ssize_t ranks = 0;
+    for (Py_ssize_t j = 0; j < k; j++)
+        if (!ranks || hs[j] != hs[ranks - 1]) hs[ranks++] = hs[j];
+    for (Py_ssize_t j = 0; j < k; j++) {
+        double x = h[where[j]];
+        Py_ssize_t lo = 0, hi = ranks - 1;
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (hs[mid] < x) lo = mid + 1;
+            else hi = mid;
+        }
+        rank[j] = (int32_t)lo;
+        above[lo]++;
+    }
+    int64_t later = 0;
+    for (Py_ssize_t r = ranks - 1; r >= 0; r--) {
+        int64_t here = above[r];
+        above[r] = later;
+        later += here;
+    }
+    for (Py_ssize_t a = 0; a < nvec; a++) {
+        RankedValue *sa = sorted + a * n;
+        for (Py_ssize_t j = 0; j < k; j++)
+            sa[j] = (RankedValue){v[a * n + where[j]], rank[j], (int32_t)j};
+        qsort(sa, k, sizeof(RankedValue), ranked_value_cmp);
+    }
+    for (Py_ssize_t q = 0; q < npairs; q++) {
+        const RankedValue *xs = sorted + pairs[2 * q] * n, *ys = sorted + pairs[2 * q + 1] * n;
+        memset(part, 0, k * sizeof(int64_t));
+        add_dominance(xs, xs, k, ranks, above, kind, 1, tree, lt, lt_eq, part);
+        add_dominance(ys, ys, k, ranks, above, kind, -1, tree, lt, lt_eq, part);
+        add_dominance(xs, ys, k, ranks, above, kind, 1, tree, lt, lt_eq, part);
+        add_dominance(ys, xs, k, ranks, above, kind, -1, tree, lt, lt_eq, part);
+        for (Py_ssize_t j = 0; j < k; j++) out[q * n + where[j]] = part[j];
+    }
+    Py_END_ALLOW_THREADS
+done:
+    free(sorted);
+    free(where);
+    free(rank);
+    free(hs);
+    free(tree);
+    free(above);
+    free(lt);
+    free(lt_eq);
+    free(part);
+    PyBuffer_Release(&vbuf);
+    PyBuffer_Release(&hbuf);
+    PyBuffer_Release(&pbuf);
+    return result;
+}
+
 static PyObject *cell_weights(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer xbuf, ybuf, hbuf;
@@ -1916,6 +2028,11 @@ static PyMethodDef methods[] = {
      "PERM-BOTH's per-cell weights of a statistic over every pair of one vector\n"
      "(kind 0: DARR at threshold 0; 1: acc_eq): n int64; with skip_unrated, the\n"
      "weights of the cells whose human score is not NaN, 0 for the others."},
+    {"pair_cell_weights", pair_cell_weights, METH_VARARGS,
+     "pair_cell_weights(vectors, human, pairs, kind) -> bytes\n\n"
+     "cell_weights(x, y, human, kind, True) of each pair (x, y) of vectors (V x n\n"
+     "float64; pairs P x 2 int32): P x n int64, the humans ranked and each vector\n"
+     "sorted once."},
     {"pooled_calibration", pooled_calibration, METH_VARARGS,
      "pooled_calibration(metric, human, collect=4194304) -> (agreeing, pairs, epsilon)\n\n"
      "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"

@@ -178,6 +178,17 @@ class MetaKernels:
             full[k] = w
         return full
 
+    def pair_cell_weights(
+        self,
+        vectors: Sequence[Sequence[float]],
+        human: Sequence[float],
+        pairs: Sequence[tuple[int, int]],
+        kind: str,
+    ) -> list[Sequence[int]]:
+        """``rated_cell_weights(vectors[x], vectors[y], human, kind)`` of each
+        pair (x, y): many pairs of one group's vectors at once."""
+        return [self.rated_cell_weights(vectors[x], vectors[y], human, kind) for x, y in pairs]
+
     def pooled_calibration(
         self, metric: Sequence[float], human: Sequence[float]
     ) -> tuple[int, int, float]:
@@ -438,6 +449,26 @@ class CompiledMetaKernels(MetaKernels):
         vectors = (array("d", v) for v in (x, y, human))
         raw = kernel.cell_weights(*vectors, SWAP_KINDS.index(kind), True)
         return memoryview(raw).cast("q").tolist()
+
+    def pair_cell_weights(
+        self,
+        vectors: Sequence[Sequence[float]],
+        human: Sequence[float],
+        pairs: Sequence[tuple[int, int]],
+        kind: str,
+    ) -> list[Sequence[int]]:
+        n = len(human)
+        if (kind not in SWAP_KINDS or not n or any(len(v) != n for v in vectors)
+                or any(not (0 <= i < len(vectors)) for pair in pairs for i in pair)):  # fmt: skip
+            # the reference refuses what the kernel would
+            return super().pair_cell_weights(vectors, human, pairs, kind)
+        raw = self.module.pair_cell_weights(
+            array("d", itertools.chain.from_iterable(vectors)), array("d", human),
+            array("i", itertools.chain.from_iterable(pairs)), SWAP_KINDS.index(kind),
+        )  # fmt: skip
+        # views of the kernel's buffer: a grid's pairs hold no list of ints
+        flat = memoryview(raw).cast("q")
+        return [flat[q * n : (q + 1) * n] for q in range(len(pairs))]
 
     def pooled_calibration(
         self, metric: Sequence[float], human: Sequence[float]

@@ -898,10 +898,11 @@ def perm_both_segments(
     ``draws``: one trial per draw, one cell per system and segment. Grouped
     by item (Kendall-like tau, acc_eq) the trials are summed over each
     item's pair tables (``MetaKernels.pair_swap_sums``); not grouped or by
-    system, over the cells' weights (``POOLED_TESTED``, ``_pooled_trials``)."""
-    kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
+    system, over the cells' weights (``POOLED_TESTED``, ``pooled_p_values``)."""
     if statistic in POOLED_TESTED:
-        return _pooled_trials(flat_a, flat_b, human, statistic, kind, threshold, draws, kernels)
+        pair = [flat_a, flat_b]
+        return pooled_p_values(pair, [(0, 1)], human, statistic, threshold, draws, kernels)[0]
+    kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
     za, zb = _rows(flat_a, human), _rows(flat_b, human)
     first, second, table = kernels.swap_tables(za, zb, human, kind, threshold)
     if not first:
@@ -987,53 +988,65 @@ def system_draws(draws: Draws, systems: int, items: int) -> list[Draws]:
     return [Draws.from_seed(items, draws.count, rng.getrandbits(64)) for _ in range(systems)]
 
 
-def _pooled_trials(
-    za: Sequence[float],
-    zb: Sequence[float],
+def pooled_p_values(
+    cells: Sequence[Sequence[float]],
+    pairs: Sequence[tuple[int, int]],
     human: st.Matrix,
     statistic: str,
-    kind: str,
     threshold: float,
     draws: Draws,
     kernels: MetaKernels,
-) -> float:
-    """``perm_both_segments`` of a statistic over every pair of a vector
-    (all the cells, or each system's). A trial's difference is linear in
-    its swaps (``MetaKernels.cell_weights``: twice the observed difference with
-    none swapped), so each trial is a signed sum of the cells' weights.
-    Where the systems count as many pairs (acc_eq on common segments) their
-    sums add up; where not (Kendall-like tau counts only the pairs the
-    humans do not tie; acc_eq on each system's rated segments), each
-    system's sum is weighed by the others' (the least common multiple over
-    its own), with draws of its own (``system_draws``). Kendall-like tau at
-    a threshold other than 0 is not defined here (NaN)."""
+) -> list[float]:
+    """PERM-BOTH of a statistic over every pair of a vector (all the cells,
+    or each system's; ``POOLED_TESTED``) for each pair (a, b) of the
+    variants' ``zscores`` (``cells``): the p-value that b is better than a.
+    A trial's difference is linear in its swaps (``MetaKernels.cell_weights``:
+    twice the observed difference with none swapped), so each trial is a
+    signed sum of the cells' weights; every pair's weights of a group come
+    from one kernel call (``MetaKernels.pair_cell_weights``). Where the
+    systems count as many pairs (acc_eq on common segments) their sums add
+    up; where not (Kendall-like tau counts only the pairs the humans do not
+    tie; acc_eq on each system's rated segments), each system's sum is
+    weighed by the others' (the least common multiple over its own), with
+    draws of its own (``system_draws``). Kendall-like tau at a threshold
+    other than 0 is not defined here (NaN)."""
+    kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
     if kind == "darr" and threshold != 0:
-        return st.nan
+        return [st.nan] * len(pairs)
     flat_h = list(itertools.chain(*human))
-    size = len(za) if statistic.endswith("_none") else len(human[0])
-    groups = [slice(lo, lo + size) for lo in range(0, len(za), size)]
-    # the cells' weights of each group, 0 for an unrated cell
-    weights = [kernels.rated_cell_weights(zb[cut], za[cut], flat_h[cut], kind) for cut in groups]
+    cells_n = len(cells[0]) if cells else 0
+    size = cells_n if statistic.endswith("_none") else len(human[0])
+    groups = [slice(lo, lo + size) for lo in range(0, cells_n, size)]
+    # per group, every pair's cell weights (b's against a's), 0 for an unrated cell
+    weights = [kernels.pair_cell_weights([c[cut] for c in cells], flat_h[cut],
+                                         [(b, a) for a, b in pairs], kind)
+               for cut in groups]  # fmt: skip
     # by system, a system's pairs: those the humans do not tie for tau (as
     # ``_grouped`` counts them, whatever the metric), every rated one for
-    # acc_eq; a system without any has no value
-    counted = []
-    if statistic.endswith("_system"):
-        tau = statistic == "kendall_like_system"
-        counted = [_counted_pairs(zb[cut], flat_h[cut], tau) for cut in groups]
-    if statistic != "kendall_like_system" and len({c for c in counted if c}) < 2:
-        # one group, or groups of as many pairs: their sums add up
-        flat = [w for group in weights for w in group]
-        trials = kernels.signed_trials(flat, draws)
-        observed = sum(flat)
-    else:
-        common = math.lcm(*(c for c in counted if c)) if any(counted) else 1
-        scale = [common // c if c else 0 for c in counted]
-        own = system_draws(draws, len(groups), size)
-        per_system = [kernels.signed_trials(w, d) for w, d in zip(weights, own)]
-        trials = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
-        observed = sum(sum(w) * k for w, k in zip(weights, scale))
-    return sum(x >= observed for x in trials) / len(trials) if trials else st.nan
+    # acc_eq; a system without any has no value (b's, made once a variant)
+    tau = statistic == "kendall_like_system"
+    counted: dict[int, list[int]] = {}
+    own: list[Draws] = []
+    out = []
+    for q, (_, b) in enumerate(pairs):
+        if b not in counted:
+            counted[b] = ([_counted_pairs(cells[b][cut], flat_h[cut], tau) for cut in groups]
+                          if statistic.endswith("_system") else [])  # fmt: skip
+        ws = [group[q] for group in weights]
+        if not tau and len({c for c in counted[b] if c}) < 2:
+            # one group, or groups of as many pairs: their sums add up
+            flat = [w for group in ws for w in group]
+            trials = kernels.signed_trials(flat, draws)
+            observed = sum(flat)
+        else:
+            common = math.lcm(*(c for c in counted[b] if c)) if any(counted[b]) else 1
+            scale = [common // c if c else 0 for c in counted[b]]
+            own = own or system_draws(draws, len(groups), size)
+            per_system = [kernels.signed_trials(w, d) for w, d in zip(ws, own)]
+            trials = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
+            observed = sum(sum(w) * k for w, k in zip(ws, scale))
+        out.append(sum(x >= observed for x in trials) / len(trials) if trials else st.nan)
+    return out
 
 
 def _counted_pairs(metric: Sequence[float], human: Sequence[float], untied: bool) -> int:
@@ -1341,37 +1354,45 @@ def _significance(
     cells = len(human_system) if statistic in SYSTEM else len(human) * len(human[0])
     draws = Draws.from_seed(cells, settings.trials, settings.seed)
     p: dict[tuple[int, int], float] = {}
-    agreement: dict[int, int] = {}
+    if statistic in POOLED_TESTED:
+        # every pair at once (the kernels rank the humans and sort each
+        # variant once): pair (y, x) of the order, x ahead, is (worse, better)
+        combos = list(itertools.combinations(range(len(order)), 2))
+        values = pooled_p_values([scores[k].cells for k in order], [(y, x) for x, y in combos],
+                                 human, statistic, settings.threshold, draws, kernels)  # fmt: skip
+        p = {(order[x], order[y]): value for (x, y), value in zip(combos, values)}
+    else:
+        agreement: dict[int, int] = {}
 
-    def agreeing(k: int) -> int:
-        if k not in agreement:
-            agreement[k] = calibrated_agreement(scores[k].cells, human, kernels)
-        return agreement[k]
+        def agreeing(k: int) -> int:
+            if k not in agreement:
+                agreement[k] = calibrated_agreement(scores[k].cells, human, kernels)
+            return agreement[k]
 
-    for x, y in itertools.combinations(range(len(order)), 2):
-        better, worse = order[x], order[y]
-        if statistic in SYSTEM:
-            p[better, worse] = perm_both_system(
-                scores[worse].system, scores[better].system, human_system, statistic, draws,
-                kernels,
-            )  # fmt: skip
-        elif test == "perm-both-recalibrated":
-            p[better, worse] = perm_both_calibrated(
-                scores[worse].cells, scores[better].cells, human, draws, kernels,
-                agreeing(better) - agreeing(worse),
-            )  # fmt: skip
-        elif test == "pairwise-permutation":
-            by = statistic.split("_")[2]
-            p[better, worse] = pairwise_calibrated(
-                (scores[worse].sentences, results[worse].epsilons[by]),
-                (scores[better].sentences, results[better].epsilons[by]),
-                human, by, draws, kernels,
-            )  # fmt: skip
-        else:
-            p[better, worse] = perm_both_segments(
-                scores[worse].cells, scores[better].cells, human, statistic,
-                settings.threshold, draws, kernels,
-            )  # fmt: skip
+        for x, y in itertools.combinations(range(len(order)), 2):
+            better, worse = order[x], order[y]
+            if statistic in SYSTEM:
+                p[better, worse] = perm_both_system(
+                    scores[worse].system, scores[better].system, human_system, statistic, draws,
+                    kernels,
+                )  # fmt: skip
+            elif test == "perm-both-recalibrated":
+                p[better, worse] = perm_both_calibrated(
+                    scores[worse].cells, scores[better].cells, human, draws, kernels,
+                    agreeing(better) - agreeing(worse),
+                )  # fmt: skip
+            elif test == "pairwise-permutation":
+                by = statistic.split("_")[2]
+                p[better, worse] = pairwise_calibrated(
+                    (scores[worse].sentences, results[worse].epsilons[by]),
+                    (scores[better].sentences, results[better].epsilons[by]),
+                    human, by, draws, kernels,
+                )  # fmt: skip
+            else:
+                p[better, worse] = perm_both_segments(
+                    scores[worse].cells, scores[better].cells, human, statistic,
+                    settings.threshold, draws, kernels,
+                )  # fmt: skip
     if any(math.isnan(x) for x in p.values()):
         # the trials' statistic is undefined where the variants' is not
         return Significance(statistic, tuple(order), {}, (0,) * len(results), test,
