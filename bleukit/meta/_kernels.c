@@ -1244,20 +1244,11 @@ static void add_dominance(const RankedValue *p, const RankedValue *q, Py_ssize_t
     }
 }
 
-/* cell_weights's numbers for n cells into out (n int64); -1 where memory
- * runs out. Needs no Python object: it runs without the GIL. */
-static int cell_weights_of(const double *x, const double *y, const double *h, Py_ssize_t n,
-                           int kind, int64_t *out) {
-    int failed = -1;
-    RankedValue *xs = malloc((n + 1) * sizeof(RankedValue));
-    RankedValue *ys = malloc((n + 1) * sizeof(RankedValue));
-    double *hs = malloc((n + 1) * sizeof(double));
-    int64_t *tree = malloc((n + 2) * sizeof(int64_t));
-    int64_t *above = calloc(n + 2, sizeof(int64_t));
-    int64_t *lt = malloc((n + 1) * sizeof(int64_t));
-    int64_t *lt_eq = malloc((n + 1) * sizeof(int64_t));
-    if (!xs || !ys || !hs || !tree || !above || !lt || !lt_eq) goto done;
-    memset(out, 0, n * sizeof(int64_t));
+/* The humans' ranks of n scores (rank[i]: how many distinct scores are
+ * below h[i]; hs: n doubles of scratch) and above[r], the scores of rank
+ * higher than r (above: n + 1 int64, zeroed); returns the distinct scores. */
+static Py_ssize_t rank_humans(const double *h, Py_ssize_t n, double *hs, int32_t *rank,
+                              int64_t *above) {
     for (Py_ssize_t i = 0; i < n; i++) hs[i] = h[i];
     qsort(hs, n, sizeof(double), double_cmp);
     Py_ssize_t ranks = 0;
@@ -1270,16 +1261,38 @@ static int cell_weights_of(const double *x, const double *y, const double *h, Py
             if (hs[mid] < h[i]) lo = mid + 1;
             else hi = mid;
         }
-        xs[i] = (RankedValue){x[i], (int32_t)lo, (int32_t)i};
-        ys[i] = (RankedValue){y[i], (int32_t)lo, (int32_t)i};
+        rank[i] = (int32_t)lo;
         above[lo]++;
     }
-    /* above[r]: the values of human rank > r (a suffix sum of the counts) */
+    /* a suffix sum of the counts */
     int64_t later = 0;
     for (Py_ssize_t r = ranks - 1; r >= 0; r--) {
         int64_t here = above[r];
         above[r] = later;
         later += here;
+    }
+    return ranks;
+}
+
+/* cell_weights's numbers for n cells into out (n int64); -1 where memory
+ * runs out. Needs no Python object: it runs without the GIL. */
+static int cell_weights_of(const double *x, const double *y, const double *h, Py_ssize_t n,
+                           int kind, int64_t *out) {
+    int failed = -1;
+    RankedValue *xs = malloc((n + 1) * sizeof(RankedValue));
+    RankedValue *ys = malloc((n + 1) * sizeof(RankedValue));
+    double *hs = malloc((n + 1) * sizeof(double));
+    int32_t *rank = malloc((n + 1) * sizeof(int32_t));
+    int64_t *tree = malloc((n + 2) * sizeof(int64_t));
+    int64_t *above = calloc(n + 2, sizeof(int64_t));
+    int64_t *lt = malloc((n + 1) * sizeof(int64_t));
+    int64_t *lt_eq = malloc((n + 1) * sizeof(int64_t));
+    if (!xs || !ys || !hs || !rank || !tree || !above || !lt || !lt_eq) goto done;
+    memset(out, 0, n * sizeof(int64_t));
+    Py_ssize_t ranks = rank_humans(h, n, hs, rank, above);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        xs[i] = (RankedValue){x[i], rank[i], (int32_t)i};
+        ys[i] = (RankedValue){y[i], rank[i], (int32_t)i};
     }
     qsort(xs, n, sizeof(RankedValue), ranked_value_cmp);
     qsort(ys, n, sizeof(RankedValue), ranked_value_cmp);
@@ -1292,6 +1305,7 @@ done:
     free(xs);
     free(ys);
     free(hs);
+    free(rank);
     free(tree);
     free(above);
     free(lt);
@@ -1351,34 +1365,16 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
     memset(out, 0, npairs * n * sizeof(int64_t));
-    /* the rated cells (a NaN human score pairs with no cell: weight 0) */
+    /* the rated cells (a NaN human score pairs with no cell: weight 0),
+     * their human scores gathered in lt's room (a double an int64) */
+    double *kept = (double *)lt;
     Py_ssize_t k = 0;
     for (Py_ssize_t i = 0; i < n; i++)
         if (!isnan(h[i])) {
-            hs[k] = h[i];
+            kept[k] = h[i];
             where[k++] = i;
         }
-    qsort(hs, k, sizeof(double), double_cmp);
-    Py_ssize_t ranks = 0;
-    for (Py_ssize_t j = 0; j < k; j++)
-        if (!ranks || hs[j] != hs[ranks - 1]) hs[ranks++] = hs[j];
-    for (Py_ssize_t j = 0; j < k; j++) {
-        double x = h[where[j]];
-        Py_ssize_t lo = 0, hi = ranks - 1;
-        while (lo < hi) {
-            Py_ssize_t mid = (lo + hi) / 2;
-            if (hs[mid] < x) lo = mid + 1;
-            else hi = mid;
-        }
-        rank[j] = (int32_t)lo;
-        above[lo]++;
-    }
-    int64_t later = 0;
-    for (Py_ssize_t r = ranks - 1; r >= 0; r--) {
-        int64_t here = above[r];
-        above[r] = later;
-        later += here;
-    }
+    Py_ssize_t ranks = rank_humans(kept, k, hs, rank, above);
     for (Py_ssize_t a = 0; a < nvec; a++) {
         RankedValue *sa = sorted + a * n;
         for (Py_ssize_t j = 0; j < k; j++)
