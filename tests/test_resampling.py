@@ -9,6 +9,7 @@ import random
 import pytest
 
 import bleukit
+from bleukit.core.errors import InputError
 from bleukit.core.resampling import (
     Columns,
     Draws,
@@ -134,3 +135,21 @@ def test_split_and_bootstrap_rows_of_fractions_are_the_resampled_sums():
     (flat,) = bootstrap_rows([cols], draws)
     expected = [variant.row(cols.resample(idx)) for idx in bootstrap_indices(draws)]
     assert [tuple(flat[k : k + 6]) for k in range(0, len(flat), 6)] == expected
+
+
+def test_flat_resamples_are_the_resamples_in_one_array():
+    """``FlatResamples``: one int32 array for kernels, each resample a view."""
+    from bleukit.core.resampling import FlatResamples
+
+    draws = Draws.from_seed(5, 4, 2)
+    indices = bootstrap_indices(draws)
+    flat = FlatResamples(indices)
+    assert len(flat) == 4 and flat.per == 5
+    assert flat.positions.tolist() == [i for idx in indices for i in idx]
+    assert [list(idx) for idx in flat] == indices
+    assert list(flat[-1]) == indices[-1] and [list(x) for x in flat[1:3]] == indices[1:3]
+    with pytest.raises(IndexError):
+        flat[4]
+    with pytest.raises(InputError, match="different sizes"):
+        FlatResamples([[0, 1], [0]])
+    assert len(FlatResamples([])) == 0

@@ -245,6 +245,34 @@ def bootstrap_indices(draws: Draws) -> list[list[int]]:
     return [rng.choices(population, k=draws.n) for _ in range(draws.count)]
 
 
+class FlatResamples(Sequence[Sequence[int]]):
+    """Resamples of one size (``bootstrap_indices``'), one after the other in
+    one int32 array (``positions``) that kernels read as it is: as a
+    sequence, each resample a view of its positions."""
+
+    def __init__(self, indices: Sequence[Sequence[int]]) -> None:
+        self.per = len(indices[0]) if indices else 0
+        if any(len(idx) != self.per for idx in indices):
+            raise InputError("resamples of different sizes")
+        self.positions = array("i", [i for idx in indices for i in idx])
+        self._count = len(indices)
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, k: int) -> Sequence[int]: ...
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[Sequence[int]]: ...
+    def __getitem__(self, k: int | slice) -> Sequence[int] | Sequence[Sequence[int]]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self._count))]
+        if not -self._count <= k < self._count:
+            raise IndexError("resample index out of range")
+        k %= self._count
+        return memoryview(self.positions)[k * self.per : (k + 1) * self.per]
+
+
 _SELECTED = bytes.maketrans(b"01", b"\x00\x01")
 _REST = bytes.maketrans(b"01", b"\x01\x00")
 

@@ -23,7 +23,7 @@ from typing import Any
 from ..core.buffers import typed_buffer
 from ..core.errors import InputError, MissingDependencyError
 from ..core.reflen import RefLength
-from ..core.resampling import Columns, Draws
+from ..core.resampling import Columns, Draws, FlatResamples
 from ..engines import Engine, ordered_map, requested_engine, workers
 from .correlation import SYSTEM_STATISTICS, system_swaps
 from .pairs import (
@@ -400,7 +400,11 @@ class CompiledMetaKernels(MetaKernels):
         bounds = [len(indices) * p // parts for p in range(parts + 1)]
 
         def part(lo_hi: tuple[int, int]) -> list[int]:
-            flat_i = array("i", [i for idx in indices[lo_hi[0] : lo_hi[1]] for i in idx])
+            lo, hi = lo_hi
+            # resamples in one array are read as they are
+            flat_i = (memoryview(indices.positions)[lo * items : hi * items]
+                      if isinstance(indices, FlatResamples)
+                      else array("i", [i for idx in indices[lo:hi] for i in idx]))  # fmt: skip
             raw = kernel.resampled_pair_counts(flat_m, flat_h, len(metric), items, flat_i,
                                                by_system, epsilon)  # fmt: skip
             return memoryview(raw).cast("q").tolist()

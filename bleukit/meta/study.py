@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -59,7 +58,7 @@ from functools import cached_property
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.resampling import Columns, Draws, bootstrap_indices
+from ..core.resampling import Columns, Draws, FlatResamples, bootstrap_indices
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
 from ..io.progress import advance, stage
@@ -532,26 +531,21 @@ def _ratios(numerators: Sequence[float], denominators: Sequence[float]) -> list[
 
 @dataclass(frozen=True)
 class _Resamples:
-    """The bootstrap resamples of the study's segments, each ``per``
-    positions (repeats kept), one after the other in one int32 array that
-    every variant's exact sums gather from (``MetaKernels.gathered_sums``)."""
+    """The bootstrap resamples of the study's segments (repeats kept), in
+    one int32 array that every variant's exact sums gather from
+    (``MetaKernels.gathered_sums``)."""
 
-    positions: array[int]
-    per: int
+    flat: FlatResamples
     kernels: MetaKernels
-
-    @classmethod
-    def of(cls, indices: Sequence[Sequence[int]], kernels: MetaKernels) -> _Resamples:
-        return cls(array("i", itertools.chain.from_iterable(indices)),
-                   len(indices[0]) if indices else 1, kernels)  # fmt: skip
 
     def totals(self, exact: Sequence[_ExactSums]) -> list[list[float]]:
         """Per exact sum, its ``total`` in each resample: every one's limbs
         gathered in one pass."""
         limbs = [e.limbs() for e in exact]
-        if not self.positions:
+        if not self.flat.positions:
             return [[] for _ in exact]
-        sums = self.kernels.gathered_sums([x for ls in limbs for x in ls], self.positions, self.per)
+        flat_limbs = [x for ls in limbs for x in ls]
+        sums = self.kernels.gathered_sums(flat_limbs, self.flat.positions, self.flat.per)
         out, k = [], 0
         for e, ls in zip(exact, limbs):
             out.append([e.from_limbs(row[k : k + len(ls)]) for row in sums])
@@ -730,7 +724,6 @@ def _intervals(
     item_values: _ItemValues,
     matrices: tuple[st.Matrix, st.Matrix],
     epsilons: dict[str, float],
-    indices: Sequence[Sequence[int]],
     resamples: _Resamples,
     draws: Draws,
     settings: Settings,
@@ -748,6 +741,7 @@ def _intervals(
         for c, rows in zip(columns, variant.engine.bootstrap_rows(columns, draws))
     ]
     samples: dict[str, list[float]] = {name: [] for name in SYSTEM}
+    indices = resamples.flat
     for k in range(len(indices)):
         metric = [per_system[s][k] for s in range(len(per_system))]
         human = [row[k] for row in human_system]
@@ -1134,8 +1128,8 @@ def run(
     n = len(segments)
     kernels = meta_kernels(variants[0].engine)
     boot = Draws.from_seed(n, settings.samples, settings.seed) if settings.samples else None
-    indices = bootstrap_indices(boot) if boot else []
-    resamples = _Resamples.of(indices, kernels)
+    indices = FlatResamples(bootstrap_indices(boot) if boot else [])
+    resamples = _Resamples(indices, kernels)
     human_boot = _resampled_means(human, resamples)
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
     human_p = None
@@ -1167,8 +1161,8 @@ def run(
         intervals = {}
         if boot:
             intervals = _intervals(v, columns, human_boot, item_values[k],
-                                   (scores.sentences, human), point.epsilons, indices,
-                                   resamples, boot, settings)  # fmt: skip
+                                   (scores.sentences, human), point.epsilons, resamples,
+                                   boot, settings)  # fmt: skip
         curve = fit(system_pairs(point.system_scores, human_system), judged.source)
         results[k] = replace(point, system=system, intervals=intervals, delta=curve)
         stats.release_columns(v)  # the whole test set's columns (``_columns``)
