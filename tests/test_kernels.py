@@ -137,6 +137,15 @@ def test_compiled_signed_trials_refuse_bad_calls_and_sum_many_vectors():
     assert memoryview(both).cast("q").tolist() == C.signed_trials(a, draws) + C.signed_trials(
         b, draws
     )
+    expected = [PY.signed_trials(a, draws), PY.signed_trials(b, draws)]
+    assert C.batch_signed_trials([a, b], draws) == PY.batch_signed_trials([a, b], draws) == expected
+    # vectors of two lengths, and weights past the kernel's integers: one at a time
+    assert C.batch_signed_trials([a, [1, 2]], draws) == [
+        expected[0],
+        PY.signed_trials([1, 2], draws),
+    ]
+    huge = [2**62, -(2**62), 1]
+    assert C.batch_signed_trials([huge], draws) == [PY.signed_trials(huge, draws)]
     with pytest.raises(ValueError, match="signed_trials"):
         _kernels.signed_trials(draws.state, 2, array("q", a), 4)
     with pytest.raises(ValueError, match="selected_sums"):

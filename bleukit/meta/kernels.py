@@ -81,6 +81,12 @@ class MetaKernels:
         sums = self.engine.randomization_sums(kept, swapped, draws)
         return [int(plus - minus) for (plus, minus), _ in sums]
 
+    def batch_signed_trials(
+        self, vectors: Sequence[Sequence[int]], draws: Draws
+    ) -> list[list[int]]:
+        """``signed_trials`` of each vector of weights, over the same trials."""
+        return [self.signed_trials(v, draws) for v in vectors]
+
     def split_sums(
         self, cols: Columns, draws: Draws
     ) -> tuple[Sequence[RefLength], Sequence[RefLength]]:
@@ -296,6 +302,22 @@ class CompiledMetaKernels(MetaKernels):
     def __init__(self, engine: Engine, module: ModuleType) -> None:
         super().__init__(engine)
         self.module = module
+
+    def batch_signed_trials(
+        self, vectors: Sequence[Sequence[int]], draws: Draws
+    ) -> list[list[int]]:
+        cells = len(vectors[0]) if vectors else 0
+        if not cells or any(len(v) != cells for v in vectors):
+            # none, an empty vector or vectors of two lengths: one at a time
+            return super().batch_signed_trials(vectors, draws)
+        try:
+            weights = array("q", itertools.chain.from_iterable(vectors))
+            raw = self.module.signed_trials(draws.state, cells, weights, draws.count)
+        except OverflowError:
+            # weights past int64's trials (the reference counts them)
+            return super().batch_signed_trials(vectors, draws)
+        sums = memoryview(raw).cast("q").tolist()
+        return [sums[k * draws.count : (k + 1) * draws.count] for k in range(len(vectors))]
 
     def split_sums(
         self, cols: Columns, draws: Draws

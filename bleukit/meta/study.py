@@ -1020,27 +1020,34 @@ def pooled_p_values(
     # acc_eq; a system without any has no value (b's, made once a variant)
     tau = statistic == "kendall_like_system"
     counted: dict[int, list[int]] = {}
-    own: list[Draws] = []
-    out = []
-    for q, (_, b) in enumerate(pairs):
+    for _, b in pairs:
         if b not in counted:
             counted[b] = ([_counted_pairs(cells[b][cut], flat_h[cut], tau) for cut in groups]
                           if statistic.endswith("_system") else [])  # fmt: skip
-        ws = [group[q] for group in weights]
-        if not tau and len({c for c in counted[b] if c}) < 2:
-            # one group, or groups of as many pairs: their sums add up
-            flat = [w for group in ws for w in group]
-            trials = kernels.signed_trials(flat, draws)
-            observed = sum(flat)
-        else:
-            common = math.lcm(*(c for c in counted[b] if c)) if any(counted[b]) else 1
-            scale = [common // c if c else 0 for c in counted[b]]
-            own = own or system_draws(draws, len(groups), size)
-            per_system = [kernels.signed_trials(w, d) for w, d in zip(ws, own)]
-            trials = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
-            observed = sum(sum(w) * k for w, k in zip(ws, scale))
-        out.append(sum(x >= observed for x in trials) / len(trials) if trials else st.nan)
-    return out
+    # one group, or groups of as many pairs: their sums add up; else each
+    # group's sums weighed, from draws of its own
+    adding = [not tau and len({c for c in counted[b] if c}) < 2 for _, b in pairs]
+    trials: dict[int, list[int]] = {}
+    observed: dict[int, int] = {}
+    summed = [q for q in range(len(pairs)) if adding[q]]
+    flats = [[w for group in weights for w in group[q]] for q in summed]
+    # every pair's trials over the same draws in one kernel call
+    for q, flat, sums in zip(summed, flats, kernels.batch_signed_trials(flats, draws)):
+        trials[q], observed[q] = sums, sum(flat)
+    weighed = [q for q in range(len(pairs)) if not adding[q]]
+    if weighed:
+        own = system_draws(draws, len(groups), size)
+        per_group = [kernels.batch_signed_trials([weights[g][q] for q in weighed], own[g])
+                     for g in range(len(groups))]  # fmt: skip
+        for i, q in enumerate(weighed):
+            c = counted[pairs[q][1]]
+            common = math.lcm(*(x for x in c if x)) if any(c) else 1
+            scale = [common // x if x else 0 for x in c]
+            per_system = [sums[i] for sums in per_group]
+            trials[q] = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
+            observed[q] = sum(sum(weights[g][q]) * k for g, k in enumerate(scale))
+    return [sum(x >= observed[q] for x in trials[q]) / len(trials[q]) if trials[q] else st.nan
+            for q in range(len(pairs))]  # fmt: skip
 
 
 def _counted_pairs(metric: Sequence[float], human: Sequence[float], untied: bool) -> int:
