@@ -553,11 +553,16 @@ def test_grid_names_and_shortlist(corpus):
     st.data(),
 )  # fmt: skip
 def test_exact_sums_are_fsums_values(values, data):
-    """The study's exact integer sums (resamples' item statistics) give
-    math.fsum's floats, any values."""
-    exact = s._ExactSums(values)
-    idx = data.draw(st.lists(st.integers(0, len(values) - 1), max_size=60))
-    assert exact.total(idx) == math.fsum(values[i] for i in idx)
+    """The study's exact integer sums of resamples (the item statistics'),
+    gathered in 31-bit limbs by either kernel, give math.fsum's floats, any
+    values."""
+    from bleukit.core.resampling import FlatResamples
+
+    idx = data.draw(st.lists(st.integers(0, len(values) - 1), min_size=1, max_size=60))
+    expected = math.fsum(values[i] for i in idx)
+    for engine in AVAILABLE:
+        resamples = s._Resamples(FlatResamples([idx]), meta_kernels(ENGINES.get(engine)))
+        assert resamples.totals([s._ExactSums(values)]) == [[expected]]
 
 
 def test_an_undefined_statistic_gets_no_test_and_no_cluster(corpus):

@@ -52,7 +52,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -526,7 +526,7 @@ def _resampled_means(human: st.Matrix, resamples: _Resamples) -> list[list[float
 
 def _ratios(numerators: Sequence[float], denominators: Sequence[float]) -> list[float]:
     """Each resample's quotient of its sums (NaN where the denominator's is 0)."""
-    return [x / d if d else st.nan for x, d in zip(numerators, denominators)]
+    return list(map(_quotient, numerators, denominators))
 
 
 @dataclass(frozen=True)
@@ -583,9 +583,11 @@ def _segment_statistics(
     the kernels' pair counts (``MetaKernels.item_pairs``)."""
     threshold = settings.threshold
     counts, epsilon = kernels.item_pairs(metric, human, threshold)
-    every = range(len(counts))
     items = _item_values(counts)
-    out = {name: _ratio(numerators, denominators, every)
+    # all items' statistic: math.fsum's correctly rounded sums (the exact
+    # sums' of every item, without scaling a variant's values that no
+    # resample reads)
+    out = {name: _quotient(math.fsum(numerators), math.fsum(denominators))
            for name, (numerators, denominators) in items.items()}  # fmt: skip
     for by in ("none", "system"):
         pairs = [kernels.rated_pair_counts(m, h) for m, h in st.groups(metric, human, by)]
@@ -749,7 +751,7 @@ def _intervals(
         unrated = any(math.isnan(x) for x in human)
         for name, f in SYSTEM.items():
             samples[name].append(st.nan if unrated else f(metric, human))
-    totals = resamples.totals([e for pair in item_values.values() for e in pair])
+    totals = resamples.totals([_ExactSums(v) for pair in item_values.values() for v in pair])
     for k, name in enumerate(item_values):
         samples[name] = _ratios(totals[2 * k], totals[2 * k + 1])
     for by in ("none", "system"):
@@ -771,29 +773,21 @@ def _intervals(
     return out
 
 
-def _ratio(numerators: _ExactSums, denominators: _ExactSums, idx: Sequence[int]) -> float:
-    """An item-grouped statistic of some items (``idx``, repeats counted):
-    the sum of their numerators over the sum of their denominators (NaN for
-    none)."""
-    den = denominators.total(idx)
-    return numerators.total(idx) / den if den else st.nan
+def _quotient(numerator: float, denominator: float) -> float:
+    """An item-grouped statistic from its sums (NaN with no pair)."""
+    return numerator / denominator if denominator else st.nan
 
 
 class _ExactSums:
     """Floats as integers over one power of two, so that the sum of any of
-    them (with repeats: a bootstrap resample) is an exact integer sum, and
-    its correctly rounded quotient by that power is ``math.fsum``'s value,
-    several times faster."""
+    them (with repeats: a bootstrap resample; signed: a permutation trial)
+    is an exact integer sum, summed by the kernels in limbs, and its
+    correctly rounded quotient by that power is ``math.fsum``'s value."""
 
     def __init__(self, values: Sequence[float]) -> None:
         ratios = [v.as_integer_ratio() for v in values]
         self._shift = max((d.bit_length() - 1 for _, d in ratios), default=0)
         self._scaled = [n << (self._shift - d.bit_length() + 1) for n, d in ratios]
-        self._sum = sum(self._scaled)
-
-    def total(self, idx: Iterable[int]) -> float:
-        # int / int is correctly rounded, as fsum's sum is
-        return sum(map(self._scaled.__getitem__, idx)) / (1 << self._shift)
 
     def limbs(self) -> list[list[int]]:
         """The scaled integers cut in limbs of 31 bits, the lowest first (all
@@ -823,23 +817,22 @@ _LIMB_MASK = (1 << _LIMB) - 1
 
 
 #: per item-grouped statistic, its items' numerators and denominators
-_ItemValues = dict[str, tuple[_ExactSums, _ExactSums]]
+_ItemValues = dict[str, tuple[list[float], list[float]]]
 
 
 def _item_values(counts: Sequence[ItemCounts]) -> _ItemValues:
     """Per item (segment), from its pair counts (``MetaKernels.item_pairs``), the
     numerator and denominator of each item-grouped statistic, so that the
-    statistic of any items, a resample's among them, is ``_ratio`` of
-    theirs: the pooled Kendall-like tau, and the mean of acc_eq (each item
-    with pairs weighing 1), at epsilon 0 and at the calibrated epsilon."""
-    ones = _ExactSums([1.0 if c[8] else 0.0 for c in counts])
+    statistic of any items, a resample's among them, is the exact sum of
+    their numerators over that of their denominators (``_ExactSums``): the
+    pooled Kendall-like tau, and the mean of acc_eq (each item with pairs
+    weighing 1), at epsilon 0 and at the calibrated epsilon."""
+    ones = [1.0 if c[8] else 0.0 for c in counts]
     return {
-        "kendall_like_item": (_ExactSums([float(c[5] - c[6]) for c in counts]),
-                              _ExactSums([float(c[5] + c[6]) for c in counts])),
-        "acc_eq_item": (_ExactSums([(c[0] + c[4]) / c[8] if c[8] else 0.0 for c in counts]),
-                        ones),
-        "acc_eq_item_calibrated": (_ExactSums([c[7] / c[8] if c[8] else 0.0 for c in counts]),
-                                   ones),
+        "kendall_like_item": ([float(c[5] - c[6]) for c in counts],
+                              [float(c[5] + c[6]) for c in counts]),
+        "acc_eq_item": ([(c[0] + c[4]) / c[8] if c[8] else 0.0 for c in counts], ones),
+        "acc_eq_item_calibrated": ([c[7] / c[8] if c[8] else 0.0 for c in counts], ones),
     }  # fmt: skip
 
 
