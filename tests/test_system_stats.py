@@ -207,8 +207,8 @@ def test_columns_are_made_once_until_released_or_more_segments_come():
 def test_a_subtotal_sums_the_chosen_segments_as_their_columns_do(corpus, data):
     """``subtotal`` (BLEU: one table of the chosen rows; chrF: the store's
     segments) equals the resampling columns of those segments, in any order,
-    and the total where every segment is chosen; chunks and variants sharing
-    one selection do not mix."""
+    and the total where every segment is chosen; chunks, systems and
+    variants sharing one selection do not mix."""
     from bleukit.core.resampling import Columns
 
     systems, refs, bounds = corpus
@@ -222,6 +222,15 @@ def test_a_subtotal_sums_the_chosen_segments_as_their_columns_do(corpus, data):
             cols = Columns([segments[i] for i in rows], v)
             assert stats.subtotal(v, name, rows) == cols.to_stats(cols.total()), (v.name, rows)
             assert stats.subtotal(v, name, range(n)) == stats.total(v, name)
+    # each system its own segments (a study's systems rated apart), variant
+    # after variant: every system keeps its own selection
+    own = {name: data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n))
+           for name in names}  # fmt: skip
+    for v in VARIANTS:
+        for name in names:
+            segments = list(stats.segment_stats(v, name))
+            cols = Columns([segments[i] for i in own[name]], v)
+            assert stats.subtotal(v, name, own[name]) == cols.to_stats(cols.total())
 
 
 CHRF_GRID = [

@@ -358,12 +358,13 @@ class TableStore(StatisticsStore[Stats]):
             v.fingerprint: (v, [Stats.zero(v.stat_order) for _ in range(systems)])
             for v in variants
         }  # fmt: skip
-        #: ``subtotal``'s rows and, by system, their segments as one table:
-        #: every variant of the store sums the same selection
-        self._selection: tuple[tuple[int, ...], dict[int, SegmentTable]] = ((), {})
+        #: by system, ``subtotal``'s last rows and their segments as one
+        #: table: every variant of the store sums the same selection (each
+        #: system its own rows: a study's systems rated on other segments)
+        self._selection: dict[int, tuple[tuple[int, ...], SegmentTable]] = {}
 
     def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
-        self._selection = ((), {})
+        self._selection = {}
         variant = self._variant
         prepared = variant.prepare_references(ref_streams, self._order)
         for i, lines in enumerate(hyps):
@@ -377,7 +378,7 @@ class TableStore(StatisticsStore[Stats]):
                 running[i] = running[i] + v.sum_from_tables(tables)
 
     def extend(self, later: TableStore) -> None:
-        self._selection = ((), {})
+        self._selection = {}
         for tables, more in zip(self._tables, later._tables):
             tables.extend(more)
         for fingerprint, (_, running) in self._summed.items():
@@ -402,12 +403,9 @@ class TableStore(StatisticsStore[Stats]):
     def subtotal(self, metric: Variant, system: int, rows: Sequence[int]) -> Stats:
         tables = self._system_tables(metric, system)
         key = tuple(rows)
-        if self._selection[0] != key:
-            self._selection = (key, {})
-        chosen = self._selection[1]
-        if system not in chosen:
-            chosen[system] = select_rows(tables, key)
-        return metric.sum_from_tables([chosen[system]])
+        if system not in self._selection or self._selection[system][0] != key:
+            self._selection[system] = (key, select_rows(tables, key))
+        return metric.sum_from_tables([self._selection[system][1]])
 
     def total(self, metric: Variant, system: int) -> Stats:
         if self.per_segment:
