@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bleukit
 from bleukit.core.errors import InputError
@@ -153,3 +155,42 @@ def test_flat_resamples_are_the_resamples_in_one_array():
     with pytest.raises(InputError, match="different sizes"):
         FlatResamples([[0, 1], [0]])
     assert len(FlatResamples([])) == 0
+
+
+class _Tuples:
+    """A codec of rows that are the statistics themselves (any numbers)."""
+
+    def row(self, stats):
+        return stats
+
+    def from_row(self, sums, segments, last):
+        return (tuple(sums), segments, last)
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 70_000), st.integers(0, 9) | st.fractions(0, 3)),
+        min_size=1,
+        max_size=12,
+    ),
+    st.data(),
+)
+def test_selected_columns_are_the_columns_of_the_selected_segments(segments, data):
+    """``Columns.select``: some segments' columns taken from the rows (uint16,
+    uint32, or lists where a statistic is a Fraction) are the columns that
+    ``Columns`` makes of those segments, rows of zeros where None."""
+    full = Columns(segments, _Tuples())
+    pick = st.integers(0, len(segments) - 1) | st.none()
+    rows = data.draw(st.lists(pick, min_size=1, max_size=15))
+    zero = (0, 0)
+    chosen = [zero if i is None else segments[i] for i in rows]
+    last = chosen[-1]
+    expected = Columns(chosen, _Tuples())
+    got = full.select(rows, last, zero)
+    assert got.n == expected.n and got.width == expected.width
+    assert [list(c) for c in got.cols] == [list(c) for c in expected.cols]
+    assert got.packable == full.packable
+    assert got.to_stats(got.total()) == expected.to_stats(expected.total())
+    assert got.resample([0, 0]) == expected.resample([0, 0])
+    with pytest.raises(InputError, match="no segments"):
+        full.select([], zero, zero)

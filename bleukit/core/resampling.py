@@ -165,6 +165,33 @@ class Columns:
     def total(self) -> list[RefLength]:
         return [sum(col) for col in self.cols]
 
+    def select(self, rows: Sequence[int | None], last: Any, zero: Any) -> Columns:
+        """The columns of some of these segments, in that order (None: a row
+        of ``zero`` statistics, a segment that adds nothing), ``last`` the
+        statistics of the last: the columns ``Columns`` makes of those
+        segments, taken from these rows without making each segment's
+        statistics again."""
+        if not rows:
+            raise InputError("no segments to resample")
+        out = Columns.__new__(Columns)
+        out.codec, out.width, out.last, out.n = self.codec, self.width, last, len(rows)
+        zero_row = list(self.codec.row(zero))
+        w = self.width
+        if self.rows is not None:
+            # (arrays of the rows' own type: a row type, ``buffers.ROW_TYPES``)
+            picked, blank = self.rows[:0], self.rows[:0]
+            blank.extend(int(x) for x in zero_row)
+            for i in rows:
+                picked.extend(blank if i is None else self.rows[i * w : (i + 1) * w])
+            out.rows = picked
+            view = memoryview(picked)
+            out.cols = [view[k::w] for k in range(w)]
+        else:
+            out.rows = None
+            out.cols = [[zero_row[k] if i is None else col[i] for i in rows]
+                        for k, col in enumerate(self.cols)]  # fmt: skip
+        return out
+
     def row_view(self) -> RowView:
         """The rows as a sequence of rows, uncopied (needs ``rows``)."""
         if self.rows is None:

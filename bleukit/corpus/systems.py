@@ -133,10 +133,14 @@ class SystemStatistics:
         self, variant: Metric[Any, Any], system: str, rows: Sequence[int | None]
     ) -> Columns:
         """Resampling columns of some of the system's segments (numbered
-        from 0, in that order; None: a row of zeros), made anew (``columns``
-        keeps all of them)."""
-        store, i = self._store(variant, system)
-        return store.columns_of(variant, i, rows)
+        from 0, in that order; None: a row of zeros), made anew from the
+        rows of ``columns``, which keeps all of them (a study takes many
+        selections of one system: each pair of systems' common segments)."""
+        last = rows[-1] if rows else None
+        segments = self.segment_stats(variant, system)
+        return self.columns(variant, system).select(
+            rows, variant.zero_stats() if last is None else segments[last], variant.zero_stats()
+        )
 
     def subtotal(self, variant: Metric[Any, Any], system: str, rows: Sequence[int]) -> Any:
         """The system's statistics summed over some segments (numbered from
