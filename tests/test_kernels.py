@@ -146,6 +146,9 @@ def test_compiled_signed_trials_refuse_bad_calls_and_sum_many_vectors():
     ]
     huge = [2**62, -(2**62), 1]
     assert C.batch_signed_trials([huge], draws) == [PY.signed_trials(huge, draws)]
+    # int64 buffers (a kernel's views) are joined as bytes
+    views = [memoryview(array("q", a)), array("q", b)]
+    assert C.batch_signed_trials(views, draws) == expected
     with pytest.raises(ValueError, match="signed_trials"):
         _kernels.signed_trials(draws.state, 2, array("q", a), 4)
     with pytest.raises(ValueError, match="selected_sums"):

@@ -265,6 +265,19 @@ def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
     return array("d", [x for row in matrix for x in row])
 
 
+def _joined(vectors: Sequence[Sequence[int]]) -> array[int]:
+    """Vectors of integers one after the other in one int64 array: int64
+    buffers (a kernel's views) copied as bytes, anything else converted
+    (OverflowError past int64)."""
+    out = array("q")
+    for v in vectors:
+        if isinstance(v, (memoryview, array)) and memoryview(v).format == "q":
+            out.frombytes(memoryview(v).cast("B"))
+        else:
+            out.extend(v)
+    return out
+
+
 def _unrated(*matrices: Sequence[Sequence[float]]) -> bool:
     """Whether a matrix has a NaN cell (a score the humans did not rate),
     whose pairs the kernels leave out, weighing items of other pair counts."""
@@ -311,7 +324,7 @@ class CompiledMetaKernels(MetaKernels):
             # none, an empty vector or vectors of two lengths: one at a time
             return super().batch_signed_trials(vectors, draws)
         try:
-            weights = array("q", itertools.chain.from_iterable(vectors))
+            weights = _joined(vectors)
             raw = self.module.signed_trials(draws.state, cells, weights, draws.count)
         except OverflowError:
             # weights past int64's trials (the reference counts them)

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -1023,7 +1024,12 @@ def pooled_p_values(
     trials: dict[int, list[int]] = {}
     observed: dict[int, int] = {}
     summed = [q for q in range(len(pairs)) if adding[q]]
-    flats = [[w for group in weights for w in group[q]] for q in summed]
+    # a pair's groups' weights one after the other (one group: its own), in
+    # int64 (cell weights count pairs of cells): a grid's 78 pairs of 30,000
+    # cells as lists of ints took 80 MB
+    flats = [weights[0][q] if len(weights) == 1 else
+             array("q", itertools.chain.from_iterable(group[q] for group in weights))
+             for q in summed]  # fmt: skip
     # every pair's trials over the same draws in one kernel call
     for q, flat, sums in zip(summed, flats, kernels.batch_signed_trials(flats, draws)):
         trials[q], observed[q] = sums, sum(flat)
