@@ -1314,7 +1314,8 @@ done:
 }
 
 /* pair_cell_weights(vectors, human, pairs, kind) -> bytes: cell_weights
- * with skip_unrated for many pairs of vectors of one group at once
+ * of the rated cells (a NaN human score: weight 0, the others' weights
+ * those of the rated cells alone) for many pairs of vectors of one group at once
  * (vectors: V x n float64; pairs: P x 2 int32, (x, y) vector numbers):
  * P x n int64. The humans' ranks are found once, and each vector sorted
  * once, for all its pairs (PERM-BOTH of a grid's tested variants). */
@@ -1410,13 +1411,9 @@ done:
 static PyObject *cell_weights(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer xbuf, ybuf, hbuf;
-    int kind, skip_unrated = 0;
-    if (!PyArg_ParseTuple(args, "y*y*y*i|p", &xbuf, &ybuf, &hbuf, &kind, &skip_unrated))
-        return NULL;
+    int kind;
+    if (!PyArg_ParseTuple(args, "y*y*y*i", &xbuf, &ybuf, &hbuf, &kind)) return NULL;
     PyObject *result = NULL;
-    double *kept = NULL;
-    int64_t *part = NULL;
-    Py_ssize_t *where = NULL;
     Py_ssize_t n = hbuf.len / (Py_ssize_t)sizeof(double);
     if (xbuf.len != hbuf.len || ybuf.len != hbuf.len || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
         (kind != 0 && kind != 1)) {
@@ -1424,47 +1421,18 @@ static PyObject *cell_weights(PyObject *self, PyObject *args) {
         goto done;
     }
     result = PyBytes_FromStringAndSize(NULL, n * sizeof(int64_t));
-    if (skip_unrated) {
-        kept = malloc((3 * n + 1) * sizeof(double));
-        part = malloc((n + 1) * sizeof(int64_t));
-        where = malloc((n + 1) * sizeof(Py_ssize_t));
-    }
-    if (!result || (skip_unrated && (!kept || !part || !where))) {
-        if (result) PyErr_NoMemory();
-        Py_CLEAR(result);
-        goto done;
-    }
+    if (!result) goto done;
     const double *x = xbuf.buf, *y = ybuf.buf, *h = hbuf.buf;
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    if (!skip_unrated) {
-        failed = cell_weights_of(x, y, h, n, kind, out);
-    } else {
-        /* skip_unrated: a cell the humans did not rate (NaN) pairs with no
-         * cell, so its swap changes nothing: weight 0, the others' weights
-         * those of the rated cells alone (study._rated_weights) */
-        Py_ssize_t k = 0;
-        for (Py_ssize_t i = 0; i < n; i++)
-            if (!isnan(h[i])) {
-                kept[k] = x[i];
-                kept[n + k] = y[i];
-                kept[2 * n + k] = h[i];
-                where[k++] = i;
-            }
-        failed = cell_weights_of(kept, kept + n, kept + 2 * n, k, kind, part);
-        memset(out, 0, n * sizeof(int64_t));
-        for (Py_ssize_t j = 0; j < k; j++) out[where[j]] = part[j];
-    }
+    failed = cell_weights_of(x, y, h, n, kind, out);
     Py_END_ALLOW_THREADS
     if (failed < 0) {
         Py_CLEAR(result);
         PyErr_NoMemory();
     }
 done:
-    free(kept);
-    free(part);
-    free(where);
     PyBuffer_Release(&xbuf);
     PyBuffer_Release(&ybuf);
     PyBuffer_Release(&hbuf);
@@ -2020,15 +1988,14 @@ static PyMethodDef methods[] = {
      "Per resample of the items, the pair counts (con, dis, metric ties, human\n"
      "ties, ties in both) per system or of all scores: resamples x groups x 5 int64."},
     {"cell_weights", cell_weights, METH_VARARGS,
-     "cell_weights(x, y, human, kind, skip_unrated=False) -> bytes\n\n"
+     "cell_weights(x, y, human, kind) -> bytes\n\n"
      "PERM-BOTH's per-cell weights of a statistic over every pair of one vector\n"
-     "(kind 0: DARR at threshold 0; 1: acc_eq): n int64; with skip_unrated, the\n"
-     "weights of the cells whose human score is not NaN, 0 for the others."},
+     "(kind 0: DARR at threshold 0; 1: acc_eq): n int64."},
     {"pair_cell_weights", pair_cell_weights, METH_VARARGS,
      "pair_cell_weights(vectors, human, pairs, kind) -> bytes\n\n"
-     "cell_weights(x, y, human, kind, True) of each pair (x, y) of vectors (V x n\n"
-     "float64; pairs P x 2 int32): P x n int64, the humans ranked and each vector\n"
-     "sorted once."},
+     "cell_weights of each pair (x, y) of vectors (V x n float64; pairs P x 2\n"
+     "int32) over the rated cells (a NaN human score: weight 0): P x n int64, the\n"
+     "humans ranked and each vector sorted once."},
     {"pooled_calibration", pooled_calibration, METH_VARARGS,
      "pooled_calibration(metric, human, collect=4194304) -> (agreeing, pairs, epsilon)\n\n"
      "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"

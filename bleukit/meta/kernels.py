@@ -478,17 +478,6 @@ class CompiledMetaKernels(MetaKernels):
         raw = kernel.cell_weights(*vectors, SWAP_KINDS.index(kind))
         return memoryview(raw).cast("q").tolist()
 
-    def rated_cell_weights(
-        self, x: Sequence[float], y: Sequence[float], human: Sequence[float], kind: str
-    ) -> list[int]:
-        kernel = self.module
-        if kind not in SWAP_KINDS or not len(x) == len(y) == len(human):
-            # the reference refuses what the kernel would
-            return super().rated_cell_weights(x, y, human, kind)
-        vectors = (array("d", v) for v in (x, y, human))
-        raw = kernel.cell_weights(*vectors, SWAP_KINDS.index(kind), True)
-        return memoryview(raw).cast("q").tolist()
-
     def pair_cell_weights(
         self,
         vectors: Sequence[Sequence[float]],
