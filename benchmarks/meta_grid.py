@@ -114,6 +114,7 @@ def main() -> None:
             ("the same, --calibrate system,none", [*rated, "--calibrate", "system,none"]),
             ("7 variants, rated apart, --segments wmt (the default there)", wmt),
             ("7 variants + grid, rated apart, --segments wmt", [*wmt, "--search", *grid]),
+            ("7 variants + grid, rated apart, --segments rated", [*rated, "--search", *grid]),
             (
                 "7 variants + grid, rated apart, --segments wmt, no tests",
                 [*wmt, "--search", *grid, "--samples", "0", "--trials", "0"],
