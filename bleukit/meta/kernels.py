@@ -323,14 +323,22 @@ class CompiledMetaKernels(MetaKernels):
         if not cells or any(len(v) != cells for v in vectors):
             # none, an empty vector or vectors of two lengths: one at a time
             return super().batch_signed_trials(vectors, draws)
-        try:
-            weights = _joined(vectors)
-            raw = self.module.signed_trials(draws.state, cells, weights, draws.count)
-        except OverflowError:
+        sums = self._kernel_trials(vectors, cells, draws)
+        if sums is None:
             # weights past int64's trials (the reference counts them)
             return super().batch_signed_trials(vectors, draws)
-        sums = memoryview(raw).cast("q").tolist()
         return [sums[k * draws.count : (k + 1) * draws.count] for k in range(len(vectors))]
+
+    def _kernel_trials(
+        self, vectors: Sequence[Sequence[int]], cells: int, draws: Draws
+    ) -> list[int] | None:
+        """The kernel's signed trials of vectors of ``cells`` weights each,
+        one vector's after the other; None where the weights pass its int64."""
+        try:
+            raw = self.module.signed_trials(draws.state, cells, _joined(vectors), draws.count)
+        except OverflowError:
+            return None
+        return memoryview(raw).cast("q").tolist()
 
     def split_sums(
         self, cols: Columns, draws: Draws
@@ -359,8 +367,7 @@ class CompiledMetaKernels(MetaKernels):
             # no values or resamples, or ragged ones: the reference's sums or error
             return super().gathered_sums(values, indices, per)
         try:
-            flat_v = array("q", itertools.chain.from_iterable(values))
-            raw = self.module.gathered_sums(flat_v, cells, typed_buffer(indices, "i"),
+            raw = self.module.gathered_sums(_joined(values), cells, typed_buffer(indices, "i"),
                                             len(indices) // per)  # fmt: skip
         except (OverflowError, ValueError):
             # values past int64's sums, or positions outside the vectors
@@ -371,16 +378,10 @@ class CompiledMetaKernels(MetaKernels):
         return [sums[r * k : (r + 1) * k] for r in range(len(indices) // per)]
 
     def signed_trials(self, weights: Sequence[int], draws: Draws) -> list[int]:
-        if not weights:
-            # no cell: the reference refuses it
-            return super().signed_trials(weights, draws)
-        try:
-            sums = self.module.signed_trials(draws.state, len(weights), typed_buffer(weights, "q"),
-                                             draws.count)  # fmt: skip
-        except OverflowError:
-            # weights past int64's trials (the reference counts them)
-            return super().signed_trials(weights, draws)
-        return memoryview(sums).cast("q").tolist()
+        # no cell (the reference refuses it), or weights past int64's
+        # trials (the reference counts them): the reference's
+        sums = self._kernel_trials([weights], len(weights), draws) if weights else None
+        return super().signed_trials(weights, draws) if sums is None else sums
 
     def pair_swap_sums(
         self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]

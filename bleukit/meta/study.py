@@ -805,10 +805,11 @@ class _ExactSums:
     def signed_trials(self, draws: Draws, kernels: MetaKernels) -> list[float]:
         """Per approximate-randomization trial of ``draws``, the sum of the
         values, each negated where the trial swaps it (``randomization_selections``'s
-        0), from the kernels' ``signed_trials`` of each limb."""
+        0), from the kernels' ``batch_signed_trials`` of its limbs."""
         if not self._scaled:
             return [0.0] * draws.count
-        sums = [kernels.signed_trials(limb, draws) for limb in self.limbs()]
+        # every limb over the same draws: one kernel pass
+        sums = kernels.batch_signed_trials(self.limbs(), draws)
         return [self.from_limbs(trial) for trial in zip(*sums)]
 
 
