@@ -222,3 +222,91 @@ def test_abbreviated_options_are_accepted_as_sacrebleu_accepts_them(capsys):
     # bleukit's own commands refuse abbreviations; the drop-in keeps sacrebleu's parser
     assert main([REF, "-i", HYP, "--smooth-m", "exp", "--sc"]) == 0
     assert capsys.readouterr().out == "29.9\n"
+
+
+PAIRED = [c for c in GOLDEN["cases"] if "--paired" in c["command"]]
+
+
+@pytest.mark.parametrize("case", PAIRED, ids=lambda c: c["command"][-50:])
+def test_paired_tests_read_a_chunk_at_a_time_print_the_same(case, tmp_path, monkeypatch):
+    """Chunks of 7 lines (1,002 lines: the last one short) keep statistics
+    as they come, and print what sacrebleu printed from whole files."""
+    version = "{}.{}".format(*sys.version_info[:2])
+    if version not in (GOLDEN["meta"]["python"], *GOLDEN["meta"]["also"]):
+        pytest.skip(f"recorded on other Pythons than {version}")
+    sizes: list[int] = []
+
+    def seven(batch: int, files: int) -> int:
+        sizes.append(files)
+        return 7
+
+    monkeypatch.setattr("bleukit.compat.sacrebleu.cli.lines_per_file", seven)
+    code, out = _in_process(case["command"], tmp_path, monkeypatch)
+    assert code == 0 and len(sizes) == 1
+    assert_prints_as_recorded(out, case, version)
+
+
+def _paired_rows(args: list[str], capsys) -> list[list[object]]:
+    """A paired test's JSON rows, without the systems' names."""
+    assert main([*args, "--paired-bs", "-pbsn", "50", "-f", "json", "-m", "bleu", "chrf"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    return [[row[k] for k in sorted(row) if k != "system"] for row in rows]
+
+
+def test_paired_tests_read_stdin_and_tab_separated_references_in_chunks(
+    tmp_path, capsys, monkeypatch
+):
+    import io
+
+    ref_c = DATA / "newstest2021.en-de.ref.C.txt"
+    uf = DATA / "newstest2021.en-de.hyp.UF.txt"
+    files = _paired_rows([REF, str(ref_c), "-i", HYP, str(uf)], capsys)
+    assert len(files) == 2 and files[1][0]["p_value"] is not None
+    pairs = zip(Path(REF).read_text("utf-8").splitlines(), ref_c.read_text("utf-8").splitlines())
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("".join(f"{a}\t{c}\n" for a, c in pairs), "utf-8")
+    monkeypatch.setattr("bleukit.compat.sacrebleu.cli.lines_per_file", lambda b, f: 10)
+    assert _paired_rows([str(tsv), "-nr", "2", "-i", HYP, str(uf)], capsys) == files
+    hyps = zip(Path(HYP).read_text("utf-8").splitlines(), uf.read_text("utf-8").splitlines())
+    stdin = "".join(f"{a}\t{b}\n" for a, b in hyps).encode("utf-8")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+    assert _paired_rows([REF, str(ref_c)], capsys) == files
+
+
+@pytest.mark.parametrize(
+    ("lengths", "message"),
+    [
+        ((20, 20, 13), "a system has 13 lines but the references have 20;"),
+        ((20, 25, 20), "a system has 25 lines but the references have 20;"),
+        ((9, 20, 20), "a system has 20 lines but the references have 9;"),
+        ((20, 0, 20), "a system output is empty: nothing to score"),
+    ],
+)
+def test_paired_files_of_other_lengths_are_one_line_naming_every_length(
+    lengths, message, tmp_path, capsys, monkeypatch
+):
+    """Found in the chunk where a file ends early, with each file's whole
+    length (the longer files are counted to their end, not kept)."""
+    monkeypatch.setattr("bleukit.compat.sacrebleu.cli.lines_per_file", lambda b, f: 4)
+    paths = []
+    for k, n in enumerate(lengths):
+        path = tmp_path / f"f{k}.txt"
+        path.write_text("".join(f"w{i} x y z\n" for i in range(n)), "utf-8")
+        paths.append(str(path))
+    assert main([paths[0], "-i", *paths[1:], "--paired-bs", "-pbsn", "10"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_tab_separated_references_name_the_line_past_the_first_chunk(tmp_path, capsys,
+                                                                     monkeypatch):  # fmt: skip
+    monkeypatch.setattr("bleukit.compat.sacrebleu.cli.lines_per_file", lambda b, f: 4)
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("a b\tc d\n" * 9 + "only one\n" + "a b\tc d\n", "utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a b\n" * 11, "utf-8")
+    args = [str(tsv), "-nr", "2", "-i", str(hyp), str(hyp) + "2"]
+    (tmp_path / "hyp.txt2").write_text("c d\n" * 11, "utf-8")
+    assert main([*args, "--paired-ar", "-parn", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "refs.tsv: line 10: expected 2 tab-separated references, found 1" in err

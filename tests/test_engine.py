@@ -840,6 +840,49 @@ def test_a_tables_sums_are_its_segments_statistics_summed(rows, order, at_least_
         assert table_sum(table, policy, at_least_one, order) == expected
 
 
+@given(
+    st.lists(
+        st.lists(st.tuples(st.integers(0, 70_000), st.integers(0, 9), st.integers(0, 9)),
+                 max_size=6),
+        max_size=4,
+    ),
+    st.integers(1, 4),
+    st.booleans(),
+    st.booleans(),
+)  # fmt: skip
+def test_table_rows_are_each_segments_row_a_column_at_a_time(tables, order, at_least_one,
+                                                             compact):  # fmt: skip
+    """``table_rows`` of consecutive tables is the flat ``row`` of every
+    segment's ``table_stats``, uint16 while every value fits, else uint32,
+    and None for fractions (the average reference length)."""
+    from array import array
+    from fractions import Fraction
+
+    from bleukit.core.reflen import closest, shortest
+    from bleukit.engines.tables import SegmentTable, table_rows, table_stats
+
+    width = 4
+    made = []
+    for rows in tables:
+        hyp = array("q", [h % 200 if h < 60_000 else h for h, _, _ in rows])
+        refs = array("q", [x for h, r, s in rows for x in (h // 2 + r, r + s)])
+        matches = array("q", [max(h % 200 - k - r, 0) for h, r, _ in rows for k in range(width)])
+        nearest = array("q", [x for h, r, s in rows for x in (h // 2 + r, min(h // 2 + r, r + s))])
+        table = SegmentTable(hyp, refs, matches, nearest, 2, width)
+        made.append(table.compact() if compact else table)
+    for policy in (closest, shortest, lambda h, lengths: max(lengths)):
+        expected = [
+            v for t in made for stats in table_stats(t, policy, at_least_one, order)
+            for v in (stats.sys_len, stats.ref_len, *stats.counts, *stats.totals)
+        ]  # fmt: skip
+        got = table_rows(made, policy, at_least_one, order)
+        assert got is not None and got.tolist() == expected
+        assert got.typecode == ("H" if max(expected, default=0) < 65_536 else "I")
+    if any(len(t.hyp_len) for t in made):
+        average = table_rows(made, lambda h, lengths: Fraction(sum(lengths), 3), False, order)
+        assert average is None
+
+
 @pytest.mark.parametrize("engine", AVAILABLE)
 def test_a_compact_table_holds_the_same_numbers_in_less_memory(engine):
     """A store keeps its tables int16, or int32 where a number passes int16

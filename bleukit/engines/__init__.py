@@ -25,7 +25,7 @@ from ..tokenizers import Tokenization
 from .base import Engine, check_engine
 from .compiled import CompiledEngine
 from .python import PythonEngine
-from .tables import SegmentTable, WeighedReferences, select_rows
+from .tables import SegmentTable, WeighedReferences, select_rows, table_rows
 from .threads import call_limited as call_threads
 from .threads import limited as limited_threads
 from .threads import ordered_map, workers
@@ -42,6 +42,7 @@ __all__ = [
     "requested_engine",
     "resolve_engine",
     "select_rows",
+    "table_rows",
     "workers",
 ]
 

@@ -18,8 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Union
+from typing import Union, cast
 
+from ..core.buffers import ROW_TYPES
 from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.stats import Stats, ngram_totals
 
@@ -179,6 +180,43 @@ def select_rows(tables: Sequence[SegmentTable], rows: Sequence[int]) -> SegmentT
         matches.extend(iter(t.matches[i * order : (i + 1) * order]))
         nearest.extend(iter(t.nearest[2 * i : 2 * i + 2]))
     return SegmentTable(hyp_len, ref_len, matches, nearest, nref, order)
+
+
+def table_rows(
+    tables: Sequence[SegmentTable], ref_length: Policy, at_least_one: bool, order: int
+) -> array[int] | None:
+    """The segments of consecutive tables as the rows ``Variant.row`` gives
+    for ``table_stats``'s Stats (hypothesis length, reference length, then
+    the matches and the n-grams of orders 1 .. ``order``), flat in one array
+    of the narrowest row type (``core.buffers.ROW_TYPES``) they fit, made a
+    column at a time instead of a Stats a segment (``Columns`` of a million
+    segments: 2.4 s a system before). None where a value is of no row type
+    (the average reference length's fractions)."""
+    width = 2 + 2 * order
+    size = sum(len(t.hyp_len) for t in tables)
+    floor = 1 if at_least_one else 0
+    for code in ROW_TYPES:
+        rows = array(code, bytes(array(code).itemsize * size * width))
+        done = 0
+        try:
+            for t in tables:
+                n = len(t.hyp_len)
+                view = memoryview(rows)[done * width : (done + n) * width]
+                lengths = t.hyp_len.tolist()
+                # (a Fraction among the lengths raises TypeError below)
+                chosen = cast("Sequence[int]", t.chosen_lengths(ref_length))
+                columns: list[Sequence[int]] = [lengths, chosen]
+                columns += [t.matches[k :: t.order] for k in range(order)]
+                columns += [[h - k if h > k else floor for h in lengths] for k in range(order)]
+                for c, column in enumerate(columns):
+                    view[c::width] = array(code, column)
+                done += n
+        except OverflowError:  # a value past this row type
+            continue
+        except TypeError:  # a Fraction
+            return None
+        return rows
+    return None
 
 
 class WeighedReferences(ABC):

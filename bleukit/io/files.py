@@ -107,7 +107,7 @@ def decode_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
 
 
 @contextmanager
-def _readable(path: str) -> Iterator[None]:
+def file_errors(path: str) -> Iterator[None]:
     """What can go wrong opening or reading a file, as one-line errors."""
     try:
         yield
@@ -227,7 +227,7 @@ def sample_text(path: str, size: int = 1 << 16) -> str | None:
 def read_lines(path: str) -> list[str]:
     """The segments of a file, or of standard input for ``-``."""
     name = display_name(path)
-    with _readable(path):
+    with file_errors(path):
         if path == "-":
             data = _stdin().read()
         else:
@@ -241,7 +241,7 @@ def count_lines(path: str) -> int:
     """The number of segments of a file (not standard input), read in
     blocks: as many as read_lines would give."""
     count, last = 0, b"\n"
-    with _readable(path), _open(path) as fh:
+    with file_errors(path), _open(path) as fh:
         while block := fh.read(1 << 20):
             check_text(block, display_name(path), count + 1)
             count += block.count(b"\n")
@@ -258,7 +258,7 @@ def read_chunks(paths: Sequence[str], size: int) -> Iterator[list[list[str]]]:
     with ExitStack() as stack:
         handles = []
         for path in paths:
-            with _readable(path):
+            with file_errors(path):
                 handles.append(stack.enter_context(_open(path)) if path != "-" else _open(path))
         done = 0
         while True:
@@ -266,7 +266,7 @@ def read_chunks(paths: Sequence[str], size: int) -> Iterator[list[list[str]]]:
             # lives only until then (a chunk of many files is held once)
             data, counts = [], []
             for path, name, fh in zip(paths, names, handles):
-                with _readable(path):
+                with file_errors(path):
                     lines = list(itertools.islice(fh, size))
                 counts.append(len(lines))
                 data.append(b"".join(lines))

@@ -9,7 +9,10 @@ target language picks the tokenizer).
 
 Files are read as sacrebleu reads them (split on ``\\n``, trailing
 whitespace removed, a byte-order mark kept; standard input with universal
-newlines), so the numbers are sacrebleu's. ``-m chrf`` and ``-m ter`` (and
+newlines: ``reading``), so the numbers are sacrebleu's. The paired tests
+read every file in step a chunk at a time and keep statistics, not text
+(a million lines of two systems: 155 MiB, where holding the lines took
+1.75 GB). ``-m chrf`` and ``-m ter`` (and
 ``-m bleu chrf ter``) compute chrF, chrF++ and TER with the ``--chrf-*``
 and ``--ter-*`` flags, in every mode above; ``-tok
 flores101/flores200/spm/spBLEU-1K`` read sacrebleu's cached models;
@@ -24,26 +27,27 @@ informational messages on standard error, errors as one line with status 2
 from __future__ import annotations
 
 import argparse
-import gzip
-import io
-import itertools
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import IO, Any, NoReturn
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..._version import __version__
 from ...core.errors import BleukitError, ConfigError, InputError
 from ...core.results import Interval
 from ...core.spec import TestName
+from ...corpus.streaming import lines_per_file
 from ...io import testsets
-from ...io.files import warn_bom, wide_encoding
 from ...metrics.base import AnyMetric
 from .chrf import CHRF
 from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed
+from .reading import FileLines, StdinSystems, read_lines
 from .tables import render
 from .ter import TER
+
+if TYPE_CHECKING:
+    from ...corpus.systems import SystemStatistics
 
 PROG = "bleukit sacrebleu"
 EMULATED = "2.6.0"
@@ -138,58 +142,6 @@ def _refuse(args: argparse.Namespace) -> None:
             raise ConfigError(f"{flag} {value}: the number of samples must be at least 1")
 
 
-def _open(path: str, encoding: str) -> IO[str]:
-    if path.endswith(".gz"):
-        return gzip.open(path, mode="rt", encoding=encoding, newline="\n")
-    return open(path, encoding=encoding, newline="\n")
-
-
-def _lines(path: str, encoding: str) -> list[str]:
-    """A file's lines as sacrebleu reads them: split on \\n only, each
-    stripped of trailing whitespace (a BOM stays part of the first line:
-    deliberate compatibility quirk)."""
-    try:
-        with _open(path, encoding) as fh:
-            lines = [line.rstrip() for line in fh]
-        if lines and lines[0].startswith("\ufeff"):
-            warn_bom(path)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a text file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{path}: not {encoding} text ({exc.reason} at byte {exc.start}){_hint(exc.object)}"
-        ) from None
-    except UnicodeError as exc:  # e.g. -e utf-16 on a file without its byte-order mark
-        raise InputError(f"{path}: not {encoding} text ({exc})") from None
-    except LookupError:
-        raise InputError(f"-e {encoding}: unknown encoding") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
-    _check_nul(lines, path)
-    return lines
-
-
-def _check_nul(lines: list[str], where: str) -> None:
-    """NUL is valid UTF-8, so UTF-16 text without a byte-order mark decodes
-    into lines of NULs that would be scored (checked in C: a map over the
-    lines)."""
-    if any(map(str.__contains__, lines, itertools.repeat("\x00"))):
-        line = next(i for i, text in enumerate(lines, 1) if "\x00" in text)
-        raise InputError(
-            f"{where}: line {line} holds a NUL byte: binary data, or UTF-16/UTF-32 text "
-            "without a byte-order mark (-e utf-16-le reads the latter)"
-        )
-
-
-def _hint(data: bytes) -> str:
-    """Where undecodable text starts with a UTF-16/32 byte-order mark: the
-    -e that reads it."""
-    encoding = wide_encoding(bytes(data[:4]))
-    return f"; it is {encoding} text: -e {encoding.split()[0].lower()}" if encoding else ""
-
-
 def _reference_files(args: argparse.Namespace) -> list[list[str]]:
     """Per test set (or once for files given), its reference files."""
     if args.test_set is None:
@@ -206,77 +158,132 @@ def _reference_files(args: argparse.Namespace) -> list[list[str]]:
     ]
 
 
-def _references(args: argparse.Namespace) -> list[list[str]]:
-    if args.num_refs != 1 and (len(args.refs) > 1 or args.test_set is not None):
-        raise InputError(
-            "-nr reads tab-separated references from one file; give only one, and no -t"
-        )
-    per_set = _reference_files(args)
-    streams: list[list[str]] = [[] for _ in range(max(len(per_set[0]), args.num_refs))]
-    for refno, path in ((k, p) for files in per_set for k, p in enumerate(files)):
-        for lineno, line in enumerate(_lines(path, args.encoding), 1):
-            if args.num_refs == 1:
-                streams[refno].append(line)
-                continue
-            fields = line.split("\t", args.num_refs - 1)
-            if len(fields) != args.num_refs:
+class _Input:
+    """The references and systems of a command line, read in step: files
+    opened (and standard input's first line read) at once, so that a
+    missing file or a wrong number of systems is found before any reading;
+    then ``chunks``."""
+
+    def __init__(self, args: argparse.Namespace, paired: bool) -> None:
+        if args.num_refs != 1 and (len(args.refs) > 1 or args.test_set is not None):
+            raise InputError(
+                "-nr reads tab-separated references from one file; give only one, and no -t"
+            )
+        self._num_refs = args.num_refs
+        self._refs: list[FileLines] = []
+        self._files: list[FileLines] = []
+        self._stdin: StdinSystems | None = None
+        try:
+            per_set = _reference_files(args)
+            for k in range(max(map(len, per_set))):
+                paths = [files[k] for files in per_set if k < len(files)]
+                self._refs.append(FileLines(paths, args.encoding))
+            self.names = self._systems(args, paired)
+        except BaseException:
+            self.close()
+            raise
+
+    def _systems(self, args: argparse.Namespace, paired: bool) -> list[str]:
+        """The systems' names, once their input is open: one per -i file,
+        or tab-separated fields of standard input."""
+        if args.input is None:
+            self._stdin = StdinSystems(args.encoding)
+            n = self._stdin.width
+            if paired:
+                return ["Baseline"] + [f"System {i + 1}" for i in range(n - 1)]
+            return [f"System {i + 1}" for i in range(n)]
+        names: list[str] = []
+        for path in args.input:
+            if path in names:
+                if paired and path == names[0]:
+                    continue  # sacrebleu ignores a system given again as the baseline
+                raise InputError(f"{path!r} names two systems; give each system once")
+            self._files.append(FileLines([path], args.encoding))
+            names.append(path)
+        if paired and names:
+            names[0] = f"Baseline: {names[0]}"
+        return names
+
+    def __enter__(self) -> _Input:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for stream in (*self._refs, *self._files):
+            stream.close()
+
+    @property
+    def files(self) -> int:
+        """How many files are read in step."""
+        return len(self._refs) + (len(self._files) if self._stdin is None else 1)
+
+    def _take(self, size: int | None) -> tuple[list[list[str]], list[list[str]]]:
+        refs = [stream.take(size) for stream in self._refs]
+        if self._num_refs != 1:
+            done = self._refs[0].count - len(refs[0])
+            refs = _split_references(refs[0], self._refs[0].where, done, self._num_refs)
+        if self._stdin is not None:
+            return refs, self._stdin.take(size)
+        return refs, [stream.take(size) for stream in self._files]
+
+    def chunks(self, size: int | None) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+        """The reference streams and each system's lines, ``size`` lines of
+        each at a time (None: whole); once read, a system that is empty or
+        of another length than the references is an error."""
+        while True:
+            refs, systems = self._take(size)
+            lengths = {len(lines) for lines in (*refs, *systems)}
+            if len(lengths) > 1:  # each file's length, for the error
+                for stream in (*self._refs, *self._files):
+                    stream.skip()
+                if self._stdin is not None:
+                    self._stdin.skip()
+                break
+            if lengths == {0}:
+                break
+            yield refs, systems
+            if size is None or lengths != {size}:
+                break
+        self._check_lengths()
+
+    def _check_lengths(self) -> None:
+        streams = self._refs[0].count if self._refs else 0
+        refs = [streams] * self._num_refs if self._num_refs != 1 else [r.count for r in self._refs]
+        if self._stdin is not None:
+            systems = [self._stdin.count] * self._stdin.width
+        else:
+            systems = [stream.count for stream in self._files]
+        for length in systems:
+            if not length:
+                raise InputError("a system output is empty: nothing to score")
+            if any(r != length for r in refs):
                 raise InputError(
-                    f"{path}: line {lineno}: expected {args.num_refs} tab-separated "
-                    f"references, found {len(fields)}"
+                    f"a system has {length} lines but the references have "
+                    + ", ".join(map(str, refs))
+                    + "; the streams need one segment per line, aligned"
                 )
-            for k, field in enumerate(fields):
-                streams[k].append(field)
+
+
+def _split_references(lines: list[str], path: str, done: int, num_refs: int) -> list[list[str]]:
+    """-nr: each line's tab-separated references (``done``: the lines of
+    the file before these)."""
+    streams: list[list[str]] = [[] for _ in range(num_refs)]
+    for lineno, line in enumerate(lines, done + 1):
+        fields = line.split("\t", num_refs - 1)
+        if len(fields) != num_refs:
+            raise InputError(
+                f"{path}: line {lineno}: expected {num_refs} tab-separated "
+                f"references, found {len(fields)}"
+            )
+        for stream, field in zip(streams, fields):
+            stream.append(field)
     return streams
 
 
-def _systems(args: argparse.Namespace, paired: bool) -> tuple[list[str], list[list[str]]]:
-    """System names and outputs: one per -i file, or tab-separated fields
-    of standard input (read with universal newlines, as sacrebleu)."""
-    names: list[str] = []
-    systems: list[list[str]] = []
-    if args.input is None:
-        if sys.stdin is None:  # closed (<&-): there is nothing to read
-            raise InputError("no hypotheses: give -i FILE or pipe them on standard input")
-        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding=args.encoding)
-        try:
-            first = stdin.readline().rstrip().split("\t")
-            systems = [[s] for s in first]
-            for lineno, line in enumerate(stdin, 2):
-                fields = line.rstrip().split("\t")
-                if len(fields) != len(systems):
-                    raise InputError(
-                        f"<stdin>: line {lineno} has {len(fields)} tab-separated systems, "
-                        f"the first line {len(systems)}"
-                    )
-                for system, sent in zip(systems, fields):
-                    system.append(sent.rstrip())
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                f"<stdin>: not {args.encoding} text ({exc.reason}){_hint(exc.object)}"
-            ) from None
-        except UnicodeError as exc:
-            raise InputError(f"<stdin>: not {args.encoding} text ({exc})") from None
-        for system in systems:
-            _check_nul(system, "<stdin>")
-        names = [f"System {i + 1}" for i in range(len(systems))]
-        if paired:
-            names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
-        return names, systems
-    for path in args.input:
-        if path in names:
-            if paired and path == names[0]:
-                continue  # sacrebleu ignores a system given again as the baseline
-            raise InputError(f"{path!r} names two systems; give each system once")
-        systems.append(_lines(path, args.encoding))
-        names.append(path)
-    if paired and names:
-        names[0] = f"Baseline: {names[0]}"
-    return names, systems
-
-
-def _check(args: argparse.Namespace, paired: bool, systems: list[list[str]],
-           refs: list[list[str]]) -> None:  # fmt: skip
-    n = len(systems)
+def _check(args: argparse.Namespace, paired: bool, n: int) -> None:
+    """What the number of systems rules out, before any reading."""
     if args.sentence_level:
         if n > 1:
             raise InputError("-sl scores one system only")
@@ -288,23 +295,15 @@ def _check(args: argparse.Namespace, paired: bool, systems: list[list[str]],
         raise InputError("-ci is for one system; use --paired-bs or --paired-ar for several")
     if n == 0:
         raise InputError("no system output given")
-    for system in systems:
-        if not system:
-            raise InputError("a system output is empty: nothing to score")
-        if any(len(r) != len(system) for r in refs):
-            raise InputError(
-                f"a system has {len(system)} lines but the references have "
-                + ", ".join(str(len(r)) for r in refs)
-                + "; the streams need one segment per line, aligned"
-            )
 
 
 Metric = BLEU | CHRF | TER
 
 
-def _metrics(args: argparse.Namespace, refs: list[list[str]]) -> dict[str, Metric]:
+def _metrics(args: argparse.Namespace, refs: list[list[str]] | None) -> dict[str, Metric]:
     """The metrics asked for, by sacrebleu's upper-case name, in the order
-    given (a name given twice counts once, as sacrebleu's dict)."""
+    given (a name given twice counts once, as sacrebleu's dict), with the
+    references they cache (None: none)."""
     trg = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
     out: dict[str, Metric] = {}
     for name in args.metrics:
@@ -396,7 +395,7 @@ def _echo(args: argparse.Namespace, name: str) -> str:
         if len(fields) != 1:
             raise InputError("--echo all cannot be combined with other fields")
         fields = list(test_set.fields)
-    streams = [_lines(str(test_set.field(f)), "utf-8") for f in fields]
+    streams = [read_lines(str(test_set.field(f)), "utf-8") for f in fields]
     if args.origlang or args.subset:
         streams = testsets.filter_segments(streams, name, args.langpair, args.origlang, args.subset)
     return "".join("\t".join(row) + "\n" for row in zip(*streams))
@@ -411,8 +410,16 @@ def run(args: argparse.Namespace) -> str:
     paired = args.paired_bs or args.paired_ar
     if args.sentence_level and len(args.metrics) > 1:
         raise InputError("-sl takes one metric")
-    full_refs = _references(args)
-    names, full_systems = _systems(args, paired)
+    with _Input(args, paired) as source:
+        names = source.names
+        _check(args, paired, len(names))
+        if paired and not (args.origlang or args.subset):
+            # a chunk at a time: what is kept is statistics, not text
+            metrics = _metrics(args, None)
+            size = lines_per_file(max(m.variant.batch_lines() for m in metrics.values()),
+                                  source.files)  # fmt: skip
+            return _paired(args, metrics, names, source.chunks(size))
+        ((full_refs, full_systems),) = source.chunks(None)
     systems, refs = full_systems, full_refs
     if args.origlang or args.subset:
         kept = testsets.filter_segments(
@@ -421,7 +428,6 @@ def run(args: argparse.Namespace) -> str:
         systems, refs = kept[: len(full_systems)], kept[len(full_systems) :]
         if systems and not systems[0]:
             raise InputError(f"test set {args.test_set!r} has no sentence in that subset")
-    _check(args, paired, systems, refs)
     metrics = _metrics(args, refs)
     if args.sentence_level:
         return _sentence_level(args, next(iter(metrics.values())), systems[0])
@@ -432,8 +438,8 @@ def run(args: argparse.Namespace) -> str:
         if args.detail:
             text += _detail(args, metrics, full_systems[0], full_refs)
         return text
-    if paired:
-        return _paired(args, metrics, names, systems)
+    if paired:  # a subset of a test set, read whole
+        return _paired(args, metrics, names, [(refs, systems)])
     return _table(args, metrics, names, systems)
 
 
@@ -532,22 +538,32 @@ def _with_signatures(table: str, sigs: dict[str, str], middle: str = "") -> str:
 
 
 def _paired(args: argparse.Namespace, metrics: dict[str, Metric], names: list[str],
-            systems: list[list[str]]) -> str:  # fmt: skip
+            chunks: Iterable[tuple[list[list[str]], list[list[str]]]]) -> str:  # fmt: skip
     """sacrebleu's paired tests: the same resamples and trials, so the same
-    p-values and intervals (BLEU through bleukit's exact sacrebleu mode)."""
+    p-values and intervals (BLEU through bleukit's exact sacrebleu mode),
+    on the statistics of ``chunks`` (reference streams and each system's
+    lines, in step)."""
+    from ...corpus.systems import SystemStatistics
+    from ...io.memory import release_free_memory
+
     test: TestName = "bs" if args.paired_bs else "ar"
     samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
     seed = sacrebleu_seed()
+    keys = [str(i) for i in range(len(names))]  # (a path may be a system and a reference)
+    stats = SystemStatistics([m.variant for m in metrics.values()], keys)
+    for refs, systems in chunks:
+        stats.add(refs, systems)
+    release_free_memory()  # the chunks' blocks, before resampling (io.memory)
     columns: dict[str, list[dict[str, Any]]] = {}
     sigs: dict[str, str] = {}
     for metric in metrics.values():  # sacrebleu's PairedTest: in the order given
         name = metric.variant.score_name
-        results = _paired_metric(metric, names, systems, test, samples, seed)
+        metric.num_refs = stats.nrefs
+        columns[name] = _paired_metric(metric.variant, stats, keys, test, samples, seed)
         sig = metric.get_signature()
         sig.update("seed", str(seed))
         sig.update(test, samples)
         sigs[name] = sig.format(args.short)
-        columns[name] = results
     if args.format == "json":
         data = [
             {"system": n, **{k: results[i] for k, results in columns.items()}}
@@ -562,7 +578,7 @@ def _paired(args: argparse.Namespace, metrics: dict[str, Metric], names: list[st
     return _with_signatures(table, sigs, _paired_text(test, samples, baseline))
 
 
-def _paired_metric(metric: Metric, names: list[str], systems: list[list[str]],
+def _paired_metric(variant: AnyMetric, stats: SystemStatistics, keys: list[str],
                    test: TestName, samples: int, seed: int) -> list[dict[str, Any]]:  # fmt: skip
     """One metric's column: bleukit's paired test in sacrebleu's mode (the
     same resamples and trials as sacrebleu's, for BLEU and chrF alike)."""
@@ -572,10 +588,8 @@ def _paired_metric(metric: Metric, names: list[str], systems: list[list[str]],
     # sacrebleu's command line runs randomization without intervals
     spec = SignificanceSpec(test, samples=samples, seed=seed, compat="sacrebleu",
                             confidence_samples=samples if test == "bs" else 0)  # fmt: skip
-    variant: AnyMetric = metric.variant
-    prepared = metric.references()
-    stats = [(n, variant.segment_stats(s, prepared)[0]) for n, s in zip(names, systems)]
-    rows = paired_test(variant, stats, prepared.nrefs, spec)
+    systems = [(key, stats.segment_stats(variant, key)) for key in keys]
+    rows = paired_test(variant, systems, stats.nrefs, spec)
     return [_result(r.sacrebleu_score, r.p_value, r.interval) for r in rows]
 
 

@@ -9,15 +9,17 @@ corpora and sentences.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, overload
 
 from ...core.errors import InputError
 from ...core.reflen import policy
 from ...core.smoothing import SMOOTHINGS
 from ...core.stats import RefLength, Stats
-from ...engines import SegmentTable, limited_threads, select_rows
+from ...engines import SegmentTable, limited_threads, select_rows, table_rows
 from ...tokenizers import Tokens, make_tokenization
 from ..base import Metric, StatisticsStore
 from ..inputs import (
@@ -210,6 +212,12 @@ class Variant(Metric[Stats, BleuResult]):
         """This variant's per-segment statistics from tables of its
         tokenization at its order or higher."""
         return self.engine.stats(tables, self._ref_length, self._at_least_one, self.stat_order)
+
+    def rows_from_tables(self, tables: Sequence[SegmentTable]) -> array[int] | None:
+        """Every segment's ``row`` of tables of its tokenization at its
+        order or higher, flat in one array of a row type, made a column at
+        a time (None: a statistic of no row type)."""
+        return table_rows(tables, self._ref_length, self._at_least_one, self.stat_order)
 
     def sum_from_tables(self, tables: Iterable[SegmentTable]) -> Stats:
         """This variant's summed statistics from tables of its tokenization
@@ -426,6 +434,17 @@ class TableSegments(Sequence[Stats]):
 
     def __len__(self) -> int:
         return self._size
+
+    @cached_property
+    def shared_rows(self) -> array[int] | None:
+        """The segments' rows, made from the tables a column at a time for
+        ``Columns`` to take as they are (None: not of a row type)."""
+        return self._variant.rows_from_tables(self._tables)
+
+    @property
+    def width(self) -> int:
+        """The fields of a row."""
+        return 2 + 2 * self._variant.stat_order
 
     def __iter__(self) -> Iterator[Stats]:
         for table in self._tables:
