@@ -521,6 +521,54 @@ def test_compiled_system_swaps_count_the_references_trials(n, statistic, seed, d
     assert C.system_swaps(a, b, human, statistic, draws) == expected
 
 
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(1, 16),
+    st.integers(0, 6),
+    st.sampled_from(["pearson", "spearman", "kendall_b", "kendall_c", "pairwise_accuracy"]),
+    st.data(),
+)
+def test_compiled_system_statistics_are_the_references_per_resample(systems, resamples,
+                                                                    statistic, data):  # fmt: skip
+    """A bootstrap interval's system-level statistics in C, one resample a
+    row: bit for bit the reference's (meta.correlation's functions) over
+    ties, constant rows and extreme magnitudes, and NaN where a human score
+    is NaN (a resample without a rated segment of some system)."""
+    from bleukit.meta.correlation import SYSTEM_STATISTICS
+
+    value = data.draw(st.sampled_from([
+        st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0]),
+        st.floats(-3, 3, allow_nan=False, allow_subnormal=False),
+        st.sampled_from([0.0, 1e-200, -3e-201, 2e-200, 1e200, -1e199]),
+    ]))  # fmt: skip
+    size = systems * resamples
+    metric = data.draw(st.lists(value, min_size=size, max_size=size))
+    human = data.draw(st.lists(st.one_of(value, st.just(math.nan)), min_size=size, max_size=size))
+    got = C.system_statistics(metric, human, systems, statistic)
+    expected = PY.system_statistics(metric, human, systems, statistic)
+    assert len(got) == resamples and str(got) == str(expected)
+    f = SYSTEM_STATISTICS[statistic]
+    for r, value_r in enumerate(expected):
+        m, h = metric[r * systems : (r + 1) * systems], human[r * systems : (r + 1) * systems]
+        assert str(value_r) == str(math.nan if any(x != x for x in h) else f(m, h))
+
+
+def test_system_statistics_refuse_unknown_statistics_and_shapes():
+    for engine in KERNELS:
+        with pytest.raises(InputError, match="statistic 'tau'"):
+            KERNELS[engine].system_statistics([1.0] * 3, [2.0] * 3, 3, "tau")
+        with pytest.raises(InputError, match="4 metric and 3 human scores for rows of 3"):
+            KERNELS[engine].system_statistics([1.0] * 4, [2.0] * 3, 3, "pearson")
+        with pytest.raises(InputError, match="for rows of 2"):
+            KERNELS[engine].system_statistics([1.0] * 3, [2.0] * 3, 2, "pearson")
+    if COMPILED is not None:
+        from array import array
+
+        with pytest.raises(ValueError, match="a known statistic"):
+            COMPILED.system_statistics(array("d", [1.0]), array("d", [1.0]), 1, 9)
+
+
 def test_system_swaps_refuse_unknown_statistics_and_lengths():
     draws = Draws.from_seed(3, 5, 1)
     for engine in KERNELS:

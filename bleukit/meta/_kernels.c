@@ -1961,7 +1961,56 @@ done:
     return result;
 }
 
+/* Per resample (a row of `systems` metric scores and one of human scores,
+ * flat), a system-level statistic of the metric's row against the human
+ * one (corr_of: bleukit.meta.correlation's, operation for operation); NaN
+ * where a human score is NaN (a resample without a rated segment of some
+ * system). */
+static PyObject *system_statistics(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf;
+    Py_ssize_t systems;
+    int statistic;
+    if (!PyArg_ParseTuple(args, "y*y*ni", &mbuf, &hbuf, &systems, &statistic)) return NULL;
+    PyObject *result = NULL;
+    Corr c = {0};
+    Py_ssize_t cells = mbuf.len / (Py_ssize_t)sizeof(double);
+    if (mbuf.len != cells * (Py_ssize_t)sizeof(double) || hbuf.len != mbuf.len || systems < 1 ||
+        cells % systems || statistic < 0 || statistic >= STAT_COUNT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "system_statistics: metric and human float64 rows of `systems` "
+                        "scores, a known statistic");
+        goto done;
+    }
+    if (corr_init(&c, systems) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t resamples = cells / systems;
+    result = PyBytes_FromStringAndSize(NULL, resamples * (Py_ssize_t)sizeof(double));
+    if (!result) goto done;
+    double *out = (double *)PyBytes_AS_STRING(result);
+    const double *m = mbuf.buf, *h = hbuf.buf;
+    /* the ranks' qsort reads a static context: the GIL stays held */
+    for (Py_ssize_t r = 0; r < resamples; r++) {
+        const double *x = m + r * systems, *y = h + r * systems;
+        int unrated = 0;
+        for (Py_ssize_t k = 0; k < systems && !unrated; k++) unrated = isnan(y[k]);
+        out[r] = unrated ? NAN : corr_of(&c, statistic, x, y);
+    }
+done:
+    corr_free(&c);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"system_statistics", system_statistics, METH_VARARGS,
+     "system_statistics(metric, human, systems, statistic) -> bytes\n\n"
+     "Per resample (metric and human: resamples x systems float64), the system-level\n"
+     "statistic (an index into SYSTEM_STATISTICS) of its metric row against its\n"
+     "human row, NaN where a human score is NaN: resamples float64."},
     {"pair_swap_sums", pair_swap_sums, METH_VARARGS,
      "pair_swap_sums(state, cells, first, second, table, trials) -> bytes\n\n"
      "Per trial, random.Random with that state's getrandbits(cells) (bit c for\n"

@@ -48,6 +48,13 @@ from .pairs import (
 _CALIBRATED_MAX_PAIRS = 1 << 28
 
 
+def _system_statistic(name: str) -> Any:
+    """A system-level statistic by name (``correlation.SYSTEM_STATISTICS``)."""
+    if name not in SYSTEM_STATISTICS:
+        raise InputError(f"statistic {name!r}: expected one of {', '.join(SYSTEM_STATISTICS)}")
+    return SYSTEM_STATISTICS[name]
+
+
 class _Weights:
     """A row codec for PERM-BOTH's per-cell weights as two non-negative
     fields (the positive and the negative part), so that approximate
@@ -147,6 +154,23 @@ class MetaKernels:
             vectors = [rated(a, b) for a, b in (zip(m, h) if by_system else [flat])]
             out.append([self.pair_counts(a, b) if epsilon == 0 else window_pairs(a, b, epsilon)
                         for a, b in vectors])  # fmt: skip
+        return out
+
+    def system_statistics(
+        self, metric: Sequence[float], human: Sequence[float], systems: int, statistic: str
+    ) -> list[float]:
+        """Per resample (a row of ``systems`` metric scores and one of human
+        scores, flat), a system-level statistic of the metric's row against
+        the human one; NaN where a human score is NaN (a resample without a
+        rated segment of some system)."""
+        f = _system_statistic(statistic)
+        if len(metric) != len(human) or systems < 1 or len(metric) % systems:
+            raise InputError(f"{len(metric)} metric and {len(human)} human scores "
+                             f"for rows of {systems}")  # fmt: skip
+        out = []
+        for lo in range(0, len(metric), systems):
+            m, h = list(metric[lo : lo + systems]), list(human[lo : lo + systems])
+            out.append(math.nan if any(map(math.isnan, h)) else f(m, h))
         return out
 
     def system_swaps(
@@ -262,7 +286,7 @@ def _items(*matrices: Sequence[Sequence[float]]) -> int | None:
 
 def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
     """A matrix's rows, one after the other, as float64 (the kernels' layout)."""
-    return array("d", [x for row in matrix for x in row])
+    return array("d", itertools.chain.from_iterable(matrix))
 
 
 def _joined(vectors: Sequence[Sequence[int]]) -> array[int]:
@@ -450,6 +474,17 @@ class CompiledMetaKernels(MetaKernels):
         groups = len(metric) if by_system else 1
         counts = [Pairs(*values[k : k + 5]) for k in range(0, len(values), 5)]
         return [counts[r * groups : (r + 1) * groups] for r in range(len(indices))]
+
+    def system_statistics(
+        self, metric: Sequence[float], human: Sequence[float], systems: int, statistic: str
+    ) -> list[float]:
+        _system_statistic(statistic)
+        if len(metric) != len(human) or systems < 1 or len(metric) % systems:
+            # the reference refuses what the kernel would
+            return super().system_statistics(metric, human, systems, statistic)
+        index = list(SYSTEM_STATISTICS).index(statistic)
+        raw = self.module.system_statistics(array("d", metric), array("d", human), systems, index)
+        return array("d", raw).tolist()
 
     def system_swaps(
         self,

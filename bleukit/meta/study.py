@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -488,11 +489,13 @@ def _variant_scores(
         total = stats.total(variant, name) if whole else stats.subtotal(variant, name, rows)
         system.append(sign * variant.score_stats(total, stats.nrefs).score)
         values = stats.sentence_values(sentence, name)
-        if len(rows) == len(segments):
-            sentences.append([sign * values[i] for i in segments])
-        else:
-            sentences.append([st.nan if math.isnan(h) else sign * values[i]
-                              for i, h in zip(segments, row)])  # fmt: skip
+        # (mapped, not a comprehension: a grid makes thousands of these rows)
+        oriented = list(map(operator.mul, itertools.repeat(sign),
+                            map(values.__getitem__, segments)))  # fmt: skip
+        if len(rows) != len(segments):
+            for k in itertools.compress(range(len(row)), map(math.isnan, row)):
+                oriented[k] = st.nan
+        sentences.append(oriented)
     return _Scores(system, sentences)
 
 
@@ -743,15 +746,14 @@ def _intervals(
         [sign * x for x in variant.score_sums(c, rows)]
         for c, rows in zip(columns, variant.engine.bootstrap_rows(columns, draws))
     ]
-    samples: dict[str, list[float]] = {name: [] for name in SYSTEM}
+    # each resample's systems in a row (a resample without a rated segment
+    # of some system has no value)
+    metric = array("d", itertools.chain.from_iterable(zip(*per_system, strict=True)))
+    human = array("d", itertools.chain.from_iterable(zip(*human_system, strict=True)))
+    samples = {
+        name: kernels.system_statistics(metric, human, len(per_system), name) for name in SYSTEM
+    }
     indices = resamples.flat
-    for k in range(len(indices)):
-        metric = [per_system[s][k] for s in range(len(per_system))]
-        human = [row[k] for row in human_system]
-        # a resample without a rated segment of some system has no value
-        unrated = any(math.isnan(x) for x in human)
-        for name, f in SYSTEM.items():
-            samples[name].append(st.nan if unrated else f(metric, human))
     totals = resamples.totals([_ExactSums(v) for pair in item_values.values() for v in pair])
     for k, name in enumerate(item_values):
         samples[name] = _ratios(totals[2 * k], totals[2 * k + 1])
