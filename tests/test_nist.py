@@ -230,3 +230,58 @@ def test_a_tokenization_the_kernel_cannot_weigh_is_counted_in_python():
     prepared = nist.prepare_references([["ab c"]])
     assert prepared.weighed is None and prepared.words == ((tuple("abc"),),)
     assert nist.corpus_score(["ab c"], prepared).score > 0
+
+
+@given(
+    st.integers(1, 6),
+    st.integers(0, 200),
+    st.lists(st.integers(0, 2**70), min_size=6, max_size=6),
+    st.one_of(st.integers(0, 500), st.fractions(0, 500)),
+)
+def test_a_resampling_row_keeps_the_information_as_32_bit_limbs(order, grams, info, ref):
+    """``row`` cuts each order's fixed-point information into a low and a
+    high 32-bit limb (a row of uint32 while the information is below 2**64,
+    so the compiled resamplers sum it exactly), and ``from_row`` of any
+    sum of rows is the sum of the statistics."""
+    from bleukit.core.resampling import Columns
+
+    variant = bleukit.load_metric("NIST", max_order=order)
+    stats = (ref, *[grams] * order, *info[:order])
+    row = variant.row(stats)
+    assert len(row) == 1 + 3 * order and variant.from_row(row, 1, stats) == stats
+    both = variant.from_row([a + b for a, b in zip(row, row)], 2, stats)
+    assert both == variant.add_stats(stats, stats)
+    cols = Columns([stats, stats], variant)
+    fits = isinstance(ref, int) and all(v < 2**64 for v in info[:order])
+    assert cols.packable == fits
+    assert cols.to_stats(cols.total()) == both
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_resampling_limb_rows_gives_what_whole_information_gave(test, monkeypatch):
+    """The paired test and intervals on the limb rows (summed in C where
+    the engine is compiled) equal those of rows that keep each order's
+    information whole (summed in Python, as before the limbs)."""
+    from bleukit.corpus.systems import collect
+    from bleukit.metrics.nist.variant import NistVariant
+    from bleukit.significance.paired import SignificanceSpec, paired_test
+
+    refs = ["the cat sat on the mat today", "a dog barked at the moon", "it rains in spain"] * 7
+    a = ["the cat sat on a mat today", "a dog barks at a moon", "it rained in spain"] * 7
+    b = ["cat sat mat", "the dog barked at the moon", "rain in spain it is"] * 7
+    spec = SignificanceSpec(test, samples=40, seed=3, confidence_samples=40)
+
+    def results() -> list[object]:
+        out = []
+        for engine in ENGINE_NAMES:
+            v = bleukit.load_metric("NIST", engine=engine)
+            stats = collect([v], [("a", a), ("b", b)], [refs])
+            systems = [(n, stats.segment_stats(v, n)) for n in "ab"]
+            out.append(paired_test(v, systems, stats.nrefs, spec))
+        return out
+
+    limbs = results()
+    monkeypatch.setattr(NistVariant, "row", lambda self, stats: stats)
+    monkeypatch.setattr(NistVariant, "from_row", lambda self, sums, n, last: tuple(sums))
+    whole = results()
+    assert all(r == whole[0] for r in [*limbs, *whole])

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ...core.errors import InputError
 from ...core.ngrams import Ngram
@@ -198,10 +198,19 @@ class NistVariant(TokenCounting):
             )
 
     def row(self, stats: NistStats) -> NistStats:
-        return stats
+        # the information's fixed point passes 32 bits: each order's is two
+        # 32-bit limbs (all low limbs, then all high ones), so that a row is
+        # of a row type and the compiled resamplers sum it exactly within
+        # int64 (a limb's sum), where one int64 field would overflow on a
+        # million segments; ``from_row`` joins them
+        o = self.config.max_order
+        info = cast("tuple[int, ...]", stats[1 + o :])  # (only the length may be a Fraction)
+        return (*stats[: 1 + o], *(v & _LIMB_MASK for v in info), *(v >> _LIMB for v in info))
 
     def from_row(self, sums: Sequence[Any], segments: int, last: NistStats) -> NistStats:
-        return tuple(sums)
+        o = self.config.max_order
+        low, high = sums[1 + o : 1 + 2 * o], sums[1 + 2 * o :]
+        return (*sums[: 1 + o], *(lo + (hi << _LIMB) for lo, hi in zip(low, high)))
 
     def store_key(self) -> tuple[object, ...]:
         return ("nist", self.fingerprint)
@@ -210,6 +219,11 @@ class NistVariant(TokenCounting):
         self, metrics: Sequence[Any], systems: int, per_segment: bool
     ) -> StatisticsStore[NistStats]:
         return NistStore(metrics[0], systems)
+
+
+#: the bits of a limb of the information in a resampling row (``row``)
+_LIMB = 32
+_LIMB_MASK = (1 << _LIMB) - 1
 
 
 def _mean_lengths(
