@@ -224,26 +224,57 @@ def test_abbreviated_options_are_accepted_as_sacrebleu_accepts_them(capsys):
     assert capsys.readouterr().out == "29.9\n"
 
 
-PAIRED = [c for c in GOLDEN["cases"] if "--paired" in c["command"]]
+#: what reads a test set whole: sacrebleu's filters, -d, -sl, --echo, ...
+WHOLE = {"-sl", "--sentence-level", "-d", "--detail", "-ol", "--origlang", "--subset",
+         "--echo", "--list", "--citation", "-t", "--test-set"}  # fmt: skip
+STREAMED = [c for c in GOLDEN["cases"] if not WHOLE & set(c["command"].split())]
 
 
-@pytest.mark.parametrize("case", PAIRED, ids=lambda c: c["command"][-50:])
-def test_paired_tests_read_a_chunk_at_a_time_print_the_same(case, tmp_path, monkeypatch):
-    """Chunks of 7 lines (1,002 lines: the last one short) keep statistics
-    as they come, and print what sacrebleu printed from whole files."""
+@pytest.mark.parametrize("case", STREAMED, ids=lambda c: c["command"][-50:])
+def test_files_read_a_chunk_at_a_time_print_the_same(case, tmp_path, monkeypatch):
+    """Chunks of 100 lines (1,002 lines: the last one short) keep statistics
+    as they come, and print what sacrebleu printed from whole files: scores,
+    tables, intervals and paired tests."""
     version = "{}.{}".format(*sys.version_info[:2])
     if version not in (GOLDEN["meta"]["python"], *GOLDEN["meta"]["also"]):
         pytest.skip(f"recorded on other Pythons than {version}")
     sizes: list[int] = []
 
-    def seven(batch: int, files: int) -> int:
+    def hundred(batch: int, files: int) -> int:
         sizes.append(files)
-        return 7
+        return 100
 
-    monkeypatch.setattr("bleukit.compat.sacrebleu.cli.lines_per_file", seven)
+    monkeypatch.setattr("bleukit.compat.sacrebleu.cli.lines_per_file", hundred)
     code, out = _in_process(case["command"], tmp_path, monkeypatch)
     assert code == 0 and len(sizes) == 1
     assert_prints_as_recorded(out, case, version)
+
+
+def test_the_tokenized_period_warning_counts_every_chunk(tmp_path, caplog, monkeypatch):
+    """sacrebleu warns when 100 lines of a system end in " ." (counted over
+    the whole file, though it is read 40 lines at a time), once per system
+    and BLEU; paired tests do not warn, as sacrebleu's do not; -q silences
+    it for that command only."""
+    monkeypatch.setattr("bleukit.compat.sacrebleu.cli.lines_per_file", lambda b, f: 40)
+    ref, tokenized, plain = (tmp_path / f"{n}.txt" for n in ("ref", "tok", "plain"))
+    ref.write_text("a b c .\n" * 150, "utf-8")
+    tokenized.write_text("a b c .\n" * 99 + "x y\n" + "a b .\n" * 50, "utf-8")
+    plain.write_text("a b c.\n" * 150, "utf-8")
+
+    def warned() -> int:
+        count = sum("tokenized period" in r.getMessage() for r in caplog.records)
+        caplog.clear()
+        return count
+
+    # -q silences it for its own command only
+    assert main([str(ref), "-i", str(tokenized), "-q"]) == 0 and warned() == 0
+    for args, warnings in (([str(tokenized)], 1), ([str(plain)], 0),
+                           ([str(tokenized), str(plain), str(tokenized) + "2"], 2)):  # fmt: skip
+        (tmp_path / "tok.txt2").write_bytes(tokenized.read_bytes())
+        assert main([str(ref), "-i", *args, "-m", "bleu", "chrf", "-f", "text"]) == 0
+        assert warned() == warnings
+    assert main([str(ref), "-i", str(tokenized), str(plain), "--paired-bs", "-pbsn", "10"]) == 0
+    assert warned() == 0
 
 
 def _paired_rows(args: list[str], capsys) -> list[list[object]]:

@@ -9,10 +9,11 @@ target language picks the tokenizer).
 
 Files are read as sacrebleu reads them (split on ``\\n``, trailing
 whitespace removed, a byte-order mark kept; standard input with universal
-newlines: ``reading``), so the numbers are sacrebleu's. The paired tests
-read every file in step a chunk at a time and keep statistics, not text
-(a million lines of two systems: 155 MiB, where holding the lines took
-1.75 GB). ``-m chrf`` and ``-m ter`` (and
+newlines: ``reading``), so the numbers are sacrebleu's. Scores, tables,
+intervals and paired tests read every file in step a chunk at a time and
+keep statistics, not text (a paired test of two systems of a million
+lines: 153 MiB, where holding the lines took 1.75 GB); ``-sl``, ``-d`` and
+a test set's ``-ol``/``--subset`` read it whole. ``-m chrf`` and ``-m ter`` (and
 ``-m bleu chrf ter``) compute chrF, chrF++ and TER with the ``--chrf-*``
 and ``--ter-*`` flags, in every mode above; ``-tok
 flores101/flores200/spm/spBLEU-1K`` read sacrebleu's cached models;
@@ -31,6 +32,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..._version import __version__
@@ -410,15 +412,19 @@ def run(args: argparse.Namespace) -> str:
     paired = args.paired_bs or args.paired_ar
     if args.sentence_level and len(args.metrics) > 1:
         raise InputError("-sl takes one metric")
+    if args.detail and args.format == "json":
+        args.format = "text"  # as sacrebleu: the details are text
     with _Input(args, paired) as source:
         names = source.names
         _check(args, paired, len(names))
-        if paired and not (args.origlang or args.subset):
-            # a chunk at a time: what is kept is statistics, not text
+        # sacrebleu's filters, its documents' details and its sentence lines
+        # read a test set whole; the rest a chunk at a time, keeping
+        # statistics, not text
+        if not (args.origlang or args.subset or args.detail or args.sentence_level):
             metrics = _metrics(args, None)
             size = lines_per_file(max(m.variant.batch_lines() for m in metrics.values()),
                                   source.files)  # fmt: skip
-            return _paired(args, metrics, names, source.chunks(size))
+            return _scores(args, metrics, names, _collect(args, metrics, source.chunks(size)))
         ((full_refs, full_systems),) = source.chunks(None)
     systems, refs = full_systems, full_refs
     if args.origlang or args.subset:
@@ -431,16 +437,62 @@ def run(args: argparse.Namespace) -> str:
     metrics = _metrics(args, refs)
     if args.sentence_level:
         return _sentence_level(args, next(iter(metrics.values())), systems[0])
-    if args.detail and args.format == "json":
-        args.format = "text"  # as sacrebleu: the details are text
-    if len(systems) == 1:
-        text = _single(args, metrics, systems[0])
-        if args.detail:
-            text += _detail(args, metrics, full_systems[0], full_refs)
-        return text
-    if paired:  # a subset of a test set, read whole
-        return _paired(args, metrics, names, [(refs, systems)])
-    return _table(args, metrics, names, systems)
+    text = _scores(args, metrics, names, _collect(args, metrics, [(refs, systems)]))
+    if args.detail and len(systems) == 1:
+        text += _detail(args, metrics, full_systems[0], full_refs)
+    return text
+
+
+class _Collected:
+    """Every system's statistics under every metric (``keys[k]`` is the
+    k-th system's key), and per system how many of its lines end in a
+    tokenized period (BLEU's warning)."""
+
+    def __init__(self, stats: SystemStatistics, periods: list[int]) -> None:
+        self.stats = stats
+        self.keys = stats.systems
+        self.periods = periods
+
+
+def _collect(
+    args: argparse.Namespace,
+    metrics: dict[str, Metric],
+    chunks: Iterable[tuple[list[list[str]], list[list[str]]]],
+) -> _Collected:
+    """The statistics of ``chunks`` (reference streams and each system's
+    lines, in step): each segment's where a test resamples, else the sums."""
+    from ...corpus.systems import SystemStatistics
+    from ...io.memory import release_free_memory
+
+    paired = args.paired_bs or args.paired_ar
+    stats: SystemStatistics | None = None
+    periods: list[int] = []
+    for refs, systems in chunks:
+        if stats is None:
+            keys = [str(i) for i in range(len(systems))]  # (a path may name two systems)
+            variants = [m.variant for m in metrics.values()]
+            stats = SystemStatistics(variants, keys, per_segment=paired or args.confidence)
+            periods = [0] * len(systems)
+        stats.add(refs, systems)
+        if not paired:  # (sacrebleu's paired tests do not warn)
+            for k, lines in enumerate(systems):
+                periods[k] += sum(1 for line in lines if line.endswith(" ."))
+    assert stats is not None  # (chunks refuses empty systems)
+    release_free_memory()  # the chunks' blocks, before resampling (io.memory)
+    for metric in metrics.values():
+        metric.num_refs = stats.nrefs
+    return _Collected(stats, periods)
+
+
+def _scores(
+    args: argparse.Namespace, metrics: dict[str, Metric], names: list[str], data: _Collected
+) -> str:
+    """The scores of one system, the table of several, or a paired test."""
+    if args.paired_bs or args.paired_ar:
+        return _paired(args, metrics, names, data)
+    if len(names) == 1:
+        return _single(args, metrics, data)
+    return _table(args, metrics, names, data)
 
 
 def _detail(args: argparse.Namespace, metrics: dict[str, Metric], system: list[str],
@@ -484,13 +536,15 @@ def _sentence_level(args: argparse.Namespace, metric: Metric, system: list[str])
     return "".join(s.format(args.width, args.score_only, sig) + "\n" for s in scores)
 
 
-def _single(args: argparse.Namespace, metrics: dict[str, Metric], system: list[str]) -> str:
+def _single(args: argparse.Namespace, metrics: dict[str, Metric], data: _Collected) -> str:
     results = []
+    key, stats = data.keys[0], data.stats
+    n = args.confidence_n if args.confidence else 1
     for name in sorted(metrics):
         metric = metrics[name]
-        score = metric.corpus_score(
-            system, None, n_bootstrap=args.confidence_n if args.confidence else 1
-        )
+        metric._check_tokenized(data.periods[0])
+        segments = stats.segment_stats(metric.variant, key) if n > 1 else ()
+        score = metric._scored(stats.total(metric.variant, key), segments, stats.nrefs, n)
         sig = metric.get_signature().format(args.short if args.format != "json" else False)
         results.append(score.format(args.width, args.score_only, sig, args.format == "json"))
     if args.format == "json":
@@ -512,12 +566,15 @@ def _single(args: argparse.Namespace, metrics: dict[str, Metric], system: list[s
 
 
 def _table(args: argparse.Namespace, metrics: dict[str, Metric], names: list[str],
-           systems: list[list[str]]) -> str:  # fmt: skip
+           data: _Collected) -> str:  # fmt: skip
     columns: dict[str, list[str]] = {}
     sigs: dict[str, str] = {}
-    for system in systems:
+    stats = data.stats
+    for key, periods in zip(data.keys, data.periods):
         for name in sorted(metrics):
-            score = metrics[name].corpus_score(system, None)
+            metrics[name]._check_tokenized(periods)
+            total = stats.total(metrics[name].variant, key)
+            score = metrics[name]._scored(total, (), stats.nrefs, 1)
             sigs[score.name] = metrics[name].get_signature().format(args.short)
             columns.setdefault(score.name, []).append(score.format(args.width, True))
     if args.format == "json":
@@ -538,38 +595,28 @@ def _with_signatures(table: str, sigs: dict[str, str], middle: str = "") -> str:
 
 
 def _paired(args: argparse.Namespace, metrics: dict[str, Metric], names: list[str],
-            chunks: Iterable[tuple[list[list[str]], list[list[str]]]]) -> str:  # fmt: skip
+            data: _Collected) -> str:  # fmt: skip
     """sacrebleu's paired tests: the same resamples and trials, so the same
-    p-values and intervals (BLEU through bleukit's exact sacrebleu mode),
-    on the statistics of ``chunks`` (reference streams and each system's
-    lines, in step)."""
-    from ...corpus.systems import SystemStatistics
-    from ...io.memory import release_free_memory
-
+    p-values and intervals (BLEU through bleukit's exact sacrebleu mode)."""
     test: TestName = "bs" if args.paired_bs else "ar"
     samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
     seed = sacrebleu_seed()
-    keys = [str(i) for i in range(len(names))]  # (a path may be a system and a reference)
-    stats = SystemStatistics([m.variant for m in metrics.values()], keys)
-    for refs, systems in chunks:
-        stats.add(refs, systems)
-    release_free_memory()  # the chunks' blocks, before resampling (io.memory)
+    stats, keys = data.stats, data.keys
     columns: dict[str, list[dict[str, Any]]] = {}
     sigs: dict[str, str] = {}
     for metric in metrics.values():  # sacrebleu's PairedTest: in the order given
         name = metric.variant.score_name
-        metric.num_refs = stats.nrefs
         columns[name] = _paired_metric(metric.variant, stats, keys, test, samples, seed)
         sig = metric.get_signature()
         sig.update("seed", str(seed))
         sig.update(test, samples)
         sigs[name] = sig.format(args.short)
     if args.format == "json":
-        data = [
+        rows = [
             {"system": n, **{k: results[i] for k, results in columns.items()}}
             for i, n in enumerate(names)
         ]
-        return json.dumps(data, indent=4) + "\n"
+        return json.dumps(rows, indent=4) + "\n"
     cells: dict[str, list[str]] = {}
     for name, results in columns.items():
         cells.update(_score_lines(name, results, args.width, args.format == "text"))
@@ -671,19 +718,33 @@ def _write(text: str) -> None:
         buffer.flush()
 
 
+@contextmanager
+def _quiet_logger(quiet: bool) -> Iterator[None]:
+    """-q: sacrebleu's warnings silenced while this command runs (and no
+    longer: ``main`` may be called again in the same process)."""
+    if not quiet:
+        yield
+        return
+    import logging
+
+    logger = logging.getLogger("bleukit.compat.sacrebleu")
+    before = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(before)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     fmt = os.environ.get("SACREBLEU_FORMAT", "").lower()
     if fmt in _FORMATS:
         args.format = fmt
-    if args.quiet:
-        import logging
-
-        logging.getLogger("bleukit.compat.sacrebleu").setLevel(logging.ERROR)
     from ...io.messages import printed_warnings
 
     try:
-        with printed_warnings(args.quiet):
+        with printed_warnings(args.quiet), _quiet_logger(args.quiet):
             text = run(args)
     except BleukitError as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")

@@ -329,6 +329,10 @@ class Metric(Generic[Prepared, ScoreT]):
         """What a metric checks in the hypotheses before scoring them
         (BLEU: sacrebleu's warning on tokenized-looking input)."""
 
+    def _check_tokenized(self, periods: int) -> None:
+        """What a metric says of a corpus with ``periods`` hypotheses that
+        end in a tokenized period (BLEU: sacrebleu's warning)."""
+
     def corpus_score(
         self,
         hypotheses: Sequence[str],
@@ -344,9 +348,19 @@ class Metric(Generic[Prepared, ScoreT]):
             # summed by the engine, without statistics per segment
             return self._from_stats(variant.corpus_stats(hypotheses, prepared)[0])
         segments, nrefs = variant.segment_stats(hypotheses, prepared)
-        score = self._from_stats(variant.sum_stats(segments))
-        score._mean, score._ci, seed = bootstrap_ci(variant, segments, nrefs, n_bootstrap)
-        self.n_bootstrap, self.seed = n_bootstrap, str(seed)
+        return self._scored(variant.sum_stats(segments), segments, nrefs, n_bootstrap)
+
+    def _scored(
+        self, total: Any, segments: Sequence[Any], nrefs: int | str, n_bootstrap: int
+    ) -> ScoreT:
+        """The score of a corpus's summed statistics; ``n_bootstrap`` > 1
+        adds sacrebleu's 95% interval, resampled from its ``segments``'
+        statistics (the command line's, from the store it fills a chunk of
+        lines at a time)."""
+        score = self._from_stats(total)
+        if n_bootstrap > 1:
+            score._mean, score._ci, seed = bootstrap_ci(self.variant, segments, nrefs, n_bootstrap)
+            self.n_bootstrap, self.seed = n_bootstrap, str(seed)
         return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> ScoreT:
@@ -423,7 +437,10 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     def _check_hypotheses(self, hypotheses: Sequence[str]) -> None:
         # checked first: the warning reads every hypothesis as a string
         check_hypothesis_types(hypotheses)
-        if not self._force and sum(1 for h in hypotheses if h.endswith(" .")) >= 100:
+        self._check_tokenized(sum(1 for h in hypotheses if h.endswith(" .")))
+
+    def _check_tokenized(self, periods: int) -> None:
+        if not self._force and periods >= 100:
             logger.warning(
                 "That's 100 lines that end in a tokenized period ('.'); it looks like "
                 "you forgot to detokenize your test data, which may hurt your score "
