@@ -230,6 +230,7 @@ WHOLE = {"-sl", "--sentence-level", "-d", "--detail", "-ol", "--origlang", "--su
 STREAMED = [c for c in GOLDEN["cases"] if not WHOLE & set(c["command"].split())]
 
 
+@pytest.mark.once  # (how files are cut does not move with Python: tox -e golden)
 @pytest.mark.parametrize("case", STREAMED, ids=lambda c: c["command"][-50:])
 def test_files_read_a_chunk_at_a_time_print_the_same(case, tmp_path, monkeypatch):
     """Chunks of 100 lines (1,002 lines: the last one short) keep statistics
