@@ -90,6 +90,12 @@ def workloads(root: Path, bindir: Path) -> list[Workload]:
             "ter",
         ),
         Workload(
+            "bleukit sacrebleu (drop-in), 1 reference",
+            [bk, "sacrebleu", ref("A"), "-i", hyps[0]],
+            [sb, ref("A"), "-i", hyps[0]],
+            "identical",
+        ),
+        Workload(
             "bleukit sacrebleu -m bleu chrf ter (drop-in), 2 references",
             [bk, "sacrebleu", ref("A"), ref("C"), "-i", hyps[0], "-m", "bleu", "chrf", "ter"],
             [sb, ref("A"), ref("C"), "-i", hyps[0], "-m", "bleu", "chrf", "ter"],

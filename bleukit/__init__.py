@@ -11,11 +11,11 @@ The names below are imported on first use, so that ``import bleukit`` (and
 ``bleukit --help``) stay fast; type checkers see them as the real types.
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from . import _moved, metrics
 from ._version import __version__
+from .core.lazy import lazy_names
 
 # the public paths that moved answer, with a DeprecationWarning, until 0.2
 _moved.install()
@@ -55,14 +55,12 @@ __all__ = [
 __all__ += metrics.__all__
 
 
+_get, _listed = lazy_names(_EXPORTS, globals())
+
+
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bleukit' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+    return _get(name)
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
+    return _listed()

@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleukit.config.model import builtin_names
 from bleukit.core.errors import ConfigError
@@ -191,3 +193,43 @@ def test_a_plugin_metric_that_cannot_load_is_one_plugin_error(monkeypatch):
             spec.variant_class()
     finally:
         METRICS.reset_plugins()
+
+
+def _validated(name, overrides):
+    """What validating a built-in with overrides gives (pydantic)."""
+    from bleukit.config.model import raw_config
+    from bleukit.metrics.registry import metric_builtins, validate_any
+
+    return validate_any(*raw_config(name, overrides, metric_builtins()))
+
+
+@given(st.data())
+def test_overrides_restating_a_builtin_give_what_validation_gives(data):
+    """Overrides that give a built-in its own values (the sacrebleu API
+    passes all of its defaults) skip the validator and give what it gives:
+    the same fields, renamed as a modified variant."""
+    from dataclasses import fields
+
+    from bleukit.metrics.registry import builtin_config, load_any_config
+    from bleukit.variants.table import BUILTIN
+
+    name = data.draw(st.sampled_from(sorted(BUILTIN)))
+    config = builtin_config(name)
+    keys = [f.name for f in fields(config) if f.name != "name"]
+    chosen = data.draw(st.lists(st.sampled_from(keys), min_size=1, unique=True))
+    overrides = {key: getattr(config, key) for key in chosen}
+    assert load_any_config(name, overrides) == _validated(name, overrides)
+
+
+def test_overrides_that_change_or_retype_a_value_are_validated(monkeypatch):
+    from bleukit.metrics import registry
+
+    calls = []
+    real = registry.validate_any
+    monkeypatch.setattr(registry, "validate_any", lambda *a: calls.append(a) or real(*a))
+    same = registry.load_any_config("sacrebleu", {"max_order": 4, "lowercase": False})
+    assert not calls and same.name == "sacrebleu[lowercase=False,max_order=4]"
+    assert registry.load_any_config("sacrebleu", {"max_order": 3}).max_order == 3
+    with pytest.raises(ConfigError):  # 0 is no False: the validator says so
+        registry.load_any_config("sacrebleu", {"lowercase": 0})
+    assert len(calls) == 2

@@ -66,6 +66,22 @@ def test_plugins_are_found_through_entry_points(fake_entry_points):
     assert "entry point 'upper.v1'" in reg.entry("upper").origin
 
 
+def test_builtin_entries_read_no_plugin(monkeypatch):
+    """``builtin_entries``: the built-ins, in ``entries``'s order, without
+    reading any distribution's metadata (a plugin's sacrebleu tokenizer name
+    is looked up only where no built-in has it)."""
+    reg = make()
+
+    def refuse(group):
+        raise AssertionError("plugins were read")
+
+    monkeypatch.setattr(registry_module, "_entry_points", refuse)
+    assert [e.name for e in reg.builtin_entries()] == ["alpha.v1", "alpha.v2"]
+    from bleukit.compat.sacrebleu.metrics import bleukit_tokenizer
+
+    assert bleukit_tokenizer("13a") == "13a.v1" and bleukit_tokenizer("spm") == "flores101.v1"
+
+
 def test_builtins_cannot_be_shadowed(fake_entry_points):
     fake_entry_points.append(EntryPoint("alpha.v1", "os:getcwd", "test.widgets"))
     reg = make()

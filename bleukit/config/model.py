@@ -409,10 +409,16 @@ def with_overrides(data: dict[str, Any], overrides: dict[str, Any]) -> dict[str,
     so that it never passes for the original in a report."""
     out = merge(data, overrides)
     if data.get("name") and "name" not in overrides:
-        base, earlier = split_name(data["name"])
-        changed = {**earlier, **overrides}
-        out["name"] = f"{base}[{','.join(f'{k}={changed[k]}' for k in sorted(changed))}]"
+        out["name"] = modified_name(data["name"], overrides)
     return out
+
+
+def modified_name(name: str, overrides: Mapping[str, Any]) -> str:
+    """The name of variant ``name`` with ``overrides``: ``NAME[key=value,...]``,
+    the overrides it already names included."""
+    base, earlier = split_name(name)
+    changed = {**earlier, **overrides}
+    return f"{base}[{','.join(f'{k}={changed[k]}' for k in sorted(changed))}]"
 
 
 def parse_override(text: str) -> tuple[str, Any]:

@@ -259,3 +259,8 @@ class Registry(Generic[T]):
 
     def entries(self) -> list[Entry[T]]:
         return [self.entry(n) for n in self.names()]
+
+    def builtin_entries(self) -> list[Entry[T]]:
+        """The built-in entries alone, by name: ``entries`` without reading
+        any plugin's metadata (15 ms of a command's start-up)."""
+        return [self._builtin[n] for n in sorted(self._builtin)]

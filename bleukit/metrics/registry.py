@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -231,14 +231,32 @@ def builtin_config(name: str) -> Any | None:
 def load_any_config(ref: str, overrides: dict[str, Any] | None = None) -> Any:
     """A validated variant of any metric, by built-in name or YAML path,
     with overrides (``NAME[key=value,...]`` is a name with overrides)."""
-    if not overrides:
-        builtin = builtin_config(ref)
-        if builtin is not None:
+    builtin = builtin_config(ref)
+    if builtin is not None:
+        if not overrides:
             return builtin
+        if _restated(builtin, overrides):
+            # overrides that give a built-in its own values (the sacrebleu
+            # API's defaults): what validating them gives, renamed as any
+            # modified variant is, without the validator's start-up
+            # (pydantic and the plugins' metadata: 60 ms a command)
+            from ..config.model import modified_name
+
+            return replace(builtin, name=modified_name(builtin.name, overrides))
     from ..config.model import raw_config
 
     data, source = raw_config(ref, overrides, metric_builtins())
     return validate_any(data, source)
+
+
+def _restated(config: Any, overrides: Mapping[str, Any]) -> bool:
+    """Whether every override is a field of ``config`` with that very value
+    (of the same type: 0 is no ``False``), the name excepted."""
+    names = {f.name for f in fields(config)}
+    return "name" not in overrides and all(
+        key in names and type(value) is type(getattr(config, key)) and value == getattr(config, key)
+        for key, value in overrides.items()
+    )
 
 
 def load_config_of(metric: str, ref: str, overrides: dict[str, Any] | None) -> Any:

@@ -16,13 +16,30 @@ test sets: ``bleukit.io.testsets``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from ...core.lazy import lazy_names
 from . import compat, metrics
-from .chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
-from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
+from .compat import LAZY, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .metrics import BLEU, BLEUScore
-from .ter import TER, TERScore, corpus_ter, sentence_ter
+
+if TYPE_CHECKING:
+    from .chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
+    from .ter import TER, TERScore, corpus_ter, sentence_ter
 
 __version__ = "2.6.0"
+
+
+_get, _listed = lazy_names(LAZY, globals())
+
+
+def __getattr__(name: str) -> Any:
+    return _get(name)
+
+
+def __dir__() -> list[str]:
+    return _listed()
+
 
 __all__ = [
     "BLEU",

@@ -5,10 +5,14 @@ from ``chrf``; ``corpus_ter``, ``sentence_ter`` from ``ter``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from .chrf import corpus_chrf, sentence_chrf
+from ...core.lazy import lazy_names
 from .metrics import BLEU, BLEUScore
-from .ter import corpus_ter, sentence_ter
+
+if TYPE_CHECKING:
+    from .chrf import corpus_chrf, sentence_chrf
+    from .ter import corpus_ter, sentence_ter
 
 __all__ = [
     "corpus_bleu",
@@ -79,3 +83,22 @@ def sentence_bleu(
         effective_order=use_effective_order,
     )
     return metric.sentence_score(hypothesis, references)
+
+
+#: chrF's and TER's names (here and in the package), imported when first
+#: asked for: the command line scoring BLEU alone starts without them
+LAZY = {
+    **dict.fromkeys(("CHRF", "CHRFScore", "corpus_chrf", "sentence_chrf"), "chrf"),
+    **dict.fromkeys(("TER", "TERScore", "corpus_ter", "sentence_ter"), "ter"),
+}
+
+
+_get, _listed = lazy_names({k: v for k, v in LAZY.items() if k in __all__}, globals())
+
+
+def __getattr__(name: str) -> Any:
+    return _get(name)
+
+
+def __dir__() -> list[str]:
+    return _listed()

@@ -58,9 +58,12 @@ def bleukit_tokenizer(name: str) -> str:
     is ``flores101``: the same model, and its signature says flores101)."""
     if name == "spm":
         name = "flores101"
-    for entry in TOKENIZERS.entries():
-        if getattr(entry.component, "sacrebleu", None) == name:
-            return entry.name
+    # the built-ins first (listed first by ``entries`` too): the plugins'
+    # metadata is read only for a name none of them has
+    for entries in (TOKENIZERS.builtin_entries, TOKENIZERS.entries):
+        for entry in entries():
+            if getattr(entry.component, "sacrebleu", None) == name:
+                return entry.name
     raise ConfigError(
         f"unknown tokenizer {name!r}; sacrebleu's are {', '.join(SACREBLEU_TOKENIZERS)}"
     )
