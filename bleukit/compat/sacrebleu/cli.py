@@ -418,8 +418,6 @@ def run(args: argparse.Namespace) -> str:
     paired = args.paired_bs or args.paired_ar
     if args.sentence_level and len(args.metrics) > 1:
         raise InputError("-sl takes one metric")
-    if args.detail and args.format == "json":
-        args.format = "text"  # as sacrebleu: the details are text
     with _Input(args, paired) as source:
         names = source.names
         _check(args, paired, len(names))
@@ -443,6 +441,8 @@ def run(args: argparse.Namespace) -> str:
     metrics = _metrics(args, refs)
     if args.sentence_level:
         return _sentence_level(args, next(iter(metrics.values())), systems[0])
+    if args.detail and args.format == "json":
+        args.format = "text"  # as sacrebleu: the details are text
     text = _scores(args, metrics, names, _collect(args, metrics, [(refs, systems)]))
     if args.detail and len(systems) == 1:
         text += _detail(args, metrics, full_systems[0], full_refs)
