@@ -1,6 +1,13 @@
 """Tokenizers, splitters and case folding: table tests of tricky strings."""
 
+import functools
+import re
+import sys
+import unicodedata
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bleukit.core.errors import UnknownComponentError
 from bleukit.tokenizers import (
@@ -210,3 +217,50 @@ def test_char_space_counts_the_space_in_ngrams():
 )
 def test_marian_tokenizer(line, tokens):
     assert split_ascii(tok("marian.v1", line)) == tokens
+
+
+@functools.cache
+def _bleu_hook_rules():
+    """tensor2tensor's bleu_tokenize as bleu_hook.py writes it: three re.sub
+    over classes of Python's own P and S characters, pasted raw."""
+    chars = [chr(x) for x in range(sys.maxunicode)]
+    p = "".join(c for c in chars if unicodedata.category(c)[0] == "P")
+    s = "".join(c for c in chars if unicodedata.category(c)[0] == "S")
+    return (
+        (re.compile(r"([^\d])([" + p + r"])"), r"\1 \2 "),
+        (re.compile(r"([" + p + r"])([^\d])"), r" \1 \2"),
+        (re.compile("([" + s + "])"), r" \1 "),
+    )
+
+
+def _bleu_hook(line):
+    for pattern, replacement in _bleu_hook_rules():
+        line = pattern.sub(replacement, line)
+    return " ".join(line.split())
+
+
+# symbols past U+FFFF (emoji, mathematical alphanumerics' neighbours), the
+# backslash and brackets of the pasted class, digits that are not \d
+T2T_CHARS = st.one_of(
+    st.sampled_from(
+        [*"\\[]^-$+<=>`|~.,;:!?'\"()½²٣ 1a€", "\U0001f600", "\U0001d6c1", "\U00010100"]
+    ),
+    st.characters(codec="utf-8"),
+)
+
+
+# no deadline: the first example builds both sides' classes (0.3 s)
+@settings(deadline=None)
+@given(st.lists(T2T_CHARS, max_size=30).map("".join))
+def test_t2t_is_bleu_hooks_three_rules(line):
+    """t2t.v1 spaces out symbols with a translation table, not bleu_hook's
+    third re.sub: the two agree on any line."""
+    assert tok("t2t.v1", line) == _bleu_hook(line)
+
+
+def test_t2t_spaces_out_every_symbol_as_bleu_hook_does():
+    symbols = "".join(
+        chr(x) for x in range(sys.maxunicode) if unicodedata.category(chr(x))[0] == "S"
+    )
+    line = "a" + "a".join(symbols) + "1"
+    assert tok("t2t.v1", line) == _bleu_hook(line)

@@ -52,6 +52,13 @@ def workdir(tmp_path_factory):
 
     a, c = lines("newstest2021.en-de.ref.A.txt"), lines("newstest2021.en-de.ref.C.txt")
     (t / "refs.AC.tsv").write_text("".join(f"{x}\t{y}\n" for x, y in zip(a, c)), "utf-8")
+    # a quarter of the test set, for sacrebleu's TER (7 s on the whole of it)
+    (t / "refs.AC.250.tsv").write_text(
+        "".join(f"{x}\t{y}\n" for x, y in zip(a[:250], c[:250])), "utf-8"
+    )
+    (t / "hyp.250.txt").write_text(
+        "\n".join(lines("newstest2021.en-de.hyp.Facebook-AI.txt")[:250]) + "\n", "utf-8"
+    )
     hyps = [lines(f"newstest2021.en-de.hyp.{s}.txt") for s in ("UEdin", "UF", "Online-W")]
     (t / "hyps.3.tsv").write_text("".join("\t".join(r) + "\n" for r in zip(*hyps)), "utf-8")
     (t / "bom.txt").write_bytes(
