@@ -56,6 +56,18 @@ def test_the_type_stub_names_every_function():
 
 @needs_accel
 @settings(max_examples=100, deadline=None)
+@given(st.integers(1, 700), st.integers(0, 6), st.integers(0, 2**32) | st.none())
+def test_compiled_bootstrap_resamples_are_pythons_choices(n, count, seed):
+    """The study's resamples drawn in C: random.choices(range(n), k=n) per
+    resample, the draws running on across resamples and past a block of 512."""
+    draws = Draws.from_seed(n, count, seed)
+    compiled, reference = C.bootstrap_resamples(draws), PY.bootstrap_resamples(draws)
+    assert (compiled.per, len(compiled)) == (reference.per, len(reference))
+    assert compiled.positions.tolist() == reference.positions.tolist()
+
+
+@needs_accel
+@settings(max_examples=100, deadline=None)
 @given(st.integers(1, 80), st.integers(0, 40), st.integers(0, 2**32) | st.none(), st.data())
 def test_compiled_pair_swap_sums_draw_pythons_trials(cells, pairs, seed, data):
     """PERM-BOTH's trials (MetaKernels.pair_swap_sums) in C: the same bits of

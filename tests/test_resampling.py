@@ -5,6 +5,7 @@ seed; every engine's resampling sums follow them."""
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 from hypothesis import given
@@ -155,6 +156,11 @@ def test_flat_resamples_are_the_resamples_in_one_array():
     with pytest.raises(InputError, match="different sizes"):
         FlatResamples([[0, 1], [0]])
     assert len(FlatResamples([])) == 0
+    made = FlatResamples.from_positions(flat.positions, 5)
+    assert [list(idx) for idx in made] == indices and len(made) == 4
+    for positions, per in (([0, 1, 2], 2), ([], 0)):
+        with pytest.raises(InputError, match="different sizes"):
+            FlatResamples.from_positions(array("i", positions), per)
 
 
 class _Tuples:

@@ -285,6 +285,15 @@ class FlatResamples(Sequence[Sequence[int]]):
         self.positions = array("i", [i for idx in indices for i in idx])
         self._count = len(indices)
 
+    @classmethod
+    def from_positions(cls, positions: array[int], per: int) -> FlatResamples:
+        """Resamples of ``per`` positions each, already one after the other."""
+        if per < 1 or len(positions) % per:
+            raise InputError("resamples of different sizes")
+        flat = cls([])
+        flat.per, flat.positions, flat._count = per, positions, len(positions) // per
+        return flat
+
     def __len__(self) -> int:
         return self._count
 

@@ -2005,7 +2005,44 @@ done:
     return result;
 }
 
+/* bootstrap_positions(state, n, count) -> bytes: count resamples of n
+ * positions, random.Random(state).choices(range(n), k=n) after one another
+ * (floor(random() * n) a draw, twister_choices), as int32: what
+ * bleukit.core.resampling.bootstrap_indices draws, flat (FlatResamples). */
+static PyObject *bootstrap_positions(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state;
+    Py_ssize_t n, count;
+    if (!PyArg_ParseTuple(args, "Onn", &state, &n, &count)) return NULL;
+    if (n < 1 || n > INT32_MAX || count < 0 || count > PY_SSIZE_T_MAX / 4 / n) {
+        PyErr_SetString(PyExc_ValueError,
+                        "bootstrap_positions: need 1 <= n <= 2**31 - 1 and count >= 0");
+        return NULL;
+    }
+    Twister t;
+    if (twister_load(state, &t) < 0) return NULL;
+    PyObject *result = PyBytes_FromStringAndSize(NULL, count * n * (Py_ssize_t)sizeof(int32_t));
+    if (!result) return NULL;
+    int32_t *out = (int32_t *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    double dn = (double)n;
+    Py_ssize_t drawn[TWISTER_BLOCK];
+    uint32_t words[2 * TWISTER_BLOCK];
+    for (Py_ssize_t k = 0; k < count * n; k += TWISTER_BLOCK) {
+        /* the draws run on across resamples: choices(k=n) takes n draws */
+        Py_ssize_t m = count * n - k < TWISTER_BLOCK ? count * n - k : TWISTER_BLOCK;
+        twister_choices(&t, dn, drawn, m, words);
+        for (Py_ssize_t i = 0; i < m; i++) out[k + i] = (int32_t)drawn[i];
+    }
+    Py_END_ALLOW_THREADS
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"bootstrap_positions", bootstrap_positions, METH_VARARGS,
+     "bootstrap_positions(state, n, count) -> bytes\n\n"
+     "count resamples of random.Random with that state's choices(range(n), k=n),\n"
+     "one after the other: count x n int32."},
     {"system_statistics", system_statistics, METH_VARARGS,
      "system_statistics(metric, human, systems, statistic) -> bytes\n\n"
      "Per resample (metric and human: resamples x systems float64), the system-level\n"

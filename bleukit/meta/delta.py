@@ -50,10 +50,14 @@ def _best_a(pairs: Sequence[tuple[float, bool]], b: float) -> float:
     """The a in [0.5, 1] that maximizes the likelihood at slope b (the
     likelihood is concave in a: bisection on its derivative)."""
     s = [sigmoid(b * d) for d, _ in pairs]
+    agreed = [ok for _, ok in pairs]
 
     def slope(a: float) -> float:
-        return sum(1 / a if agreed else -si / max(1 - a * si, 1e-12)
-                   for si, (_, agreed) in zip(s, pairs))  # fmt: skip
+        # the same terms in the same order as one sum over the pairs (1 / a
+        # made once: a float operation gives the same value every time)
+        inv = 1 / a
+        return sum(inv if ok else -si / max(1 - a * si, 1e-12)
+                   for si, ok in zip(s, agreed))  # fmt: skip
 
     lo, hi = 0.5, 1.0
     if slope(hi) >= 0:

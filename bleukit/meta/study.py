@@ -60,7 +60,7 @@ from functools import cached_property
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.resampling import Columns, Draws, FlatResamples, bootstrap_indices
+from ..core.resampling import Columns, Draws, FlatResamples
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
 from ..io.progress import advance, stage
@@ -1137,7 +1137,7 @@ def run(
     n = len(segments)
     kernels = meta_kernels(variants[0].engine)
     boot = Draws.from_seed(n, settings.samples, settings.seed) if settings.samples else None
-    indices = FlatResamples(bootstrap_indices(boot) if boot else [])
+    indices = kernels.bootstrap_resamples(boot) if boot else FlatResamples([])
     resamples = _Resamples(indices, kernels)
     human_boot = _resampled_means(human, resamples)
     perm = Draws.from_seed(n, settings.trials, settings.seed) if settings.trials else None
