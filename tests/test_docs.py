@@ -98,6 +98,10 @@ def test_shell_examples_run(page, command, tmp_path):
         pytest.skip("needs bleukit[arrow]: the same commands run in tests/test_arrow.py")
     if "--executor dask" in command:
         pytest.skip("needs a running Dask cluster: tests/test_executors.py runs these commands")
+    if "wmt21" in command and importlib.util.find_spec("sacrebleu") is not None:
+        # the cache below is the layout bleukit reads alone; with sacrebleu
+        # installed its dataset code reads the raw archives instead
+        pytest.skip("reads sacrebleu's cache without sacrebleu: tests_oracle reads it with")
     sample = ROOT / "bleukit" / "sample"
     ref = read_lines(str(sample / "newstest2021.en-de.ref.A.200.txt"))[:40]
     hyps = [
