@@ -24,6 +24,17 @@ def test_a_buffer_of_the_type_is_passed_as_it_is_and_others_copied():
 def test_a_value_that_does_not_fit_is_an_overflow():
     with pytest.raises(OverflowError):
         typed_buffer([300], "b")
+    with pytest.raises(OverflowError):
+        typed_buffer([2**40], "b", "i")
+
+
+def test_several_types_pass_any_of_them_and_copy_to_the_first_that_fits():
+    wide = memoryview(array("i", [1, 2])).cast("B").cast("i")
+    assert typed_buffer(wide, "b", "i") is wide
+    narrow = typed_buffer([1, -2], "b", "i")
+    assert isinstance(narrow, array) and narrow.typecode == "b" and list(narrow) == [1, -2]
+    widened = typed_buffer([1, 300], "b", "i")
+    assert isinstance(widened, array) and widened.typecode == "i" and list(widened) == [1, 300]
 
 
 @given(st.lists(st.lists(st.integers(0, 2**32 - 1) | st.integers(0, 9), min_size=1, max_size=4)))

@@ -38,11 +38,17 @@ def extend_rows(rows: array[int], values: Sequence[int]) -> array[int]:
     return extend_rows(array(ROW_TYPES[wider], rows), added)
 
 
-def typed_buffer(values: Sequence[int], code: str) -> memoryview | array[int]:
-    """Integers as a buffer of ``array`` type ``code``: a memoryview of that
-    format as it is, else a copy (OverflowError where one does not fit)."""
-    if isinstance(values, memoryview) and values.format == code:
+def typed_buffer(values: Sequence[int], *codes: str) -> memoryview | array[int]:
+    """Integers as a buffer of one of the ``array`` types ``codes``: a
+    memoryview or array of one of those formats as it is, else a copy of
+    the first type every value fits (OverflowError where none does)."""
+    if isinstance(values, memoryview) and values.format in codes:
         return values
-    if isinstance(values, array) and values.typecode == code:
+    if isinstance(values, array) and values.typecode in codes:
         return values
-    return array(code, values)
+    for code in codes[:-1]:
+        try:
+            return array(code, values)
+        except OverflowError:
+            continue
+    return array(codes[-1], values)

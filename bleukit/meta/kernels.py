@@ -434,18 +434,12 @@ class CompiledMetaKernels(MetaKernels):
             # the reference refuses tables of other shapes
             return super().pair_swap_sums(draws, first, second, table)
         try:
-            # swap_tables's buffers as they are (its int32 tables too: copied
+            # swap_tables's buffers as they are, its int32 tables too (copied
             # to int8 element by element, they cost more than the kernel
             # saves); anything else copied, as int8, or int32 where pairs
             # weigh their items (unrated cells)
             cells = [typed_buffer(first, "i"), typed_buffer(second, "i")]
-            if isinstance(table, memoryview) and table.format == "i":
-                entries: memoryview | array[int] = table
-            else:
-                try:
-                    entries = typed_buffer(table, "b")
-                except OverflowError:
-                    entries = typed_buffer(table, "i")
+            entries = typed_buffer(table, "b", "i")
             sums = kernel.pair_swap_sums(draws.state, draws.n, *cells, entries, draws.count)
         except (OverflowError, ValueError):
             # an entry past int32 (the reference counts it); a cell outside
