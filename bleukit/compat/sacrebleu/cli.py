@@ -42,7 +42,7 @@ from ...core.spec import TestName
 from ...corpus.streaming import lines_per_file
 from ...io import testsets
 from ...metrics.base import AnyMetric
-from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed
+from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed, tokenized_periods
 from .reading import FileLines, StdinSystems, read_lines
 from .tables import render
 
@@ -482,7 +482,7 @@ def _collect(
         stats.add(refs, systems)
         if not paired:  # (sacrebleu's paired tests do not warn)
             for k, lines in enumerate(systems):
-                periods[k] += sum(1 for line in lines if line.endswith(" ."))
+                periods[k] += tokenized_periods(lines)
     assert stats is not None  # (chunks refuses empty systems)
     release_free_memory()  # the chunks' blocks, before resampling (io.memory)
     for metric in metrics.values():

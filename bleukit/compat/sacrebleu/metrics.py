@@ -69,6 +69,12 @@ def bleukit_tokenizer(name: str) -> str:
     )
 
 
+def tokenized_periods(hypotheses: Sequence[str]) -> int:
+    """How many hypotheses end in a tokenized period (" ."): what BLEU's
+    warning counts (sacrebleu's ``Metric._extract_corpus_statistics``)."""
+    return sum(1 for h in hypotheses if h.endswith(" ."))
+
+
 def sacrebleu_seed() -> int:
     """The seed sacrebleu's resampling uses: ``SACREBLEU_SEED``, default 12345."""
     value = os.environ.get("SACREBLEU_SEED", "12345")
@@ -440,7 +446,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     def _check_hypotheses(self, hypotheses: Sequence[str]) -> None:
         # checked first: the warning reads every hypothesis as a string
         check_hypothesis_types(hypotheses)
-        self._check_tokenized(sum(1 for h in hypotheses if h.endswith(" .")))
+        self._check_tokenized(tokenized_periods(hypotheses))
 
     def _check_tokenized(self, periods: int) -> None:
         if not self._force and periods >= 100:
