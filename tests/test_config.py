@@ -1,6 +1,5 @@
 """Variant YAML: loading, extends, overrides and errors that name file and key."""
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -175,9 +174,10 @@ def test_every_field_that_can_change_a_score_has_a_signature_key():
     field is either descriptive or declares its key, and the signature's
     forms and parser derive from those declarations."""
     from bleukit.config.model import DESCRIPTIVE_FIELDS
+    from bleukit.core.record import fields
     from bleukit.metrics.bleu.config import SCORING_FIELDS, VariantConfig, signature_key
 
-    names = {f.name for f in dataclasses.fields(VariantConfig)}
+    names = {f.name for f in fields(VariantConfig)}
     assert names == set(SCORING_FIELDS) | set(DESCRIPTIVE_FIELDS)
     assert not set(SCORING_FIELDS) & set(DESCRIPTIVE_FIELDS)
     for name in DESCRIPTIVE_FIELDS:

@@ -240,9 +240,9 @@ def test_bleu_statistics_do_not_score_as_chrf_nor_the_reverse():
 
 
 def test_a_pickle_that_is_not_a_partials_state_is_refused():
-    import dataclasses
+    from bleukit.core.record import fields
 
-    state = {f.name: getattr(BLEU_PARTIAL, f.name) for f in dataclasses.fields(BLEU_PARTIAL)}
+    state = {f.name: getattr(BLEU_PARTIAL, f.name) for f in fields(BLEU_PARTIAL)}
     del state["ordered"]
     blank = object.__new__(type(BLEU_PARTIAL))
     with pytest.raises(InputError, match="not a Partial's"):

@@ -42,13 +42,12 @@ def test_interval_and_significance():
 
 
 def test_make_is_the_same_result_as_the_constructor():
-    import dataclasses
-
+    from bleukit.core.record import FrozenInstanceError, fields
     from bleukit.metrics.bleu.result import BleuResult
 
     args = (12.5, (50.0, 25.0), 0.9, 10, 11, (5, 2), (10, 8), None)
     made, built = BleuResult.make(*args), BleuResult(*args)
     assert made == built and repr(made) == repr(built)
-    assert [f.name for f in dataclasses.fields(BleuResult)] == list(vars(made))
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    assert [f.name for f in fields(BleuResult)] == list(vars(made))
+    with pytest.raises(FrozenInstanceError):
         made.score = 1.0  # type: ignore[misc]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 from bleukit.analysis.verify import verify
 from bleukit.cli import main
 from bleukit.core.errors import ConfigError
+from bleukit.core.record import replace
 from bleukit.metrics import metric_for, read_signature
 from bleukit.metrics.registry import load_any_config
 from bleukit.metrics.sacrebleu_signature import SacrebleuSignature, parse_sacrebleu_signature

@@ -4,12 +4,11 @@ field for field, and their errors are one line naming the source and key."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from bleukit.config.model import builtin_names, raw_config
 from bleukit.core.errors import ConfigError
+from bleukit.core.record import fields
 from bleukit.metrics.bleu.config import VariantConfig
 from bleukit.metrics.chrf.config import ChrfConfig
 from bleukit.metrics.registry import METRICS, _resolve, validate_any
@@ -25,7 +24,7 @@ def test_each_model_has_the_value_objects_fields_in_order(metric):
     metric's model must check exactly those fields."""
     spec = METRICS.get(metric)
     model = _resolve(spec.model)
-    assert list(model.model_fields) == [f.name for f in dataclasses.fields(spec.config)]
+    assert list(model.model_fields) == [f.name for f in fields(spec.config)]
 
 
 def test_validation_canonicalises_components_and_fills_the_smoothing_value():

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, did_you_mean
+from ..core.record import Record, field, fields
 from ..core.reflen import REF_LENGTHS
 from ..core.registry import Registry
 from ..core.smoothing import SMOOTHINGS
@@ -45,8 +45,7 @@ class _Any:
 ANY = _Any()
 
 
-@dataclass(frozen=True)
-class SignatureKey:
+class SignatureKey(Record):
     """How a scoring field is written in signatures (docs/signatures.md).
     Every field that can change a score declares one: the signature's forms
     and its parser are derived from these declarations (``signature.py``).
@@ -107,7 +106,7 @@ class ConfigFields:
 
     def as_dict(self) -> dict[str, Any]:
         """Every field, descriptive ones included."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 #: fields that only describe a variant: every other field of a metric's
@@ -132,8 +131,7 @@ def _no_help() -> str:
     return ""
 
 
-@dataclass(frozen=True)
-class Builtins:
+class Builtins(Record):
     """Where built-in variants come from beside ``bleukit/variants``, each
     asked for only when a name is not one of its files
     (``bleukit.metrics.registry.METRIC_BUILTINS`` gives the metrics'):

@@ -17,11 +17,11 @@ under one variant, as a value that pickles and merges (``a + b``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
 from .errors import BleukitError, InputError
+from .record import Record, fields
 from .stats import Stats
 
 #: the statistics a partial holds: BLEU's ``Stats``, or another metric's
@@ -30,8 +30,7 @@ from .stats import Stats
 PartialStats = Stats | tuple[int | Fraction, ...]
 
 
-@dataclass(frozen=True)
-class Partial:
+class Partial(Record):
     """Statistics of ``segments`` segments under the variant ``fingerprint``
     names; ``nrefs``, the reference counts seen; ``start``/``end``, where the
     segments lie in the corpus (None: unknown); ``ordered``, whether the

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .errors import PluginError, UnknownComponentError, did_you_mean
+from .record import Record
 
 if TYPE_CHECKING:
     from importlib import metadata
@@ -40,8 +40,7 @@ NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_+-]*\.v[1-9][0-9]*$")
 UNVERSIONED_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
 
 
-@dataclass(frozen=True)
-class Entry(Generic[T]):
+class Entry(Record, Generic[T]):
     """A registered component and where it came from: ``origin`` is
     "builtin" or the plugin's distribution, version and entry point;
     ``provenance`` (plugins only) is ``DIST==VERSION``, which long

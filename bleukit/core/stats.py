@@ -17,10 +17,10 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from .ngrams import Ngram, count_ngrams, max_counts
+from .record import Record
 from .reflen import RefLength
 
 __all__ = ["RefLength", "References", "Stats", "corpus_sum", "ngram_totals", "segment_stats"]
@@ -88,8 +88,7 @@ def corpus_sum(segments: Sequence[Stats], order: int) -> Stats:
     )
 
 
-@dataclass(frozen=True)
-class References:
+class References(Record):
     """One segment's references, prepared once and reused for every
     hypothesis scored against them: the clipping ceilings, the n-grams whose
     ceiling is above 1, and the reference lengths."""

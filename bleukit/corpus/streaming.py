@@ -10,10 +10,10 @@ running sums only; sentence scores come batch by batch.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..core.errors import InputError
+from ..core.record import Record
 from ..io.files import check_line_counts, display_name, read_chunks
 from ..io.progress import Progress
 from ..metrics.base import Metric, MetricResult
@@ -79,8 +79,7 @@ def sentence_scores(
         yield batch.results[0]
 
 
-@dataclass(frozen=True)
-class SentenceBatch(Generic[R]):
+class SentenceBatch(Record, Generic[R]):
     """One batch of ``systems_sentence_scores``: per hypothesis file its
     sentence scores, and the references' ``nrefs`` in this batch."""
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.buffers import typed_buffer
+from ..core.record import Record
 from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.smoothing import SACREBLEU_KERNELS, ScoreRule
 from ..io.progress import counter
@@ -96,8 +96,7 @@ def accelerator() -> ModuleType | None:
     return _accel
 
 
-@dataclass(frozen=True)
-class RefBlock:
+class RefBlock(Record):
     """A chunk of reference segments, tokenized: one block of text per
     reference stream (None where a segment holds a newline that the block
     cannot carry), which segments each stream has (None: all), and the

@@ -16,11 +16,11 @@ from array import array
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Union, cast
 
 from ..core.buffers import ROW_TYPES
+from ..core.record import Record
 from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.stats import Stats, ngram_totals
 
@@ -28,8 +28,7 @@ from ..core.stats import Stats, ngram_totals
 IntArray = Union[memoryview, "array[int]"]
 
 
-@dataclass(frozen=True)
-class SegmentTable:
+class SegmentTable(Record):
     """Per-segment statistics of a chunk as flat int64 arrays: hypothesis
     lengths, reference lengths (segment x stream, -1 where absent), clipped
     matches (segment x order) and the closest and shortest reference length
@@ -101,8 +100,7 @@ class SegmentTable:
         return [ref_length(h, self.ref_lengths(i)) for i, h in enumerate(self.hyp_len)]
 
 
-@dataclass(frozen=True)
-class TableSums:
+class TableSums(Record):
     """A table's sums (``SegmentTable.sums``), each order's up to the
     table's: the hypotheses' n-grams (``totals[at_least_one]``), their
     tokens, the clipped matches, and the closest and shortest reference

@@ -7,12 +7,12 @@ say where with an ``Execution`` and never see which executor counted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from ..core.record import Record
 
-@dataclass(frozen=True)
-class Execution:
+
+class Execution(Record):
     """Where chunks are counted: ``local`` (this process) or ``dask`` (the
     workers of the cluster whose scheduler listens at ``scheduler``)."""
 

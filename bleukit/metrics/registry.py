@@ -22,11 +22,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass, replace
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, PluginError, UnknownComponentError
+from ..core.record import Record, fields, has_fields, replace
 from ..core.registry import Entry, Registry
 
 if TYPE_CHECKING:
@@ -53,8 +53,7 @@ def _resolve(reference: str, metric: str = "") -> Any:
         raise PluginError(f"metric {metric}: cannot load {reference!r}: {exc}") from None
 
 
-@dataclass(frozen=True)
-class MetricSpec:
+class MetricSpec(Record):
     """What the rest of bleukit knows of a metric.
 
     * ``name``: the versioned name its variants' ``metric`` key gives;
@@ -107,8 +106,8 @@ def _check(obj: object) -> MetricSpec:
     every scoring field and (every metric but BLEU) a ``metric`` field."""
     if not isinstance(obj, MetricSpec):
         raise TypeError(f"expected a bleukit.metrics.registry.MetricSpec, got {type(obj).__name__}")
-    if not is_dataclass(obj.config):
-        raise TypeError(f"its config {obj.config!r} is not a dataclass")
+    if not has_fields(obj.config):
+        raise TypeError(f"its config {obj.config!r} is not a dataclass or a bleukit Record")
     names = {f.name for f in fields(obj.config)}
     keyed = () if obj.name == DEFAULT_METRIC else ("metric",)
     missing = [f for f in (*keyed, *obj.scoring_fields) if f not in names]

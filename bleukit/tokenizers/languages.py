@@ -23,7 +23,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+from ..core.record import Record
 
 # ISO 639-1 codes (and 639-3 where there is none) of languages whose usual
 # script does not put spaces between words
@@ -73,8 +74,7 @@ _UNSPACED_BLOCKS = (
 _FIRST_UNSPACED = chr(min(first for first, _, _ in _UNSPACED_BLOCKS))
 
 
-@dataclass(frozen=True)
-class Convention:
+class Convention(Record):
     """How a language's published scores were computed: the variant that
     reproduces them, who published them so, and what suits new work."""
 

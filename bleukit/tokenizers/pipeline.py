@@ -23,10 +23,10 @@ tokenize many lines at once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..core.errors import BleukitError
+from ..core.record import Record
 from .base import ASCII_WHITESPACE, BUILTIN_SPLITTERS, REWRITING_MODES, SPLITTERS, TOKENIZERS
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -106,8 +106,7 @@ BlockKind = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class BlockForm:
+class BlockForm(Record):
     """A tokenization applied to many lines at once: ``text(lines)`` gives
     one block (the lines joined by ``"\\n"``, in the form ``kind`` says) or
     None where it cannot (a line holds a newline that a rewriting kind
@@ -121,8 +120,7 @@ class BlockForm:
     categories: Callable[[], bytes] | None = None
 
 
-@dataclass(frozen=True, eq=False)
-class Tokenization:
+class Tokenization(Record, eq=False):
     """How a variant turns lines into tokens: ``preprocess`` for one line,
     ``block`` for many (None: the splitter is a plugin, whose tokens may
     hold any character, so no block can carry them). ``key`` is what the

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from ...config.model import ConfigFields, SignatureKey, declares
+from ...core.record import Record, field, fields
 
 _CASE: Mapping[object, tuple[str, str]] = {
     False: ("mixed", "m"),
@@ -18,8 +18,7 @@ _CASE: Mapping[object, tuple[str, str]] = {
 _BOOL: Mapping[object, tuple[str, str]] = {True: ("yes", "y"), False: ("no", "n")}
 
 
-@dataclass(frozen=True, kw_only=True)
-class VariantConfig(ConfigFields):
+class VariantConfig(ConfigFields, Record, kw_only=True):
     """A complete, validated BLEU variant (a value object). It is made by
     ``schema.VariantModel`` (the pydantic model, which checks every field) or,
     for a built-in name, from ``variants/table.py`` (the same validation, run

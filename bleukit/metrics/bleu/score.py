@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
+from ...core.record import Record
 from ...core.smoothing import Smoothed, Smoothing
 from ...core.stats import RefLength, Stats
 from .result import BleuResult
@@ -48,8 +48,7 @@ def smoothed(
     return out
 
 
-@dataclass(frozen=True)
-class BleuRule:
+class BleuRule(Record):
     """A BLEU variant's scoring (``core.smoothing.ScoreRule``): statistics
     to brevity penalty times the smoothed mean."""
 

@@ -23,12 +23,12 @@ release that computed it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..._version import __version__
 from ...config.model import ANY, COMPONENT_FIELDS, SignatureKey
 from ...core.errors import ConfigError
+from ...core.record import Record
 from ..base import NREFS, VERSION, MetricSignature, read_release
 from .config import SCORING_FIELDS, VariantConfig, signature_key
 
@@ -103,8 +103,7 @@ def _read(field: str, text: str, short: bool) -> Any:
     return text.split("@", 1)[0] if field in COMPONENT_FIELDS else text
 
 
-@dataclass(frozen=True)
-class Signature(MetricSignature):
+class Signature(MetricSignature, Record):
     """The variant, number of references and bleukit version behind a score."""
 
     config: VariantConfig

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, overload
 
 from ...core.errors import InputError
+from ...core.record import Record, field
 from ...core.reflen import policy
 from ...core.smoothing import SMOOTHINGS
 from ...core.stats import RefLength, Stats
@@ -42,8 +42,7 @@ if TYPE_CHECKING:
 TOKEN_ID_FIELDS = {"tokenizer": "char.v1", "lowercase": False}
 
 
-@dataclass(frozen=True)
-class PreparedReferences:
+class PreparedReferences(Record):
     """References prepared once by an engine (``payload``, its own form)
     for one tokenization, to score many systems against: ``key`` names the
     tokenization and the engine, ``order`` the n-gram order prepared for
