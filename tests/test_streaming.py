@@ -55,6 +55,25 @@ def test_files_of_different_lengths_stop_before_any_batch(tmp_path, files):
         next(read_in_step([files[0], str(short)], 5))
 
 
+@pytest.mark.parametrize("size", [22, 23, 24, 100])
+def test_files_within_one_batch_are_not_counted_first(tmp_path, files, size, monkeypatch):
+    """Files that end within the first batch are compared as it is read;
+    only longer ones are counted first (and a mismatch still stops the run
+    before its first batch)."""
+    import bleukit.io.files
+
+    counted = []
+    count = bleukit.io.files.count_lines
+    monkeypatch.setattr(bleukit.io.files, "count_lines", lambda p: counted.append(p) or count(p))
+    chunks = list(read_in_step(files, size))
+    assert [len(c[0]) for c in chunks] == [size] * (23 // size) + [23 % size] * (23 % size > 0)
+    assert bool(counted) == (size <= 23)
+    short = tmp_path / "short.txt"
+    short.write_text("\n".join(HYPS[:-1]) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="22 lines but .* 23"):
+        next(read_in_step([files[0], str(short)], size))
+
+
 def test_empty_files_and_missing_paths_are_errors(tmp_path, files):
     empty = tmp_path / "empty.txt"
     empty.write_text("", encoding="utf-8")

@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from ..core.record import Record
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -701,7 +703,7 @@ def _completion_options(completion: argparse.ArgumentParser) -> None:
 _Options = Callable[[argparse.ArgumentParser], None]
 
 
-class _Command(NamedTuple):
+class _Command(Record):
     """A command: its line in ``bleukit --help``, what adds its options,
     the paragraph of its own --help, and examples."""
 

@@ -431,14 +431,14 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key, value
 
 
-_WITH_OVERRIDES = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<overrides>[^\[\]]*)\]$")
+_WITH_OVERRIDES = r"^(?P<base>[^\[\]]+)\[(?P<overrides>[^\[\]]*)\]$"
 
 
 def split_name(ref: str) -> tuple[str, dict[str, Any]]:
     """``BLEUw4[max_order=2,lowercase=true]`` -> ("BLEUw4", overrides): the
     name a modified variant carries in reports loads back as that variant.
     Values are YAML scalars, or tuples in parentheses (``weights=(0.5, 0.5)``)."""
-    m = _WITH_OVERRIDES.match(ref)
+    m = re.match(_WITH_OVERRIDES, ref)
     if m is None:
         return ref, {}
     # a tuple value (weights=(0.5, 0.5), as a modified name writes it) is one piece

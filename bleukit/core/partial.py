@@ -17,17 +17,20 @@ under one variant, as a value that pickles and merges (``a + b``,
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from .errors import BleukitError, InputError
 from .record import Record, fields
+from .reflen import is_fraction
 from .stats import Stats
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: the statistics a partial holds: BLEU's ``Stats``, or another metric's
 #: additive row (chrF's triples; TER's edits and reference length, which
 #: is a fraction where segments have several references)
-PartialStats = Stats | tuple[int | Fraction, ...]
+PartialStats = Stats | tuple[Union[int, "Fraction"], ...]
 
 
 class Partial(Record):
@@ -128,7 +131,7 @@ def _count(value: object) -> bool:
 
 def _amount(value: object) -> bool:
     """A non-negative int or Fraction (a mean reference length)."""
-    return _count(value) or (type(value) is Fraction and value >= 0)
+    return _count(value) or (is_fraction(value) and value >= 0)  # type: ignore[operator]
 
 
 def _counts(value: object) -> bool:
@@ -173,7 +176,7 @@ def _bleu_problem(stats: Stats) -> str | None:
     order = len(stats.counts)
     if not _count(stats.sys_len):
         return f"sys_len is {stats.sys_len!r}, not a non-negative integer"
-    if not (_count(stats.ref_len) or (type(stats.ref_len) is Fraction and stats.ref_len >= 0)):
+    if not (_count(stats.ref_len) or (is_fraction(stats.ref_len) and stats.ref_len >= 0)):
         return f"ref_len is {stats.ref_len!r}, not a non-negative integer or fraction"
     for name in ("counts", "totals", "last_counts", "last_totals"):
         if not _counts(getattr(stats, name)):

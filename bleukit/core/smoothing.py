@@ -24,12 +24,14 @@ import math
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from fractions import Fraction
-from typing import NamedTuple, Protocol, cast, overload
+from typing import TYPE_CHECKING, NamedTuple, Protocol, Union, cast, overload
 
 from .errors import BleukitError
 from .registry import Registry
 from .stats import Stats
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 # sacrebleu.utils.my_log: log(0) is floored to this value
 LOG_ZERO = -9999999999
@@ -40,7 +42,7 @@ def _my_log(x: float) -> float:
 
 
 #: an NLTK precision: exact (a Fraction) until a method makes it a float
-Precision = Fraction | float
+Precision = Union["Fraction", float]
 
 
 class Smoothed(NamedTuple):
@@ -294,6 +296,8 @@ class NltkSmoothing(Smoothing):
         effective_order: bool,
         value: float | None,
     ) -> Smoothed:
+        from fractions import Fraction  # NLTK's methods only: not at start-up
+
         counts, totals = stats.counts[:order], stats.totals[:order]
         dens = [t if t > 0 else 1 for t in totals]
         p_n: list[Precision] = [Fraction(c, d) for c, d in zip(counts, dens)]
@@ -315,6 +319,8 @@ class NltkSmoothing(Smoothing):
         stats: Stats,
         value: float | None,
     ) -> list[Precision]:
+        from fractions import Fraction
+
         m = self.method
         if m == 0:
             return [p if c != 0 else sys.float_info.min for p, c in zip(p_n, counts)]
@@ -362,6 +368,8 @@ class NltkSmoothing(Smoothing):
 
     @staticmethod
     def _method5(p_n: list[Precision], stats: Stats) -> list[Precision]:
+        from fractions import Fraction
+
         last_c, last_t = stats.last_counts[4], stats.last_totals[4]
         plus1 = [*p_n, Fraction(last_c, max(1, last_t))]
         out = list(p_n)

@@ -96,10 +96,13 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], threads: int) -> Itera
     if threads <= 1 or len(first) <= 1:
         yield from map(fn, itertools.chain(first, it))
         return
-    import queue
     import threading
 
-    tasks: queue.SimpleQueue[tuple[_Slot, T] | None] = queue.SimpleQueue()
+    # queue.SimpleQueue is CPython's _queue.SimpleQueue (this package's
+    # kernels make it CPython's); queue itself imports heapq: 0.5 ms a start
+    from _queue import SimpleQueue
+
+    tasks: SimpleQueue[tuple[_Slot, T] | None] = SimpleQueue()
 
     def work() -> None:
         while (task := tasks.get()) is not None:

@@ -46,16 +46,15 @@ if TYPE_CHECKING:
 NREFS = ("nrefs", "#")
 VERSION = ("version", "v")
 #: a release as signatures write it (PEP 440: 0.1.0, 2.6.0, 1.0rc1,
-#: 0.2.dev3+g1a2b), at most 64 characters
-_RELEASE = re.compile(
-    r"[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?(\.post[0-9]+)?(\.dev[0-9]+)?(\+[a-zA-Z0-9.]+)?"
-)
+#: 0.2.dev3+g1a2b), at most 64 characters; compiled (and cached by re)
+#: when first matched, not at start-up
+_RELEASE = r"[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?(\.post[0-9]+)?(\.dev[0-9]+)?(\+[a-zA-Z0-9.]+)?"
 
 
 def is_release(value: str) -> bool:
     """Whether a signature's release is one (``abc`` is not, nor a newline
     that would add a line to the YAML ``signature parse`` prints)."""
-    return len(value) <= 64 and _RELEASE.fullmatch(value) is not None
+    return len(value) <= 64 and re.fullmatch(_RELEASE, value) is not None
 
 
 def read_release(value: str, key: str = "version") -> str:

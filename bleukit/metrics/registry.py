@@ -121,7 +121,7 @@ def _check(obj: object) -> MetricSpec:
 
 # os.path, not pathlib: a built-in variant's start-up imports neither
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
-_PACKAGE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_PACKAGE_NAME = r"^[a-z][a-z0-9_]*$"
 
 
 def _is_package(name: str) -> bool:
@@ -141,7 +141,7 @@ class MetricRegistry(Registry[MetricSpec]):
         if package in self._imported:
             return
         self._imported.add(package)
-        if not _PACKAGE_NAME.match(package) or not _is_package(package):
+        if not re.match(_PACKAGE_NAME, package) or not _is_package(package):
             return
         for spec in getattr(import_module(f"{__package__}.{package}"), "METRICS", ()):
             self.register(spec.name, _check(spec), (spec.config.__doc__ or "").strip())

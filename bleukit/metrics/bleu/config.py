@@ -83,14 +83,15 @@ SCORING_FIELDS = tuple(name for name, key in _SIGNATURE_KEYS.items() if key is n
 # BLEUwN, BLEUcM and BLEUcM-space for any order: the built-in of that family
 # with max_order set (BLEUw4, BLEUc18 and BLEUc18-space are files)
 # (at most 6 digits: a longer order is no family name, not an int() failure)
-_FAMILY = re.compile(r"^BLEU(?P<kind>[wc])(?P<order>[1-9][0-9]{0,5})(?P<space>-space)?$")
+# compiled (and cached by re) when first matched, not at start-up
+_FAMILY = r"^BLEU(?P<kind>[wc])(?P<order>[1-9][0-9]{0,5})(?P<space>-space)?$"
 FAMILY_HELP = "BLEUwN, BLEUcM, BLEUcM-space for any order N, M from 1 to 100"
 
 
 def family(name: str) -> dict[str, Any] | None:
     """The raw fields of a family name (``BLEUw2``: BLEUw4 with max_order
     2), None for another name (the spec's ``family``)."""
-    m = _FAMILY.match(name)
+    m = re.match(_FAMILY, name)
     if m is None or (m["kind"] == "w" and m["space"]):
         return None
     order = int(m["order"])
