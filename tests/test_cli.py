@@ -48,6 +48,49 @@ def test_score_text_output(corpus, capsys):
     assert "signature: bleukit|tok:13a.v1|" in out and "sacrebleu signature:" in out
 
 
+@pytest.fixture
+def collector(monkeypatch):
+    """What the garbage collector's state is when ``run`` freezes and when
+    the score command starts; the frozen objects thawed afterwards."""
+    import gc
+
+    from bleukit.cli import commands
+
+    states: list[tuple[str, bool]] = []
+    monkeypatch.setattr(gc, "freeze", lambda: states.append(("freeze", gc.isenabled())))
+    score = commands.COMMANDS["score"]
+
+    def spy(args, out):
+        states.append(("score", gc.isenabled()))
+        return score(args, out)
+
+    monkeypatch.setitem(commands.COMMANDS, "score", spy)
+    yield states
+    gc.unfreeze()
+
+
+def test_the_executable_pauses_the_collector_until_the_command_runs(
+    corpus, collector, monkeypatch, capsys
+):
+    import gc
+
+    from bleukit.cli.app import run as executable
+
+    ref, _, hyp = corpus
+    monkeypatch.setattr(sys, "argv", ["bleukit", "score", "-r", ref, "-i", hyp])
+    with pytest.raises(SystemExit) as stop:
+        executable()
+    assert stop.value.code == 0 and "BLEU = " in capsys.readouterr().out
+    assert collector == [("freeze", False), ("score", True)] and gc.isenabled()
+    monkeypatch.setattr(sys, "argv", ["bleukit", "score", "--no-such-option"])
+    with pytest.raises(SystemExit) as stop:
+        executable()
+    assert stop.value.code == 2 and gc.isenabled() and len(collector) == 2
+    # a library call leaves the collector alone
+    assert main(["score", "-r", ref, "-i", hyp]) == 0
+    assert collector[2:] == [("score", True)]
+
+
 def test_score_json_one_object_per_hypothesis_file(corpus, capsys):
     ref, ref2, hyp = corpus
     code, out, _ = run(
