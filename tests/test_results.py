@@ -4,6 +4,8 @@ row in a significance test."""
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bleukit
 from bleukit.core.results import ALPHA, Interval, SystemResult
@@ -18,6 +20,25 @@ def test_format_reads_like_sacrebleu():
     )
     d = r.to_dict()
     assert d["score"] == 31.258 and d["ratio"] == pytest.approx(28186 / 27970)
+
+
+@given(
+    st.floats(0, 100),
+    st.lists(st.floats(0, 100), min_size=1, max_size=6),
+    st.floats(0, 1),
+    st.integers(0, 10**6),
+    st.integers(0, 10**6) | st.fractions(0, 10**6),
+    st.integers(0, 16),
+)
+def test_format_writes_what_sacrebleus_f_strings_write(score, precisions, bp, hyp, ref, width):
+    r = BleuResult(score, tuple(precisions), bp, hyp, ref, (), ())
+    ratio = float(hyp / ref) if ref else 0.0
+    ref_text = f"{ref:d}" if isinstance(ref, int) else f"{float(ref):.2f}"
+    prec = "/".join(f"{p:.1f}" for p in precisions)
+    assert r.format(width) == (
+        f"BLEU = {score:.{width}f} {prec} (BP = {bp:.3f} "
+        f"ratio = {ratio:.3f} hyp_len = {hyp:d} ref_len = {ref_text})"
+    )
 
 
 def test_a_fractional_reference_length_prints_and_serialises_as_a_number():

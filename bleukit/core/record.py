@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -232,12 +232,15 @@ def field_names(obj: Any) -> tuple[str, ...]:
     return tuple(f.name for f in fields(obj))
 
 
-def replace(obj: Any, /, **changes: Any) -> Any:
+T = TypeVar("T")
+
+
+def replace(obj: T, /, **changes: Any) -> T:
     """A copy of a Record or a dataclass instance with ``changes``."""
     if not isinstance(obj, Record):
         import dataclasses
 
-        return dataclasses.replace(obj, **changes)
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     values = {name: getattr(obj, name) for name in field_names(obj)}
     unknown = set(changes) - set(values)
     if unknown:

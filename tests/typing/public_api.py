@@ -12,6 +12,7 @@ from typing_extensions import assert_type
 import bleukit
 from bleukit.analysis.verify import Verification, verify
 from bleukit.config.model import ConfigFields
+from bleukit.core.record import replace
 from bleukit.core.stats import Stats
 from bleukit.corpus.streaming import corpus_scores
 from bleukit.engines import Engine
@@ -27,6 +28,7 @@ result = variant.corpus_score(["the cat sat"], [["the cat sat down"]])
 assert_type(result, bleukit.BleuResult)
 assert_type(result.score, float)
 assert_type(result.counts, tuple[int, ...])
+assert_type(replace(result, score=1.0), bleukit.BleuResult)
 assert_type(variant.sentence_scores(["a"], [["a"]]), list[bleukit.BleuResult])
 signature = result.signature
 assert signature is not None
