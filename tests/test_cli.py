@@ -89,6 +89,11 @@ def test_the_executable_pauses_the_collector_until_the_command_runs(
     # a library call leaves the collector alone
     assert main(["score", "-r", ref, "-i", hyp]) == 0
     assert collector[2:] == [("score", True)]
+    # the drop-in, which parses its own options, resumes it too
+    monkeypatch.setattr(sys, "argv", ["bleukit", "sacrebleu", ref, "-i", hyp, "-b"])
+    with pytest.raises(SystemExit) as stop:
+        executable()
+    assert stop.value.code == 0 and collector[3:] == [("freeze", False)] and gc.isenabled()
 
 
 def test_score_json_one_object_per_hypothesis_file(corpus, capsys):
