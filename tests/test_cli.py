@@ -81,19 +81,21 @@ def test_the_executable_pauses_the_collector_until_the_command_runs(
     with pytest.raises(SystemExit) as stop:
         executable()
     assert stop.value.code == 0 and "BLEU = " in capsys.readouterr().out
-    assert collector == [("freeze", False), ("score", True)] and gc.isenabled()
+    assert collector == [("freeze", False), ("score", True), ("freeze", True)]
+    assert gc.isenabled()
     monkeypatch.setattr(sys, "argv", ["bleukit", "score", "--no-such-option"])
     with pytest.raises(SystemExit) as stop:
         executable()
-    assert stop.value.code == 2 and gc.isenabled() and len(collector) == 2
+    assert stop.value.code == 2 and gc.isenabled() and len(collector) == 3
     # a library call leaves the collector alone
     assert main(["score", "-r", ref, "-i", hyp]) == 0
-    assert collector[2:] == [("score", True)]
+    assert collector[3:] == [("score", True)]
     # the drop-in, which parses its own options, resumes it too
     monkeypatch.setattr(sys, "argv", ["bleukit", "sacrebleu", ref, "-i", hyp, "-b"])
     with pytest.raises(SystemExit) as stop:
         executable()
-    assert stop.value.code == 0 and collector[3:] == [("freeze", False)] and gc.isenabled()
+    assert stop.value.code == 0 and collector[4:] == [("freeze", False), ("freeze", True)]
+    assert gc.isenabled()
 
 
 def test_score_json_one_object_per_hypothesis_file(corpus, capsys):
