@@ -264,3 +264,19 @@ def test_t2t_spaces_out_every_symbol_as_bleu_hook_does():
     )
     line = "a" + "a".join(symbols) + "1"
     assert tok("t2t.v1", line) == _bleu_hook(line)
+
+
+def test_a_lazy_built_in_states_what_the_built_one_has():
+    """A tokenizer registered lazily (its module imported on first use)
+    carries its sacrebleu name beside it: the same as the built one's."""
+    from bleukit.core.errors import MissingDependencyError
+    from bleukit.core.registry import Lazy
+
+    lazy = [e for e in TOKENIZERS.builtin_entries() if isinstance(e.component, Lazy)]
+    assert {"char.v1", "zh.v1", "script.v1", "flores101.v1", "th.v1"} <= {e.name for e in lazy}
+    for entry in lazy:
+        try:
+            built = TOKENIZERS.get(entry.name)
+        except MissingDependencyError:  # an extra not installed here
+            continue
+        assert getattr(entry.component, "sacrebleu", None) == getattr(built, "sacrebleu", None)

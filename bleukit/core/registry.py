@@ -54,10 +54,11 @@ class Entry(Record, Generic[T]):
 
 
 class Lazy:
-    """A built-in component whose construction imports an optional extra:
-    built on first use, so that importing bleukit never imports it.
-    ``attributes`` are known without building it (e.g. ``sacrebleu``, the
-    name sacrebleu gives the component)."""
+    """A built-in component built on first use: its construction imports
+    an optional extra, or a module that start-up need not import (a
+    tokenizer that a 13a score never uses). ``attributes`` are known
+    without building it (e.g. ``sacrebleu``, the name sacrebleu gives the
+    component; tests/test_tokenizers.py checks they are the built one's)."""
 
     def __init__(self, factory: Callable[[], object], **attributes: object) -> None:
         self._factory = factory

