@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Union
 
 from .errors import BleukitError, InputError
-from .record import Record, fields
+from .record import Record, field_names
 from .reflen import is_fraction
 from .stats import Stats
 
@@ -54,7 +54,7 @@ class Partial(Record):
         # partials travel between processes: an unpickled one is checked
         # as a constructed one is (pickle restores attributes without
         # __init__)
-        if not isinstance(state, dict) or set(state) != {f.name for f in fields(Partial)}:
+        if not isinstance(state, dict) or set(state) != set(field_names(Partial)):
             raise InputError("invalid partial statistics: the pickle is not a Partial's")
         for key, value in state.items():
             object.__setattr__(self, key, value)
@@ -176,7 +176,7 @@ def _bleu_problem(stats: Stats) -> str | None:
     order = len(stats.counts)
     if not _count(stats.sys_len):
         return f"sys_len is {stats.sys_len!r}, not a non-negative integer"
-    if not (_count(stats.ref_len) or (is_fraction(stats.ref_len) and stats.ref_len >= 0)):
+    if not _amount(stats.ref_len):
         return f"ref_len is {stats.ref_len!r}, not a non-negative integer or fraction"
     for name in ("counts", "totals", "last_counts", "last_totals"):
         if not _counts(getattr(stats, name)):

@@ -134,14 +134,15 @@ class Record:
         for name, annotation in own.items():
             if _is_class_var(annotation):
                 continue
-            value = cls.__dict__.get(name, MISSING)
-            spec = value if isinstance(value, Field) else Field(value)
-            if isinstance(value, Field):
+            spec = cls.__dict__.get(name, MISSING)
+            if isinstance(spec, Field):
                 # as a dataclass: the class attribute is the default, if any
                 if spec.default is MISSING:
                     delattr(cls, name)
                 else:
                     setattr(cls, name, spec.default)
+            else:
+                spec = Field(spec)
             table[name] = spec.named(name, kw_only)
         fields = tuple(table.values())
         positional = [f for f in fields if not f.kw_only]

@@ -26,7 +26,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, PluginError, UnknownComponentError
-from ..core.record import Record, fields, has_fields, replace
+from ..core.record import Record, field_names, has_fields, replace
 from ..core.registry import Entry, Registry
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def _check(obj: object) -> MetricSpec:
         raise TypeError(f"expected a bleukit.metrics.registry.MetricSpec, got {type(obj).__name__}")
     if not has_fields(obj.config):
         raise TypeError(f"its config {obj.config!r} is not a dataclass or a bleukit Record")
-    names = {f.name for f in fields(obj.config)}
+    names = set(field_names(obj.config))
     keyed = () if obj.name == DEFAULT_METRIC else ("metric",)
     missing = [f for f in (*keyed, *obj.scoring_fields) if f not in names]
     if missing:
@@ -251,7 +251,7 @@ def load_any_config(ref: str, overrides: dict[str, Any] | None = None) -> Any:
 def _restated(config: Any, overrides: Mapping[str, Any]) -> bool:
     """Whether every override is a field of ``config`` with that very value
     (of the same type: 0 is no ``False``), the name excepted."""
-    names = {f.name for f in fields(config)}
+    names = set(field_names(config))
     return "name" not in overrides and all(
         key in names and type(value) is type(getattr(config, key)) and value == getattr(config, key)
         for key, value in overrides.items()
