@@ -147,12 +147,14 @@ static PyMethodDef methods[] = {
      "ngroups x nfields int64."},
     {"sentence_bleu", sentence_bleu, METH_VARARGS,
      "sentence_bleu(hyp_len, matches, nearest, width, order, column, at_least_one, method, k,\n"
-     "              effective_order) -> bytes\n\n"
+     "              effective_order, parts=False) -> bytes\n\n"
      "Per segment of a table (int64 hypothesis lengths, matches n x width, closest and\n"
      "shortest reference lengths n x 2, column 0 or 1 of them), its BLEU at `order`\n"
      "with uniform weights under sacrebleu's smoothing `method` (0 none, 1 floor,\n"
      "2 add-k, 3 exp; k: floor's or add-k's value), bit for bit as\n"
-     "bleukit.core.smoothing.SacrebleuSmoothing: n float64."},
+     "bleukit.core.smoothing.SacrebleuSmoothing: n float64; with parts, n x (order + 2)\n"
+     "float64: the score, the brevity penalty and the order precisions (0-100), as\n"
+     "bleukit.metrics.bleu.score.compute_bleu_many makes them."},
     {"bleu_rows", bleu_rows, METH_VARARGS,
      "bleu_rows(rows, other, stat_order, order, method, k, effective_order) -> bytes\n\n"
      "BLEU of each row of summed statistics (int64: hypothesis and reference length,\n"

@@ -45,6 +45,7 @@ def sentence_bleu(
     method: int,
     k: float,
     effective_order: bool,
+    parts: bool = False,
     /,
 ) -> bytes: ...
 def bleu_rows(

@@ -780,6 +780,11 @@ def test_compiled_sentence_scores_equal_the_reference_bit_for_bit(
     expected = py.score_values(py.stats_from_tables(tables))
     assert c.sentence_values_from_tables(tables) == expected
     assert py.sentence_values_from_tables(tables) == expected
+    # the results made from the kernel's parts (Engine.sentence_parts) are
+    # the reference's: precisions, penalty, lengths, counts, signature
+    for hyps, refs in chunks:
+        made, reference = c.sentence_scores(hyps, refs), py.sentence_scores(hyps, refs)
+        assert [repr(r.to_dict()) for r in made] == [repr(r.to_dict()) for r in reference]
 
 
 @pytest.mark.parametrize("engine", AVAILABLE)

@@ -304,13 +304,14 @@ static double python_float_sum(const double *x, int n) {
     return total;
 }
 
-/* BLEU of one set of statistics as bleukit.core.smoothing.SacrebleuSmoothing
- * and the brevity penalty compute it (sacrebleu 2.x BLEU.compute_bleu,
- * statement for statement, uniform weights): hypothesis and reference
- * length, matches and n-grams of orders 1..order. */
-static double bleu_of(int64_t hyp, int64_t ref, const int64_t *match, const int64_t *ngrams,
-                      int order, int method, double k, int effective) {
-    double correct[MAX_SCORE_ORDER], total[MAX_SCORE_ORDER], precision[MAX_SCORE_ORDER];
+/* The smoothed mean (0-100) of one set of statistics, with its precisions
+ * written to `precision` (order items, 0 past the last order read), as
+ * bleukit.core.smoothing.SacrebleuSmoothing computes both (sacrebleu 2.x
+ * BLEU.compute_bleu, statement for statement, uniform weights): matches and
+ * n-grams of orders 1..order. */
+static double smoothed_mean(const int64_t *match, const int64_t *ngrams, int order, int method,
+                            double k, int effective, double *precision) {
+    double correct[MAX_SCORE_ORDER], total[MAX_SCORE_ORDER];
     int any = 0;
     for (int n = 0; n < order; n++) {
         correct[n] = (double)match[n];
@@ -349,19 +350,30 @@ static double bleu_of(int64_t hyp, int64_t ref, const int64_t *match, const int6
         if (precision[n] == 0.0) return 0.0;
         logs[n] = log(precision[n]);
     }
-    double mean = exp(python_float_sum(logs, eff) / eff);
-    /* Papineni et al. 2002, section 2.2.2 (hyp > 0 here: it has a match) */
-    double bp = hyp < ref ? exp(1 - (double)ref / (double)hyp) : 1.0;
-    return bp * mean;
+    return exp(python_float_sum(logs, eff) / eff);
 }
 
-/* A segment's BLEU from its table row: its n-grams of each order are
+/* bleukit.metrics.bleu.score.brevity_penalty (Papineni et al. 2002,
+ * section 2.2.2): 0 for an empty hypothesis. */
+static double brevity_penalty(int64_t hyp, int64_t ref) {
+    if (hyp < ref) return hyp > 0 ? exp(1 - (double)ref / (double)hyp) : 0.0;
+    return 1.0;
+}
+
+/* BLEU of one set of statistics: hypothesis and reference length, then as
+ * smoothed_mean. A mean of 0 scores 0 whatever the penalty (which is finite
+ * and not negative). */
+static double bleu_of(int64_t hyp, int64_t ref, const int64_t *match, const int64_t *ngrams,
+                      int order, int method, double k, int effective) {
+    double precision[MAX_SCORE_ORDER];
+    double mean = smoothed_mean(match, ngrams, order, method, k, effective, precision);
+    return mean == 0.0 ? 0.0 : brevity_penalty(hyp, ref) * mean;
+}
+
+/* A segment's n-grams of each order from its hypothesis length:
  * max(hyp - n, floor), floor 1 under NLTK's "at-least-one" totals. */
-static double sentence_bleu_one(int64_t hyp, int64_t ref, const int64_t *match, int order,
-                                int at_least_one, int method, double k, int effective) {
-    int64_t ngrams[MAX_SCORE_ORDER];
+static void segment_ngrams(int64_t hyp, int order, int at_least_one, int64_t *ngrams) {
     for (int n = 0; n < order; n++) ngrams[n] = hyp > n ? hyp - n : (at_least_one ? 1 : 0);
-    return bleu_of(hyp, ref, match, ngrams, order, method, k, effective);
 }
 
 /* A signed integer buffer of int16, int32 or int64 items (a store keeps its
@@ -393,10 +405,10 @@ static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
     Py_buffer views[3];
     int sizes[3], got = 0;
     Py_ssize_t width;
-    int order, column, at_least_one, method, effective;
+    int order, column, at_least_one, method, effective, parts = 0;
     double k;
-    if (!PyArg_ParseTuple(args, "OOOniipidp", &objs[0], &objs[1], &objs[2], &width, &order,
-                          &column, &at_least_one, &method, &k, &effective))
+    if (!PyArg_ParseTuple(args, "OOOniipidp|p", &objs[0], &objs[1], &objs[2], &width, &order,
+                          &column, &at_least_one, &method, &k, &effective, &parts))
         return NULL;
     PyObject *result = NULL;
     for (; got < 3; got++)
@@ -410,16 +422,27 @@ static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
                         "1 <= order <= width, a column 0 or 1 and a known method");
         goto done;
     }
-    result = PyBytes_FromStringAndSize(NULL, n * sizeof(double));
+    /* a segment's score, or (parts) its score, brevity penalty and precisions */
+    Py_ssize_t step = parts ? order + 2 : 1;
+    result = PyBytes_FromStringAndSize(NULL, n * step * sizeof(double));
     if (!result) goto done;
     double *out = (double *)PyBytes_AS_STRING(result);
     const void *h = views[0].buf, *m = views[1].buf, *r = views[2].buf;
     Py_BEGIN_ALLOW_THREADS
-    int64_t match[MAX_SCORE_ORDER];
-    for (Py_ssize_t i = 0; i < n; i++) {
+    int64_t match[MAX_SCORE_ORDER], ngrams[MAX_SCORE_ORDER];
+    for (Py_ssize_t i = 0; i < n; i++, out += step) {
+        int64_t hyp = int_item(h, sizes[0], i), ref = int_item(r, sizes[2], 2 * i + column);
         for (int j = 0; j < order; j++) match[j] = int_item(m, sizes[1], i * width + j);
-        out[i] = sentence_bleu_one(int_item(h, sizes[0], i), int_item(r, sizes[2], 2 * i + column),
-                                   match, order, at_least_one, method, k, effective);
+        segment_ngrams(hyp, order, at_least_one, ngrams);
+        if (!parts) {
+            out[0] = bleu_of(hyp, ref, match, ngrams, order, method, k, effective);
+            continue;
+        }
+        double mean = smoothed_mean(match, ngrams, order, method, k, effective, out + 2);
+        /* bleukit.metrics.bleu.score.compute_bleu_many: the penalty of every
+         * segment, its product with the mean the score */
+        out[1] = brevity_penalty(hyp, ref);
+        out[0] = out[1] * mean;
     }
     Py_END_ALLOW_THREADS
 done:

@@ -139,6 +139,16 @@ class Engine(ABC):
             out.extend(rule.values(table_stats(table, ref_length, at_least_one, order)))
         return out
 
+    def sentence_parts(
+        self, table: SegmentTable, ref_length: Policy, at_least_one: bool, rule: ScoreRule
+    ) -> list[float] | None:
+        """Per segment of the table, its score under ``rule``, its brevity
+        penalty and its ``rule.order`` precisions (0-100), flat: what
+        sentence BLEU's results hold beside the table's counts, where this
+        engine has a kernel for the rule. None: it has not (the caller
+        smooths the segments' statistics itself)."""
+        return None
+
     def row_values(
         self, rows: Sequence[int], other: Sequence[int] | None, order: int, rule: ScoreRule
     ) -> list[float] | None:

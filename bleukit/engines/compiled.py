@@ -180,6 +180,34 @@ def _floats(raw: bytes) -> list[float]:
     return values
 
 
+def _sentence_scorer(
+    ref_length: Policy, at_least_one: bool, rule: ScoreRule
+) -> Callable[[SegmentTable, bool], bytes] | None:
+    """The kernel's sentence BLEU of a table's segments under ``rule``
+    (with ``parts``: their penalties and precisions too, ``sentence_bleu``'s
+    layout); None where it has no kernel for the rule or the reference
+    length (the caller takes the reference path)."""
+    kernel = accelerator()
+    # the table's closest and shortest columns (chosen_lengths reads them)
+    column = 0 if ref_length is closest else 1 if ref_length is shortest else None
+    if kernel is None or column is None or rule.kernel not in SACREBLEU_KERNELS:
+        return None
+    method, value = SACREBLEU_KERNELS.index(rule.kernel), rule.value or 0.0
+
+    def score(table: SegmentTable, parts: bool) -> bytes:
+        # a store's tables are int16 or int32 (SegmentTable.compact), read as
+        # they are, as are kernel outputs; lists as int64
+        raw: bytes = kernel.sentence_bleu(
+            *(a if isinstance(a, (array, memoryview)) else array("q", a)
+              for a in (table.hyp_len, table.matches, table.nearest)),
+            table.order, rule.order, column, at_least_one, method, value, rule.effective_order,
+            parts,
+        )  # fmt: skip
+        return raw
+
+    return score
+
+
 def _scored_rows(
     rows: Sequence[int],
     other: Sequence[int] | None,
@@ -485,25 +513,20 @@ class CompiledEngine(Engine):
         order: int,
         rule: ScoreRule,
     ) -> list[float]:
-        kernel = accelerator()
-        # the table's closest and shortest columns (chosen_lengths reads them)
-        column = 0 if ref_length is closest else 1 if ref_length is shortest else None
-        if kernel is None or column is None or rule.kernel not in SACREBLEU_KERNELS:
+        scorer = _sentence_scorer(ref_length, at_least_one, rule)
+        if scorer is None:
             # other policies, smoothings and weights: the reference
             return super().sentence_values(tables, ref_length, at_least_one, order, rule)
-        method = SACREBLEU_KERNELS.index(rule.kernel)
-        value = rule.value or 0.0
         out: list[float] = []
         for t in tables:
-            # a store's tables are int16 or int32 (SegmentTable.compact), read
-            # as they are, as are kernel outputs; lists as int64
-            raw = kernel.sentence_bleu(
-                *(a if isinstance(a, (array, memoryview)) else array("q", a)
-                  for a in (t.hyp_len, t.matches, t.nearest)),
-                t.order, rule.order, column, at_least_one, method, value, rule.effective_order,
-            )  # fmt: skip
-            out.extend(_floats(raw))
+            out.extend(_floats(scorer(t, False)))
         return out
+
+    def sentence_parts(
+        self, table: SegmentTable, ref_length: Policy, at_least_one: bool, rule: ScoreRule
+    ) -> list[float] | None:
+        scorer = _sentence_scorer(ref_length, at_least_one, rule)
+        return None if scorer is None else _floats(scorer(table, True))
 
     def row_values(
         self, rows: Sequence[int], other: Sequence[int] | None, order: int, rule: ScoreRule

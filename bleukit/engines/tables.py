@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Union, cast
+from typing import TYPE_CHECKING, cast
 
 from ..core.buffers import ROW_TYPES
 from ..core.record import Record
@@ -25,7 +25,12 @@ from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.stats import Stats, ngram_totals
 
 #: a flat sequence of int64: a kernel's buffer cast to "q", or an array("q")
-IntArray = Union[memoryview, "array[int]"]
+if TYPE_CHECKING:
+    IntArray = memoryview | array[int]
+else:
+    # array is not subscriptable before 3.12, and a forward reference would
+    # be compiled (see core.reflen.RefLength)
+    IntArray = memoryview | array
 
 
 class SegmentTable(Record):

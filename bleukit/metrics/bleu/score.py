@@ -9,7 +9,7 @@ from typing import Literal
 
 from ...core.record import Record
 from ...core.smoothing import Smoothed, Smoothing
-from ...core.stats import RefLength, Stats
+from ...core.stats import RefLength, Stats, ngram_totals
 from .result import BleuResult
 from .signature import Signature
 
@@ -117,6 +117,40 @@ def compute_bleu_many(
                 s.ref_len,
                 s.counts[:order],
                 s.totals[:order],
+                signature,
+            )
+        )
+    return out
+
+
+def results_from_parts(
+    parts: Sequence[float],
+    hyp_len: Sequence[int],
+    ref_len: Sequence[RefLength],
+    matches: Sequence[int],
+    width: int,
+    order: int,
+    at_least_one: bool,
+    signatures: Sequence[Signature | None],
+) -> list[BleuResult]:
+    """``compute_bleu_many``'s results for a table's segments from an
+    engine's ``sentence_parts`` (each segment's score, brevity penalty and
+    ``order`` precisions, flat) and the table's columns (``matches``: flat,
+    ``width`` a segment): the same numbers, with no Stats per segment."""
+    step = order + 2
+    make = BleuResult.make
+    out = []
+    for k, (h, r, signature) in enumerate(zip(hyp_len, ref_len, signatures)):
+        at = k * step
+        out.append(
+            make(
+                parts[at],
+                tuple(parts[at + 2 : at + step]),
+                parts[at + 1],
+                h,
+                r,
+                tuple(matches[k * width : k * width + order]),
+                ngram_totals(h, order, at_least_one),
                 signature,
             )
         )

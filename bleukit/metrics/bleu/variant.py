@@ -31,7 +31,7 @@ from ..inputs import (
 )
 from .config import VariantConfig
 from .result import BleuResult
-from .score import BleuRule, Weights, compute_bleu, compute_bleu_many
+from .score import BleuRule, Weights, compute_bleu, compute_bleu_many, results_from_parts
 from .signature import Signature
 
 if TYPE_CHECKING:
@@ -294,10 +294,43 @@ class Variant(Metric[Stats, BleuResult]):
     def sentence_results(
         self, segments: Sequence[Stats], per_segment: Sequence[int]
     ) -> list[BleuResult]:
+        return self._results(segments, self._signatures(per_segment))
+
+    def sentence_scores(
+        self, hyps: Sequence[str], ref_streams: RefStreams | PreparedReferences
+    ) -> list[BleuResult]:
+        """One result per segment: made from the engine's sentence scores,
+        penalties and precisions of each table where it has a kernel for
+        this variant (``Engine.sentence_parts``), else from each segment's
+        Stats; the same numbers either way."""
+        prepared = self._prepared_for(hyps, ref_streams, self.stat_order)
+        tables, _ = self._own_tables(hyps, prepared)
+        signatures = self._signatures(prepared.per_segment)
+        order, policy, at_least_one = self.config.max_order, self._ref_length, self._at_least_one
+        out: list[BleuResult] = []
+        for table in tables:
+            mine = signatures[len(out) : len(out) + len(table.hyp_len)]
+            parts = self.engine.sentence_parts(table, policy, at_least_one, self._rule)
+            if parts is None:
+                out.extend(self._results(self.stats_from_tables([table]), mine))
+            else:
+                out.extend(results_from_parts(
+                    parts, table.hyp_len, table.chosen_lengths(policy), table.matches.tolist(),
+                    table.order, order, at_least_one, mine,
+                ))  # fmt: skip
+        return out
+
+    def _results(
+        self, segments: Sequence[Stats], signatures: Sequence[Signature]
+    ) -> list[BleuResult]:
         c = self.config
-        signatures = {n: self.signature(n) for n in set(per_segment)}
         args = (c.max_order, self._smoothing, self._weights, c.effective_order, c.smoothing_value)
-        return compute_bleu_many(segments, *args, [signatures[n] for n in per_segment])
+        return compute_bleu_many(segments, *args, signatures)
+
+    def _signatures(self, per_segment: Sequence[int]) -> list[Signature]:
+        """Each segment's signature (by its number of references)."""
+        signatures = {n: self.signature(n) for n in set(per_segment)}
+        return [signatures[n] for n in per_segment]
 
     # ------------------------------------------------------ statistics
 
