@@ -17,20 +17,20 @@ under one variant, as a value that pickles and merges (``a + b``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from .errors import BleukitError, InputError
 from .record import Record, field_names
-from .reflen import is_fraction
+from .reflen import RefLength, is_fraction
 from .stats import Stats
 
 if TYPE_CHECKING:
-    from fractions import Fraction
+    pass
 
 #: the statistics a partial holds: BLEU's ``Stats``, or another metric's
 #: additive row (chrF's triples; TER's edits and reference length, which
 #: is a fraction where segments have several references)
-PartialStats = Stats | tuple[Union[int, "Fraction"], ...]
+PartialStats = Stats | tuple[RefLength, ...]
 
 
 class Partial(Record):

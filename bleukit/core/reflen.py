@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any
 
 from .errors import PluginError
 from .registry import Registry
 
-if TYPE_CHECKING:
-    from fractions import Fraction
-
 # fractions (with decimal and numbers) is imported where a Fraction is made,
 # not at start-up: 2 ms of every command, and BLEU's closest and shortest
 # lengths are ints
-RefLength = Union[int, "Fraction"]
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    RefLength = int | Fraction
+else:
+    # at run time only annotations read the alias (Stats's fields): Any
+    # stands in, as naming Fraction there would need either fractions
+    # imported or a forward reference, which typing compiles (a process's
+    # first compile() builds the AST's types: about 2 ms of every start)
+    RefLength = Any
 Policy = Callable[[int, Sequence[int]], RefLength]
 
 

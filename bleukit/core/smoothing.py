@@ -24,7 +24,7 @@ import math
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol, Union, cast, overload
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast, overload
 
 from .errors import BleukitError
 from .registry import Registry
@@ -41,15 +41,15 @@ def _my_log(x: float) -> float:
     return LOG_ZERO if x == 0.0 else math.log(x)
 
 
-#: an NLTK precision: exact (a Fraction) until a method makes it a float
-Precision = Union["Fraction", float]
+if TYPE_CHECKING:
+    #: an NLTK precision: exact (a Fraction) until a method makes it a float
+    Precision = Fraction | float
 
-
-class Smoothed(NamedTuple):
-    """Precisions (0-100) and their weighted geometric mean (0-100)."""
-
-    precisions: tuple[float, ...]
-    mean: float
+#: Precisions (0-100) and their weighted geometric mean (0-100). The
+#: functional form, whose types are values: the class form's annotations are
+#: strings here (``from __future__ import annotations``), and typing compiles
+#: each into a forward reference (see ``metrics.base.R``)
+Smoothed = NamedTuple("Smoothed", [("precisions", tuple[float, ...]), ("mean", float)])  # noqa: UP014
 
 
 def _effective_order(totals: Sequence[float], order: int, effective_order: bool) -> int:

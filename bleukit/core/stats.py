@@ -12,8 +12,9 @@ in ``corpus_bleu``. Addition keeps the right-hand side's, which is
 associative, so sums stay well defined.
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: Stats's annotations are
+# values, since typing would compile each string into a forward reference
+# (see core.reflen.RefLength)
 import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -43,10 +44,10 @@ class Stats(NamedTuple):
     last_totals: tuple[int, ...] = ()
 
     @classmethod
-    def zero(cls, order: int) -> Stats:
+    def zero(cls, order: int) -> "Stats":
         return cls(0, 0, (0,) * order, (0,) * order, 0)
 
-    def __add__(self, other: Stats) -> Stats:  # type: ignore[override]
+    def __add__(self, other: "Stats") -> "Stats":  # type: ignore[override]
         if len(self.counts) != len(other.counts):
             raise ValueError("cannot add statistics of different n-gram orders")
         last = other if other.segments else self

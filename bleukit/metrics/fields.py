@@ -89,9 +89,6 @@ class FieldForm:
         raise ConfigError(f"signature key {key!r}: {value!r} is not a number")
 
 
-F = TypeVar("F", bound="FieldSignature")
-
-
 @dataclass(frozen=True)
 class FieldSignature(MetricSignature):
     """The complete signature of a score of a field metric: every scoring
@@ -128,6 +125,10 @@ class FieldSignature(MetricSignature):
         """The variant a signature states, its fields checked by ``validate``."""
         data, nrefs, test = cls.form.parse(text)
         return cls(validate(data, f"signature {text!r}"), nrefs, test)
+
+
+# bound to the class, not its name (see metrics.base.R)
+F = TypeVar("F", bound=FieldSignature)
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,7 @@ import re
 from typing import Any
 
 from .base import BlockMode
-from .rules import (
-    RULES_13A,
-    RULES_13A_BLOCK,
-    Tokenizer13a,
-    apply_13a_rules,
-    normalize_13a,
-    pad_13a,
-)
+from .rules import Tokenizer13a, apply_13a_rules, normalize_13a, pad_13a
 
 # sacrebleu's tokenizer_zh ranges (Shujian Huang's script), as (first, last)
 # code points. Deliberate compatibility quirk of zh.v1: sacrebleu writes the
@@ -83,7 +76,7 @@ class TokenizerZh:
     def tokenize_block(self, text: str) -> str:
         # str.strip() on each line (it also covers the preprocessor's rstrip)
         text = _STRIP_BLOCK.sub("", text)
-        return pad_13a(self._chinese.sub(r" \1 ", text), RULES_13A_BLOCK)
+        return pad_13a(self._chinese.sub(r" \1 ", text), block=True)
 
 
 # Marian's utils::isContinuousScript (src/common/utils.cpp, marian-dev
@@ -123,7 +116,7 @@ class MarianTokenizer:
         return _range_class(MARIAN_CONTINUOUS_RANGES)
 
     def __call__(self, line: str) -> str:
-        return self._continuous.sub(r" \1 ", pad_13a(normalize_13a(line), RULES_13A))
+        return self._continuous.sub(r" \1 ", pad_13a(normalize_13a(line)))
 
 
 # Scripts written without spaces between words. A character belongs to one

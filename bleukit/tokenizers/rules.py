@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 import sys
-import unicodedata
 from typing import Any
 
 from .base import BlockMode
@@ -35,37 +34,38 @@ class NoneTokenizer:
 # ASCII punctuation or symbol except period, comma and dash (and the space,
 # which the class includes) with spaces: a per-character rewrite, done with
 # str.translate; the others depend on the neighbouring character.
-_13A_PAD = str.maketrans(
-    {
-        c: f" {c} "
-        for c in "".join(
-            chr(x)
-            for lo, hi in (("{", "~"), ("[", "`"), (" ", "&"), ("(", "+"), (":", "@"), ("/", "/"))
-            for x in range(ord(lo), ord(hi) + 1)
-        )
-    }
-)
-RULES_13A = (
-    # period and comma unless preceded by a digit
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-    # period and comma unless followed by a digit
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-    # dash when preceded by a digit
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
-)
 Rules = tuple[tuple[re.Pattern[str], str], ...]
 
-# The same rules for a block of lines joined by "\n": no class admits the
-# newline, so no match spans two lines and each line is rewritten exactly as
-# on its own (tests/test_tokenizers.py checks this on random text).
-RULES_13A_BLOCK: Rules = tuple(
-    (re.compile(p.pattern.replace("[^0-9]", "[^0-9\n]")), r) for p, r in RULES_13A
-)
+
+@functools.cache
+def _rules_13a(block: bool) -> tuple[dict[int, str], Rules]:
+    """The 13a padding table and rules, made on first use: the compiled
+    engine applies them itself, so that a score compiles none of them (a
+    millisecond of its start). ``block``: the same rules for lines joined
+    by "\n", where no class admits the newline, so no match spans two lines
+    and each line is rewritten exactly as on its own (tests/test_tokenizers.py
+    checks this on random text)."""
+    ranges = (("{", "~"), ("[", "`"), (" ", "&"), ("(", "+"), (":", "@"), ("/", "/"))
+    pad = str.maketrans(
+        {chr(x): f" {chr(x)} " for lo, hi in ranges for x in range(ord(lo), ord(hi) + 1)}
+    )
+    not_digit = "[^0-9\n]" if block else "[^0-9]"
+    rules = (
+        # period and comma unless preceded by a digit
+        (re.compile(f"({not_digit})([\\.,])"), r"\1 \2 "),
+        # period and comma unless followed by a digit
+        (re.compile(f"([\\.,])({not_digit})"), r" \1 \2"),
+        # dash when preceded by a digit
+        (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+    )
+    return pad, rules
 
 
-def pad_13a(line: str, rules: Rules) -> str:
-    """The 13a rules, without the final whitespace normalisation."""
-    line = line.translate(_13A_PAD)
+def pad_13a(line: str, block: bool = False) -> str:
+    """The 13a rules, without the final whitespace normalisation (``block``:
+    of lines joined by newlines)."""
+    pad, rules = _rules_13a(block)
+    line = line.translate(pad)
     for pattern, replacement in rules:
         line = pattern.sub(replacement, line)
     return line
@@ -74,7 +74,7 @@ def pad_13a(line: str, rules: Rules) -> str:
 def apply_13a_rules(line: str) -> str:
     # the rules leave runs of spaces; sacrebleu normalises with str.split(),
     # which also turns NBSP and other Unicode spaces into plain separators
-    return " ".join(pad_13a(line, RULES_13A).split())
+    return " ".join(pad_13a(line).split())
 
 
 def _entities(text: str) -> str:
@@ -194,6 +194,8 @@ class TokenizerT2t:
 
     @functools.cached_property
     def _rules(self) -> tuple[re.Pattern[str], re.Pattern[str], dict[int, str]]:
+        import unicodedata  # this tokenizer's only
+
         punctuation, symbols = [], []
         # every code point below sys.maxunicode, as tensor2tensor's
         # UnicodeRegex.property_chars lists them
