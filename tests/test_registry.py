@@ -2,10 +2,13 @@
 and every registry's plugin contract (a broken plugin is one PluginError
 naming it and its entry point)."""
 
+import re
 from fractions import Fraction
 from importlib.metadata import EntryPoint
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 import bleukit
 from bleukit.core import registry as registry_module
@@ -17,6 +20,27 @@ from bleukit.engines import ENGINES
 from bleukit.tokenizers import SPLITTERS, TOKENIZERS
 
 REGISTRIES = (TOKENIZERS, SPLITTERS, REF_LENGTHS, SMOOTHINGS, ENGINES)
+
+#: text that is nearly a component name: its characters and their neighbours
+NEAR_NAMES = st.from_regex(r"[a-z0-9_+\-]{0,3}(\.v[0-9]{0,3})?\n?", fullmatch=True) | st.text(
+    alphabet="az09_+-.vV \n٣", max_size=12
+)
+
+
+@given(NEAR_NAMES)
+@example("bleu.v1")
+@example("a.v0")
+@example("a.v01")
+@example("a.v1\n")
+@example("_a.v1")
+def test_names_are_checked_as_the_patterns_read_them(name):
+    """The set checks (no pattern compiled at start-up) accept what the
+    patterns accept, a whole string (a final newline is not a name)."""
+    versioned = re.fullmatch(r"[a-z0-9][a-z0-9_+-]*\.v[1-9][0-9]*", name) is not None
+    plain = re.fullmatch(r"[a-z0-9][a-z0-9_+-]*", name) is not None
+    assert registry_module.is_component_name(name) == versioned
+    assert registry_module.is_component_name(name, versioned=False) == plain
+    assert registry_module.has_version(name) == (re.search(r"\.v[0-9]+\Z", name) is not None)
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ docs/examples/metric_plugin).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
@@ -121,11 +120,18 @@ def _check(obj: object) -> MetricSpec:
 
 # os.path, not pathlib: a built-in variant's start-up imports neither
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
-_PACKAGE_NAME = r"^[a-z][a-z0-9_]*$"
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_PACKAGE_CHARS = _LOWER | frozenset("0123456789_")
 
 
 def _is_package(name: str) -> bool:
-    return os.path.isfile(os.path.join(_PACKAGE, name, "__init__.py"))
+    """A metric package's name (``[a-z][a-z0-9_]*``, checked as sets: no
+    pattern compiled at start-up) that is a package of bleukit.metrics."""
+    return (
+        name[:1] in _LOWER
+        and _PACKAGE_CHARS.issuperset(name)
+        and os.path.isfile(os.path.join(_PACKAGE, name, "__init__.py"))
+    )
 
 
 class MetricRegistry(Registry[MetricSpec]):
@@ -141,7 +147,7 @@ class MetricRegistry(Registry[MetricSpec]):
         if package in self._imported:
             return
         self._imported.add(package)
-        if not re.match(_PACKAGE_NAME, package) or not _is_package(package):
+        if not _is_package(package):
             return
         for spec in getattr(import_module(f"{__package__}.{package}"), "METRICS", ()):
             self.register(spec.name, _check(spec), (spec.config.__doc__ or "").strip())

@@ -9,6 +9,7 @@ engines read those, so no engine's internals live here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Literal, Protocol, runtime_checkable
@@ -122,7 +123,12 @@ SPLITTERS: Registry[Callable[[str], list[str]]] = Registry(
 
 # Perl's split ' ' on a byte string: space, \t, \n, \x0b (Perl >= 5.18), \f, \r.
 ASCII_WHITESPACE = " \t\n\x0b\f\r"
-_ASCII_SPLIT = re.compile(f"[{re.escape(ASCII_WHITESPACE)}]+")
+
+
+@functools.cache
+def _ascii_split() -> re.Pattern[str]:
+    # compiled on first use: most commands split on Unicode whitespace
+    return re.compile(f"[{re.escape(ASCII_WHITESPACE)}]+")
 
 
 def split_unicode(text: str) -> list[str]:
@@ -132,7 +138,7 @@ def split_unicode(text: str) -> list[str]:
 
 def split_ascii(text: str) -> list[str]:
     """Perl ``split ' '`` on undecoded UTF-8: only ASCII whitespace separates."""
-    return [tok for tok in _ASCII_SPLIT.split(text) if tok]
+    return [tok for tok in _ascii_split().split(text) if tok]
 
 
 def split_compare_mt(text: str) -> list[str]:
