@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from .buffers import ROW_TYPES, extend_rows
 from .errors import InputError
+from .record import Record
 from .stats import RefLength
 
 if TYPE_CHECKING:
@@ -242,8 +242,7 @@ def group_sums(cols: Columns, groups: bytes, count: int) -> list[list[RefLength]
     return sums
 
 
-@dataclass(frozen=True)
-class Draws:
+class Draws(Record):
     """``count`` draws over ``n`` segments from the generator state of
     ``random.Random(seed)`` (``state``: its 625 words), shared by every
     system of a paired test."""

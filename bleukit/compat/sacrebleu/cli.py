@@ -37,16 +37,15 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..._version import __version__
 from ...core.errors import BleukitError, ConfigError, InputError
-from ...core.results import Interval
-from ...core.spec import TestName
 from ...corpus.streaming import lines_per_file
-from ...io import testsets
 from ...metrics.base import AnyMetric
 from .metrics import BLEU, SACREBLEU_TOKENIZERS, Score, sacrebleu_seed, tokenized_periods
 from .reading import FileLines, StdinSystems, read_lines
 from .tables import render
 
 if TYPE_CHECKING:
+    from ...core.results import Interval
+    from ...core.spec import TestName
     from ...corpus.systems import SystemStatistics
 
 PROG = "bleukit sacrebleu"
@@ -55,7 +54,37 @@ EXIT_USER_ERROR = 2
 _FORMATS = ("json", "text", "latex")
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own layout at the width argparse finds, without shutil:
+    argparse makes a formatter for every option it adds, and its own imports
+    shutil for the width (with bz2 and lzma, 5 ms of the drop-in's start).
+    The width is shutil.get_terminal_size's: $COLUMNS, standard output's
+    terminal, or 80."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            try:
+                width = int(os.environ["COLUMNS"])
+            except (KeyError, ValueError):
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+                except (AttributeError, ValueError, OSError):
+                    width = 80
+            width -= 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:  # one line instead of usage + error
         self.exit(EXIT_USER_ERROR, f"{PROG}: error: {message} (see {PROG} --help)\n")
 
@@ -152,6 +181,10 @@ def _reference_files(args: argparse.Namespace) -> list[list[str]]:
         raise InputError("give either a test set (-t) or reference files, not both")
     if args.langpair is None:
         raise InputError("-t needs a language pair (-l); --list lists a test set's pairs")
+    # the test sets' module (with pathlib and urllib: 10 ms of a start) is
+    # imported where a test set is asked for
+    from ...io import testsets
+
     return [
         [str(p) for p in testsets.locate(name, args.langpair).references]
         for name in args.test_set.split(",")
@@ -351,6 +384,8 @@ def _test_set_command(args: argparse.Namespace) -> str | None:
     """What --download, --list, --citation and --echo print (None: none of
     them was given)."""
     if args.download:
+        from ...io import testsets
+
         testsets.download(args.download, args.langpair)
         return ""
     if args.list:
@@ -358,6 +393,8 @@ def _test_set_command(args: argparse.Namespace) -> str | None:
     if args.citation:
         if not args.test_set:
             raise InputError("--citation needs a test set (-t)")
+        from ...io import testsets
+
         table = testsets.require_datasets("--citation")
         out = []
         for name in args.test_set.split(","):
@@ -375,6 +412,8 @@ def _test_set_command(args: argparse.Namespace) -> str | None:
 
 def _list(args: argparse.Namespace) -> str:
     """sacrebleu's --list: the test sets (for a pair), or a set's fields."""
+    from ...io import testsets
+
     table = testsets.require_datasets("--list")
     if args.test_set:
         dataset = table.get(args.test_set)
@@ -397,6 +436,8 @@ def _list(args: argparse.Namespace) -> str:
 
 def _echo(args: argparse.Namespace, name: str) -> str:
     """sacrebleu's --echo: the fields' lines, tab-separated."""
+    from ...io import testsets
+
     test_set = testsets.locate(name, args.langpair)
     fields = args.echo
     if "all" in fields:
@@ -432,6 +473,8 @@ def run(args: argparse.Namespace) -> str:
         ((full_refs, full_systems),) = source.chunks(None)
     systems, refs = full_systems, full_refs
     if args.origlang or args.subset:
+        from ...io import testsets
+
         kept = testsets.filter_segments(
             [*full_systems, *full_refs], args.test_set, args.langpair, args.origlang, args.subset
         )
@@ -473,7 +516,9 @@ def _collect(
     paired = args.paired_bs or args.paired_ar
     stats: SystemStatistics | None = None
     periods: list[int] = []
+    read = 0
     for refs, systems in chunks:
+        read += 1
         if stats is None:
             keys = [str(i) for i in range(len(systems))]  # (a path may name two systems)
             variants = [m.variant for m in metrics.values()]
@@ -484,7 +529,10 @@ def _collect(
             for k, lines in enumerate(systems):
                 periods[k] += tokenized_periods(lines)
     assert stats is not None  # (chunks refuses empty systems)
-    release_free_memory()  # the chunks' blocks, before resampling (io.memory)
+    if read > 1:
+        # the chunks' blocks, before resampling (io.memory); one chunk (a
+        # test set) frees little, and ctypes costs 4 ms of a start
+        release_free_memory()
     for metric in metrics.values():
         metric.num_refs = stats.nrefs
     return _Collected(stats, periods)
@@ -505,6 +553,8 @@ def _detail(args: argparse.Namespace, metrics: dict[str, Metric], system: list[s
             refs: list[list[str]]) -> str:  # fmt: skip
     """sacrebleu's -d: the scores of the documents of each original
     language, in all and in each subset the raw files annotate."""
+    from ...io import testsets
+
     origlangs, subsets = testsets.document_labels(args.test_set, args.langpair)
     if args.origlang:
         origlangs = [args.origlang]

@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import os
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from ...core.errors import ConfigError, InputError
-from ...core.spec import SignificanceSpec
 from ...core.stats import Stats
 from ...metrics.base import AnyMetric
 from ...metrics.base import Prepared as PreparedLike
@@ -40,10 +38,17 @@ from ...metrics.bleu.signature import SACREBLEU_VERSION
 from ...metrics.bleu.signature import Signature as BleukitSignature
 from ...metrics.bleu.variant import PreparedReferences, Variant, load_variant
 from ...metrics.inputs import check_hypothesis_types, sentence_references
-from ...significance.sacrebleu_compat import estimate_ci
 from ...tokenizers import TOKENIZERS
 
-logger = logging.getLogger("bleukit.compat.sacrebleu")
+
+def _warn(message: str, *args: object) -> None:
+    """One of sacrebleu's warnings, logged as sacrebleu logs it (logging is
+    imported here: a score that warns of nothing never needs it, 10 ms of
+    the drop-in's start)."""
+    import logging
+
+    logging.getLogger("bleukit.compat.sacrebleu").warning(message, *args)
+
 
 #: sacrebleu's ``-tok`` choices; the names bleukit has are those of its
 #: tokenizers that declare a ``sacrebleu`` name
@@ -152,6 +157,8 @@ def bootstrap_ci(
 ) -> tuple[float, float, int]:
     """sacrebleu's ``corpus_score(..., n_bootstrap=N)`` interval of a
     system (its mean and half-width), and the seed it was drawn with."""
+    # resampling's modules load only for an interval (-ci, n_bootstrap)
+    from ...core.spec import SignificanceSpec
     from ...significance.paired import confidence
 
     seed = sacrebleu_seed()
@@ -202,6 +209,8 @@ class Score:
     def estimate_ci(self, scores: Sequence[Score]) -> None:
         """Mean and half the 95% interval of resampled scores (n // 40 from
         each end), as sacrebleu."""
+        from ...significance.sacrebleu_compat import estimate_ci
+
         interval = estimate_ci([s.score for s in scores])
         self._ci, self._mean = interval.half_width, interval.mean
 
@@ -421,7 +430,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             tokenize = self._TOKENIZER_MAP.get(trg_lang, self.TOKENIZER_DEFAULT)
         elif trg_lang in self._TOKENIZER_MAP and tokenize != self._TOKENIZER_MAP[trg_lang]:
             suggested = self._TOKENIZER_MAP[trg_lang]
-            logger.warning("Consider using the %r or 'spm' tokenizer for %s.", suggested, trg_lang)
+            _warn("Consider using the %r or 'spm' tokenizer for %s.", suggested, trg_lang)
         self._force = force
         self.trg_lang = trg_lang
         self.lowercase = lowercase
@@ -450,7 +459,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     def _check_tokenized(self, periods: int) -> None:
         if not self._force and periods >= 100:
-            logger.warning(
+            _warn(
                 "That's 100 lines that end in a tokenized period ('.'); it looks like "
                 "you forgot to detokenize your test data, which may hurt your score "
                 "(force=True silences this)."
@@ -459,7 +468,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
         """BLEU of one hypothesis against its references."""
         if not self.effective_order:
-            logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+            _warn("It is recommended to enable `effective_order` for sentence-level BLEU.")
         return super().sentence_score(hypothesis, references)
 
     def _from_stats(self, stats: Stats) -> BLEUScore:

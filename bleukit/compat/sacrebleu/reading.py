@@ -12,7 +12,6 @@ line; a million lines of three files took 958 MB).
 
 from __future__ import annotations
 
-import gzip
 import io
 import itertools
 import sys
@@ -61,6 +60,8 @@ def check_nul(lines: Sequence[str], where: str, first_line: int = 1) -> None:
 
 def _open(path: str, encoding: str) -> IO[str]:
     if path.endswith(".gz"):
+        import gzip  # here: most files are not compressed
+
         return gzip.open(path, mode="rt", encoding=encoding, newline="\n")
     return open(path, encoding=encoding, newline="\n")
 
