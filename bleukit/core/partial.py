@@ -17,15 +17,12 @@ under one variant, as a value that pickles and merges (``a + b``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import BleukitError, InputError
 from .record import Record, field_names
 from .reflen import RefLength, is_fraction
 from .stats import Stats
-
-if TYPE_CHECKING:
-    pass
 
 #: the statistics a partial holds: BLEU's ``Stats``, or another metric's
 #: additive row (chrF's triples; TER's edits and reference length, which

@@ -24,7 +24,6 @@ both.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -43,23 +42,26 @@ _FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _NAME = _FIRST | frozenset("_+-")
 
 
-def _digits(text: str) -> bool:
-    """One or more ASCII digits."""
-    return text.isascii() and text.isdigit()
+def _version_split(name: str) -> tuple[str, str | None]:
+    """``name`` without its version ending ``.vN`` (N: ASCII digits), and N
+    (None: it has no such ending)."""
+    head, dot, version = name.rpartition(".v")
+    if dot and version.isascii() and version.isdigit():
+        return head, version
+    return name, None
 
 
 def has_version(name: str) -> bool:
-    """Whether ``name`` ends in a version, ``.vN`` (N: ASCII digits)."""
-    _, dot, version = name.rpartition(".v")
-    return bool(dot) and _digits(version)
+    """Whether ``name`` ends in a version, ``.vN``."""
+    return _version_split(name)[1] is not None
 
 
 def is_component_name(name: str, versioned: bool = True) -> bool:
     """``[a-z0-9][a-z0-9_+-]*``, with ``.vN`` after it (N from 1, no
     leading zero) where ``versioned``."""
     if versioned:
-        name, dot, version = name.rpartition(".v")
-        if not dot or not _digits(version) or version[0] == "0":
+        name, version = _version_split(name)
+        if version is None or version[0] == "0":
             return False
     return name[:1] in _FIRST and _NAME.issuperset(name)
 
@@ -251,7 +253,7 @@ class Registry(Generic[T]):
         (a version that does not exist: every version of the name)."""
 
         def bare(text: str) -> str:
-            return re.sub(r"\.v[0-9]+$", "", text).casefold()
+            return _version_split(text)[0].casefold()
 
         names = self.names()
         versions = [n for n in names if bare(n) == bare(name)]

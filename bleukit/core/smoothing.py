@@ -33,6 +33,9 @@ from .stats import Stats
 if TYPE_CHECKING:
     from fractions import Fraction
 
+    #: an NLTK precision: exact (a Fraction) until a method makes it a float
+    Precision = Fraction | float
+
 # sacrebleu.utils.my_log: log(0) is floored to this value
 LOG_ZERO = -9999999999
 
@@ -40,10 +43,6 @@ LOG_ZERO = -9999999999
 def _my_log(x: float) -> float:
     return LOG_ZERO if x == 0.0 else math.log(x)
 
-
-if TYPE_CHECKING:
-    #: an NLTK precision: exact (a Fraction) until a method makes it a float
-    Precision = Fraction | float
 
 #: Precisions (0-100) and their weighted geometric mean (0-100). The
 #: functional form, whose types are values: the class form's annotations are
