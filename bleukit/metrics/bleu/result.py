@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ...core.record import Record, field
@@ -54,9 +55,7 @@ class BleuResult(Record):
         # of the f-strings' time, the same text (one line per segment of
         # score --sentence)
         precisions = self.precisions
-        line = _LINES.get((width, len(precisions)))
-        if line is None:
-            line = _LINES[width, len(precisions)] = _line(width, len(precisions))
+        line = _line(width, len(precisions))
         ref_len = self.ref_len
         ref = ref_len if isinstance(ref_len, int) else "%.2f" % float(ref_len)  # noqa: UP031
         return line % (self.score, *precisions, self.bp, self.ratio, self.sys_len, ref)
@@ -88,10 +87,7 @@ class BleuResult(Record):
         return data_frame([self.to_dict()])
 
 
-#: ``BleuResult.format``'s templates, by score width and number of precisions
-_LINES: dict[tuple[int, int], str] = {}
-
-
+@functools.cache
 def _line(width: int, orders: int) -> str:
     """The %-template of a result line: the score to ``width`` decimals,
     ``orders`` precisions to one, the reference length as given (an int, or

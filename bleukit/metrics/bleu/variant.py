@@ -303,7 +303,8 @@ class Variant(Metric[Stats, BleuResult]):
         penalties and precisions of each table where it has a kernel for
         this variant (``Engine.sentence_parts``), else from each segment's
         Stats; the same numbers either way."""
-        prepared = self._prepared_for(hyps, ref_streams, self.stat_order)
+        # the hypotheses are checked once, by _own_tables
+        prepared = self.prepare_references(ref_streams, self.stat_order)
         tables, _ = self._own_tables(hyps, prepared)
         signatures = self._signatures(prepared.per_segment)
         order, policy, at_least_one = self.config.max_order, self._ref_length, self._at_least_one
