@@ -1598,33 +1598,37 @@ static inline int64_t pairs_of(int64_t c) { return c * (c - 1) / 2; }
  * pairs. The window and the tree's paths depend on the scores alone, so
  * each step serves every lane (four lanes: 1.8x one resample at a time;
  * eight: 4% less CPU than four pooled and 13% by system, on 15 systems x
- * 2,004 items; sixteen: slower pooled); a lane whose weight is 0 there
- * adds 0. tree, by_rank and window_rank hold (g->ranks + 1) x PAIR_LANES
- * int64. */
+ * 2,004 items, with int64 lanes; sixteen int64 lanes: slower pooled); a
+ * lane whose weight is 0 there adds 0. weight, tree, by_rank and
+ * window_rank are int32 ((g->ranks + 1) x PAIR_LANES): a resample draws
+ * each system's items once over, so a lane's weights sum to at most the
+ * cells, which the caller keeps below 2^31 (the pair counts are int64).
+ * Sixteen int32 lanes move twice the resamples of eight int64 ones through
+ * the same vector instructions and cache lines. */
 #define PAIR_LANES 8
 
-static inline int lanes_zero(const int64_t *w) {
-    int64_t any = 0;
+static inline int lanes_zero(const int32_t *w) {
+    int32_t any = 0;
     for (int l = 0; l < PAIR_LANES; l++) any |= w[l];
     return !any;
 }
 
-static void weighed_pair_counts_lanes(const PairGroup *g, const int64_t *weight, double epsilon,
-                                      int64_t *tree, int64_t *by_rank, int64_t *window_rank,
+static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *weight, double epsilon,
+                                      int32_t *tree, int32_t *by_rank, int32_t *window_rank,
                                       int64_t out[PAIR_LANES][5]) {
     enum { L = PAIR_LANES };
     Py_ssize_t size = g->ranks;
-    memset(tree, 0, (size + 1) * L * sizeof(int64_t));
-    memset(by_rank, 0, (size + 1) * L * sizeof(int64_t));
-    memset(window_rank, 0, (size + 1) * L * sizeof(int64_t));
-    int64_t total[L] = {0}, tie_m[L] = {0}, tie_both[L] = {0}, dis[L] = {0}, seen[L] = {0},
-            window[L] = {0}, at_most[L];
+    memset(tree, 0, (size + 1) * L * sizeof(int32_t));
+    memset(by_rank, 0, (size + 1) * L * sizeof(int32_t));
+    memset(window_rank, 0, (size + 1) * L * sizeof(int32_t));
+    int64_t tie_m[L] = {0}, tie_both[L] = {0}, dis[L] = {0};
+    int32_t total[L] = {0}, seen[L] = {0}, window[L] = {0}, at_most[L];
     Py_ssize_t lo = 0;
     for (Py_ssize_t k = 0; k < g->n; k++) {
-        const int64_t *w = weight + (Py_ssize_t)g->item[k] * L;
+        const int32_t *w = weight + (Py_ssize_t)g->item[k] * L;
         if (lanes_zero(w)) continue;
         for (; lo < k && g->m[k] - g->m[lo] > epsilon; lo++) {
-            const int64_t *left = weight + (Py_ssize_t)g->item[lo] * L;
+            const int32_t *left = weight + (Py_ssize_t)g->item[lo] * L;
             if (lanes_zero(left)) continue;
             for (Py_ssize_t i = g->rank[lo] + 1; i <= size; i += i & -i)
                 for (int l = 0; l < L; l++) tree[i * L + l] += left[l];
@@ -1639,9 +1643,10 @@ static void weighed_pair_counts_lanes(const PairGroup *g, const int64_t *weight,
         for (Py_ssize_t i = r + 1; i > 0; i -= i & -i)
             for (int l = 0; l < L; l++) at_most[l] += tree[i * L + l];
         for (int l = 0; l < L; l++) {
-            tie_m[l] += w[l] * window[l] + pairs_of(w[l]);
-            tie_both[l] += w[l] * window_rank[r * L + l] + pairs_of(w[l]);
-            dis[l] += w[l] * (seen[l] - at_most[l]);
+            int64_t wl = w[l];
+            tie_m[l] += wl * window[l] + pairs_of(wl);
+            tie_both[l] += wl * window_rank[r * L + l] + pairs_of(wl);
+            dis[l] += wl * (seen[l] - at_most[l]);
             window[l] += w[l];
             window_rank[r * L + l] += w[l];
             by_rank[r * L + l] += w[l];
@@ -1668,13 +1673,14 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     PairGroup *groups = NULL;
     WeighedEntry *entries = NULL;
     double *scratch = NULL;
-    int64_t *weight = NULL, *tree = NULL, *by_rank = NULL, *window_rank = NULL;
+    int32_t *weight = NULL, *tree = NULL, *by_rank = NULL, *window_rank = NULL;
     Py_ssize_t ngroups = 0, cells = systems * items;
-    if (systems < 0 || items <= 0 || mbuf.len != hbuf.len ||
+    if (systems < 0 || items <= 0 || cells > INT32_MAX || mbuf.len != hbuf.len ||
         mbuf.len != cells * (Py_ssize_t)sizeof(double) ||
         ibuf.len % (items * (Py_ssize_t)sizeof(int32_t))) {
         PyErr_SetString(PyExc_ValueError, "resampled_pair_counts: systems x items float64 "
-                                          "matrices and resamples x items int32 indices");
+                                          "matrices (fewer than 2^31 cells) and resamples x "
+                                          "items int32 indices");
         goto done;
     }
     Py_ssize_t resamples = ibuf.len / (items * (Py_ssize_t)sizeof(int32_t));
@@ -1689,10 +1695,10 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     groups = calloc(want + 1, sizeof(PairGroup));
     entries = malloc((size + 1) * sizeof(WeighedEntry));
     scratch = malloc((size + 1) * sizeof(double));
-    weight = malloc((items + 1) * PAIR_LANES * sizeof(int64_t));
-    tree = malloc((size + 2) * PAIR_LANES * sizeof(int64_t));
-    by_rank = malloc((size + 2) * PAIR_LANES * sizeof(int64_t));
-    window_rank = malloc((size + 2) * PAIR_LANES * sizeof(int64_t));
+    weight = malloc((items + 1) * PAIR_LANES * sizeof(int32_t));
+    tree = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
+    by_rank = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
+    window_rank = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
     if (!result || !groups || !entries || !scratch || !weight || !tree || !by_rank ||
         !window_rank) {
         if (result) PyErr_NoMemory();
@@ -1716,7 +1722,7 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
      * everywhere, and their counts are dropped) */
     int64_t lanes[PAIR_LANES][5];
     for (Py_ssize_t r0 = 0; r0 < resamples && !failed; r0 += PAIR_LANES) {
-        memset(weight, 0, items * PAIR_LANES * sizeof(int64_t));
+        memset(weight, 0, items * PAIR_LANES * sizeof(int32_t));
         for (Py_ssize_t l = 0; l < PAIR_LANES && r0 + l < resamples; l++)
             for (Py_ssize_t k = 0; k < items; k++) weight[idx[(r0 + l) * items + k] * PAIR_LANES + l]++;
         for (Py_ssize_t g = 0; g < want; g++) {
