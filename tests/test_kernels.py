@@ -505,6 +505,35 @@ def test_compiled_pair_counts_equal_the_reference(data):
     human = [nan if u and not s else x for x, u, s in zip(human, unrated, sides)]
     assert C.rated_pair_counts(metric, human) == PY.rated_pair_counts(metric, human)
     assert PY.rated_pair_counts(metric, human) == pair_counts(*rated(metric, human))
+    # a NaN not left out has no place in the kernel's order: the reference's
+    assert C.pair_counts(metric, human) == pair_counts(metric, human)
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.data(), st.sampled_from(["none", "system", "item"]))
+def test_compiled_grouped_pair_counts_equal_the_reference(data, by):
+    """Every group's rated pair counts in one kernel call, as the reference
+    counts each group's (``rated_pair_counts`` of ``statistics.groups``):
+    NaN cells (unrated) left out, -0.0 and 0.0 one key, runs of equals."""
+    from bleukit.meta.statistics import groups
+
+    systems, items = data.draw(st.integers(1, 5)), data.draw(st.integers(1, 12))
+    cell = st.sampled_from([0.0, -0.0, 0.5, 1.0, -1.0, 2.5, 1e300, -3.25, float("nan")])
+    metric, human = (
+        data.draw(st.lists(st.lists(cell, min_size=items, max_size=items),
+                           min_size=systems, max_size=systems))
+        for _ in range(2)
+    )  # fmt: skip
+    expected = [pair_counts_of(m, h) for m, h in groups(metric, human, by)]
+    assert C.grouped_pair_counts(metric, human, by) == expected
+    assert PY.grouped_pair_counts(metric, human, by) == expected
+
+
+def pair_counts_of(metric, human):
+    from bleukit.meta.pairs import pair_counts, rated
+
+    return pair_counts(*rated(metric, human))
 
 
 @needs_accel

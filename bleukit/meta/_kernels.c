@@ -1135,41 +1135,87 @@ done:
  * every pair of positions of two float64 vectors classified, as
  * bleukit.meta.pairs.pair_counts (the reference) and scipy's kendalltau count
  * them, in O(n log n): ties from the runs of equal values, discordant pairs
- * as the strict inversions of the human scores ordered by (metric, human). */
+ * as the strict inversions of the human scores ordered by (metric, human).
+ * The scores are compared as keys: a double's bits made unsigned in the
+ * same order (order_key), so that a radix sort orders them. */
 typedef struct {
-    double m, h;
-} ScorePair;
+    uint64_t m, h;
+} KeyPair;
 
-static int score_pair_cmp(const void *pa, const void *pb) {
-    const ScorePair *a = pa, *b = pb;
-    if (a->m != b->m) return a->m < b->m ? -1 : 1;
-    if (a->h != b->h) return a->h < b->h ? -1 : 1;
-    return 0;
+/* A number's key: unsigned, in the doubles' order, -0.0 the key of 0.0 (they
+ * compare equal); not for NaN, which the callers leave out or refuse. */
+static inline uint64_t order_key(double x) {
+    uint64_t bits;
+    x += 0.0; /* -0.0 + 0.0 is 0.0 */
+    memcpy(&bits, &x, sizeof bits);
+    return bits >> 63 ? ~bits : bits | ((uint64_t)1 << 63);
 }
 
-/* strict inversions of v[0 .. n) (v[i] > v[j], i < j), sorting v; tmp: n doubles */
-static int64_t count_inversions(double *v, double *tmp, Py_ssize_t n) {
+/* Pairs sorted by (m, h): a least-significant-digit radix sort, a byte a
+ * pass (h's eight, then m's), skipping a byte every key shares; ``spare``
+ * holds n pairs. Several times qsort's speed on a grid's vectors, whose
+ * comparisons went through a function pointer. */
+static void sort_key_pairs(KeyPair *pairs, KeyPair *spare, Py_ssize_t n) {
+    static const int passes = 16;
+    Py_ssize_t counts[16][256];
+    memset(counts, 0, sizeof counts);
+    for (Py_ssize_t k = 0; k < n; k++)
+        for (int b = 0; b < 8; b++) {
+            counts[b][(pairs[k].h >> (8 * b)) & 255]++;
+            counts[8 + b][(pairs[k].m >> (8 * b)) & 255]++;
+        }
+    KeyPair *from = pairs, *to = spare;
+    for (int pass = 0; pass < passes; pass++) {
+        Py_ssize_t *c = counts[pass];
+        int shift = 8 * (pass % 8), on_m = pass >= 8;
+        if (n == 0 || c[((on_m ? from[0].m : from[0].h) >> shift) & 255] == n) continue;
+        Py_ssize_t at = 0;
+        for (int v = 0; v < 256; v++) {
+            Py_ssize_t here = c[v];
+            c[v] = at;
+            at += here;
+        }
+        for (Py_ssize_t k = 0; k < n; k++)
+            to[c[((on_m ? from[k].m : from[k].h) >> shift) & 255]++] = from[k];
+        KeyPair *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != pairs) memcpy(pairs, from, n * sizeof(KeyPair));
+}
+
+/* strict inversions of v[0 .. n) (v[i] > v[j], i < j) by a bottom-up merge
+ * sort between v and tmp (n keys); *sorted: whichever of the two holds the
+ * keys sorted at the end. The merge takes either side without a branch:
+ * the keys are in no order a predictor learns (2x a branching merge). */
+static int64_t count_inversions(uint64_t *v, uint64_t *tmp, Py_ssize_t n, uint64_t **sorted) {
     int64_t count = 0;
+    uint64_t *from = v, *to = tmp;
     for (Py_ssize_t width = 1; width < n; width *= 2) {
         for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
             Py_ssize_t mid = lo + width < n ? lo + width : n;
             Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             Py_ssize_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi) {
-                if (v[j] < v[i]) {
-                    tmp[k++] = v[j++];
-                    count += mid - i;
-                } else tmp[k++] = v[i++];
+                uint64_t a = from[i], b = from[j];
+                Py_ssize_t take = b < a;
+                to[k++] = take ? b : a;
+                count += take * (mid - i);
+                i += 1 - take;
+                j += take;
             }
-            while (i < mid) tmp[k++] = v[i++];
-            while (j < hi) tmp[k++] = v[j++];
+            while (i < mid) to[k++] = from[i++];
+            while (j < hi) to[k++] = from[j++];
         }
-        memcpy(v, tmp, n * sizeof(double));
+        uint64_t *t = from;
+        from = to;
+        to = t;
     }
+    *sorted = from;
     return count;
 }
 
-static int64_t run_pairs(const double *v, Py_ssize_t n) {
+static int64_t run_pairs(const uint64_t *v, Py_ssize_t n) {
     int64_t ties = 0;
     Py_ssize_t start = 0;
     for (Py_ssize_t i = 1; i <= n; i++)
@@ -1451,15 +1497,15 @@ static void five_counts(int64_t out[5], int64_t all, int64_t dis, int64_t tie_m,
     out[4] = tie_both;
 }
 
-/* How the pairs of n (metric, human) scores compare (con, dis, metric
- * ties only, human ties only, ties in both), in O(n log n): sorted by
- * metric then human, the discordant pairs are the inversions of the human
- * scores (Knight 1966). ``pairs`` is sorted in place; ``hs`` and ``tmp``
- * hold n doubles each. */
-static void score_pair_counts(ScorePair *pairs, Py_ssize_t n, double *hs, double *tmp,
-                              int64_t out[5]) {
+/* How the pairs of n (metric, human) keys compare (con, dis, metric ties
+ * only, human ties only, ties in both), in O(n log n): sorted by metric then
+ * human, the discordant pairs are the inversions of the human keys (Knight
+ * 1966). ``pairs`` is sorted in place; ``spare`` holds n pairs, ``hs`` and
+ * ``tmp`` n keys each. */
+static void key_pair_counts(KeyPair *pairs, Py_ssize_t n, KeyPair *spare, uint64_t *hs,
+                            uint64_t *tmp, int64_t out[5]) {
     int64_t tie_m = 0, tie_both = 0;
-    qsort(pairs, n, sizeof(ScorePair), score_pair_cmp);
+    sort_key_pairs(pairs, spare, n);
     Py_ssize_t start = 0, both = 0;
     for (Py_ssize_t i = 1; i <= n; i++) {
         if (i == n || pairs[i].h != pairs[both].h || pairs[i].m != pairs[both].m) {
@@ -1474,10 +1520,92 @@ static void score_pair_counts(ScorePair *pairs, Py_ssize_t n, double *hs, double
         }
     }
     for (Py_ssize_t i = 0; i < n; i++) hs[i] = pairs[i].h;
-    int64_t dis = count_inversions(hs, tmp, n);
-    /* hs is now sorted: the humans' ties are its runs */
-    int64_t tie_h = run_pairs(hs, n);
+    uint64_t *sorted;
+    int64_t dis = count_inversions(hs, tmp, n, &sorted);
+    /* the humans' ties are the runs of their sorted keys */
+    int64_t tie_h = run_pairs(sorted, n);
     five_counts(out, (int64_t)n * (n - 1) / 2, dis, tie_m, tie_h, tie_both);
+}
+
+/* key_pair_counts's buffers for up to n pairs */
+typedef struct {
+    KeyPair *pairs, *spare;
+    uint64_t *hs, *tmp;
+} KeyScratch;
+
+static void key_scratch_free(KeyScratch *k) {
+    free(k->pairs);
+    free(k->spare);
+    free(k->hs);
+    free(k->tmp);
+}
+
+/* -1 (and nothing held) without the memory */
+static int key_scratch_init(KeyScratch *k, Py_ssize_t n) {
+    k->pairs = malloc((n + 1) * sizeof(KeyPair));
+    k->spare = malloc((n + 1) * sizeof(KeyPair));
+    k->hs = malloc((n + 1) * sizeof(uint64_t));
+    k->tmp = malloc((n + 1) * sizeof(uint64_t));
+    if (k->pairs && k->spare && k->hs && k->tmp) return 0;
+    key_scratch_free(k);
+    return -1;
+}
+
+/* The rated (metric, human) scores of [lo, hi) as keys, into k->pairs, a
+ * NaN on either side (an unrated score) left out (bleukit.meta.pairs.rated);
+ * how many were kept, and *unrated whether any was left out. */
+static Py_ssize_t rated_keys(KeyScratch *k, const double *m, const double *h, Py_ssize_t lo,
+                             Py_ssize_t hi, int *unrated) {
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = lo; i < hi; i++) {
+        if (isnan(m[i]) || isnan(h[i])) *unrated = 1;
+        else k->pairs[kept++] = (KeyPair){order_key(m[i]), order_key(h[i])};
+    }
+    return kept;
+}
+
+/* group_pair_counts(metric, human, groups) -> bytes: pair_counts's five
+ * (int64) of each of ``groups`` consecutive slices of as many scores (a
+ * system x item matrix's rows, or one slice: all of them), a NaN on either
+ * side (an unrated score) left out; pair_counts(metric, human, True) is
+ * one group's. Every group of a grouping in one call: a grid asks for
+ * sixteen a variant. */
+static PyObject *group_pair_counts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, hbuf;
+    Py_ssize_t groups;
+    if (!PyArg_ParseTuple(args, "y*y*n", &mbuf, &hbuf, &groups)) return NULL;
+    PyObject *result = NULL;
+    KeyScratch k;
+    Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
+    if (mbuf.len != hbuf.len || mbuf.len != n * (Py_ssize_t)sizeof(double) || groups < 1 ||
+        n % groups) {
+        PyErr_SetString(PyExc_ValueError, "group_pair_counts: metric and human must be float64, "
+                                          "one length, a multiple of the groups");
+        goto done;
+    }
+    Py_ssize_t size = n / groups;
+    if (key_scratch_init(&k, size) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, groups * 5 * sizeof(int64_t));
+    if (result) {
+        const double *m = mbuf.buf, *h = hbuf.buf;
+        int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+        int unrated = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t g = 0; g < groups; g++) {
+            Py_ssize_t kept = rated_keys(&k, m, h, g * size, (g + 1) * size, &unrated);
+            key_pair_counts(k.pairs, kept, k.spare, k.hs, k.tmp, out + g * 5);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    key_scratch_free(&k);
+done:
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&hbuf);
+    return result;
 }
 
 static PyObject *pair_counts(PyObject *self, PyObject *args) {
@@ -1486,36 +1614,30 @@ static PyObject *pair_counts(PyObject *self, PyObject *args) {
     int skip_unrated = 0;
     if (!PyArg_ParseTuple(args, "y*y*|p", &mbuf, &hbuf, &skip_unrated)) return NULL;
     PyObject *result = NULL;
-    ScorePair *pairs = NULL;
-    double *hs = NULL, *tmp = NULL;
+    KeyScratch k;
     Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
     if (mbuf.len != hbuf.len || mbuf.len != n * (Py_ssize_t)sizeof(double)) {
         PyErr_SetString(PyExc_ValueError, "pair_counts: metric and human must be float64, one length");
         goto done;
     }
-    pairs = malloc((n + 1) * sizeof(ScorePair));
-    hs = malloc((n + 1) * sizeof(double));
-    tmp = malloc((n + 1) * sizeof(double));
-    if (!pairs || !hs || !tmp) {
+    if (key_scratch_init(&k, n) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    const double *m = mbuf.buf, *h = hbuf.buf;
     int64_t c[5];
+    int unrated = 0;
     Py_BEGIN_ALLOW_THREADS
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        /* skip_unrated: a NaN on either side is an unrated score, left out
-         * (bleukit.meta.pairs.rated) */
-        if (!skip_unrated || !(isnan(m[i]) || isnan(h[i]))) pairs[kept++] = (ScorePair){m[i], h[i]};
-    score_pair_counts(pairs, kept, hs, tmp, c);
+    Py_ssize_t kept = rated_keys(&k, mbuf.buf, hbuf.buf, 0, n, &unrated);
+    /* without skip_unrated a NaN has no place in the order */
+    if (skip_unrated || !unrated) key_pair_counts(k.pairs, kept, k.spare, k.hs, k.tmp, c);
     Py_END_ALLOW_THREADS
-    result = Py_BuildValue("(LLLLL)", (long long)c[0], (long long)c[1], (long long)c[2],
-                           (long long)c[3], (long long)c[4]);
+    if (unrated && !skip_unrated)
+        PyErr_SetString(PyExc_ValueError, "pair_counts: a NaN score (pass skip_unrated)");
+    else
+        result = Py_BuildValue("(LLLLL)", (long long)c[0], (long long)c[1], (long long)c[2],
+                               (long long)c[3], (long long)c[4]);
+    key_scratch_free(&k);
 done:
-    free(pairs);
-    free(hs);
-    free(tmp);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&hbuf);
     return result;
@@ -2120,8 +2242,12 @@ static PyMethodDef methods[] = {
      "pair_counts(metric, human, skip_unrated=False) -> (con, dis, tie_metric, tie_human,\n"
      "tie_both)\n\n"
      "Every pair of positions of two float64 vectors classified, in O(n log n), those\n"
-     "with a NaN on either side left out where skip_unrated\n"
-     "(bleukit.meta.pairs.pair_counts is the reference)."},
+     "with a NaN on either side left out where skip_unrated (else a NaN is a\n"
+     "ValueError; bleukit.meta.pairs.pair_counts is the reference)."},
+    {"group_pair_counts", group_pair_counts, METH_VARARGS,
+     "group_pair_counts(metric, human, groups) -> bytes\n\n"
+     "pair_counts(..., skip_unrated=True) of each of groups consecutive slices of\n"
+     "as many scores, groups x 5 int64."},
     {"system_swaps", system_swaps, METH_VARARGS,
      "system_swaps(state, a, b, human, statistic, trials) -> int\n\n"
      "PERM-BOTH's trials of a system-level statistic (0 Pearson, 1 Spearman, 2 Kendall\n"

@@ -5,6 +5,7 @@ from typing_extensions import Buffer
 def pair_counts(
     metric: Buffer, human: Buffer, skip_unrated: bool = ..., /
 ) -> tuple[int, int, int, int, int]: ...
+def group_pair_counts(metric: Buffer, human: Buffer, groups: int, /) -> bytes: ...
 def resampled_pair_counts(
     metric: Buffer,
     human: Buffer,

@@ -43,6 +43,7 @@ from .pairs import (
     swap_tables,
     window_pairs,
 )
+from .statistics import groups
 
 #: the pairs calibrated_swap_sums packs into an event's 28 bits
 _CALIBRATED_MAX_PAIRS = 1 << 28
@@ -133,6 +134,13 @@ class MetaKernels:
         """``pair_counts`` of the rated entries (``pairs.rated``: a NaN on
         either side left out)."""
         return self.pair_counts(*rated(metric, human))
+
+    def grouped_pair_counts(
+        self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], by: str
+    ) -> list[Pairs]:
+        """``rated_pair_counts`` of each group of two systems x items
+        matrices under a grouping (``statistics.groups``)."""
+        return [self.rated_pair_counts(m, h) for m, h in groups(metric, human, by)]
 
     def resampled_pair_counts(
         self,
@@ -449,8 +457,8 @@ class CompiledMetaKernels(MetaKernels):
 
     def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
         kernel = self.module
-        if len(metric) != len(human):
-            # the reference refuses vectors of two lengths
+        if len(metric) != len(human) or any(map(math.isnan, itertools.chain(metric, human))):
+            # the reference refuses vectors of two lengths, and places NaN
             return super().pair_counts(metric, human)
         return Pairs(*kernel.pair_counts(array("d", metric), array("d", human)))
 
@@ -458,6 +466,19 @@ class CompiledMetaKernels(MetaKernels):
         if len(metric) != len(human):
             return super().rated_pair_counts(metric, human)
         return Pairs(*self.module.pair_counts(array("d", metric), array("d", human), True))
+
+    def grouped_pair_counts(
+        self, metric: Sequence[Sequence[float]], human: Sequence[Sequence[float]], by: str
+    ) -> list[Pairs]:
+        items = _items(metric, human)
+        if by not in ("none", "system") or not items:
+            # by item (columns), and what is not two matrices of one shape:
+            # the reference's
+            return super().grouped_pair_counts(metric, human, by)
+        slices = 1 if by == "none" else len(metric)
+        raw = self.module.group_pair_counts(_flat(metric), _flat(human), slices)
+        values = memoryview(raw).cast("q").tolist()
+        return [Pairs(*values[k : k + 5]) for k in range(0, len(values), 5)]
 
     def resampled_pair_counts(
         self,

@@ -594,8 +594,7 @@ def _segment_statistics(
     out = {name: _quotient(math.fsum(numerators), math.fsum(denominators))
            for name, (numerators, denominators) in items.items()}  # fmt: skip
     for by in ("none", "system"):
-        pairs = [kernels.rated_pair_counts(m, h) for m, h in st.groups(metric, human, by)]
-        out.update(_grouped(by, pairs, threshold))
+        out.update(_grouped(by, kernels.grouped_pair_counts(metric, human, by), threshold))
     epsilons = {}
     for by in CALIBRATED:
         if by in settings.calibrate:
