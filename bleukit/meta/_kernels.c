@@ -1363,8 +1363,9 @@ done:
  * of the rated cells (a NaN human score: weight 0, the others' weights
  * those of the rated cells alone) for many pairs of vectors of one group at once
  * (vectors: V x n float64; pairs: P x 2 int32, (x, y) vector numbers):
- * P x n int64. The humans' ranks are found once, and each vector sorted
- * once, for all its pairs (PERM-BOTH of a grid's tested variants). */
+ * P x n int64. The humans' ranks are found once, and each vector sorted and
+ * weighed against itself once, for all its pairs (PERM-BOTH of a grid's
+ * tested variants). */
 static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer vbuf, hbuf, pbuf;
@@ -1378,7 +1379,7 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     Py_ssize_t *where = NULL;
     int32_t *rank = NULL;
     double *hs = NULL;
-    int64_t *tree = NULL, *above = NULL, *lt = NULL, *lt_eq = NULL, *part = NULL;
+    int64_t *tree = NULL, *above = NULL, *lt = NULL, *lt_eq = NULL, *part = NULL, *own = NULL;
     if (n < 1 || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
         vbuf.len != nvec * n * (Py_ssize_t)sizeof(double) ||
         pbuf.len != npairs * 2 * (Py_ssize_t)sizeof(int32_t) || (kind != 0 && kind != 1)) {
@@ -1404,7 +1405,9 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     lt = malloc((n + 1) * sizeof(int64_t));
     lt_eq = malloc((n + 1) * sizeof(int64_t));
     part = malloc((n + 1) * sizeof(int64_t));
-    if (!result || !sorted || !where || !rank || !hs || !tree || !above || !lt || !lt_eq || !part) {
+    own = malloc((nvec * n + 1) * sizeof(int64_t));
+    if (!result || !sorted || !where || !rank || !hs || !tree || !above || !lt || !lt_eq || !part ||
+        !own) {
         if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
@@ -1428,11 +1431,17 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
             sa[j] = (RankedValue){v[a * n + where[j]], rank[j], (int32_t)j};
         qsort(sa, k, sizeof(RankedValue), ranked_value_cmp);
     }
+    /* a vector's S(x, x), once for all its pairs: the sums are integers,
+     * the same in any order (half the sweeps of a grid's pairs) */
+    for (Py_ssize_t a = 0; a < nvec; a++) {
+        memset(own + a * n, 0, k * sizeof(int64_t));
+        add_dominance(sorted + a * n, sorted + a * n, k, ranks, above, kind, 1, tree, lt, lt_eq,
+                      own + a * n);
+    }
     for (Py_ssize_t q = 0; q < npairs; q++) {
-        const RankedValue *xs = sorted + pairs[2 * q] * n, *ys = sorted + pairs[2 * q + 1] * n;
-        memset(part, 0, k * sizeof(int64_t));
-        add_dominance(xs, xs, k, ranks, above, kind, 1, tree, lt, lt_eq, part);
-        add_dominance(ys, ys, k, ranks, above, kind, -1, tree, lt, lt_eq, part);
+        Py_ssize_t x = pairs[2 * q], y = pairs[2 * q + 1];
+        const RankedValue *xs = sorted + x * n, *ys = sorted + y * n;
+        for (Py_ssize_t j = 0; j < k; j++) part[j] = own[x * n + j] - own[y * n + j];
         add_dominance(xs, ys, k, ranks, above, kind, 1, tree, lt, lt_eq, part);
         add_dominance(ys, xs, k, ranks, above, kind, -1, tree, lt, lt_eq, part);
         for (Py_ssize_t j = 0; j < k; j++) out[q * n + where[j]] = part[j];
@@ -1448,6 +1457,7 @@ done:
     free(lt);
     free(lt_eq);
     free(part);
+    free(own);
     PyBuffer_Release(&vbuf);
     PyBuffer_Release(&hbuf);
     PyBuffer_Release(&pbuf);
@@ -1735,8 +1745,9 @@ static inline int lanes_zero(const int32_t *w) {
     return !any;
 }
 
-static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *weight, double epsilon,
-                                      int32_t *tree, int32_t *by_rank, int32_t *window_rank,
+static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *restrict weight,
+                                      double epsilon, int32_t *restrict tree,
+                                      int32_t *restrict by_rank, int32_t *restrict window_rank,
                                       int64_t out[PAIR_LANES][5]) {
     enum { L = PAIR_LANES };
     Py_ssize_t size = g->ranks;
