@@ -12,6 +12,14 @@
 #include <Python.h>
 #include <stdint.h>
 
+/* C99's restrict (buffers a kernel promises do not overlap, so that the
+ * compiler may vectorize their loops), which MSVC spells __restrict */
+#if defined(_MSC_VER)
+#define BK_RESTRICT __restrict
+#else
+#define BK_RESTRICT restrict
+#endif
+
 /* CPython's Mersenne Twister (Modules/_randommodule.c, genrand_uint32), run
  * from a state that random.Random.getstate() gave: the draws are Python's. */
 enum { MT_N = 624, MT_M = 397 };

@@ -1745,9 +1745,10 @@ static inline int lanes_zero(const int32_t *w) {
     return !any;
 }
 
-static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *restrict weight,
-                                      double epsilon, int32_t *restrict tree,
-                                      int32_t *restrict by_rank, int32_t *restrict window_rank,
+static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *BK_RESTRICT weight,
+                                      double epsilon, int32_t *BK_RESTRICT tree,
+                                      int32_t *BK_RESTRICT by_rank,
+                                      int32_t *BK_RESTRICT window_rank,
                                       int64_t out[PAIR_LANES][5]) {
     enum { L = PAIR_LANES };
     Py_ssize_t size = g->ranks;
