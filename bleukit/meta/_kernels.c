@@ -385,8 +385,44 @@ done:
  * (items x 9 int64). The epsilon is tie calibration's (meta.pairs.calibrate),
  * the mean share kept exactly as a count of agreeing pairs. A NaN cell is
  * not rated and its pairs are not counted; items then have other pair
- * counts, and ``weights`` (items int64, meta.pairs.item_weights) weigh each
- * item's pairs in the sweep. */
+ * counts, and ``weights`` (items int64, meta.pairs.item_weights; made here
+ * where not given: rated_item_weights) weigh each item's pairs in the sweep. */
+
+static int64_t gcd64(int64_t a, int64_t b) {
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* meta.pairs.item_weights of the cells rated on both sides (neither score
+ * NaN), into weight (items int64): per item, the least common multiple of
+ * the items' pair counts over its own (0 for an item without pairs). -1
+ * where the weights would pass what the sweep sums exactly (the largest
+ * weight times every pair under 2^62, as the caller checked before). */
+static int rated_item_weights(const double *m, const double *h, Py_ssize_t systems,
+                              Py_ssize_t items, int64_t *weight) {
+    const int64_t limit = (int64_t)1 << 62;
+    int64_t common = 1, fewest = 0;
+    for (Py_ssize_t j = 0; j < items; j++) {
+        int64_t k = 0;
+        for (Py_ssize_t s = 0; s < systems; s++)
+            k += !(isnan(m[s * items + j]) || isnan(h[s * items + j]));
+        int64_t c = k * (k - 1) / 2;
+        weight[j] = c;
+        if (!c) continue;
+        int64_t step = c / gcd64(common, c);
+        if (common > limit / step) return -1;
+        common *= step;
+        if (!fewest || c < fewest) fewest = c;
+    }
+    for (Py_ssize_t j = 0; j < items; j++) weight[j] = weight[j] ? common / weight[j] : 0;
+    int64_t most = fewest ? common / fewest : 0;
+    int64_t pairs = (int64_t)items * systems * systems;
+    return most && most >= limit / pairs ? -1 : 0;
+}
 
 /* A tie event, one uint64: the IEEE-754 bits of |metric difference| (never
  * negative, so bit 63 is 0 and the bits' order as unsigned integers is the
@@ -489,7 +525,7 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
     PyObject *result = NULL, *counts = NULL;
     uint64_t *events = NULL;
     uint32_t *owner = NULL;
-    int64_t *good = NULL;
+    int64_t *good = NULL, *made = NULL;
     const int64_t *weight = wbuf.buf;
     if (systems < 0 || items < 0 || mbuf.len != hbuf.len ||
         mbuf.len != systems * items * (Py_ssize_t)sizeof(double) ||
@@ -502,9 +538,10 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
     Py_ssize_t per_item = systems * (systems - 1) / 2;
     counts = PyBytes_FromStringAndSize(NULL, items * 9 * sizeof(int64_t));
     events = malloc((items * per_item + 1) * sizeof(uint64_t));
-    owner = weight ? malloc((items * per_item + 1) * sizeof(uint32_t)) : NULL;
+    owner = malloc((items * per_item + 1) * sizeof(uint32_t));
     good = calloc(items + 1, sizeof(int64_t));
-    if (!counts || !events || !good || (weight && !owner)) {
+    made = weight ? NULL : malloc((items + 1) * sizeof(int64_t));
+    if (!counts || !events || !good || !owner || (!weight && !made)) {
         if (counts) PyErr_NoMemory();
         goto done;
     }
@@ -539,25 +576,29 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
                 int agrees = pair_agrees(dm, dh);
                 int change = (dh == 0) - agrees;
                 if (change && dm != 0) {
-                    if (owner) owner[nevents] = (uint32_t)j;
+                    owner[nevents] = (uint32_t)j;
                     events[nevents++] = double_bits(fabs(dm)) | (change > 0 ? TIE_GAIN : 0);
                 }
             }
         good[j] = c[0] + c[4];
     }
-    if (unrated && !owner) {
-        /* without weights the sweep would pool items of other counts */
-        failed = 2;
-    } else if (nevents > 0) {
+    /* items of other pair counts weigh their pairs: given weights, or
+     * those of the rated cells (without, the sweep would pool them) */
+    if (unrated && !weight) {
+        if (rated_item_weights(m, h, systems, items, made) < 0) failed = 2;
+        weight = made;
+    }
+    uint32_t *weighed = weight ? owner : NULL; /* none: every pair weighs 1 */
+    if (!failed && nevents > 0) {
         /* every item has per_item pairs: the mean share is the agreeing
          * pairs over all of them, kept exactly as a count; items of other
          * pair counts (cells not rated) weigh each pair by its item's
          * weight (the least common multiple of the counts over its own) */
         int64_t running = 0;
-        for (Py_ssize_t j = 0; j < items; j++) running += good[j] * (owner ? weight[j] : 1);
+        for (Py_ssize_t j = 0; j < items; j++) running += good[j] * (weighed ? weight[j] : 1);
         int64_t best = running;
         uint64_t best_bits = 0;
-        failed = sweep_tie_events(events, owner, weight, nevents, running, &best, &best_bits) < 0;
+        failed = sweep_tie_events(events, weighed, weight, nevents, running, &best, &best_bits) < 0;
         best_eps = bits_double(best_bits);
     }
     /* the agreeing pairs at the chosen epsilon */
@@ -574,7 +615,7 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     if (failed == 2)
-        PyErr_SetString(PyExc_ValueError, "item_pairs: NaN cells (not rated) need weights");
+        PyErr_SetString(PyExc_OverflowError, "item_pairs: the items' weights pass 2^62 pairs");
     else if (failed)
         PyErr_NoMemory();
     else
@@ -584,6 +625,7 @@ done:
     free(events);
     free(owner);
     free(good);
+    free(made);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&hbuf);
     if (wbuf.obj) PyBuffer_Release(&wbuf);
@@ -2233,7 +2275,9 @@ static PyMethodDef methods[] = {
      "Per item of two systems x items float64 matrices, how its pairs compare (9\n"
      "int64: concordant, discordant, metric ties, human ties, ties in both, DARR\n"
      "concordant and discordant, agreeing at the calibrated epsilon, all), and\n"
-     "that epsilon (bleukit.meta.pairs.item_pairs is the reference)."},
+     "that epsilon (bleukit.meta.pairs.item_pairs is the reference). NaN cells\n"
+     "(not rated): the items' pairs weighed by weights, or by those of the rated\n"
+     "cells (OverflowError past 2^62)."},
     {"swap_tables", swap_tables, METH_VARARGS,
      "swap_tables(za, zb, human, systems, items, kind, threshold[, weights])\n"
      "-> (first, second, table)\n\n"

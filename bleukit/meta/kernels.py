@@ -593,16 +593,15 @@ class CompiledMetaKernels(MetaKernels):
         if items is None:
             # the reference refuses what is not two matrices of one shape
             return super().item_pairs(metric, human, threshold)
-        flat_m, flat_h = _flat(metric), _flat(human)
-        extra: tuple[array[int], ...] = ()
-        if _unrated(metric, human):
-            # items of other pair counts: each weighs its pairs in the sweep
-            weights = item_weights([[h if m == m else m for m, h in zip(*rows)]
-                                    for rows in zip(metric, human)])  # fmt: skip
-            if max(weights, default=0) * items * len(metric) ** 2 >= 2**62:
-                return super().item_pairs(metric, human, threshold)
-            extra = (array("q", weights),)
-        raw, epsilon = kernel.item_pairs(flat_m, flat_h, len(metric), items, threshold, *extra)
+        try:
+            # items of other pair counts (NaN cells, not rated) weigh their
+            # pairs in the sweep: the kernel makes the weights
+            # (pairs.item_weights) of the rated cells
+            raw, epsilon = kernel.item_pairs(_flat(metric), _flat(human), len(metric), items,
+                                             threshold)  # fmt: skip
+        except OverflowError:
+            # weights past what the kernel sums exactly: the reference's ints
+            return super().item_pairs(metric, human, threshold)
         values = memoryview(raw).cast("q").tolist()
         counts: list[ItemCounts] = [tuple(values[k : k + 9]) for k in range(0, len(values), 9)]  # type: ignore[misc]
         return counts, epsilon

@@ -456,7 +456,7 @@ class _Scores:
     """One variant's oriented scores on the common segments."""
 
     system: list[float]
-    sentences: list[list[float]]
+    sentences: st.Matrix
 
     @cached_property
     def cells(self) -> list[float]:
@@ -495,7 +495,9 @@ def _variant_scores(
         if len(rows) != len(segments):
             for k in itertools.compress(range(len(row)), map(math.isnan, row)):
                 oriented[k] = st.nan
-        sentences.append(oriented)
+        # float64, as the kernels read it (each variant's matrix is read
+        # by several)
+        sentences.append(array("d", oriented))
     return _Scores(system, sentences)
 
 
@@ -1096,7 +1098,9 @@ def run(
     settings = replace(settings, segments=resolve_segments(judged, names, settings.segments))
     segments = study_segments(judged, names, settings.segments, stats.segments)
     hsign = 1.0 if judged.higher_is_better else -1.0
-    human = [[hsign * _score(judged.scores[s][i]) for i in segments] for s in names]
+    # float64 rows: the kernels read them as they are (``kernels._flat``),
+    # once for every variant
+    human = [array("d", [hsign * _score(judged.scores[s][i]) for i in segments]) for s in names]
     human_system = [_mean_rated(row) for row in human]
     own = [_own(segments, row) for row in human]
     complete = all(len(rows) == len(segments) for rows in own)
