@@ -63,6 +63,7 @@ from ..core.errors import InputError
 from ..core.resampling import Columns, Draws, FlatResamples
 from ..core.results import DeltaAccuracy
 from ..corpus.systems import SystemStatistics
+from ..engines import call_threads, ordered_map, workers
 from ..io.progress import advance, stage
 from ..metrics.base import AnyMetric
 from ..significance.paired import percentile_interval
@@ -485,8 +486,10 @@ def _variant_scores(
     sentence = variant.sentence_variant()
     system, sentences = [], []
     for name, row, rows in zip(stats.systems, human, own):
-        # the whole test set's sums are the store's (a study reads them all)
-        total = stats.total(variant, name) if whole else stats.subtotal(variant, name, rows)
+        # the whole test set's sums are the store's (a study reads them all),
+        # also where the system is rated on every segment of it
+        every = whole or len(rows) == stats.segments
+        total = stats.total(variant, name) if every else stats.subtotal(variant, name, rows)
         system.append(sign * variant.score_stats(total, stats.nrefs).score)
         values = stats.sentence_values(sentence, name)
         # (mapped, not a comprehension: a grid makes thousands of these rows)
@@ -1368,37 +1371,40 @@ def _significance(
                                  human, statistic, settings.threshold, draws, kernels)  # fmt: skip
         p = {(order[x], order[y]): value for (x, y), value in zip(combos, values)}
     else:
-        agreement: dict[int, int] = {}
+        # a variant's calibrated agreement, made once for all its pairs
+        agreement = ({k: calibrated_agreement(scores[k].cells, human, kernels) for k in order}
+                     if test == "perm-both-recalibrated" else {})  # fmt: skip
+        pairs = [(order[x], order[y]) for x, y in itertools.combinations(range(len(order)), 2)]
 
-        def agreeing(k: int) -> int:
-            if k not in agreement:
-                agreement[k] = calibrated_agreement(scores[k].cells, human, kernels)
-            return agreement[k]
-
-        for x, y in itertools.combinations(range(len(order)), 2):
-            better, worse = order[x], order[y]
-            if statistic in SYSTEM:
-                p[better, worse] = perm_both_system(
-                    scores[worse].system, scores[better].system, human_system, statistic, draws,
-                    kernels,
-                )  # fmt: skip
-            elif test == "perm-both-recalibrated":
-                p[better, worse] = perm_both_calibrated(
-                    scores[worse].cells, scores[better].cells, human, draws, kernels,
-                    agreeing(better) - agreeing(worse),
-                )  # fmt: skip
-            elif test == "pairwise-permutation":
-                by = statistic.split("_")[2]
-                p[better, worse] = pairwise_calibrated(
-                    (scores[worse].sentences, results[worse].epsilons[by]),
-                    (scores[better].sentences, results[better].epsilons[by]),
-                    human, by, draws, kernels,
-                )  # fmt: skip
-            else:
-                p[better, worse] = perm_both_segments(
+        def p_value(pair: tuple[int, int]) -> float:
+            better, worse = pair
+            # one thread a pair: a kernel that split its trials between
+            # threads would prepare its pair once a thread
+            with call_threads(1):
+                if statistic in SYSTEM:
+                    return perm_both_system(
+                        scores[worse].system, scores[better].system, human_system, statistic,
+                        draws, kernels,
+                    )  # fmt: skip
+                if test == "perm-both-recalibrated":
+                    return perm_both_calibrated(
+                        scores[worse].cells, scores[better].cells, human, draws, kernels,
+                        agreement[better] - agreement[worse],
+                    )  # fmt: skip
+                if test == "pairwise-permutation":
+                    by = statistic.split("_")[2]
+                    return pairwise_calibrated(
+                        (scores[worse].sentences, results[worse].epsilons[by]),
+                        (scores[better].sentences, results[better].epsilons[by]),
+                        human, by, draws, kernels,
+                    )  # fmt: skip
+                return perm_both_segments(
                     scores[worse].cells, scores[better].cells, human, statistic,
                     settings.threshold, draws, kernels,
                 )  # fmt: skip
+
+        # the pairs' tests side by side, each in its own thread
+        p = dict(zip(pairs, ordered_map(p_value, pairs, workers())))
     if any(math.isnan(x) for x in p.values()):
         # the trials' statistic is undefined where the variants' is not
         return Significance(statistic, tuple(order), {}, (0,) * len(results), test,
