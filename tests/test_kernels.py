@@ -273,9 +273,10 @@ def test_compiled_pooled_calibration_equals_the_reference(n, few, collect, data)
 def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draws, by, eps, data):
     """The pair counts of bootstrap resamples in C (each group sorted once,
     the resamples as weights, eight at a time: counts of one, eight and more
-    resamples) are the reference's recount of the repeated scores, ties
-    within epsilon and self-pairs of repeated items included."""
-    cell = st.sampled_from([0.0, 0.5, 1.0, 2.5, -1.0, 0.30000000000000004])
+    resamples; at epsilon 0 from runs of equal scores) are the reference's
+    recount of the repeated scores, ties within epsilon and self-pairs of
+    repeated items included, unrated (NaN) cells left out."""
+    cell = st.sampled_from([0.0, -0.0, 0.5, 1.0, 2.5, -1.0, 0.30000000000000004, float("nan")])
     metric = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
     human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
     row = st.lists(st.integers(0, items - 1), min_size=items, max_size=items)
