@@ -376,7 +376,13 @@ def test_tokenizers_run_in_the_calling_thread(monkeypatch):
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    st.lists(st.lists(st.integers(0, 2**32 - 1), min_size=5, max_size=5), min_size=1, max_size=30),
+    # small cells (a resample's sums fit in 32 bits: the kernel's uint32
+    # copy) or any uint32 (its int64 copy)
+    st.sampled_from([9, 2**32 - 1]).flatmap(
+        lambda top: st.lists(
+            st.lists(st.integers(0, top), min_size=5, max_size=5), min_size=1, max_size=30
+        )
+    ),
     st.integers(0, 2**40) | st.none(),
     st.integers(0, 50),
     st.sampled_from([0, 1 << 30]),
@@ -385,7 +391,8 @@ def test_compiled_bootstrap_draws_pythons_resamples(monkeypatch, rows, seed, sam
                                                     gather_bytes):  # fmt: skip
     """bootstrap_sums runs CPython's Mersenne Twister from the seed's state:
     the resamples are random.Random(seed).choices', summed exactly, from
-    the kernel's segment-major copy or from the rows themselves."""
+    the kernel's segment-major copy (uint32 or int64) or from the rows
+    themselves."""
     # (the same setting for every example: the fixture's scope is harmless)
     monkeypatch.setattr(compiled, "_GATHER_BYTES", gather_bytes)
 

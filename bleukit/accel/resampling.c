@@ -205,11 +205,51 @@ static void counted_sums(Twister *t, const Py_buffer *views, Py_ssize_t systems,
     }
 }
 
+/* bootstrap_sums's gathered sums, of type T: a segment-major copy of every
+ * system's rows (copy: n x systems x nfields T), so that a draw adds one
+ * contiguous run of every system's fields (fastest while the copy is
+ * small), into sum (systems x nfields T), then out; one function a type */
+#define GATHERED_SUMS(name, T)                                                                  \
+    static void name(Twister *t, const Py_buffer *views, Py_ssize_t systems, Py_ssize_t nfields, \
+                     Py_ssize_t n, Py_ssize_t count, void *copy_room, void *sum_room,            \
+                     int64_t *out, int64_t *done_count) {                                       \
+        T *copy = copy_room, *sum = sum_room;                                                   \
+        Py_ssize_t width = systems * nfields;                                                   \
+        double dn = (double)n;                                                                  \
+        for (Py_ssize_t y = 0; y < systems; y++)                                                \
+            for (Py_ssize_t j = 0; j < n; j++)                                                  \
+                for (Py_ssize_t f = 0; f < nfields; f++)                                        \
+                    copy[j * width + y * nfields + f] =                                         \
+                        int_cell(views[y].buf, (int)views[y].itemsize, j * nfields + f);        \
+        Py_ssize_t drawn[TWISTER_BLOCK];                                                        \
+        uint32_t words[2 * TWISTER_BLOCK];                                                      \
+        for (Py_ssize_t s = 0; s < count; s++) {                                                \
+            memset(sum, 0, width * sizeof(T));                                                  \
+            for (Py_ssize_t j0 = 0; j0 < n; j0 += TWISTER_BLOCK) {                              \
+                /* random.choices: population[floor(random() * n)], one draw                  \
+                 * for every system (the resamples are paired) */                               \
+                Py_ssize_t m = n - j0 < TWISTER_BLOCK ? n - j0 : TWISTER_BLOCK;                 \
+                twister_choices(t, dn, drawn, m, words);                                        \
+                for (Py_ssize_t i = 0; i < m; i++) {                                            \
+                    const T *row = copy + drawn[i] * width;                                     \
+                    for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];                    \
+                }                                                                               \
+            }                                                                                   \
+            for (Py_ssize_t y = 0; y < systems; y++)                                            \
+                for (Py_ssize_t f = 0; f < nfields; f++)                                        \
+                    out[(y * count + s) * nfields + f] = (int64_t)sum[y * nfields + f];         \
+            COUNT_DONE(done_count, 1);                                                          \
+        }                                                                                       \
+    }
+GATHERED_SUMS(gathered_sums_u32, uint32_t)
+GATHERED_SUMS(gathered_sums_i64, int64_t)
+
 /* bootstrap_sums(state, rows, nfields, samples[, first, last[, gather[, spill]]]): per
  * system (a buffer of n x nfields uint32 each), the column sums of resamples
  * first .. last-1 of `samples` (all by default), drawn in order from the
  * state, so that threads can each sum a range of the same draws. gather
- * (default): sum from a segment-major int64 copy of every system's rows;
+ * (default): sum from a segment-major copy of every system's rows (uint32
+ * where a resample's sums fit, else int64);
  * else from the rows themselves, with no copy (for rows too large to copy),
  * by counted_sums. */
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
@@ -242,6 +282,7 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     if (twister_load(state, &t) < 0) goto done;
     Py_ssize_t count = last - first, width = systems * nfields;
     if (gather) {
+        /* int64 room: the copy is made as uint32 where that will do */
         by_segment = PyMem_RawMalloc(n * width * sizeof(int64_t));
         sum = PyMem_RawMalloc(width * sizeof(int64_t));
     } else {
@@ -256,37 +297,24 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     if (!result) goto done;
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
-    double dn = (double)n;
     /* the draws of the resamples before `first`, passed over (two words a
      * draw) */
     twister_skip(&t, 2 * first * n);
-    if (gather) {
-        /* a segment-major int64 copy: a draw adds one contiguous run of every
-         * system's fields (fastest while the copy is small) */
+    uint32_t most = 0;
+    if (gather)
         for (Py_ssize_t y = 0; y < systems; y++)
-            for (Py_ssize_t j = 0; j < n; j++)
-                for (Py_ssize_t f = 0; f < nfields; f++)
-                    by_segment[j * width + y * nfields + f] =
-                        int_cell(views[y].buf, (int)views[y].itemsize, j * nfields + f);
-        Py_ssize_t drawn[TWISTER_BLOCK];
-        uint32_t words[2 * TWISTER_BLOCK];
-        for (Py_ssize_t s = 0; s < count; s++) {
-            memset(sum, 0, width * sizeof(int64_t));
-            for (Py_ssize_t j0 = 0; j0 < n; j0 += TWISTER_BLOCK) {
-                /* random.choices: population[floor(random() * n)], one draw
-                 * for every system (the resamples are paired) */
-                Py_ssize_t m = n - j0 < TWISTER_BLOCK ? n - j0 : TWISTER_BLOCK;
-                twister_choices(&t, dn, drawn, m, words);
-                for (Py_ssize_t i = 0; i < m; i++) {
-                    const int64_t *row = by_segment + drawn[i] * width;
-                    for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];
-                }
+            for (Py_ssize_t k = 0; k < n * nfields; k++) {
+                uint32_t x = int_cell(views[y].buf, (int)views[y].itemsize, k);
+                most = x > most ? x : most;
             }
-            for (Py_ssize_t y = 0; y < systems; y++)
-                memcpy(out + (y * count + s) * nfields, sum + y * nfields,
-                       nfields * sizeof(int64_t));
-            COUNT_DONE(done_count, 1);
-        }
+    /* a resample's sums are at most n times the largest cell: where that
+     * fits in 32 bits, the copy and the sums are uint32 (half the memory a
+     * draw reads, twice the fields an instruction adds: 2x on 15 WMT
+     * systems' BLEU and chrF rows) */
+    if (gather && (uint64_t)most * (uint64_t)n <= UINT32_MAX) {
+        gathered_sums_u32(&t, views, systems, nfields, n, count, by_segment, sum, out, done_count);
+    } else if (gather) {
+        gathered_sums_i64(&t, views, systems, nfields, n, count, by_segment, sum, out, done_count);
     } else {
         counted_sums(&t, views, systems, nfields, n, count, (uint8_t)spill, counts, sum, out,
                      done_count);
