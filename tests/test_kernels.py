@@ -454,21 +454,17 @@ def test_calibration_kernels_refuse_bad_calls():
 @needs_accel
 def test_item_pairs_weigh_unrated_items_as_item_weights_does():
     """The kernel weighs items of other pair counts (NaN cells) as
-    pairs.item_weights would, given or made; past 2^62 pairs of weight it
-    refuses, and MetaKernels.item_pairs counts with the reference."""
+    pairs.item_weights would; past 2^62 pairs of weight it refuses, and
+    MetaKernels.item_pairs counts with the reference."""
     from array import array
 
     from bleukit.meta import _kernels
-    from bleukit.meta.pairs import item_pairs, item_weights
+    from bleukit.meta.pairs import item_pairs
 
     nan = float("nan")
     metric = [[nan, 1.0, 2.0, 0.5], [3.0, 1.0, nan, 0.25], [1.0, 2.0, 0.0, 0.5]]
     human = [[1.0, nan, 2.0, 1.0], [0.0, 1.0, 1.0, 2.0], [2.0, 0.0, 1.0, 1.0]]
-    flat = [array("d", [x for row in m for x in row]) for m in (metric, human)]
-    weights = item_weights([[h if m == m else m for m, h in zip(*rows)]
-                            for rows in zip(metric, human)])  # fmt: skip
-    given = _kernels.item_pairs(*flat, 3, 4, 0.0, array("q", weights))
-    assert _kernels.item_pairs(*flat, 3, 4, 0.0) == given
+    assert C.item_pairs(metric, human, 0.0) == item_pairs(metric, human, 0.0)
     # item j rated for j + 2 of 40 systems: the pair counts' least common
     # multiple passes what the kernel's sweep sums exactly
     systems, items = 40, 39

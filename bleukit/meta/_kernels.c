@@ -375,7 +375,7 @@ done:
     return result;
 }
 
-/* item_pairs(metric, human, systems, items, threshold[, weights]) -> (bytes, epsilon):
+/* item_pairs(metric, human, systems, items, threshold) -> (bytes, epsilon):
  * per item (column) of two systems x items matrices of doubles (system-
  * major), how its pairs of systems compare, as bleukit.meta.pairs.item_pairs
  * counts them (the reference): concordant, discordant, tied in the metric
@@ -385,8 +385,8 @@ done:
  * (items x 9 int64). The epsilon is tie calibration's (meta.pairs.calibrate),
  * the mean share kept exactly as a count of agreeing pairs. A NaN cell is
  * not rated and its pairs are not counted; items then have other pair
- * counts, and ``weights`` (items int64, meta.pairs.item_weights; made here
- * where not given: rated_item_weights) weigh each item's pairs in the sweep. */
+ * counts, and their weights (meta.pairs.item_weights of the rated cells:
+ * rated_item_weights) weigh each item's pairs in the sweep. */
 
 static int64_t gcd64(int64_t a, int64_t b) {
     while (b) {
@@ -401,7 +401,7 @@ static int64_t gcd64(int64_t a, int64_t b) {
  * NaN), into weight (items int64): per item, the least common multiple of
  * the items' pair counts over its own (0 for an item without pairs). -1
  * where the weights would pass what the sweep sums exactly (the largest
- * weight times every pair under 2^62, as the caller checked before). */
+ * weight times every pair must stay under 2^62). */
 static int rated_item_weights(const double *m, const double *h, Py_ssize_t systems,
                               Py_ssize_t items, int64_t *weight) {
     const int64_t limit = (int64_t)1 << 62;
@@ -517,21 +517,19 @@ static inline int pair_agrees(double dm, double dh) {
 
 static PyObject *item_pairs(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer mbuf, hbuf, wbuf = {0};
+    Py_buffer mbuf, hbuf;
     Py_ssize_t systems, items;
     double threshold;
-    if (!PyArg_ParseTuple(args, "y*y*nnd|y*", &mbuf, &hbuf, &systems, &items, &threshold, &wbuf))
+    if (!PyArg_ParseTuple(args, "y*y*nnd", &mbuf, &hbuf, &systems, &items, &threshold))
         return NULL;
     PyObject *result = NULL, *counts = NULL;
     uint64_t *events = NULL;
     uint32_t *owner = NULL;
-    int64_t *good = NULL, *made = NULL;
-    const int64_t *weight = wbuf.buf;
+    int64_t *good = NULL, *weight = NULL;
     if (systems < 0 || items < 0 || mbuf.len != hbuf.len ||
-        mbuf.len != systems * items * (Py_ssize_t)sizeof(double) ||
-        (weight && wbuf.len != items * (Py_ssize_t)sizeof(int64_t)) || items > UINT32_MAX) {
+        mbuf.len != systems * items * (Py_ssize_t)sizeof(double) || items > UINT32_MAX) {
         PyErr_SetString(PyExc_ValueError, "item_pairs: metric and human must be systems x items "
-                                          "float64, weights items int64");
+                                          "float64");
         goto done;
     }
     const double *m = mbuf.buf, *h = hbuf.buf;
@@ -540,8 +538,8 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
     events = malloc((items * per_item + 1) * sizeof(uint64_t));
     owner = malloc((items * per_item + 1) * sizeof(uint32_t));
     good = calloc(items + 1, sizeof(int64_t));
-    made = weight ? NULL : malloc((items + 1) * sizeof(int64_t));
-    if (!counts || !events || !good || !owner || (!weight && !made)) {
+    weight = malloc((items + 1) * sizeof(int64_t));
+    if (!counts || !events || !good || !owner || !weight) {
         if (counts) PyErr_NoMemory();
         goto done;
     }
@@ -582,13 +580,10 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
             }
         good[j] = c[0] + c[4];
     }
-    /* items of other pair counts weigh their pairs: given weights, or
-     * those of the rated cells (without, the sweep would pool them) */
-    if (unrated && !weight) {
-        if (rated_item_weights(m, h, systems, items, made) < 0) failed = 2;
-        weight = made;
-    }
-    uint32_t *weighed = weight ? owner : NULL; /* none: every pair weighs 1 */
+    /* items of other pair counts weigh their pairs (without, the sweep
+     * would pool them); else every pair weighs 1 */
+    if (unrated && rated_item_weights(m, h, systems, items, weight) < 0) failed = 2;
+    uint32_t *weighed = unrated ? owner : NULL;
     if (!failed && nevents > 0) {
         /* every item has per_item pairs: the mean share is the agreeing
          * pairs over all of them, kept exactly as a count; items of other
@@ -625,10 +620,9 @@ done:
     free(events);
     free(owner);
     free(good);
-    free(made);
+    free(weight);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&hbuf);
-    if (wbuf.obj) PyBuffer_Release(&wbuf);
     return result;
 }
 
@@ -1187,9 +1181,7 @@ typedef struct {
 /* A number's key: unsigned, in the doubles' order, -0.0 the key of 0.0 (they
  * compare equal); not for NaN, which the callers leave out or refuse. */
 static inline uint64_t order_key(double x) {
-    uint64_t bits;
-    x += 0.0; /* -0.0 + 0.0 is 0.0 */
-    memcpy(&bits, &x, sizeof bits);
+    uint64_t bits = double_bits(x + 0.0); /* -0.0 + 0.0 is 0.0 */
     return bits >> 63 ? ~bits : bits | ((uint64_t)1 << 63);
 }
 
@@ -1811,9 +1803,9 @@ static inline int64_t pairs_of(int64_t c) { return c * (c - 1) / 2; }
  * lane whose weight is 0 there adds 0. weight, tree, by_rank and
  * window_rank are int32 ((g->ranks + 1) x PAIR_LANES): a resample draws
  * each system's items once over, so a lane's weights sum to at most the
- * cells, which the caller keeps below 2^31 (the pair counts are int64).
- * Sixteen int32 lanes move twice the resamples of eight int64 ones through
- * the same vector instructions and cache lines. */
+ * cells, which the caller keeps below 2^31 (the pair counts are int64):
+ * half the memory of int64 lanes (sixteen int32 lanes were slower: the
+ * tree then spills out of L2). */
 #define PAIR_LANES 8
 
 static inline int lanes_zero(const int32_t *w) {
@@ -1961,10 +1953,13 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     scratch = malloc((size + 1) * sizeof(double));
     weight = malloc((items + 1) * PAIR_LANES * sizeof(int32_t));
     tree = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
-    by_rank = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
-    window_rank = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
-    if (!result || !groups || !entries || !scratch || !weight || !tree || !by_rank ||
-        !window_rank) {
+    /* the window's tables: only away from epsilon 0 (runs_pair_counts_lanes) */
+    if (epsilon != 0) {
+        by_rank = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
+        window_rank = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
+    }
+    if (!result || !groups || !entries || !scratch || !weight || !tree ||
+        (epsilon != 0 && (!by_rank || !window_rank))) {
         if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
@@ -2362,13 +2357,13 @@ static PyMethodDef methods[] = {
      "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"
      "calibrated epsilon, the pairs agreeing there, and all pairs; exact."},
     {"item_pairs", item_pairs, METH_VARARGS,
-     "item_pairs(metric, human, systems, items, threshold[, weights]) -> (bytes, epsilon)\n\n"
+     "item_pairs(metric, human, systems, items, threshold) -> (bytes, epsilon)\n\n"
      "Per item of two systems x items float64 matrices, how its pairs compare (9\n"
      "int64: concordant, discordant, metric ties, human ties, ties in both, DARR\n"
      "concordant and discordant, agreeing at the calibrated epsilon, all), and\n"
      "that epsilon (bleukit.meta.pairs.item_pairs is the reference). NaN cells\n"
-     "(not rated): the items' pairs weighed by weights, or by those of the rated\n"
-     "cells (OverflowError past 2^62)."},
+     "(not rated): the items' pairs weighed as meta.pairs.item_weights weighs them\n"
+     "(OverflowError past 2^62)."},
     {"swap_tables", swap_tables, METH_VARARGS,
      "swap_tables(za, zb, human, systems, items, kind, threshold[, weights])\n"
      "-> (first, second, table)\n\n"

@@ -26,7 +26,6 @@ def item_pairs(
     systems: int,
     items: int,
     threshold: float,
-    weights: Buffer = ...,
     /,
 ) -> tuple[bytes, float]: ...
 def swap_tables(

@@ -456,11 +456,12 @@ class CompiledMetaKernels(MetaKernels):
         return memoryview(sums).cast("q").tolist()
 
     def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
-        kernel = self.module
-        if len(metric) != len(human) or any(map(math.isnan, itertools.chain(metric, human))):
-            # the reference refuses vectors of two lengths, and places NaN
+        try:
+            return Pairs(*self.module.pair_counts(array("d", metric), array("d", human)))
+        except ValueError:
+            # vectors of two lengths, which the reference refuses, or a NaN,
+            # which the kernel's order has no place for: the reference's
             return super().pair_counts(metric, human)
-        return Pairs(*kernel.pair_counts(array("d", metric), array("d", human)))
 
     def rated_pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
         if len(metric) != len(human):
