@@ -16,7 +16,7 @@ def block_words(text: str, mode: int, categories: bytes = ..., /) -> str: ...
 def bootstrap_sums(
     state: tuple[int, ...],
     rows: Sequence[Buffer],
-    nfields: int,
+    nfields: int | Sequence[int],
     samples: int,
     first: int = ...,
     last: int = ...,

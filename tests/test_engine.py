@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import random
 from array import array
 
 import pytest
@@ -457,6 +458,72 @@ def test_compiled_resamplers_read_uint16_and_uint32_rows_side_by_side(gather_byt
 
     for cols in (narrow, wide):
         assert c.group_sums(cols, groups, 3) == group_sums(cols, groups, 3)
+
+
+@needs_accel
+@pytest.mark.parametrize("gather_bytes", [0, 1 << 30])
+@pytest.mark.parametrize("threads_", [1, 2])
+def test_compiled_bootstrap_sums_systems_of_several_widths_in_one_pass(threads_, gather_bytes,
+                                                                       monkeypatch):  # fmt: skip
+    """The systems of several variants (rows of 6, 10 and 4 fields) and one
+    the kernel cannot read (a Fraction length: the reference sums it) share
+    one call and its draws: each system's sums are those it has alone."""
+    from fractions import Fraction
+
+    monkeypatch.setattr(compiled, "_SPLIT_ROW_BYTES", 0)
+    monkeypatch.setattr(compiled, "_GATHER_BYTES", gather_bytes)
+    bleu4 = bleukit.load_variant("BLEUw4")
+    bleu1 = bleukit.load_variant("BLEUw4", max_order=1)
+
+    def segments(order: int, k: int) -> list[Stats]:
+        return [Stats(i % 7 + k, i % 5, tuple((i + j) % 3 for j in range(order)),
+                      tuple(i % 7 + 3 for _ in range(order)), 1) for i in range(33)]  # fmt: skip
+
+    odd = segments(2, 1)
+    odd[4] = Stats(2, Fraction(7, 2), (1, 0), (2, 1), 1)
+    systems = [Columns(segments(2, 0), BLEU2), Columns(segments(4, 1), bleu4),
+               Columns(odd, BLEU2), Columns(segments(1, 2), bleu1)]  # fmt: skip
+    assert [c.width for c in systems] == [6, 10, 6, 4] and not systems[2].packable
+    draws = Draws.from_seed(33, 70, 11)
+    with threads.call_limited(threads_):
+        together = ENGINES.get("c").bootstrap_rows(systems, draws)
+    alone = [bootstrap_rows([c], draws)[0] for c in systems]
+    assert [list(r) for r in together] == alone
+
+
+@needs_accel
+@pytest.mark.parametrize("threads_", [1, 2])
+def test_compiled_counted_bootstrap_sums_blocks_of_many_segments(threads_, monkeypatch):
+    """Counted resamples of 2,600 segments (past a block of 2,048 and over
+    eleven of 256, the last ones partial) with fields up to 65,535, the
+    largest of uint16 rows: the reference's sums."""
+    monkeypatch.setattr(compiled, "_SPLIT_ROW_BYTES", 0)
+    monkeypatch.setattr(compiled, "_GATHER_BYTES", 0)
+    rng = random.Random(5)
+
+    def system() -> Columns:
+        return Columns([Stats(rng.choice([0, 1, 65_535]), rng.randrange(65_536),
+                              (rng.randrange(9), rng.choice([0, 65_535])), (65_535, 7), 1)
+                        for _ in range(2_600)], BLEU2)  # fmt: skip
+
+    systems = [system(), system()]
+    assert all(c.rows is not None and c.rows.typecode == "H" for c in systems)
+    draws = Draws.from_seed(2_600, 21, 8)
+    with threads.call_limited(threads_):
+        got = ENGINES.get("c").bootstrap_rows(systems, draws)
+    assert [list(r) for r in got] == bootstrap_rows(systems, draws)
+
+
+@needs_accel
+def test_compiled_bootstrap_refuses_a_width_for_each_system_but_one():
+    kernel = compiled.accelerator()
+    state = Draws.from_seed(2, 5, 1).state
+    rows = [array("I", [0, 0]), array("I", [0] * 4)]
+    assert len(kernel.bootstrap_sums(state, rows, [1, 2], 5)) == 5 * 3 * 8
+    with pytest.raises(ValueError, match="one nfields a system"):
+        kernel.bootstrap_sums(state, rows, [1], 5)
+    with pytest.raises(ValueError, match="n >= 1 the same for all"):
+        kernel.bootstrap_sums(state, rows, [1, 1], 5)
 
 
 @needs_accel

@@ -285,3 +285,36 @@ def test_resampling_limb_rows_gives_what_whole_information_gave(test, monkeypatc
     monkeypatch.setattr(NistVariant, "from_row", lambda self, sums, n, last: tuple(sums))
     whole = results()
     assert all(r == whole[0] for r in [*limbs, *whole])
+
+
+@given(
+    st.integers(1, 6),
+    st.lists(
+        st.tuples(
+            st.one_of(st.integers(0, 500), st.fractions(0, 500)),
+            st.integers(0, 300),
+            st.lists(st.integers(0, 2**70), min_size=6, max_size=6),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.booleans(),
+)
+def test_scores_of_summed_rows_are_those_of_their_statistics(order, segments, two_sides):
+    """``score_sums`` (a field at a time) gives the floats of each summed
+    row's statistics scored one by one (``Metric.score_sums``), for rows
+    alone and for a trial's two sides, Fraction lengths included."""
+    from bleukit.core.resampling import Columns
+    from bleukit.metrics.base import Metric
+
+    variant = bleukit.load_metric("NIST", max_order=order)
+    stats = [(ref, *[max(grams - k, 0) for k in range(order)], *info[:order])
+             for ref, grams, info in segments]  # fmt: skip
+    cols = Columns(stats, variant)
+    rows = [x for s in stats for x in variant.row(s)]
+    # the other side: the same rows, the last first
+    w = cols.width
+    other = rows[-w:] + rows[:-w] if two_sides else None
+    expected = Metric.score_sums(variant, cols, rows, other)
+    assert variant.score_sums(cols, rows, other) == expected
+    assert len(expected) == len(stats)

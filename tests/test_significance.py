@@ -230,15 +230,36 @@ def test_compare_and_intervals_read_collected_statistics_as_the_tests_do():
     refs = ["the cat sat on the mat", "a dog barked", "the mat is red"] * 5
     named = [("a", ["the cat sat", "a dog barked", "a red mat"] * 5),
              ("b", ["the cat sat on a mat", "dog barked", "the mat is red"] * 5)]  # fmt: skip
-    metrics = [VARIANT, bleukit.load_metric("chrF")]
+    # metrics of two engines, resampled together (one pass of draws an
+    # engine: ``bootstrap_together``), each as it is alone
+    metrics = [VARIANT, bleukit.load_metric("chrF"), bleukit.load_metric("NIST"),
+               bleukit.load_variant("BLEUw4", engine="python")]  # fmt: skip
     stats = collect(metrics, named, [refs])
     spec = SMALL["bs"]
     for metric, comparison in zip(metrics, compare(metrics, stats, spec)):
-        expected = paired_test(metric, stats_for(metric, refs, *(h for _, h in named)), 1, spec)
+        systems = stats_for(metric, refs, *(h for _, h in named))
+        expected = paired_test(metric, [(n, s) for (n, _), (_, s) in zip(named, systems)], 1, spec)
         assert comparison.variant == metric.name
         assert comparison.signature.long == metric.signature(1).with_test(spec).long
-        assert [r.p_value for r in comparison.rows] == [r.p_value for r in expected]
-        assert [r.result.score for r in comparison.rows] == [r.result.score for r in expected]
+        assert list(comparison.rows) == expected
         (one,) = intervals(metric, stats, [("b", "system B")], spec)
         alone = confidence(metric, stats_for(metric, refs, named[1][1])[0][1], 1, spec)
         assert (one.system, one.interval) == ("system B", alone.interval)
+
+
+def test_all_pairs_of_metrics_resampled_together_are_each_metrics_own():
+    """``rank_all`` resamples every metric's systems over one pass of the
+    draws (an engine's): each ranking is the one ``rank`` gives alone."""
+    from bleukit.corpus.systems import collect
+    from bleukit.significance.ranking import rank, rank_all
+
+    refs = ["the cat sat on the mat", "a dog barked", "the mat is red"] * 4
+    named = [("a", ["the cat sat", "a dog barked", "a red mat"] * 4),
+             ("b", ["the cat sat on a mat", "dog barked", "the mat is red"] * 4),
+             ("c", ["a cat", "the dog barked", "mat red"] * 4)]  # fmt: skip
+    metrics = [VARIANT, bleukit.load_metric("chrF"), bleukit.load_metric("TER")]
+    stats = collect(metrics, named, [refs])
+    for metric, ranking in zip(metrics, rank_all(metrics, stats, SMALL["bs"])):
+        systems = stats_for(metric, refs, *(h for _, h in named))
+        alone = rank(metric, [(n, s) for (n, _), (_, s) in zip(named, systems)], 1, SMALL["bs"])
+        assert ranking == alone

@@ -232,20 +232,23 @@ def _rows_of(flat: list[Any], width: int) -> list[list[Any]]:
 
 
 def _split_resamples(
-    part: Callable[[int, int], list[Any]], count: int, size: int, systems: int, width: int
+    part: Callable[[int, int], list[Any]], count: int, size: int, widths: Sequence[int]
 ) -> list[list[Any]]:
-    """Per system, its sums of resamples 0 .. ``count`` - 1, ``width``
-    values each: ``part(lo, hi)`` sums resamples lo .. hi - 1 of every
-    system (systems x (hi - lo) x width), on one thread, or past
-    ``_SPLIT_ROW_BYTES`` of rows (``size``) on each, a range each (drawing,
-    and passing over, the draws of those before it): the sums are the same."""
+    """Per system, its sums of resamples 0 .. ``count`` - 1, its width
+    (``widths``) values each: ``part(lo, hi)`` sums resamples lo .. hi - 1
+    of every system (each system's (hi - lo) x width in turn), on one
+    thread, or past ``_SPLIT_ROW_BYTES`` of rows (``size``) on each, a range
+    each (drawing, and passing over, the draws of those before it): the
+    sums are the same."""
     parts = max(1, min(workers(), count)) if size > _SPLIT_ROW_BYTES else 1
     ranges = list(itertools.pairwise(count * p // parts for p in range(parts + 1)))
-    per_system: list[list[Any]] = [[] for _ in range(systems)]
+    per_system: list[list[Any]] = [[] for _ in widths]
     for flat, (lo, hi) in zip(ordered_map(lambda r: part(*r), ranges, parts), ranges):
-        per = (hi - lo) * width
-        for k, acc in enumerate(per_system):
-            acc.extend(flat[k * per : (k + 1) * per])
+        at = 0
+        for width, acc in zip(widths, per_system):
+            per = (hi - lo) * width
+            acc.extend(flat[at : at + per])
+            at += per
     return per_system
 
 
@@ -573,8 +576,6 @@ class CompiledEngine(Engine):
         return [list(flat[g * cols.width : (g + 1) * cols.width]) for g in range(count)]
 
     def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
-        if accelerator() is None or not all(c.packable for c in systems):
-            return super().bootstrap_sums(systems, draws)
         flats = self.bootstrap_rows(systems, draws)
         return [_resample_stats(cols, flat) for flat, cols in zip(flats, systems)]
 
@@ -592,7 +593,7 @@ class CompiledEngine(Engine):
             sums = kernel.pcg64_bootstrap(words, flats, width, samples, lo, hi, progress)
             return memoryview(sums).cast("d").tolist()
 
-        per_system = _split_resamples(part, samples, size, len(systems), width)
+        per_system = _split_resamples(part, samples, size, [width] * len(systems))
         return [_rows_of(values, width) for values in per_system]
 
     def sacrebleu_randomization(
@@ -620,12 +621,23 @@ class CompiledEngine(Engine):
         return sides[0], sides[1], PcgState.from_words(after)
 
     def bootstrap_rows(self, systems: Sequence[Columns], draws: Draws) -> list[Sequence[RefLength]]:
+        """The kernel sums the systems whose rows it reads (the systems of
+        several variants together: one pass of draws for all of them), the
+        reference the others, from the same draws."""
         kernel = accelerator()
-        if kernel is None or not all(c.packable for c in systems):
-            return super().bootstrap_rows(systems, draws)
-        width, count = systems[0].width, draws.count
+        packed = [k for k, c in enumerate(systems) if kernel is not None and c.packable]
+        others = [k for k in range(len(systems)) if k not in set(packed)]
+        out: list[Sequence[RefLength]] = [[] for _ in systems]
+        if others:
+            rest = super().bootstrap_rows([systems[k] for k in others], draws)
+            for k, flat in zip(others, rest):
+                out[k] = flat
+        if not packed:
+            return out
+        assert kernel is not None
+        widths, count = [systems[k].width for k in packed], draws.count
         # each system's rows as they are (no joined copy)
-        rows = [c.rows for c in systems]
+        rows = [systems[k].rows for k in packed]
         size = sum(len(r) * r.itemsize for r in rows if r is not None)
         # the kernel's segment-major int64 copy of the rows is faster, and
         # costs twice their memory: made only while it is small
@@ -634,11 +646,13 @@ class CompiledEngine(Engine):
 
         def part(lo: int, hi: int) -> list[int]:
             sums = kernel.bootstrap_sums(
-                draws.state, rows, width, count, lo, hi, gather, 255, progress
+                draws.state, rows, widths, count, lo, hi, gather, 255, progress
             )
             return memoryview(sums).cast("q").tolist()
 
-        return list(_split_resamples(part, count, size, len(systems), width))
+        for k, flat in zip(packed, _split_resamples(part, count, size, widths)):
+            out[k] = flat
+        return out
 
     def split_sums(
         self, cols: Columns, draws: Draws

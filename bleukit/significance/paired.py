@@ -95,11 +95,6 @@ def _p_value(sample_stats: Sequence[float], observed: float) -> float:
     return (c + 1) / (len(sample_stats) + 1)
 
 
-def _score_all(metric: AnyMetric, systems: Sequence[Columns], draws: Draws) -> list[list[float]]:
-    """Per system, the score of every bootstrap resample."""
-    return [metric.score_values(it) for it in metric.engine.bootstrap_sums(systems, draws)]
-
-
 # ------------------------------------------------------------ entry points
 
 
@@ -195,15 +190,26 @@ def compare(
 ) -> list[Comparison]:
     """Every system of ``stats`` tested against the first (the baseline)
     under each metric (``bleukit compare``, the HTML report)."""
-    # the resamples and trials ahead, for the progress line: every
-    # metric's bootstrap, and with randomization each system's trials
+    # the resamples and trials ahead, for the progress line: the bootstrap
+    # (exact: one pass for the metrics of an engine; sacrebleu's: one a
+    # metric), and with randomization each system's trials
     trials = spec.samples * (len(stats.systems) - 1) if spec.test == "ar" else 0
-    plan(len(metrics) * (spec.bootstrap_samples + trials))
+    exact = spec.compat != "sacrebleu"
+    passes = bootstrap_calls(metrics) if exact else len(metrics)
+    plan(passes * spec.bootstrap_samples + len(metrics) * trials)
     release_free_memory()  # before the resamplers' scratch (io.memory)
+
+    def systems_of(metric: AnyMetric) -> list[tuple[str, Sequence[Any]]]:
+        return [(name, stats.segment_stats(metric, name)) for name in stats.systems]
+
+    # exact: every metric's columns at once, resampled together; sacrebleu's
+    # mode holds one metric's float rows at a time (its memory)
+    tested = [(m, paired_columns(m, systems_of(m), spec)) for m in metrics] if exact else []
+    boots = bootstrap_together(tested, spec) if exact else []
     comparisons = []
-    for metric in metrics:
-        systems = [(name, stats.segment_stats(metric, name)) for name in stats.systems]
-        rows = paired_test(metric, systems, stats.nrefs, spec)
+    for k, metric in enumerate(metrics):
+        given = (tested[k][1], boots[k]) if exact else (None, None)
+        rows = paired_test(metric, systems_of(metric), stats.nrefs, spec, *given)
         signature = metric.signature(stats.nrefs).with_test(spec)
         comparisons.append(
             Comparison(metric.name, signature, rows, higher_is_better=metric.higher_is_better)
@@ -216,14 +222,18 @@ def paired_test(
     systems: Sequence[tuple[str, Sequence[Any]]],
     nrefs: int | str,
     spec: SignificanceSpec,
+    columns: Sequence[Columns] | None = None,
+    boot: list[list[float]] | None = None,
 ) -> list[SystemResult]:
-    """The first system is the baseline; every other is tested against it."""
-    columns = paired_columns(metric, systems, spec)
+    """The first system is the baseline; every other is tested against it
+    (``columns``: the systems' resampling columns, and ``boot`` their
+    bootstrap scores, where the caller made them: ``bootstrap_together``)."""
+    columns = paired_columns(metric, systems, spec, columns)
     names = [name for name, _ in systems]
     results = [corpus_result(metric, c, nrefs) for c in columns]
     if spec.compat == "sacrebleu":
         return _paired_sacrebleu(names, results, _sacrebleu_run(metric, columns, spec.seed), spec)
-    return _paired_exact(metric, names, columns, results, spec)
+    return _paired_exact(metric, names, columns, results, spec, boot)
 
 
 def paired_columns(
@@ -281,11 +291,57 @@ def bootstrap_all(
 ) -> list[list[float]]:
     """Per system, its score on each of the same bootstrap resamples (none
     when the spec asks for no intervals)."""
+    return bootstrap_together([(metric, columns)], spec)[0]
+
+
+def bootstrap_together(
+    tested: Sequence[tuple[AnyMetric, Sequence[Columns]]], spec: SignificanceSpec
+) -> list[list[list[float]]]:
+    """``bootstrap_all`` of each metric's systems (its columns), the systems
+    of every metric on one engine summed over one pass of the draws (issue
+    42: a million segments' 1,000 resamples draw a billion indices, once a
+    run, not once a metric). The resamples are each metric's own: the same
+    seed and corpus draw the same ones."""
+    out: list[list[list[float]]] = [[[] for _ in columns] for _, columns in tested]
     if not spec.bootstrap_samples:
-        return [[] for _ in columns]
-    return _score_all(
-        metric, columns, Draws.from_seed(columns[0].n, spec.bootstrap_samples, spec.seed)
-    )
+        return out
+    for engine, members in _by_engine(tested):
+        systems = [c for k in members for c in tested[k][1]]
+        draws = Draws.from_seed(systems[0].n, spec.bootstrap_samples, spec.seed)
+        sums = iter(engine.bootstrap_sums(systems, draws))
+        for k in members:
+            metric, columns = tested[k]
+            out[k] = [metric.score_values(next(sums)) for _ in columns]
+    return out
+
+
+def _by_engine(
+    tested: Sequence[tuple[AnyMetric, Sequence[Columns]]],
+) -> list[tuple[Any, list[int]]]:
+    """The metrics (their positions) whose systems have one engine and one
+    corpus size, each group with its engine, in the order first met (a
+    metric without systems in none)."""
+    groups: list[tuple[Any, int, list[int]]] = []
+    for k, (metric, columns) in enumerate(tested):
+        if not columns:
+            continue
+        n = columns[0].n
+        group = next((g for g in groups if g[0] is metric.engine and g[1] == n), None)
+        if group is None:
+            groups.append((metric.engine, n, [k]))
+        else:
+            group[2].append(k)
+    return [(engine, members) for engine, _, members in groups]
+
+
+def bootstrap_calls(metrics: Sequence[AnyMetric]) -> int:
+    """How many bootstrap passes ``bootstrap_together`` makes for these
+    metrics' systems (one an engine): the progress line's resamples."""
+    engines: list[Any] = []
+    for metric in metrics:
+        if not any(e is metric.engine for e in engines):
+            engines.append(metric.engine)
+    return len(engines)
 
 
 def _paired_exact(
@@ -294,9 +350,11 @@ def _paired_exact(
     columns: Sequence[Columns],
     results: Sequence[Any],
     spec: SignificanceSpec,
+    boot: list[list[float]] | None = None,
 ) -> list[SystemResult]:
     # intervals: the same bootstrap resamples for every system
-    boot = bootstrap_all(metric, columns, spec)
+    if boot is None:
+        boot = bootstrap_all(metric, columns, spec)
 
     def interval(scores: list[float]) -> Interval | None:
         return percentile_interval(scores, spec.level) if scores else None

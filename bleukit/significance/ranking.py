@@ -28,7 +28,9 @@ from ..io.progress import plan
 from .multiple import Cluster, Correction, adjust, clusters
 from .paired import (
     bootstrap_all,
+    bootstrap_calls,
     bootstrap_p_value,
+    bootstrap_together,
     corpus_result,
     paired_columns,
     percentile_interval,
@@ -116,6 +118,7 @@ def _pair_p_values(
     nrefs: int | str,
     spec: SignificanceSpec,
     columns: Sequence[Columns] | None,
+    boot: list[list[float]] | None,
 ) -> tuple[list[SystemResult], dict[tuple[int, int], float]]:
     """Each system's result with its interval, and each pair's raw p-value
     (keyed by (earlier, later) position)."""
@@ -127,7 +130,8 @@ def _pair_p_values(
         rows, pairs = sacrebleu_all_pairs(metric, systems, nrefs, spec)
         return [SystemResult(r.system, r.result, r.interval) for r in rows], pairs
     columns = paired_columns(metric, systems, spec, columns)
-    boot = bootstrap_all(metric, columns, spec)
+    if boot is None:
+        boot = bootstrap_all(metric, columns, spec)
     results = [
         SystemResult(name, corpus_result(metric, cols, nrefs),
                      percentile_interval(scores, spec.level) if scores else None)
@@ -153,11 +157,13 @@ def rank(
     spec: SignificanceSpec,
     correction: Correction = "holm",
     columns: Sequence[Columns] | None = None,
+    boot: list[list[float]] | None = None,
 ) -> Ranking:
     """Every pair of ``systems`` (name, per-segment statistics) tested under
     ``spec``, the p-values corrected together, and the clusters; ``columns``:
-    the systems' resampling columns, where the caller has them."""
-    results, pairs = _pair_p_values(metric, systems, nrefs, spec, columns)
+    the systems' resampling columns, and ``boot`` their bootstrap scores,
+    where the caller has them (``paired.bootstrap_together``)."""
+    results, pairs = _pair_p_values(metric, systems, nrefs, spec, columns, boot)
     n = len(results)
     keys = sorted(pairs)
     corrected = dict(zip(keys, adjust([pairs[k] for k in keys], correction)))
@@ -186,17 +192,25 @@ def rank_all(
 ) -> list[Ranking]:
     """``rank`` of the systems of ``stats`` under each metric (``bleukit
     compare --all-pairs``), each metric's columns released once ranked."""
-    # the resamples and trials ahead, for the progress line: every
-    # metric's bootstrap, and with randomization every pair's trials
+    # the resamples and trials ahead, for the progress line: the bootstrap
+    # (exact: one pass for the metrics of an engine; sacrebleu's: one a
+    # metric), and with randomization every pair's trials
     pairs = len(stats.systems) * (len(stats.systems) - 1) // 2
-    plan(
-        len(metrics) * (spec.bootstrap_samples + (spec.samples * pairs if spec.test == "ar" else 0))
-    )
+    exact = spec.compat != "sacrebleu"
+    passes = bootstrap_calls(metrics) if exact else len(metrics)
+    trials = spec.samples * pairs if spec.test == "ar" else 0
+    plan(passes * spec.bootstrap_samples + len(metrics) * trials)
     release_free_memory()  # before the resamplers' scratch (io.memory)
+    # exact: every metric's columns at once, resampled together, each
+    # metric's released once ranked
+    tested = [(m, [stats.columns(m, s) for s in stats.systems]) for m in metrics] if exact else []
+    boots: Sequence[list[list[float]] | None] = (
+        bootstrap_together(tested, spec) if exact else [None] * len(metrics)
+    )
     rankings = []
-    for metric in metrics:
+    for metric, boot in zip(metrics, boots):
         systems = [(s, stats.segment_stats(metric, s)) for s in stats.systems]
         columns = [stats.columns(metric, s) for s in stats.systems]
-        rankings.append(rank(metric, systems, stats.nrefs, spec, correction, columns))
+        rankings.append(rank(metric, systems, stats.nrefs, spec, correction, columns, boot))
         stats.release_columns(metric)
     return rankings
