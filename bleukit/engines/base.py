@@ -184,7 +184,9 @@ class Engine(ABC):
 
     def bootstrap_sums(self, systems: Sequence[Columns], draws: Draws) -> list[Iterator[Any]]:
         """Per system, its statistics summed over each bootstrap resample
-        (``resampling.bootstrap_indices``)."""
+        (``resampling.bootstrap_indices``). The systems may be of several
+        variants, their columns of other widths: ``compare`` resamples every
+        metric's systems over one set of draws (``bootstrap_together``)."""
         from ..core.resampling import bootstrap_sums
 
         return bootstrap_sums(systems, draws)
