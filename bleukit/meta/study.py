@@ -460,10 +460,11 @@ class _Scores:
     sentences: st.Matrix
 
     @cached_property
-    def cells(self) -> list[float]:
+    def cells(self) -> array[float]:
         """The sentence scores z-normalized, system after system: PERM-BOTH's
-        cells, made once for every test of the variant."""
-        return zscores(self.sentences)
+        cells, made once for every test of the variant (float64: a pair's
+        kernels copy a system's slice as it is, not value by value)."""
+        return array("d", zscores(self.sentences))
 
 
 def _own(segments: Sequence[int], human_row: Sequence[float]) -> list[int]:
