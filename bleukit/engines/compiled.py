@@ -625,8 +625,10 @@ class CompiledEngine(Engine):
         several variants together: one pass of draws for all of them), the
         reference the others, from the same draws."""
         kernel = accelerator()
-        packed = [k for k, c in enumerate(systems) if kernel is not None and c.packable]
-        others = [k for k in range(len(systems)) if k not in set(packed)]
+        packed: list[int] = []
+        others: list[int] = []
+        for k, c in enumerate(systems):
+            (packed if kernel is not None and c.packable else others).append(k)
         out: list[Sequence[RefLength]] = [[] for _ in systems]
         if others:
             rest = super().bootstrap_rows([systems[k] for k in others], draws)
