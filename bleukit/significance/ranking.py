@@ -201,12 +201,14 @@ def rank_all(
     trials = spec.samples * pairs if spec.test == "ar" else 0
     plan(passes * spec.bootstrap_samples + len(metrics) * trials)
     release_free_memory()  # before the resamplers' scratch (io.memory)
-    # exact: every metric's columns at once, resampled together, each
-    # metric's released once ranked
+    # exact: every metric's columns at once, resampled together; only the
+    # statistics' cache holds them after, so each metric's are released
+    # once ranked
     tested = [(m, [stats.columns(m, s) for s in stats.systems]) for m in metrics] if exact else []
     boots: Sequence[list[list[float]] | None] = (
         bootstrap_together(tested, spec) if exact else [None] * len(metrics)
     )
+    del tested
     rankings = []
     for metric, boot in zip(metrics, boots):
         systems = [(s, stats.segment_stats(metric, s)) for s in stats.systems]
