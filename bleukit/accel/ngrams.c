@@ -82,6 +82,24 @@ static void group_entries(Segment *s, Entry *e, Py_ssize_t n) {
     memcpy(e, s->tmp, n * sizeof(Entry));
 }
 
+/* Two occurrences sharing their first `depth` symbols (depth >= 1), one of
+ * the hypothesis and one of a reference: each order from depth on that both
+ * extend to with equal symbols is one clipped match (a count of one on each
+ * side); two of one side never match. Most groups past the first symbols
+ * are such pairs: this is what refine would count, without its sorting. */
+static void refine_pair(const Segment *s, const Entry *a, const Entry *b, int depth) {
+    if ((a->src == 0) == (b->src == 0)) return;
+    const Entry *h = a->src == 0 ? a : b, *r = a->src == 0 ? b : a;
+    uint32_t hend = s->ends[0], rend = s->ends[r->src];
+    int d = depth;
+    s->matches[d - 1]++;
+    for (; d < s->order; d++) {
+        uint32_t ph = h->pos + (uint32_t)d, pr = r->pos + (uint32_t)d;
+        if (ph >= hend || pr >= rend || s->seq[ph] != s->seq[pr]) break;
+        s->matches[d]++;
+    }
+}
+
 /* e[0..n) share their first `depth` symbols */
 static void refine(Segment *s, Entry *e, Py_ssize_t n, int depth) {
     if (depth > 0) {
@@ -118,7 +136,8 @@ static void refine(Segment *s, Entry *e, Py_ssize_t n, int depth) {
     while (lo < m) {
         Py_ssize_t hi = lo + 1;
         while (hi < m && e[hi].key == e[lo].key) hi++;
-        if (hi - lo > 1) refine(s, e + lo, hi - lo, depth + 1);
+        if (hi - lo == 2) refine_pair(s, e + lo, e + lo + 1, depth + 1);
+        else if (hi - lo > 2) refine(s, e + lo, hi - lo, depth + 1);
         lo = hi;
     }
 }
