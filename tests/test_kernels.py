@@ -8,6 +8,7 @@ import ast
 import itertools
 import math
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -272,8 +273,8 @@ def test_compiled_pooled_calibration_equals_the_reference(n, few, collect, data)
        st.sampled_from([0.0, 0.0, 0.2, 0.5, 0.30000000000000004, 3.0]), st.data())  # fmt: skip
 def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draws, by, eps, data):
     """The pair counts of bootstrap resamples in C (each group sorted once,
-    the resamples as weights, eight at a time: counts of one, eight and more
-    resamples; at epsilon 0 from runs of equal scores) are the reference's
+    the resamples as weights, sixteen or eight at a time: counts of one,
+    sixteen and more resamples; at epsilon 0 from runs of equal scores) are the reference's
     recount of the repeated scores, ties within epsilon and self-pairs of
     repeated items included, unrated (NaN) cells left out."""
     cell = st.sampled_from([0.0, -0.0, 0.5, 1.0, 2.5, -1.0, 0.30000000000000004, float("nan")])
@@ -283,6 +284,23 @@ def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draw
     indices = [data.draw(row) for _ in range(draws)]
     expected = PY.resampled_pair_counts(metric, human, indices, by, eps)
     assert C.resampled_pair_counts(metric, human, indices, by, eps) == expected
+
+
+@needs_accel
+@pytest.mark.parametrize("items", [65_535, 65_536])
+def test_compiled_resampled_pair_counts_at_the_edge_of_16_bit_lanes(items):
+    """A group of fewer than 65,536 cells is counted in 16-bit lanes with
+    32-bit sums; from 65,536 in 32-bit lanes with 64-bit sums. At the edge,
+    one item drawn every time weighs the whole resample, the largest run,
+    tree node and sum of squares there can be, and the counts are still the
+    reference's."""
+    rng = random.Random(items)
+    metric = [[rng.choice([0.0, 0.5, 1.0]) for _ in range(items)]]
+    human = [[rng.random() for _ in range(items)]]
+    indices = [[7] * items, list(range(items)), [rng.randrange(items) for _ in range(items)]]
+    for by in (False, True):
+        expected = PY.resampled_pair_counts(metric, human, indices, by)
+        assert C.resampled_pair_counts(metric, human, indices, by) == expected
 
 
 @needs_accel

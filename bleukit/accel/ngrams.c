@@ -131,6 +131,14 @@ static void refine(Segment *s, Entry *e, Py_ssize_t n, int depth) {
             e[m++] = x;
         }
     }
+    if (m <= 3) {
+        /* a few occurrences: their groups by comparing keys, not sorting */
+        if (m == 3 && e[0].key == e[1].key && e[1].key == e[2].key) refine(s, e, 3, depth + 1);
+        else if (m >= 2 && e[0].key == e[1].key) refine_pair(s, e, e + 1, depth + 1);
+        else if (m == 3 && e[0].key == e[2].key) refine_pair(s, e, e + 2, depth + 1);
+        else if (m == 3 && e[1].key == e[2].key) refine_pair(s, e + 1, e + 2, depth + 1);
+        return;
+    }
     group_entries(s, e, m);
     Py_ssize_t lo = 0;
     while (lo < m) {

@@ -1814,6 +1814,26 @@ static inline int lanes_zero(const int32_t *w) {
     return !any;
 }
 
+/* dst[0..L) += src[0..L), lanes of LANE: GCC and Clang add them as one
+ * vector (their vectorizers left the Fenwick trees' steps of the lane
+ * kernels below scalar), others lane by lane */
+#if defined(__GNUC__)
+#define LANES_ADD(dst, src, LANE, L)                                                            \
+    do {                                                                                        \
+        typedef LANE lanes_v_ __attribute__((vector_size((L) * sizeof(LANE))));                 \
+        lanes_v_ a_, b_;                                                                        \
+        memcpy(&a_, (dst), sizeof a_);                                                          \
+        memcpy(&b_, (src), sizeof b_);                                                          \
+        a_ += b_;                                                                               \
+        memcpy((dst), &a_, sizeof a_);                                                          \
+    } while (0)
+#else
+#define LANES_ADD(dst, src, LANE, L)                                                            \
+    do {                                                                                        \
+        for (int l_ = 0; l_ < (L); l_++) (dst)[l_] += (src)[l_];                                \
+    } while (0)
+#endif
+
 static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *BK_RESTRICT weight,
                                       double epsilon, int32_t *BK_RESTRICT tree,
                                       int32_t *BK_RESTRICT by_rank,
@@ -1834,7 +1854,7 @@ static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *BK_REST
             const int32_t *left = weight + (Py_ssize_t)g->item[lo] * L;
             if (lanes_zero(left)) continue;
             for (Py_ssize_t i = g->rank[lo] + 1; i <= size; i += i & -i)
-                for (int l = 0; l < L; l++) tree[i * L + l] += left[l];
+                LANES_ADD(tree + i * L, left, int32_t, L);
             for (int l = 0; l < L; l++) {
                 seen[l] += left[l];
                 window[l] -= left[l];
@@ -1842,9 +1862,8 @@ static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *BK_REST
             }
         }
         Py_ssize_t r = g->rank[k];
-        for (int l = 0; l < L; l++) at_most[l] = 0;
-        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i)
-            for (int l = 0; l < L; l++) at_most[l] += tree[i * L + l];
+        memset(at_most, 0, sizeof at_most);
+        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i) LANES_ADD(at_most, tree + i * L, int32_t, L);
         for (int l = 0; l < L; l++) {
             int64_t wl = w[l];
             tie_m[l] += wl * window[l] + pairs_of(wl);
@@ -1865,56 +1884,89 @@ static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *BK_REST
 
 /* weighed_pair_counts_lanes at epsilon 0: the ties are the runs of equal
  * scores (a run of weight W ties in C(W, 2) pairs, an item drawn twice
- * with itself included), each summed in order, and the discordant pairs,
- * whose metric order puts the higher human rank first, are the weighted
- * inversions of the ranks in (metric, human) order (equal metric scores
- * are in human order, so no window is needed): the Fenwick tree alone is
- * read out of order, where the window's and the ranks' tables were too
- * (a third of the memory: on 15 x 2,004 it stays in L2). */
-static void runs_pair_counts_lanes(const PairGroup *g, const int32_t *BK_RESTRICT weight,
-                                   int32_t *BK_RESTRICT tree, int64_t out[PAIR_LANES][5]) {
-    enum { L = PAIR_LANES };
-    Py_ssize_t size = g->ranks, n = g->n;
-    memset(tree, 0, (size + 1) * L * sizeof(int32_t));
-    int64_t tie_m[L] = {0}, tie_both[L] = {0}, tie_h[L] = {0}, dis[L] = {0};
-    int32_t total[L] = {0}, run_m[L] = {0}, run_both[L] = {0}, run_h[L] = {0}, at_most[L];
-    for (Py_ssize_t k = 0; k < n; k++) {
-        const int32_t *w = weight + (Py_ssize_t)g->item[k] * L;
-        const int32_t *wh = weight + (Py_ssize_t)g->by_rank[k] * L;
-        uint8_t ends = g->runs[k];
-        for (int l = 0; l < L; l++) {
-            run_m[l] += w[l];
-            run_both[l] += w[l];
-            run_h[l] += wh[l];
-        }
-        if (ends & RUN_METRIC)
-            for (int l = 0; l < L; l++) {
-                tie_m[l] += pairs_of(run_m[l]);
-                run_m[l] = 0;
-            }
-        if (ends & RUN_BOTH)
-            for (int l = 0; l < L; l++) {
-                tie_both[l] += pairs_of(run_both[l]);
-                run_both[l] = 0;
-            }
-        if (ends & RUN_HUMAN)
-            for (int l = 0; l < L; l++) {
-                tie_h[l] += pairs_of(run_h[l]);
-                run_h[l] = 0;
-            }
-        if (lanes_zero(w)) continue;
-        Py_ssize_t r = g->rank[k];
-        for (int l = 0; l < L; l++) at_most[l] = 0;
-        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i)
-            for (int l = 0; l < L; l++) at_most[l] += tree[i * L + l];
-        for (int l = 0; l < L; l++) dis[l] += (int64_t)w[l] * (total[l] - at_most[l]);
-        for (Py_ssize_t i = r + 1; i <= size; i += i & -i)
-            for (int l = 0; l < L; l++) tree[i * L + l] += w[l];
-        for (int l = 0; l < L; l++) total[l] += w[l];
+ * with itself included), and the discordant pairs, whose metric order puts
+ * the higher human rank first, are the weighted inversions of the ranks in
+ * (metric, human) order (equal metric scores are in human order, so no
+ * window is needed): the Fenwick tree alone is read out of order, where the
+ * window's and the ranks' tables were too. The runs' ties are summed as
+ * sum(W^2) (C(W, 2) = (W^2 - W) / 2, and the runs' W sum to the total):
+ * one product a lane, where C(W, 2) took a 64-bit division's worth.
+ *
+ * Two widths: where a lane's total weight stays below 2^16 (a group of
+ * fewer than 65,536 entries: a resample draws each item once over), every
+ * weight, run and tree node fits in 16 bits and every sum of products in 32
+ * (sum(W^2) <= total^2 < 2^32), so sixteen resamples share a pass over a
+ * tree of the same bytes as eight 32-bit lanes: on 15 x 2,004 items and
+ * 1,000 resamples, 0.20 -> 0.15 s pooled and 0.16 -> 0.12 s by system.
+ * Past that, eight 32-bit lanes with 64-bit sums. Unsigned throughout:
+ * SSE2 multiplies unsigned lanes. */
+#define RUNS_PAIR_COUNTS(NAME, LANE, ACC, L)                                                    \
+    static void NAME(const PairGroup *g, const LANE *BK_RESTRICT weight, LANE *BK_RESTRICT tree, \
+                     int64_t out[][5]) {                                                        \
+        Py_ssize_t size = g->ranks, n = g->n;                                                   \
+        memset(tree, 0, (size + 1) * L * sizeof(LANE));                                         \
+        ACC sq_m[L] = {0}, sq_both[L] = {0}, sq_h[L] = {0}, dis[L] = {0};                       \
+        LANE total[L] = {0}, run_m[L] = {0}, run_both[L] = {0}, run_h[L] = {0}, at_most[L];     \
+        for (Py_ssize_t k = 0; k < n; k++) {                                                    \
+            const LANE *w = weight + (Py_ssize_t)g->item[k] * L;                                \
+            const LANE *wh = weight + (Py_ssize_t)g->by_rank[k] * L;                            \
+            uint8_t ends = g->runs[k];                                                          \
+            LANES_ADD(run_m, w, LANE, L);                                                       \
+            LANES_ADD(run_both, w, LANE, L);                                                    \
+            LANES_ADD(run_h, wh, LANE, L);                                                      \
+            if (ends & RUN_METRIC)                                                              \
+                for (int l = 0; l < L; l++) {                                                   \
+                    sq_m[l] += (ACC)run_m[l] * run_m[l];                                        \
+                    run_m[l] = 0;                                                               \
+                }                                                                               \
+            if (ends & RUN_BOTH)                                                                \
+                for (int l = 0; l < L; l++) {                                                   \
+                    sq_both[l] += (ACC)run_both[l] * run_both[l];                               \
+                    run_both[l] = 0;                                                            \
+                }                                                                               \
+            if (ends & RUN_HUMAN)                                                               \
+                for (int l = 0; l < L; l++) {                                                   \
+                    sq_h[l] += (ACC)run_h[l] * run_h[l];                                        \
+                    run_h[l] = 0;                                                               \
+                }                                                                               \
+            Py_ssize_t r = g->rank[k];                                                          \
+            memset(at_most, 0, sizeof at_most);                                                 \
+            for (Py_ssize_t i = r + 1; i > 0; i -= i & -i) LANES_ADD(at_most, tree + i * L, LANE, L); \
+            for (int l = 0; l < L; l++) dis[l] += (ACC)w[l] * (LANE)(total[l] - at_most[l]);    \
+            for (Py_ssize_t i = r + 1; i <= size; i += i & -i) LANES_ADD(tree + i * L, w, LANE, L); \
+            LANES_ADD(total, w, LANE, L);                                                       \
+        }                                                                                       \
+        for (int l = 0; l < L; l++) {                                                           \
+            int64_t t = (int64_t)total[l];                                                      \
+            five_counts(out[l], pairs_of(t), (int64_t)dis[l], ((int64_t)sq_m[l] - t) / 2,      \
+                        ((int64_t)sq_h[l] - t) / 2, ((int64_t)sq_both[l] - t) / 2);            \
+        }                                                                                       \
     }
-    for (int l = 0; l < L; l++)
-        five_counts(out[l], pairs_of(total[l]), dis[l], tie_m[l], tie_h[l], tie_both[l]);
-}
+
+/* the narrow lanes take as many bytes as PAIR_LANES int32 ones (the buffers are shared) */
+#define NARROW_LANES (2 * PAIR_LANES)
+RUNS_PAIR_COUNTS(runs_pair_counts_narrow, uint16_t, uint32_t, NARROW_LANES)
+RUNS_PAIR_COUNTS(runs_pair_counts_wide, uint32_t, uint64_t, PAIR_LANES)
+
+/* In resampled_pair_counts: every resample's counts of every group, L
+ * resamples a pass (WEIGHT: items x L lanes of LANE; the last pass's
+ * missing lanes weigh 0 everywhere, and their counts are dropped), CALL
+ * filling lanes[L][5] for group g. */
+#define RESAMPLE_PASSES(L, LANE, WEIGHT, CALL)                                                  \
+    do {                                                                                        \
+        int64_t lanes[L][5];                                                                    \
+        for (Py_ssize_t r0 = 0; r0 < resamples; r0 += L) {                                      \
+            memset(WEIGHT, 0, items * L * sizeof(LANE));                                        \
+            for (Py_ssize_t l = 0; l < L && r0 + l < resamples; l++)                            \
+                for (Py_ssize_t k = 0; k < items; k++)                                          \
+                    WEIGHT[idx[(r0 + l) * items + k] * L + l]++;                                \
+            for (Py_ssize_t g = 0; g < want; g++) {                                             \
+                CALL;                                                                           \
+                for (Py_ssize_t l = 0; l < L && r0 + l < resamples; l++)                        \
+                    memcpy(out + ((r0 + l) * want + g) * 5, lanes[l], 5 * sizeof(int64_t));     \
+            }                                                                                   \
+        }                                                                                       \
+    } while (0)
 
 static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     (void)self;
@@ -1978,20 +2030,19 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
                  (epsilon == 0 && pair_group_runs(groups + ngroups) < 0);
     }
     int64_t *out = failed ? NULL : (int64_t *)PyBytes_AS_STRING(result);
-    /* PAIR_LANES resamples a pass (the last pass's missing lanes weigh 0
-     * everywhere, and their counts are dropped) */
-    int64_t lanes[PAIR_LANES][5];
-    for (Py_ssize_t r0 = 0; r0 < resamples && !failed; r0 += PAIR_LANES) {
-        memset(weight, 0, items * PAIR_LANES * sizeof(int32_t));
-        for (Py_ssize_t l = 0; l < PAIR_LANES && r0 + l < resamples; l++)
-            for (Py_ssize_t k = 0; k < items; k++) weight[idx[(r0 + l) * items + k] * PAIR_LANES + l]++;
-        for (Py_ssize_t g = 0; g < want; g++) {
-            if (epsilon == 0) runs_pair_counts_lanes(groups + g, weight, tree, lanes);
-            else weighed_pair_counts_lanes(groups + g, weight, epsilon, tree, by_rank, window_rank,
-                                           lanes);
-            for (Py_ssize_t l = 0; l < PAIR_LANES && r0 + l < resamples; l++)
-                memcpy(out + ((r0 + l) * want + g) * 5, lanes[l], 5 * sizeof(int64_t));
-        }
+    if (failed) {
+        /* out of memory: reported below */
+    } else if (epsilon == 0 && size < 65536) {
+        uint16_t *w16 = (uint16_t *)weight, *t16 = (uint16_t *)tree;
+        RESAMPLE_PASSES(NARROW_LANES, uint16_t, w16,
+                        runs_pair_counts_narrow(groups + g, w16, t16, lanes));
+    } else if (epsilon == 0) {
+        uint32_t *w32 = (uint32_t *)weight, *t32 = (uint32_t *)tree;
+        RESAMPLE_PASSES(PAIR_LANES, uint32_t, w32, runs_pair_counts_wide(groups + g, w32, t32, lanes));
+    } else {
+        RESAMPLE_PASSES(PAIR_LANES, int32_t, weight,
+                        weighed_pair_counts_lanes(groups + g, weight, epsilon, tree, by_rank,
+                                                  window_rank, lanes));
     }
     Py_END_ALLOW_THREADS
     if (failed) {
