@@ -312,7 +312,21 @@ static void counted_sums(Twister *t, const Py_buffer *views, Py_ssize_t systems,
                  * for every system (the resamples are paired) */                               \
                 Py_ssize_t m = n - j0 < TWISTER_BLOCK ? n - j0 : TWISTER_BLOCK;                 \
                 twister_choices(t, dn, drawn, m, words);                                        \
-                for (Py_ssize_t i = 0; i < m; i++) {                                            \
+                /* four draws' rows added to the sums at once: the sums are                     \
+                 * loaded and stored a quarter as often (1,000 resamples of 15                  \
+                 * systems x 2,004 segments: 290 -> 155 ms at 38 fields, 98 ->                  \
+                 * 52 ms at 10). Holding a slice of the sums over the draws                     \
+                 * instead was slower: it reads each row in many pieces. */                     \
+                Py_ssize_t i = 0;                                                               \
+                for (; i + 4 <= m; i += 4) {                                                    \
+                    const T *BK_RESTRICT r0 = copy + drawn[i] * width;                          \
+                    const T *BK_RESTRICT r1 = copy + drawn[i + 1] * width;                      \
+                    const T *BK_RESTRICT r2 = copy + drawn[i + 2] * width;                      \
+                    const T *BK_RESTRICT r3 = copy + drawn[i + 3] * width;                      \
+                    for (Py_ssize_t f = 0; f < width; f++)                                      \
+                        sum[f] += (r0[f] + r1[f]) + (r2[f] + r3[f]);                            \
+                }                                                                               \
+                for (; i < m; i++) {                                                            \
                     const T *row = copy + drawn[i] * width;                                     \
                     for (Py_ssize_t f = 0; f < width; f++) sum[f] += row[f];                    \
                 }                                                                               \

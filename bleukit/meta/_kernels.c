@@ -1814,9 +1814,10 @@ static inline int lanes_zero(const int32_t *w) {
     return !any;
 }
 
-/* dst[0..L) += src[0..L), lanes of LANE: GCC and Clang add them as one
- * vector (their vectorizers left the Fenwick trees' steps of the lane
- * kernels below scalar), others lane by lane */
+/* dst[0..L) += src[0..L), L lanes of LANE (L * sizeof(LANE) a power of
+ * two): GCC and Clang add them as one vector (their vectorizers left the
+ * Fenwick trees' steps of the lane kernels below scalar), others lane by
+ * lane */
 #if defined(__GNUC__)
 #define LANES_ADD(dst, src, LANE, L)                                                            \
     do {                                                                                        \
