@@ -52,19 +52,25 @@ static void ter_band(const TerDist *d, Py_ssize_t i, Py_ssize_t *lo, Py_ssize_t 
 
 static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, char *o, int32_t word,
                     Py_ssize_t i) {
+    /* the bounds in locals, ter_at's test inline: the rows are int64 like
+     * the bounds, so the compiler must otherwise read the bounds again
+     * after every cell written */
     Py_ssize_t lo = d->lo[i], hi = lo + d->off[i + 1] - d->off[i];
+    Py_ssize_t plo = d->lo[i - 1], plen = d->off[i] - d->off[i - 1];
+    const int32_t *ref = d->ref;
     for (Py_ssize_t j = lo; j < hi; j++) {
         if (j == 0) {
-            c[0] = ter_at(d, pc, i - 1, 0) + 1;
+            c[0] = (0 - plo >= 0 && 0 - plo < plen ? pc[0 - plo] : TER_INF) + 1;
             if (o) o[0] = OP_DEL;
             continue;
         }
         int64_t best = TER_INF;
         char bop = OP_UNDEF;
-        int same = word == d->ref[j - 1];
-        int64_t v = ter_at(d, pc, i - 1, j - 1) + (same ? 0 : 1);
+        int same = word == ref[j - 1];
+        Py_ssize_t kd = j - 1 - plo, ku = j - plo;
+        int64_t v = (kd >= 0 && kd < plen ? pc[kd] : TER_INF) + (same ? 0 : 1);
         if (best > v) { best = v; bop = same ? OP_NOP : OP_SUB; }
-        v = ter_at(d, pc, i - 1, j) + 1;
+        v = (ku >= 0 && ku < plen ? pc[ku] : TER_INF) + 1;
         if (best > v) { best = v; bop = OP_DEL; }
         v = (j - 1 >= lo ? c[j - 1 - lo] : TER_INF) + 1;
         if (best > v) { best = v; bop = OP_INS; }
