@@ -485,6 +485,8 @@ def _variant_scores(
     sentence scores on its rated ones (NaN elsewhere)."""
     sign = _sign(variant)
     sentence = variant.sentence_variant()
+    # the study's segments are sorted: all of them are the test set itself
+    test_set = len(segments) == stats.segments
     system, sentences = [], []
     for name, row, rows in zip(stats.systems, human, own):
         # the whole test set's sums are the store's (a study reads them all),
@@ -493,15 +495,17 @@ def _variant_scores(
         total = stats.total(variant, name) if every else stats.subtotal(variant, name, rows)
         system.append(sign * variant.score_stats(total, stats.nrefs).score)
         values = stats.sentence_values(sentence, name)
-        # (mapped, not a comprehension: a grid makes thousands of these rows)
-        oriented = list(map(operator.mul, itertools.repeat(sign),
-                            map(values.__getitem__, segments)))  # fmt: skip
+        # (mapped, not a comprehension: a grid makes thousands of these rows;
+        # x * 1.0 is x, so a higher-is-better variant's are copied as they are)
+        picked = values if test_set else map(values.__getitem__, segments)
+        # float64, as the kernels read it (each variant's matrix is read
+        # by several)
+        oriented = array("d", picked if sign == 1.0 else
+                         map(operator.mul, itertools.repeat(sign), picked))  # fmt: skip
         if len(rows) != len(segments):
             for k in itertools.compress(range(len(row)), map(math.isnan, row)):
                 oriented[k] = st.nan
-        # float64, as the kernels read it (each variant's matrix is read
-        # by several)
-        sentences.append(array("d", oriented))
+        sentences.append(oriented)
     return _Scores(system, sentences)
 
 
