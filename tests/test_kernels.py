@@ -72,12 +72,15 @@ def test_compiled_bootstrap_resamples_are_pythons_choices(n, count, seed):
 @given(st.integers(1, 80), st.integers(0, 40), st.integers(0, 2**32) | st.none(), st.data())
 def test_compiled_pair_swap_sums_draw_pythons_trials(cells, pairs, seed, data):
     """PERM-BOTH's trials (MetaKernels.pair_swap_sums) in C: the same bits of
-    getrandbits(cells) per trial, for cells below, at and above a 32-bit word."""
+    getrandbits(cells) per trial, for cells below, at and above a 32-bit word;
+    with int32 entries (pairs weighed by their items) too, whose four cells'
+    sums can pass int32, where the kernel adds the cells one by one."""
     from bleukit.meta.pairs import pair_swap_sums
 
     first = data.draw(st.lists(st.integers(0, cells - 1), min_size=pairs, max_size=pairs))
     second = data.draw(st.lists(st.integers(0, cells - 1), min_size=pairs, max_size=pairs))
-    table = data.draw(st.lists(st.integers(-2, 2), min_size=4 * pairs, max_size=4 * pairs))
+    entry = st.integers(-(2**31), 2**31 - 1) if data.draw(st.booleans()) else st.integers(-2, 2)
+    table = data.draw(st.lists(entry, min_size=4 * pairs, max_size=4 * pairs))
     draws = Draws.from_seed(cells, data.draw(st.integers(0, 30)), seed)
     assert C.pair_swap_sums(draws, first, second, table) == pair_swap_sums(
         draws, first, second, table

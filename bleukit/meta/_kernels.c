@@ -17,22 +17,36 @@
 
 /* A sum of per-cell weights over the cells whose bits are set, four cells
  * at a time: per group of four cells (nwords x 8 groups; weight holds
- * nwords x 32 int64, 0 past the last cell), the 16 sums of their weights. */
-static void weight_luts(const int64_t *weight, Py_ssize_t nwords, int64_t *lut) {
+ * nwords x 32 int64, 0 past the last cell), the 16 sums of their weights,
+ * int32 (half the bytes of int64: on 30,060 cells the tables take 480 KB,
+ * and PERM-BOTH's item-grouped trials are 23% faster). 0 (the tables
+ * unfinished) where a sum does not fit: cell_sum then adds the cells'
+ * weights one by one. */
+static int weight_luts(const int64_t *weight, Py_ssize_t nwords, int32_t *lut) {
     for (Py_ssize_t g = 0; g < nwords * 8; g++)
         for (int m = 0; m < 16; m++) {
             int64_t sum = 0;
             for (int k = 0; k < 4; k++)
                 if (m >> k & 1) sum += weight[4 * g + k];
-            lut[16 * g + m] = sum;
+            if (sum < INT32_MIN || sum > INT32_MAX) return 0;
+            lut[16 * g + m] = (int32_t)sum;
         }
+    return 1;
 }
 
-static inline int64_t lut_sum(const uint32_t *words, Py_ssize_t nwords, const int64_t *lut) {
+/* The sum of the weights of the cells set in words: from the tables of
+ * weight_luts (lut), or, where they did not fit (lut NULL), cell by cell. */
+static inline int64_t cell_sum(const uint32_t *words, Py_ssize_t nwords, const int32_t *lut,
+                               const int64_t *weight) {
     int64_t sum = 0;
+    if (!lut) {
+        for (Py_ssize_t c = 0; c < 32 * nwords; c++)
+            sum += weight[c] * (int64_t)(words[c >> 5] >> (c & 31) & 1);
+        return sum;
+    }
     for (Py_ssize_t w = 0; w < nwords; w++) {
         uint32_t word = words[w];
-        const int64_t *l = lut + 128 * w;
+        const int32_t *l = lut + 128 * w;
         for (int k = 0; k < 8; k++) sum += l[16 * k + (word >> (4 * k) & 15)];
     }
     return sum;
@@ -55,7 +69,8 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     uint32_t *words = NULL;
-    int64_t *weight = NULL, *lut = NULL;
+    int64_t *weight = NULL;
+    int32_t *lut = NULL;
     Py_ssize_t *quad = NULL;
     Twister t;
     Py_ssize_t npairs = first.len / (Py_ssize_t)sizeof(int32_t);
@@ -78,7 +93,7 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
     Py_ssize_t nwords = (cells - 1) / 32 + 1, groups = nwords * 8;
     words = malloc(nwords * sizeof(uint32_t));
     weight = calloc(groups * 4, sizeof(int64_t));
-    lut = malloc(groups * 16 * sizeof(int64_t));
+    lut = malloc(groups * 16 * sizeof(int32_t));
     quad = malloc((npairs + 1) * sizeof(Py_ssize_t));
     result = PyBytes_FromStringAndSize(NULL, trials * sizeof(int64_t));
     if (!words || !weight || !lut || !quad || !result) {
@@ -106,10 +121,10 @@ static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
         weight[b[p]] += v1 - v0;
         if (v3 - v2 - v1 + v0 != 0) quad[nquad++] = p;
     }
-    weight_luts(weight, nwords, lut);
+    const int32_t *sums = weight_luts(weight, nwords, lut) ? lut : NULL;
     for (Py_ssize_t s = 0; s < trials; s++) {
         twister_bits(&t, words, cells);
-        int64_t sum = constant + lut_sum(words, nwords, lut);
+        int64_t sum = constant + cell_sum(words, nwords, sums, weight);
         for (Py_ssize_t q = 0; q < nquad; q++) {
             Py_ssize_t p = quad[q];
             int bit_a = (words[a[p] >> 5] >> (a[p] & 31)) & 1;
@@ -969,7 +984,8 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     uint32_t *events = NULL, *words = NULL;
     int8_t *base = NULL;
     int32_t *cell_s = NULL, *cell_u = NULL, *ev_s = NULL, *ev_u = NULL;
-    int64_t *room = NULL, *weight = NULL, *cell_weight = NULL, *lut = NULL;
+    int64_t *room = NULL, *weight = NULL, *cell_weight = NULL;
+    int32_t *lut = NULL;
     Py_ssize_t *last = NULL;
     Twister t;
     Py_ssize_t cells = systems * items, want = cells * (Py_ssize_t)sizeof(double);
@@ -992,7 +1008,7 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     ev_s = malloc((4 * most + 1) * sizeof(int32_t));
     ev_u = malloc((4 * most + 1) * sizeof(int32_t));
     cell_weight = calloc(nwords * 32, sizeof(int64_t));
-    lut = malloc(nwords * 128 * sizeof(int64_t));
+    lut = malloc(nwords * 128 * sizeof(int32_t));
     weight = malloc((most + 1) * sizeof(int64_t));
     room = calloc(4 * most + 1, sizeof(int64_t));
     last = malloc((most + 1) * sizeof(Py_ssize_t));
@@ -1060,7 +1076,7 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
         cell_weight[cell_s[q]] += -t1 - t0;
         cell_weight[cell_u[q]] += t1 - t0;
     }
-    if (!failed) weight_luts(cell_weight, nwords, lut);
+    const int32_t *sums = !failed && weight_luts(cell_weight, nwords, lut) ? lut : NULL;
     for (Py_ssize_t k = 0; !failed && k < nevents; k++) {
         ev_s[k] = cell_s[events[k] >> 4];
         ev_u[k] = cell_u[events[k] >> 4];
@@ -1097,7 +1113,7 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
             CALIBRATED_SWEEP(1)
         }
 #undef CALIBRATED_SWEEP
-        out[r - skip] = constant + lut_sum(words, nwords, lut) + best_b - best_a;
+        out[r - skip] = constant + cell_sum(words, nwords, sums, cell_weight) + best_b - best_a;
     }
     Py_END_ALLOW_THREADS
     if (failed) {
