@@ -12,7 +12,9 @@ most of their time in, each alone, at the shapes those commands give them:
   systems x 2,004 segments, 1,000 resamples, at BLEU's 10 fields and
   BLEUc18's 38;
 - approximate randomization's split of a system's rows
-  (``meta._kernels.selected_sums``): 2,004 rows of 38 fields, 1,000 trials.
+  (``meta._kernels.selected_sums``): 2,004 rows of 38 fields, 1,000 trials;
+- PERM-BOTH's item-grouped trials (``meta._kernels.pair_swap_sums``): the
+  105 pairs of systems of each of 2,004 items (15 systems), 1,000 trials.
 
     python benchmarks/kernels.py [--repeat 7]
 
@@ -89,6 +91,20 @@ def meta(kernels, accel, repeat: int) -> None:
     rows16 = array("H", [rng.randrange(60) for _ in range(items * 38)])
     ms, digest = best(functools.partial(kernels.selected_sums, state, rows16, 38, 1000), repeat)
     print(f"randomization's split sums, 38 fields: {ms:.1f} ms  [{digest}]")
+    first, second, table = array("i"), array("i"), array("b")
+    for j in range(items):
+        for a in range(systems):
+            for b in range(a + 1, systems):
+                first.append(a * items + j)
+                second.append(b * items + j)
+                # swap_tables's shape: t01 = -t10, t11 = -t00
+                t00, t01 = rng.choice([-1, 0, 1]), rng.choice([-1, 0, 1])
+                table.extend([t00, t01, -t01, -t00])
+    call = functools.partial(
+        kernels.pair_swap_sums, state, systems * items, first, second, table, 1000
+    )
+    ms, digest = best(call, repeat)
+    print(f"item-grouped pair trials, {len(first):,} pairs: {ms:.1f} ms  [{digest}]")
 
 
 def main() -> None:
