@@ -1922,10 +1922,11 @@ static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *BK_REST
  * fewer than 65,536 entries: a resample draws each item once over), every
  * weight, run and tree node fits in 16 bits and every sum of products in 32
  * (sum(W^2) <= total^2 < 2^32), so sixteen resamples share a pass over a
- * tree of the same bytes as eight 32-bit lanes: on 15 x 2,004 items and
- * 1,000 resamples, 0.20 -> 0.15 s pooled and 0.16 -> 0.12 s by system.
- * Past that, eight 32-bit lanes with 64-bit sums. Unsigned throughout:
- * SSE2 multiplies unsigned lanes. */
+ * tree of the same bytes as eight 32-bit lanes. With the trees' steps as
+ * vectors (LANES_ADD), 1,000 resamples of 15 x 2,004 items went from 178
+ * to 94-106 ms pooled and from 150 to 66-76 ms by system
+ * (benchmarks/kernels.py). Past that, eight 32-bit lanes with 64-bit sums.
+ * Unsigned throughout: weights and counts are never negative. */
 #define RUNS_PAIR_COUNTS(NAME, LANE, ACC, L)                                                    \
     static void NAME(const PairGroup *g, const LANE *BK_RESTRICT weight, LANE *BK_RESTRICT tree, \
                      int64_t out[][5]) {                                                        \
