@@ -245,6 +245,12 @@ def test_compiled_item_pairs_equal_the_reference(systems, items, threshold, data
     metric = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
     human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
     assert C.item_pairs(metric, human, threshold) == item_pairs(metric, human, threshold)
+    # the sweep sorting its events in parts (the smallest ``first``, then
+    # the rest where it goes on) counts what sorting them all at once does
+    flat = [_flat(m, systems * items) for m in (metric, human)]
+    whole = COMPILED.item_pairs(*flat, systems, items, threshold)
+    first = data.draw(st.integers(1, 4))
+    assert COMPILED.item_pairs(*flat, systems, items, threshold, first) == whole
 
 
 @needs_accel
@@ -266,7 +272,9 @@ def test_compiled_pooled_calibration_equals_the_reference(n, few, collect, data)
     metric = data.draw(st.lists(cells, min_size=n, max_size=n))
     human = data.draw(st.lists(st.sampled_from([0.0, 1.0, 5.0, 25.0]), min_size=n, max_size=n))
     expected = PY.pooled_calibration(metric, human)
-    assert _kernels.pooled_calibration(array("d", metric), array("d", human), collect) == expected
+    first = data.draw(st.sampled_from([1, 2, 7, 4096]))
+    assert _kernels.pooled_calibration(array("d", metric), array("d", human), collect,
+                                       first) == expected  # fmt: skip
     assert C.pooled_calibration(metric, human) == expected
 
 
@@ -364,6 +372,33 @@ def test_compiled_calibrated_swap_sums_equal_the_reference(systems, items, trial
     draws = Draws.from_seed(systems * items, trials, seed)
     expected = calibrated_swap_sums(draws, za, zb, human)
     assert C.calibrated_swap_sums(draws, za, zb, human) == expected
+    # the events sorted in parts: the smallest ``first``, all where a
+    # trial's sweep goes past them
+    first = data.draw(st.integers(1, 5))
+    assert _calibrated_in_parts(draws, za, zb, human, first) == expected
+
+
+def _flat(matrix, cells):
+    from array import array
+
+    flat = array("d", [x for row in matrix for x in row])
+    assert len(flat) == cells
+    return flat
+
+
+def _calibrated_in_parts(draws, za, zb, human, first):
+    """The compiled calibrated trials, their events sorted ``first`` at a
+    time (the kernel's argument; MetaKernels uses the default)."""
+    from array import array
+
+    from bleukit.meta.pairs import item_weights
+
+    systems, items = len(za), len(za[0]) if za else 0
+    flat = [_flat(m, systems * items) for m in (za, zb, human)]
+    weights = array("q", item_weights(human) if items else [])
+    raw = COMPILED.calibrated_swap_sums(draws.state, *flat, weights, systems, items, 0,
+                                        draws.count, first)  # fmt: skip
+    return memoryview(raw).cast("q").tolist()
 
 
 @needs_accel
@@ -371,7 +406,8 @@ def test_compiled_calibrated_swap_sums_equal_the_reference(systems, items, trial
 def test_compiled_calibrated_swaps_stop_early_with_the_same_counts(ties):
     """With few human ties the C sweep stops once neither side can pass its
     best (after 64 events at the earliest): larger matrices, where it does,
-    give the reference's trials all the same."""
+    give the reference's trials all the same, whether the sweep stops within
+    the first events sorted or goes on (all sorted, the trial swept again)."""
     import random
 
     from bleukit.meta.pairs import calibrated_swap_sums
@@ -383,6 +419,22 @@ def test_compiled_calibrated_swaps_stop_early_with_the_same_counts(ties):
     draws = Draws.from_seed(180, 25, 3)
     expected = calibrated_swap_sums(draws, za, zb, human)
     assert C.calibrated_swap_sums(draws, za, zb, human) == expected
+    for first in (64, 200):
+        assert _calibrated_in_parts(draws, za, zb, human, first) == expected
+
+
+@needs_accel
+def test_item_pairs_sort_many_events_in_parts():
+    """87,990 pairs of one item, most of them events (a quarter human ties,
+    the rest mostly concordant): the sweep sorts the smallest events, goes
+    past them and sorts the rest by 16-bit digits (8-bit ones below 65,536
+    events); the counts and epsilon are the reference's."""
+    from bleukit.meta.pairs import item_pairs
+
+    rng = random.Random(11)
+    human = [[float(rng.randrange(4))] for _ in range(420)]
+    metric = [[row[0] + rng.choice([0.0, 0.5]) + rng.random() / 8] for row in human]
+    assert C.item_pairs(metric, human, 0.0) == item_pairs(metric, human, 0.0)
 
 
 @needs_accel

@@ -458,11 +458,17 @@ static int rated_item_weights(const double *m, const double *h, Py_ssize_t syste
 #define TIE_GAIN ((uint64_t)1 << 63)
 
 /* The radix sort of tie events (bits 0-62), carrying a uint32 payload per
- * event along where ``payload`` is not NULL (calibrated_swap_sums's). */
+ * event along where ``payload`` is not NULL (calibrated_swap_sums's):
+ * 16-bit digits for many events; 8-bit ones for few (sort_tie_prefix's
+ * smallest events), whose counts are cheap to clear. A digit every event
+ * shares (the high ones of a narrow range) is not sorted on. */
 static int sort_tie_events(uint64_t *events, uint32_t *payload, Py_ssize_t n) {
-    uint64_t *spare = malloc((n + 1) * sizeof(uint64_t));
-    uint32_t *spare_payload = payload ? malloc((n + 1) * sizeof(uint32_t)) : NULL;
-    Py_ssize_t *counts = malloc(65536 * sizeof(Py_ssize_t));
+    if (n < 2) return 0;
+    int bits = n >= ((Py_ssize_t)1 << 16) ? 16 : 8;
+    size_t buckets = (size_t)1 << bits;
+    uint64_t *spare = malloc(n * sizeof(uint64_t));
+    uint32_t *spare_payload = payload ? malloc(n * sizeof(uint32_t)) : NULL;
+    Py_ssize_t *counts = malloc(buckets * sizeof(Py_ssize_t));
     if (!spare || !counts || (payload && !spare_payload)) {
         free(spare);
         free(spare_payload);
@@ -471,12 +477,13 @@ static int sort_tie_events(uint64_t *events, uint32_t *payload, Py_ssize_t n) {
     }
     uint64_t *from = events, *to = spare;
     uint32_t *from_p = payload, *to_p = spare_payload;
-    for (int shift = 0; shift < 64; shift += 16) {
-        uint64_t mask = shift == 48 ? 0x7fff : 0xffff; /* not the gain bit */
-        memset(counts, 0, 65536 * sizeof(Py_ssize_t));
+    for (int shift = 0; shift < 63; shift += bits) {
+        uint64_t mask = (buckets - 1) & (~TIE_GAIN >> shift); /* not the gain bit */
+        memset(counts, 0, buckets * sizeof(Py_ssize_t));
         for (Py_ssize_t k = 0; k < n; k++) counts[(from[k] >> shift) & mask]++;
+        if (counts[(from[0] >> shift) & mask] == n) continue;
         Py_ssize_t at = 0;
-        for (int b = 0; b < 65536; b++) {
+        for (size_t b = 0; b < buckets; b++) {
             Py_ssize_t c = counts[b];
             counts[b] = at;
             at += c;
@@ -493,11 +500,73 @@ static int sort_tie_events(uint64_t *events, uint32_t *payload, Py_ssize_t n) {
         from_p = to_p;
         to_p = tp;
     }
-    /* four passes: the sorted events are back in ``events`` (and ``payload``) */
+    if (from != events) {
+        memcpy(events, from, n * sizeof(uint64_t));
+        if (payload) memcpy(payload, from_p, n * sizeof(uint32_t));
+    }
     free(spare);
     free(spare_payload);
     free(counts);
     return 0;
+}
+
+/* The first tie events a sweep sorts: most sweeps stop within a few dozen
+ * (a count that can no longer pass its best), and sorting the smallest
+ * 4,096 of a study's 600,000 events costs a few passes over them, where
+ * sorting all costs four radix passes that scatter every event. The
+ * kernels take another count as an argument, so that tests of a few
+ * events sort them in parts too. */
+#define TIE_FIRST ((Py_ssize_t)4096)
+
+/* Sorts more of the tie events [from, n) (bits 0-62), payload along: at
+ * least the ``want`` smallest (all of the largest key among them), moved to
+ * [from, end) and sorted, so that no event after end is smaller; returns
+ * end (-1: no memory). The key bounding them is found by histograms of
+ * 4,096 buckets, narrowed to the bucket where the count reaches ``want``. */
+static Py_ssize_t sort_tie_prefix(uint64_t *events, uint32_t *payload, Py_ssize_t from,
+                                  Py_ssize_t n, Py_ssize_t want) {
+    if (n - from <= 2 * want) return sort_tie_events(events + from, payload ? payload + from : NULL,
+                                                     n - from) < 0 ? -1 : n;
+    uint64_t lo = UINT64_MAX, hi = 0, top;
+    for (Py_ssize_t k = from; k < n; k++) {
+        uint64_t x = events[k] & ~TIE_GAIN;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    Py_ssize_t counts[4096], below = 0; /* below: the events under lo */
+    for (;;) {
+        int shift = 0;
+        while (((hi - lo) >> shift) >= 4096) shift++;
+        Py_ssize_t buckets = (Py_ssize_t)((hi - lo) >> shift) + 1;
+        memset(counts, 0, buckets * sizeof(Py_ssize_t));
+        for (Py_ssize_t k = from; k < n; k++) {
+            uint64_t x = events[k] & ~TIE_GAIN;
+            if (x >= lo && x <= hi) counts[(x - lo) >> shift]++;
+        }
+        /* the events of lo .. hi and those under lo are at least want */
+        Py_ssize_t b = 0;
+        while (below + counts[b] < want) below += counts[b++];
+        uint64_t first = lo + ((uint64_t)b << shift), last = first + (((uint64_t)1 << shift) - 1);
+        top = last < hi ? last : hi;
+        if (shift == 0 || below + counts[b] <= 2 * want) break;
+        lo = first;
+        hi = top;
+    }
+    Py_ssize_t end = from;
+    for (Py_ssize_t k = from; k < n; k++)
+        if ((events[k] & ~TIE_GAIN) <= top) {
+            uint64_t e = events[k];
+            events[k] = events[end];
+            events[end] = e;
+            if (payload) {
+                uint32_t q = payload[k];
+                payload[k] = payload[end];
+                payload[end] = q;
+            }
+            end++;
+        }
+    return sort_tie_events(events + from, payload ? payload + from : NULL, end - from) < 0 ? -1
+                                                                                           : end;
 }
 
 static inline uint64_t double_bits(double x) {
@@ -512,20 +581,33 @@ static inline double bits_double(uint64_t bits) {
     return x;
 }
 
-/* tie calibration's sweep (meta.pairs.calibrate): the events sorted, then
+/* tie calibration's sweep (meta.pairs.calibrate): the events in order,
  * applied an epsilon at a time from ``running`` agreeing pairs; where the
  * count passes *best, it and that epsilon's bits are kept (so the first,
  * smallest, epsilon of a count wins). With ``owner`` (each event's group,
- * sorted along) an event counts ``weight`` of its group, else 1. -1: no
- * memory to sort. */
+ * sorted along) an event counts ``weight`` of its group, else 1. Once the
+ * gains still to come cannot lift the count past *best, the sweep stops:
+ * the events are sorted as far as it goes (sort_tie_prefix), the smallest
+ * ``first``, then, if it goes on, all. -1: no memory to sort. */
 static int sweep_tie_events(uint64_t *events, uint32_t *owner, const int64_t *weight,
-                            Py_ssize_t n, int64_t running, int64_t *best, uint64_t *best_bits) {
-    if (sort_tie_events(events, owner, n) < 0) return -1;
-    Py_ssize_t k = 0;
-    while (k < n) {
+                            Py_ssize_t n, Py_ssize_t first, int64_t running, int64_t *best,
+                            uint64_t *best_bits) {
+    int64_t gains = 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (events[k] & TIE_GAIN) gains += owner ? weight[owner[k]] : 1;
+    Py_ssize_t k = 0, sorted = 0;
+    while (k < n && running + gains > *best) {
+        if (k == sorted) {
+            sorted = sort_tie_prefix(events, owner, sorted, n, sorted ? n : first);
+            if (sorted < 0) return -1;
+        }
+        /* a sorted prefix ends with all events of its last epsilon */
         uint64_t eps = events[k] & ~TIE_GAIN;
-        for (; k < n && (events[k] & ~TIE_GAIN) == eps; k++)
-            running += (events[k] & TIE_GAIN ? 1 : -1) * (owner ? weight[owner[k]] : 1);
+        for (; k < sorted && (events[k] & ~TIE_GAIN) == eps; k++) {
+            int64_t w = owner ? weight[owner[k]] : 1;
+            running += events[k] & TIE_GAIN ? w : -w;
+            gains -= events[k] & TIE_GAIN ? w : 0;
+        }
         if (running > *best) {
             *best = running;
             *best_bits = eps;
@@ -541,18 +623,19 @@ static inline int pair_agrees(double dm, double dh) {
 static PyObject *item_pairs(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer mbuf, hbuf;
-    Py_ssize_t systems, items;
+    Py_ssize_t systems, items, first = TIE_FIRST; /* a test may sort in small parts */
     double threshold;
-    if (!PyArg_ParseTuple(args, "y*y*nnd", &mbuf, &hbuf, &systems, &items, &threshold))
+    if (!PyArg_ParseTuple(args, "y*y*nnd|n", &mbuf, &hbuf, &systems, &items, &threshold, &first))
         return NULL;
     PyObject *result = NULL, *counts = NULL;
     uint64_t *events = NULL;
     uint32_t *owner = NULL;
     int64_t *good = NULL, *weight = NULL;
     if (systems < 0 || items < 0 || mbuf.len != hbuf.len ||
-        mbuf.len != systems * items * (Py_ssize_t)sizeof(double) || items > UINT32_MAX) {
+        mbuf.len != systems * items * (Py_ssize_t)sizeof(double) || items > UINT32_MAX ||
+        first < 1) {
         PyErr_SetString(PyExc_ValueError, "item_pairs: metric and human must be systems x items "
-                                          "float64");
+                                          "float64; first >= 1");
         goto done;
     }
     const double *m = mbuf.buf, *h = hbuf.buf;
@@ -616,7 +699,8 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
         for (Py_ssize_t j = 0; j < items; j++) running += good[j] * (weighed ? weight[j] : 1);
         int64_t best = running;
         uint64_t best_bits = 0;
-        failed = sweep_tie_events(events, weighed, weight, nevents, running, &best, &best_bits) < 0;
+        failed = sweep_tie_events(events, weighed, weight, nevents, first, running, &best,
+                                  &best_bits) < 0;
         best_eps = bits_double(best_bits);
     }
     /* the agreeing pairs at the chosen epsilon */
@@ -674,6 +758,7 @@ typedef struct {
     int64_t best, floor; /* the most agreeing pairs found; a count attained */
     uint64_t best_bits;  /* the epsilon of best */
     int64_t collect;     /* events a node may collect (POOLED_COLLECT) */
+    Py_ssize_t first;    /* the events a sweep sorts first (TIE_FIRST) */
     int failed;
 } Pooled;
 
@@ -732,7 +817,8 @@ static void pooled_collected(Pooled *p, uint64_t first, uint64_t last, int shift
             if (change) kept[k++] = double_bits(d) | (change > 0 ? TIE_GAIN : 0);
         }
     }
-    if (sweep_tie_events(kept, NULL, NULL, k, start, &p->best, &p->best_bits) < 0) p->failed = 1;
+    if (sweep_tie_events(kept, NULL, NULL, k, p->first, start, &p->best, &p->best_bits) < 0)
+        p->failed = 1;
     free(kept);
 }
 
@@ -822,13 +908,15 @@ static PyObject *pooled_calibration(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer mbuf, hbuf;
     long long collect = POOLED_COLLECT; /* a test may make it small, to split nodes */
-    if (!PyArg_ParseTuple(args, "y*y*|L", &mbuf, &hbuf, &collect)) return NULL;
+    Py_ssize_t first = TIE_FIRST;       /* and this, to sort in small parts */
+    if (!PyArg_ParseTuple(args, "y*y*|Ln", &mbuf, &hbuf, &collect, &first)) return NULL;
     PyObject *result = NULL;
     ScoredEntry *entries = NULL;
     double *sorted = NULL;
-    if (mbuf.len != hbuf.len || mbuf.len % (Py_ssize_t)sizeof(double) || collect < 1) {
-        PyErr_SetString(PyExc_ValueError,
-                        "pooled_calibration: metric and human: float64 of one length; collect >= 1");
+    if (mbuf.len != hbuf.len || mbuf.len % (Py_ssize_t)sizeof(double) || collect < 1 ||
+        first < 1) {
+        PyErr_SetString(PyExc_ValueError, "pooled_calibration: metric and human: float64 of one "
+                                          "length; collect, first >= 1");
         goto done;
     }
     Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
@@ -839,7 +927,7 @@ static PyObject *pooled_calibration(PyObject *self, PyObject *args) {
         goto done;
     }
     const double *m = mbuf.buf, *h = hbuf.buf;
-    Pooled p = {sorted, sorted + n, n, 0, 0, 0, collect, 0};
+    Pooled p = {sorted, sorted + n, n, 0, 0, 0, collect, first, 0};
     int64_t pairs = (int64_t)n * (n - 1) / 2, agree = 0;
     Py_BEGIN_ALLOW_THREADS
     /* + 0.0 makes -0.0 0.0 (and changes nothing else): equal scores then
@@ -952,8 +1040,48 @@ done:
     return result;
 }
 
+/* calibrated_swap_sums's tie events, sorted as far as its trials' sweeps
+ * go: [0, sorted) in order, the rest unsorted and no smaller; per sorted
+ * event, its run end (bit 3 of its payload), its pair's cells, and room. */
+typedef struct {
+    uint64_t *keys;
+    uint32_t *events;
+    Py_ssize_t n, sorted, npairs, first;
+    const int64_t *weight;
+    Py_ssize_t *last;
+    int64_t *room;
+    const int32_t *cell_s, *cell_u;
+    int32_t *ev_s, *ev_u;
+} CalibratedOrder;
+
+/* The smallest ``first`` events sorted, or, the second time, all of them.
+ * room[k] (k <= sorted): the weight of the pairs with a gain at event k or
+ * later, sorted or not, so at most what any trial's running count can
+ * still rise from there (one candidate of a pair is a side's): once
+ * neither side can pass its best, the sweep stops, the same maxima found.
+ * With few human ties that is within the first hundred events. */
+static int calibrated_sort_more(CalibratedOrder *o) {
+    Py_ssize_t was = o->sorted;
+    o->sorted = sort_tie_prefix(o->keys, o->events, was, o->n, was ? o->n : o->first);
+    if (o->sorted < 0) return -1;
+    for (Py_ssize_t k = was; k < o->sorted; k++) {
+        if (k + 1 == o->n || o->keys[k + 1] != o->keys[k]) o->events[k] |= 8;
+        o->ev_s[k] = o->cell_s[o->events[k] >> 4];
+        o->ev_u[k] = o->cell_u[o->events[k] >> 4];
+    }
+    /* a pair with a gain not yet sorted counts at the end, room[sorted] */
+    for (Py_ssize_t q = 0; q < o->npairs; q++) o->last[q] = -1;
+    for (Py_ssize_t k = 0; k < o->n; k++)
+        if (o->events[k] & 1) o->last[o->events[k] >> 4] = k < o->sorted ? k : o->sorted;
+    memset(o->room, 0, (o->sorted + 1) * sizeof(int64_t));
+    for (Py_ssize_t q = 0; q < o->npairs; q++)
+        if (o->last[q] >= 0) o->room[o->last[q]] += o->weight[q];
+    for (Py_ssize_t k = o->sorted - 1; k >= 0; k--) o->room[k] += o->room[k + 1];
+    return 0;
+}
+
 /* calibrated_swap_sums(state, za, zb, human, weights, systems, items, skip,
- * trials) -> bytes: PERM-BOTH of acc_eq with tie calibration by item, the
+ * trials, first) -> bytes: PERM-BOTH of acc_eq with tie calibration by item, the
  * calibration run again in every trial (bleukit.meta.pairs.calibrated_swap_sums
  * is the reference): trials skip .. skip + trials - 1 of random.Random with
  * that state's getrandbits(systems * items) (bit c swaps cell c, system-major,
@@ -965,20 +1093,21 @@ done:
  * In a trial, a pair's difference in a is one of four candidates, its two
  * cells each kept or swapped (code 2 swap_s + swap_t), and its difference in
  * b is a's candidate of the opposite code, 3 - code. So the tie events of
- * every candidate are sorted once, and a trial sweeps them all: an event
- * applies to a where its code is the pair's in that trial, to b where it is
- * the opposite, and both maxima are taken at the end of each run of one
- * epsilon. A trial costs its pairs and events, no sort. An event's payload:
- * pair << 4 | run end << 3 | code << 1 | gain. */
+ * every candidate are sorted once (the smallest ``first``, and all only
+ * where a trial's sweep goes past them: CalibratedOrder), and a trial sweeps
+ * them: an event applies to a where its code is the pair's in that trial,
+ * to b where it is the opposite, and both maxima are taken at the end of
+ * each run of one epsilon. A trial costs its pairs and events, no sort. An
+ * event's payload: pair << 4 | run end << 3 | code << 1 | gain. */
 #define CALIBRATED_MAX_PAIRS ((Py_ssize_t)1 << 28)
 
 static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state;
     Py_buffer abuf, bbuf, hbuf, wbuf;
-    Py_ssize_t systems, items, skip, trials;
-    if (!PyArg_ParseTuple(args, "Oy*y*y*y*nnnn", &state, &abuf, &bbuf, &hbuf, &wbuf, &systems,
-                          &items, &skip, &trials))
+    Py_ssize_t systems, items, skip, trials, first = TIE_FIRST; /* a test may sort in parts */
+    if (!PyArg_ParseTuple(args, "Oy*y*y*y*nnnn|n", &state, &abuf, &bbuf, &hbuf, &wbuf, &systems,
+                          &items, &skip, &trials, &first))
         return NULL;
     PyObject *result = NULL;
     uint64_t *keys = NULL;
@@ -993,9 +1122,10 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     Py_ssize_t most = systems > 1 ? items * (systems * (systems - 1) / 2) : 0;
     if (systems < 0 || items < 0 || skip < 0 || trials < 0 || abuf.len != want ||
         bbuf.len != want || hbuf.len != want || most >= CALIBRATED_MAX_PAIRS ||
-        wbuf.len != items * (Py_ssize_t)sizeof(int64_t)) {
+        wbuf.len != items * (Py_ssize_t)sizeof(int64_t) || first < 1) {
         PyErr_SetString(PyExc_ValueError, "calibrated_swap_sums: za, zb, human systems x items "
-                                          "float64, weights items int64, fewer than 2**28 pairs");
+                                          "float64, weights items int64, fewer than 2**28 pairs, "
+                                          "first >= 1");
         goto done;
     }
     if (twister_load(state, &t) < 0) goto done;
@@ -1049,20 +1179,9 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
                 }
                 npairs++;
             }
-    failed = sort_tie_events(keys, events, nevents) < 0;
-    for (Py_ssize_t k = 0; !failed && k < nevents; k++)
-        if (k + 1 == nevents || keys[k + 1] != keys[k]) events[k] |= 8;
-    /* room[k]: the weight of the pairs with a gain at event k or later, at
-     * most what any trial's running count can still rise from there (one
-     * candidate of a pair is a side's): once neither side can pass its
-     * best, the sweep stops, the same maxima found. With few human ties
-     * that is early. */
-    for (Py_ssize_t q = 0; !failed && q < npairs; q++) last[q] = -1;
-    for (Py_ssize_t k = 0; !failed && k < nevents; k++)
-        if (events[k] & 1) last[events[k] >> 4] = k;
-    for (Py_ssize_t q = 0; !failed && q < npairs; q++)
-        if (last[q] >= 0) room[last[q]] += weight[q];
-    for (Py_ssize_t k = nevents - 1; !failed && k >= 0; k--) room[k] += room[k + 1];
+    CalibratedOrder order = {keys, events, nevents, 0, npairs, first, weight, last, room,
+                             cell_s, cell_u, ev_s, ev_u};
+    failed = calibrated_sort_more(&order) < 0;
     /* b's agreeing pairs at epsilon 0 minus a's is linear in a trial's
      * swapped cells: a pair's entry for code c, (base[3 - c] - base[c]) x
      * its weight, has entry(3) = -entry(0) and entry(2) = -entry(1), as
@@ -1078,10 +1197,6 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
         cell_weight[cell_u[q]] += t1 - t0;
     }
     const int32_t *sums = !failed && weight_luts(cell_weight, nwords, lut) ? lut : NULL;
-    for (Py_ssize_t k = 0; !failed && k < nevents; k++) {
-        ev_s[k] = cell_s[events[k] >> 4];
-        ev_u[k] = cell_u[events[k] >> 4];
-    }
     for (Py_ssize_t r = 0; !failed && r < skip + trials; r++) {
         twister_bits(&t, words, cells);
         if (r < skip) continue;
@@ -1090,9 +1205,12 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
          * adds and takes maxima without branches (1,000 trials of 8 x 527
          * scores: 0.13 s with branches, 0.086 s without); pairs weigh 1
          * unless items have other pair counts (unrated cells) */
-        int64_t run_a = 0, run_b = 0, best_a = 0, best_b = 0;
+        int64_t run_a, run_b, best_a, best_b;
+        Py_ssize_t k;
+    sweep:
+        run_a = run_b = best_a = best_b = 0;
 #define CALIBRATED_SWEEP(WEIGHT)                                                                  \
-    for (Py_ssize_t k = 0; k < nevents; k++) {                                                    \
+    for (k = 0; k < order.sorted; k++) {                                                          \
         uint32_t v = events[k];                                                                   \
         int32_t cs = ev_s[k], cu = ev_u[k];                                                       \
         int c = (int)(v >> 1 & 3);                                                                \
@@ -1112,6 +1230,17 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
             CALIBRATED_SWEEP(weight[v >> 4])
         } else {
             CALIBRATED_SWEEP(1)
+        }
+        /* past the sorted events (the last one ends its epsilon's run), the
+         * rest can lift a side by room[sorted] at most: where one could still
+         * pass its best, all are sorted and the trial swept again */
+        if (k == order.sorted && k < nevents &&
+            (run_a + room[k] > best_a || run_b + room[k] > best_b)) {
+            if (calibrated_sort_more(&order) < 0) {
+                failed = 1;
+                break;
+            }
+            goto sweep;
         }
 #undef CALIBRATED_SWEEP
         out[r - skip] = constant + cell_sum(words, nwords, sums, cell_weight) + best_b - best_a;
@@ -2434,11 +2563,12 @@ static PyMethodDef methods[] = {
      "int32) over the rated cells (a NaN human score: weight 0): P x n int64, the\n"
      "humans ranked and each vector sorted once."},
     {"pooled_calibration", pooled_calibration, METH_VARARGS,
-     "pooled_calibration(metric, human, collect=4194304) -> (agreeing, pairs, epsilon)\n\n"
+     "pooled_calibration(metric, human, collect=4194304, first=4096) -> (agreeing, pairs,\n"
+     "epsilon)\n\n"
      "Tie calibration of acc_eq with no grouping (float64 vectors): the\n"
      "calibrated epsilon, the pairs agreeing there, and all pairs; exact."},
     {"item_pairs", item_pairs, METH_VARARGS,
-     "item_pairs(metric, human, systems, items, threshold) -> (bytes, epsilon)\n\n"
+     "item_pairs(metric, human, systems, items, threshold, first=4096) -> (bytes, epsilon)\n\n"
      "Per item of two systems x items float64 matrices, how its pairs compare (9\n"
      "int64: concordant, discordant, metric ties, human ties, ties in both, DARR\n"
      "concordant and discordant, agreeing at the calibrated epsilon, all), and\n"
@@ -2451,8 +2581,8 @@ static PyMethodDef methods[] = {
      "PERM-BOTH's pair tables (kind 0: WMT's DARR pairs, 1: acc_eq) of systems x items\n"
      "float64 matrices: int32 cells and 4 int8 a pair (bleukit.meta.pairs.swap_tables)."},
     {"calibrated_swap_sums", calibrated_swap_sums, METH_VARARGS,
-     "calibrated_swap_sums(state, za, zb, human, weights, systems, items, skip, trials)\n"
-     "-> bytes\n\n"
+     "calibrated_swap_sums(state, za, zb, human, weights, systems, items, skip, trials,\n"
+     "first=4096) -> bytes\n\n"
      "PERM-BOTH of acc_eq with tie calibration by item, calibrated again in every\n"
      "trial: per trial (the first skip drawn and passed over), b's agreeing pairs\n"
      "at its calibrated epsilon minus a's (bleukit.meta.pairs.calibrated_swap_sums)."},

@@ -18,7 +18,7 @@ def resampled_pair_counts(
 ) -> bytes: ...
 def cell_weights(x: Buffer, y: Buffer, human: Buffer, kind: int, /) -> bytes: ...
 def pooled_calibration(
-    metric: Buffer, human: Buffer, collect: int = ..., /
+    metric: Buffer, human: Buffer, collect: int = ..., first: int = ..., /
 ) -> tuple[int, int, float]: ...
 def item_pairs(
     metric: Buffer,
@@ -26,6 +26,7 @@ def item_pairs(
     systems: int,
     items: int,
     threshold: float,
+    first: int = ...,
     /,
 ) -> tuple[bytes, float]: ...
 def swap_tables(
@@ -52,6 +53,7 @@ def calibrated_swap_sums(
     items: int,
     skip: int,
     trials: int,
+    first: int = ...,
     /,
 ) -> bytes: ...
 def pair_disagreements(
