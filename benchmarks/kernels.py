@@ -13,8 +13,9 @@ most of their time in, each alone, at the shapes those commands give them:
   BLEUc18's 38;
 - approximate randomization's split of a system's rows
   (``meta._kernels.selected_sums``): 2,004 rows of 38 fields, 1,000 trials;
-- PERM-BOTH's item-grouped trials (``meta._kernels.pair_swap_sums``): the
-  105 pairs of systems of each of 2,004 items (15 systems), 1,000 trials.
+- PERM-BOTH's item-grouped trials (``meta._kernels.pair_swap_trials``):
+  the 78 pairs of 13 variants (a grid's tested ones), each over the 105
+  pairs of systems of each of 2,004 items (15 systems), 1,000 trials.
 
     python benchmarks/kernels.py [--repeat 7]
 
@@ -91,20 +92,21 @@ def meta(kernels, accel, repeat: int) -> None:
     rows16 = array("H", [rng.randrange(60) for _ in range(items * 38)])
     ms, digest = best(functools.partial(kernels.selected_sums, state, rows16, 38, 1000), repeat)
     print(f"randomization's split sums, 38 fields: {ms:.1f} ms  [{digest}]")
-    first, second, table = array("i"), array("i"), array("b")
-    for j in range(items):
-        for a in range(systems):
-            for b in range(a + 1, systems):
-                first.append(a * items + j)
-                second.append(b * items + j)
-                # swap_tables's shape: t01 = -t10, t11 = -t00
-                t00, t01 = rng.choice([-1, 0, 1]), rng.choice([-1, 0, 1])
-                table.extend([t00, t01, -t01, -t00])
-    call = functools.partial(
-        kernels.pair_swap_sums, state, systems * items, first, second, table, 1000
-    )
-    ms, digest = best(call, repeat)
-    print(f"item-grouped pair trials, {len(first):,} pairs: {ms:.1f} ms  [{digest}]")
+    # a grid's 13 tested variants' z-scores and every pair of them, as the
+    # item-grouped statistics test them (acc_eq)
+    variants = 13
+    vectors = array("d", [rng.gauss(0, 1) for _ in range(variants * systems * items)])
+    rated = array("d", [float(rng.randrange(100)) for _ in range(systems * items)])
+    pairs = array("i", [x for a in range(variants) for b in range(a + 1, variants) for x in (b, a)])
+
+    def trials() -> tuple[bytes, bytes]:
+        sums, observed, _ = kernels.pair_swap_trials(
+            state, vectors, rated, pairs, systems, items, 1, 0.0, 1000
+        )
+        return sums, observed
+
+    ms, digest = best(trials, repeat)
+    print(f"item-grouped trials, {len(pairs) // 2} pairs of variants: {ms:.1f} ms  [{digest}]")
 
 
 def main() -> None:

@@ -68,23 +68,52 @@ def test_compiled_bootstrap_resamples_are_pythons_choices(n, count, seed):
 
 
 @needs_accel
-@settings(max_examples=100, deadline=None)
-@given(st.integers(1, 80), st.integers(0, 40), st.integers(0, 2**32) | st.none(), st.data())
-def test_compiled_pair_swap_sums_draw_pythons_trials(cells, pairs, seed, data):
-    """PERM-BOTH's trials (MetaKernels.pair_swap_sums) in C: the same bits of
-    getrandbits(cells) per trial, for cells below, at and above a 32-bit word;
-    with int32 entries (pairs weighed by their items) too, whose four cells'
-    sums can pass int32, where the kernel adds the cells one by one."""
-    from bleukit.meta.pairs import pair_swap_sums
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 12), st.integers(1, 4),
+       st.sampled_from(["darr", "acc_eq"]), st.sampled_from([0.0, 0.5, 25.0]),
+       st.integers(0, 2**32) | st.none(), st.data())  # fmt: skip
+def test_compiled_pair_swap_trials_equal_the_reference(systems, items, vectors, kind, threshold,
+                                                       seed, data):  # fmt: skip
+    """PERM-BOTH's item-grouped trials in C (each pair of vectors a weight
+    per cell, every pair's sums over each trial's bits drawn once) are the
+    reference's pair tables summed trial by trial: the same bits of
+    getrandbits(cells), cells below, at and above a 32-bit word; unrated
+    (NaN) human cells leaving their pairs out and weighing acc_eq's items;
+    pairs of a vector with itself; none counted (NaN's test)."""
+    cell = st.sampled_from([0.0, 0.5, 1.0, -1.25, 30.0, 0.30000000000000004])
+    human_cell = st.sampled_from([0.0, 1.0, 5.0, 30.0, math.nan])
+    z = [data.draw(st.lists(cell, min_size=systems * items, max_size=systems * items))
+         for _ in range(vectors)]  # fmt: skip
+    human = [data.draw(st.lists(human_cell, min_size=items, max_size=items))
+             for _ in range(systems)]  # fmt: skip
+    pair = st.tuples(st.integers(0, vectors - 1), st.integers(0, vectors - 1))
+    pairs = data.draw(st.lists(pair, max_size=5))
+    draws = Draws.from_seed(systems * items, data.draw(st.integers(0, 30)), seed)
+    expected = PY.pair_swap_trials(z, human, pairs, kind, threshold, draws)
+    assert C.pair_swap_trials(z, human, pairs, kind, threshold, draws) == expected
 
-    first = data.draw(st.lists(st.integers(0, cells - 1), min_size=pairs, max_size=pairs))
-    second = data.draw(st.lists(st.integers(0, cells - 1), min_size=pairs, max_size=pairs))
-    entry = st.integers(-(2**31), 2**31 - 1) if data.draw(st.booleans()) else st.integers(-2, 2)
-    table = data.draw(st.lists(entry, min_size=4 * pairs, max_size=4 * pairs))
-    draws = Draws.from_seed(cells, data.draw(st.integers(0, 30)), seed)
-    assert C.pair_swap_sums(draws, first, second, table) == pair_swap_sums(
-        draws, first, second, table
-    )
+
+def test_pair_swap_trials_by_hand():
+    """One item of two systems, acc_eq: b agrees where a does not (+1 with
+    no swap); swapping either cell alone exchanges the mixed differences,
+    both exchange a and b (-1)."""
+    from bleukit.meta.pairs import _agrees
+
+    human = [[1.0], [0.0]]
+    za, zb = [0.0, 1.0], [1.0, 0.0]  # a's pair discordant, b's concordant
+    draws = Draws.from_seed(2, 6, 3)
+    rng = draws.rng()
+    bits = [rng.getrandbits(2) for _ in range(6)]
+    mixed = int(_agrees(zb[0] - za[1], 1.0)) - int(_agrees(za[0] - zb[1], 1.0))
+    table = [1, mixed, -mixed, -1]
+    expected = [table[2 * (b & 1) + (b >> 1 & 1)] for b in bits]
+    for engine in KERNELS.values():
+        assert engine.pair_swap_trials([za, zb], human, [(0, 1)], "acc_eq", 0.0, draws) == [
+            (1, expected)
+        ]
+        # no pair of cells the humans do not tie: nothing to test
+        tied = [[1.0], [1.0]]
+        assert engine.pair_swap_trials([za, zb], tied, [(0, 1)], "darr", 0.0, draws) == [None]
 
 
 @needs_accel
@@ -176,6 +205,12 @@ def test_compiled_signed_trials_refuse_bad_calls_and_sum_many_vectors():
         _kernels.pair_cell_weights(two, two, array("i", [0, 1]), 0)
     with pytest.raises(ValueError, match="pair_cell_weights"):
         _kernels.pair_cell_weights(array("d", [1.0]), two, array("i", [0, 0]), 0)
+    # pair_swap_trials: two vectors of one system x two items
+    state, pairs = Draws.from_seed(2, 4, 1).state, array("i", [0, 2])
+    with pytest.raises(ValueError, match="pair_swap_trials: pair 0 names a vector outside 0..1"):
+        _kernels.pair_swap_trials(state, two + two, two, pairs, 1, 2, 1, 0.0, 4)
+    with pytest.raises(ValueError, match="pair_swap_trials: vectors"):
+        _kernels.pair_swap_trials(state, two + two, two, array("i", [0, 1]), 1, 2, 2, 0.0, 4)
     with pytest.raises(OverflowError, match="2\\*\\*62"):
         _kernels.signed_trials(draws.state, 2, array("q", [2**61, 2**61]), 4)
     # past the kernel's integers, the reference's sums
@@ -222,10 +257,9 @@ def test_pair_swap_sums_by_hand_and_refusals():
     # one pair of cells 0 and 2: the table entry of (bit 0, bit 2)
     table = [10, 20, 30, 40]
     expected = [table[2 * (b & 1) + ((b >> 2) & 1)] for b in bits]
-    for engine in KERNELS:
-        assert KERNELS[engine].pair_swap_sums(draws, [0], [2], table) == expected
-        with pytest.raises(InputError, match="outside 0..2"):
-            KERNELS[engine].pair_swap_sums(draws, [0], [3], table)
+    assert pair_swap_sums(draws, [0], [2], table) == expected
+    with pytest.raises(InputError, match="outside 0..2"):
+        pair_swap_sums(draws, [0], [3], table)
     with pytest.raises(InputError, match="four entries a pair"):
         pair_swap_sums(draws, [0], [1], [1, 2])
 
@@ -468,7 +502,7 @@ def test_compiled_pair_disagreements_equal_the_reference(n, data):
 def test_unrated_cells_take_the_reference_path(systems, items, data):
     """Where cells are NaN (not rated) the C engine gives what the
     reference gives, which leaves those cells out and weighs items of other
-    pair counts: item pairs, swap tables (int32 where weighed), calibrated
+    pair counts: item pairs, item-grouped trials (weighed), calibrated
     trials and resampled counts."""
     nan = float("nan")
     cell = st.sampled_from([0.0, 0.5, 1.0, -1.0, 2.0])
@@ -482,10 +516,11 @@ def test_unrated_cells_take_the_reference_path(systems, items, data):
             m[off // items][off % items] = nan
     c, py = C, PY
     assert c.item_pairs(za, human, 0.0) == py.item_pairs(za, human, 0.0)
-    assert [list(x) for x in c.swap_tables(za, zb, human, "acc_eq", 0.0)] == [
-        list(x) for x in py.swap_tables(za, zb, human, "acc_eq", 0.0)
-    ]
     draws = Draws.from_seed(systems * items, 20, 1)
+    flat = [[x for row in m for x in row] for m in (za, zb)]
+    assert c.pair_swap_trials(flat, human, [(0, 1)], "acc_eq", 0.0, draws) == (
+        py.pair_swap_trials(flat, human, [(0, 1)], "acc_eq", 0.0, draws)
+    )
     assert c.calibrated_swap_sums(draws, za, zb, human) == py.calibrated_swap_sums(
         draws, za, zb, human
     )
@@ -560,24 +595,6 @@ def test_item_pairs_refuse_matrices_of_two_shapes():
     for engine in KERNELS:
         with pytest.raises(InputError, match="matrices of one shape"):
             KERNELS[engine].item_pairs([[1.0, 2.0]], [[1.0]], 0.0)
-
-
-@needs_accel
-@settings(max_examples=EXAMPLES, deadline=None)
-@given(st.integers(0, 5), st.integers(0, 6), st.sampled_from(["darr", "acc_eq"]),
-       st.sampled_from([0.0, 1.0, 25.0]), st.data())  # fmt: skip
-def test_compiled_swap_tables_equal_the_reference(systems, items, kind, threshold, data):
-    """PERM-BOTH's pair tables (MetaKernels.swap_tables) in C are the
-    reference's (meta.pairs.swap_tables), cell for cell."""
-    from bleukit.meta.pairs import swap_tables
-
-    cell = st.sampled_from([0.0, 0.5, 1.0, -1.25, 30.0])
-    za, zb, human = (
-        [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
-        for _ in range(3)
-    )
-    ours = C.swap_tables(za, zb, human, kind, threshold)
-    assert tuple(list(x) for x in ours) == swap_tables(za, zb, human, kind, threshold)
 
 
 @needs_accel

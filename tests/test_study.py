@@ -346,7 +346,7 @@ def test_perm_both_of_equal_variants_is_never_significant():
     matrix = [[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]]
     cells = Draws.from_seed(6, 100, 1)
     z = s.zscores(matrix)
-    assert s.perm_both_segments(z, z, matrix, "acc_eq_item", 0.0, cells, engine) == 1.0
+    assert s.item_p_values([z, z], [(0, 1)], matrix, "acc_eq_item", 0.0, cells, engine) == [1.0]
 
 
 @settings(max_examples=30, deadline=None)
@@ -395,11 +395,57 @@ def test_perm_both_over_every_pair_recounts_each_trial(data):
             diffs.append(value(v1, statistic) - value(v2, statistic))
         expected = sum(d >= observed for d in diffs) / len(diffs)
         for engine in ENGINES.names():
-            got = s.perm_both_segments(za, zb, human, statistic, 0.0, draws,
-                                       meta_kernels(ENGINES.get(engine)))  # fmt: skip
-            assert got == expected, (statistic, engine)
-    assert math.isnan(s.perm_both_segments(za, zb, human, "kendall_like_none", 25.0, draws,
-                                         meta_kernels(ENGINES.get("python"))))  # fmt: skip
+            got = s.pooled_p_values([za, zb], [(0, 1)], human, statistic, 0.0, draws,
+                                    meta_kernels(ENGINES.get(engine)))  # fmt: skip
+            assert got == [expected], (statistic, engine)
+    assert math.isnan(s.pooled_p_values([za, zb], [(0, 1)], human, "kendall_like_none", 25.0,
+                                        draws, meta_kernels(ENGINES.get("python")))[0])  # fmt: skip
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_perm_both_by_item_recounts_each_trial(data):
+    """PERM-BOTH of Kendall-like tau and acc_eq grouped by item at epsilon 0
+    (every pair of variants' trials from one kernel call) equals recounting
+    each trial's swapped z-scores (bit c of a trial's draw swaps cell c),
+    for each engine; both ways round in one call; NaN where the humans tie
+    every pair (Kendall-like tau has no pair to count)."""
+    from bleukit.engines import ENGINES
+    from bleukit.meta.pairs import pair_counts
+
+    cell = st.sampled_from([0.0, 1.0, 2.0, 2.5, 4.0])
+    shape = st.lists(st.lists(cell, min_size=5, max_size=5), min_size=3, max_size=3)
+    a, b, human = data.draw(shape), data.draw(shape), data.draw(shape)
+    draws = Draws.from_seed(15, 40, data.draw(st.integers(0, 99)))
+    za, zb = s.zscores(a), s.zscores(b)
+    items = [[human[k][j] for k in range(3)] for j in range(5)]
+
+    def value(v, statistic):
+        counts = [pair_counts([v[5 * k + j] for k in range(3)], items[j]) for j in range(5)]
+        if statistic.startswith("kendall"):
+            return sum(p.con - p.dis - p.tie_metric for p in counts)
+        return sum(p.con + p.tie_both for p in counts)
+
+    rng = draws.rng()
+    swaps = [rng.getrandbits(15) for _ in range(draws.count)]
+    for statistic in ("kendall_like_item", "acc_eq_item"):
+        expected = []
+        for x, y in ((za, zb), (zb, za)):
+            observed = value(y, statistic) - value(x, statistic)
+            diffs = []
+            for bits in swaps:
+                kept = [bits >> c & 1 == 0 for c in range(15)]
+                now_x = [p if k else q for p, q, k in zip(x, y, kept)]
+                now_y = [q if k else p for p, q, k in zip(x, y, kept)]
+                diffs.append(value(now_y, statistic) - value(now_x, statistic))
+            expected.append(sum(d >= observed for d in diffs) / len(diffs))
+        if statistic.startswith("kendall") and all(len(set(row)) == 1 for row in items):
+            # every pair tied by the humans: no DARR pair, no test
+            expected = [math.nan, math.nan]
+        for engine in ENGINES.names():
+            got = s.item_p_values([za, zb], [(0, 1), (1, 0)], human, statistic, 0.0, draws,
+                                  meta_kernels(ENGINES.get(engine)))  # fmt: skip
+            assert got == expected or all(map(math.isnan, got + expected)), (statistic, engine)
 
 
 @settings(max_examples=30, deadline=None)

@@ -16,12 +16,13 @@
 #include "../_common.h"
 
 /* A sum of per-cell weights over the cells whose bits are set, four cells
- * at a time: per group of four cells (nwords x 8 groups; weight holds
+ * at a time (calibrated_swap_sums's, one trial at a time between its
+ * sweeps): per group of four cells (nwords x 8 groups; weight holds
  * nwords x 32 int64, 0 past the last cell), the 16 sums of their weights,
  * int32 (half the bytes of int64: on 30,060 cells the tables take 480 KB,
- * and PERM-BOTH's item-grouped trials take about 20% less time). 0 (the tables
- * unfinished) where a sum does not fit: cell_sum then adds the cells'
- * weights one by one. */
+ * and item-grouped trials took about 20% less time than with int64). 0
+ * (the tables unfinished) where a sum does not fit: cell_sum then adds
+ * the cells' weights one by one. */
 static int weight_luts(const int64_t *weight, Py_ssize_t nwords, int32_t *lut) {
     for (Py_ssize_t g = 0; g < nwords * 8; g++)
         for (int m = 0; m < 16; m++) {
@@ -50,100 +51,6 @@ static inline int64_t cell_sum(const uint32_t *words, Py_ssize_t nwords, const i
         for (int k = 0; k < 8; k++) sum += l[16 * k + (word >> (4 * k) & 15)];
     }
     return sum;
-}
-
-/* pair_swap_sums(state, cells, first, second, table, trials): per trial,
- * the bits of random.Random(state).getrandbits(cells) (bit c: cell c, from
- * the least significant), and the sum over pairs p of
- * table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cell
- * indices; table: int8, or int32 where pairs weigh their items): trials
- * int64. The permutation trials of PERM-BOTH over a statistic that sums
- * over pairs of cells (bleukit/meta/study.py; the reference is
- * bleukit.meta.pairs.pair_swap_sums). */
-static PyObject *pair_swap_sums(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *state;
-    Py_ssize_t cells, trials;
-    Py_buffer first, second, table;
-    if (!PyArg_ParseTuple(args, "Ony*y*y*n", &state, &cells, &first, &second, &table, &trials))
-        return NULL;
-    PyObject *result = NULL;
-    uint32_t *words = NULL;
-    int64_t *weight = NULL;
-    int32_t *lut = NULL;
-    Py_ssize_t *quad = NULL;
-    Twister t;
-    Py_ssize_t npairs = first.len / (Py_ssize_t)sizeof(int32_t);
-    /* the table's entries: int8, or int32 (pairs weighed by their item) */
-    int wide = npairs > 0 && table.len == 16 * npairs;
-    if (cells < 1 || trials < 0 || first.len != second.len ||
-        first.len != npairs * (Py_ssize_t)sizeof(int32_t) || (table.len != 4 * npairs && !wide)) {
-        PyErr_SetString(PyExc_ValueError, "pair_swap_sums: first and second int32 of one length, "
-                                          "table 4 int8 or 4 int32 a pair");
-        goto done;
-    }
-    const int32_t *a = first.buf, *b = second.buf;
-    for (Py_ssize_t p = 0; p < npairs; p++)
-        if (a[p] < 0 || a[p] >= cells || b[p] < 0 || b[p] >= cells) {
-            PyErr_Format(PyExc_ValueError, "pair_swap_sums: pair %zd names a cell outside 0..%zd",
-                         p, cells - 1);
-            goto done;
-        }
-    if (twister_load(state, &t) < 0) goto done;
-    Py_ssize_t nwords = (cells - 1) / 32 + 1, groups = nwords * 8;
-    words = malloc(nwords * sizeof(uint32_t));
-    weight = calloc(groups * 4, sizeof(int64_t));
-    lut = malloc(groups * 16 * sizeof(int32_t));
-    quad = malloc((npairs + 1) * sizeof(Py_ssize_t));
-    result = PyBytes_FromStringAndSize(NULL, trials * sizeof(int64_t));
-    if (!words || !weight || !lut || !quad || !result) {
-        if (result) PyErr_NoMemory();
-        Py_CLEAR(result);
-        goto done;
-    }
-    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-    const int8_t *tab8 = table.buf;
-    const int32_t *tab32 = table.buf;
-#define TAB(k) (wide ? (int64_t)tab32[k] : (int64_t)tab8[k])
-    Py_BEGIN_ALLOW_THREADS
-    /* A pair's term is t00 + (t10 - t00) bit_a + (t01 - t00) bit_b + w bit_a bit_b,
-     * w = t11 - t10 - t01 + t00: a trial's sum is a constant, plus a weight per
-     * set cell, plus the terms w of the pairs with both cells set. swap_tables's
-     * pairs all have w = 0 (swapping one cell or the other exchanges the two
-     * sides, so t01 = -t10, and t11 = -t00), so a trial costs the cells, read
-     * four at a time from a table of their 16 sums, not the pairs. */
-    int64_t constant = 0;
-    Py_ssize_t nquad = 0;
-    for (Py_ssize_t p = 0; p < npairs; p++) {
-        int64_t v0 = TAB(4 * p), v1 = TAB(4 * p + 1), v2 = TAB(4 * p + 2), v3 = TAB(4 * p + 3);
-        constant += v0;
-        weight[a[p]] += v2 - v0;
-        weight[b[p]] += v1 - v0;
-        if (v3 - v2 - v1 + v0 != 0) quad[nquad++] = p;
-    }
-    const int32_t *sums = weight_luts(weight, nwords, lut) ? lut : NULL;
-    for (Py_ssize_t s = 0; s < trials; s++) {
-        twister_bits(&t, words, cells);
-        int64_t sum = constant + cell_sum(words, nwords, sums, weight);
-        for (Py_ssize_t q = 0; q < nquad; q++) {
-            Py_ssize_t p = quad[q];
-            int bit_a = (words[a[p] >> 5] >> (a[p] & 31)) & 1;
-            int bit_b = (words[b[p] >> 5] >> (b[p] & 31)) & 1;
-            if (bit_a && bit_b) sum += TAB(4 * p + 3) - TAB(4 * p + 2) - TAB(4 * p + 1) + TAB(4 * p);
-        }
-        out[s] = sum;
-    }
-#undef TAB
-    Py_END_ALLOW_THREADS
-done:
-    free(words);
-    free(weight);
-    free(lut);
-    free(quad);
-    PyBuffer_Release(&first);
-    PyBuffer_Release(&second);
-    PyBuffer_Release(&table);
-    return result;
 }
 
 /* Per trial, random.Random's getrandbits(cells) from the twister, and per
@@ -958,84 +865,163 @@ done:
     return result;
 }
 
-/* swap_tables(za, zb, human, systems, items, kind, threshold) -> (first,
- * second, table): PERM-BOTH's pair tables, as bleukit.meta.pairs.swap_tables
- * makes them (the reference): per pair of systems of an item (kind 0, WMT's
- * DARR pairs only: human difference nonzero and at least threshold; kind 1,
- * acc_eq: every pair), its two cells (int32, system-major) and four int8,
- * b's outcome minus a's with neither, the second, the first or both cells
- * swapped (DARR: +1 concordant, -1 otherwise; acc_eq: 1 where it agrees).
- * Pairs with a NaN human score (not rated) are left out; with ``weights``
- * (items int32, meta.pairs.item_weights) the entries are int32, each
- * times its item's weight. */
-static inline int swap_outcome(double dm, double dh, int kind) {
-    if (kind == 0) return dm != 0 && (dm > 0) == (dh > 0) ? 1 : -1;
-    return pair_agrees(dm, dh);
+/* pair_swap_trials(state, vectors, human, pairs, systems, items, kind,
+ * threshold, trials[, weights]) -> (sums, observed, counted): PERM-BOTH of
+ * an item-grouped statistic for many pairs (a, b) of vectors of cells at
+ * once (vectors: V x cells float64, each a variant's systems x items
+ * z-scores, system-major; pairs: P x 2 int32). The reference is
+ * bleukit.meta.pairs: swap_tables' entries for each pair of systems of an
+ * item (kind 0, WMT's DARR pairs only: human difference nonzero and at
+ * least threshold; kind 1, acc_eq: every pair; NaN human scores not rated,
+ * their pairs left out), b's outcome minus a's with neither, the second,
+ * the first or both cells swapped (DARR: +1 concordant, -1 otherwise;
+ * acc_eq: 1 where it agrees; with ``weights``, items int32, each times its
+ * item's weight), summed in each trial as pair_swap_sums sums them (bit c
+ * of random.Random's getrandbits(cells) swaps cell c): sums P x trials
+ * int64, observed (no cell swapped) P int64, and how many pairs of cells
+ * count (the same for every pair of vectors).
+ *
+ * Swapping both cells exchanges a's and b's differences, and swapping one
+ * exchanges the two mixed ones, so a pair's entries are t0, t1, -t1, -t0:
+ * a trial's sum is linear in its swapped cells (t0 + (-t1 - t0) for the
+ * first cell + (t1 - t0) for the second). So each pair of vectors is a
+ * weight per cell, and set_sums sums every pair's weights over each
+ * trial's bits once drawn. -1 in counted: the weights' magnitudes pass
+ * 2**62 (the caller sums them as Python ints). */
+/* -1 (a ValueError set) where one of npairs pairs of vector numbers (x, y)
+ * names a vector outside 0..nvec - 1 */
+static int check_pairs(const char *kernel, const int32_t *pairs, Py_ssize_t npairs,
+                       Py_ssize_t nvec) {
+    for (Py_ssize_t q = 0; q < 2 * npairs; q++)
+        if (pairs[q] < 0 || pairs[q] >= nvec) {
+            PyErr_Format(PyExc_ValueError, "%s: pair %zd names a vector outside 0..%zd", kernel,
+                         q / 2, nvec - 1);
+            return -1;
+        }
+    return 0;
 }
 
-static PyObject *swap_tables(PyObject *self, PyObject *args) {
+/* -1, 0 or 1; NaN is -1, as pair_agrees reads a NaN difference */
+static inline int agreement_sign(double x) {
+    return (x > 0) - !(x >= 0);
+}
+
+static PyObject *pair_swap_trials(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer abuf, bbuf, hbuf, wbuf = {0};
-    Py_ssize_t systems, items;
+    PyObject *state;
+    Py_buffer vbuf, hbuf, pbuf, wbuf = {0};
+    Py_ssize_t systems, items, trials;
     int kind;
     double threshold;
-    if (!PyArg_ParseTuple(args, "y*y*y*nnid|y*", &abuf, &bbuf, &hbuf, &systems, &items, &kind,
-                          &threshold, &wbuf))
+    if (!PyArg_ParseTuple(args, "Oy*y*y*nnidn|y*", &state, &vbuf, &hbuf, &pbuf, &systems, &items,
+                          &kind, &threshold, &trials, &wbuf))
         return NULL;
-    PyObject *result = NULL, *first = NULL, *second = NULL, *table = NULL;
-    Py_ssize_t want = systems * items * (Py_ssize_t)sizeof(double);
+    PyObject *result = NULL, *sums = NULL, *observed = NULL;
+    int64_t *w = NULL;
+    int8_t *pair_sign = NULL;
+    double *column = NULL;
+    Twister t;
     const int32_t *weight = wbuf.buf;
-    if (systems < 0 || items < 0 || abuf.len != want || bbuf.len != want || hbuf.len != want ||
-        (kind != 0 && kind != 1) || (weight && wbuf.len != items * (Py_ssize_t)sizeof(int32_t))) {
-        PyErr_SetString(PyExc_ValueError, "swap_tables: za, zb, human systems x items float64; "
-                                          "kind 0 or 1; weights items int32");
+    Py_ssize_t cells = systems > 0 && items > 0 ? systems * items : 0;
+    Py_ssize_t nvec = cells ? vbuf.len / (cells * (Py_ssize_t)sizeof(double)) : 0;
+    Py_ssize_t npairs = pbuf.len / (2 * (Py_ssize_t)sizeof(int32_t));
+    if (cells < 1 || cells >= ((Py_ssize_t)1 << 31) ||
+        hbuf.len != cells * (Py_ssize_t)sizeof(double) ||
+        vbuf.len != nvec * cells * (Py_ssize_t)sizeof(double) ||
+        pbuf.len != npairs * 2 * (Py_ssize_t)sizeof(int32_t) || (kind != 0 && kind != 1) ||
+        trials < 0 || (weight && wbuf.len != items * (Py_ssize_t)sizeof(int32_t))) {
+        PyErr_SetString(PyExc_ValueError,
+                        "pair_swap_trials: vectors V x cells and human cells float64 (cells = "
+                        "systems x items >= 1), pairs P x 2 int32, kind 0 or 1, trials >= 0, "
+                        "weights items int32");
         goto done;
     }
-    Py_ssize_t most = items * (systems * (systems - 1) / 2);
-    /* weighed pairs (items of other pair counts) need int32 entries */
-    Py_ssize_t entry = weight ? (Py_ssize_t)sizeof(int32_t) : 1;
-    first = PyBytes_FromStringAndSize(NULL, most * sizeof(int32_t));
-    second = PyBytes_FromStringAndSize(NULL, most * sizeof(int32_t));
-    table = PyBytes_FromStringAndSize(NULL, most * 4 * entry);
-    if (!first || !second || !table) goto done;
-    const double *za = abuf.buf, *zb = bbuf.buf, *h = hbuf.buf;
-    int32_t *f = (int32_t *)PyBytes_AS_STRING(first), *g = (int32_t *)PyBytes_AS_STRING(second);
-    int8_t *tab = (int8_t *)PyBytes_AS_STRING(table);
-    int32_t *tab32 = (int32_t *)PyBytes_AS_STRING(table);
-    Py_ssize_t n = 0;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t j = 0; j < items; j++)
-        for (Py_ssize_t s = 0; s < systems; s++)
-            for (Py_ssize_t t = s + 1; t < systems; t++) {
-                Py_ssize_t cs = s * items + j, ct = t * items + j;
-                double dh = h[cs] - h[ct];
-                /* a NaN human score: a cell not rated, its pairs not counted */
-                if (isnan(dh) || (kind == 0 && (dh == 0 || fabs(dh) < threshold))) continue;
-                f[n] = (int32_t)cs;
-                g[n] = (int32_t)ct;
-                for (int w = 0; w < 4; w++) {
-                    int swap_s = w >> 1, swap_t = w & 1;
-                    double xs = swap_s ? zb[cs] : za[cs], ys = swap_s ? za[cs] : zb[cs];
-                    double xt = swap_t ? zb[ct] : za[ct], yt = swap_t ? za[ct] : zb[ct];
-                    int change = swap_outcome(ys - yt, dh, kind) - swap_outcome(xs - xt, dh, kind);
-                    if (weight) tab32[4 * n + w] = change * weight[j];
-                    else tab[4 * n + w] = (int8_t)change;
-                }
-                n++;
-            }
-    Py_END_ALLOW_THREADS
-    if (_PyBytes_Resize(&first, n * sizeof(int32_t)) < 0 ||
-        _PyBytes_Resize(&second, n * sizeof(int32_t)) < 0 ||
-        _PyBytes_Resize(&table, n * 4 * entry) < 0)
+    const int32_t *pairs = pbuf.buf;
+    if (check_pairs("pair_swap_trials", pairs, npairs, nvec) < 0) goto done;
+    if (twister_load(state, &t) < 0) goto done;
+    sums = PyBytes_FromStringAndSize(NULL, npairs * trials * sizeof(int64_t));
+    observed = PyBytes_FromStringAndSize(NULL, npairs * sizeof(int64_t));
+    Py_ssize_t per_item = systems * (systems - 1) / 2;
+    w = calloc(npairs * cells + 1, sizeof(int64_t));
+    pair_sign = malloc(items * per_item + 1);
+    column = malloc(2 * systems * sizeof(double));
+    if (!sums || !observed || !w || !pair_sign || !column) {
+        if (sums && observed) PyErr_NoMemory();
         goto done;
-    result = PyTuple_Pack(3, first, second, table);
+    }
+    const double *v = vbuf.buf, *h = hbuf.buf;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(sums);
+    int64_t *constant = (int64_t *)PyBytes_AS_STRING(observed);
+    Py_ssize_t counted = 0;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    /* per item, its pairs of systems that count, and the sign of each one's
+     * human difference (the same for every pair of vectors) */
+    for (Py_ssize_t j = 0; j < items; j++)
+        for (Py_ssize_t s = 0, p = j * per_item; s < systems; s++)
+            for (Py_ssize_t u = s + 1; u < systems; u++, p++) {
+                double dh = h[s * items + j] - h[u * items + j];
+                int skip = isnan(dh) || (kind == 0 && (dh == 0 || fabs(dh) < threshold));
+                pair_sign[p] = skip ? 2 : (int8_t)((dh > 0) - (dh < 0));
+                counted += !skip;
+            }
+    /* a pair's outcome: with dh's sign sh (never NaN here), acc_eq agrees
+     * where agreement_sign(dm) == sh; DARR's outcome is +1 where the same holds (dh is never 0 there),
+     * else -1: twice the agreement minus 1, so its differences are twice
+     * acc_eq's. Compared without branches: the signs are a coin flip. */
+    int64_t scale = kind == 0 ? 2 : 1;
+    double *a = column, *b = column + systems; /* an item's scores */
+    for (Py_ssize_t q = 0; q < npairs; q++) {
+        const double *za = v + pairs[2 * q] * cells, *zb = v + pairs[2 * q + 1] * cells;
+        /* in set_sums's order: cell c is bit c, weight cells - 1 - c */
+        int64_t *row = w + q * cells + cells - 1;
+        int64_t c0 = 0;
+        for (Py_ssize_t j = 0; j < items; j++) {
+            for (Py_ssize_t s = 0; s < systems; s++) {
+                a[s] = za[s * items + j];
+                b[s] = zb[s * items + j];
+            }
+            int64_t k = scale * (weight ? weight[j] : 1);
+            const int8_t *sign = pair_sign + j * per_item;
+            for (Py_ssize_t s = 0; s < systems; s++)
+                for (Py_ssize_t u = s + 1; u < systems; u++, sign++) {
+                    int sh = *sign;
+                    if (sh == 2) continue;
+                    int64_t t0 = ((agreement_sign(b[s] - b[u]) == sh) -
+                                  (agreement_sign(a[s] - a[u]) == sh)) * k;
+                    int64_t t1 = ((agreement_sign(b[s] - a[u]) == sh) -
+                                  (agreement_sign(a[s] - b[u]) == sh)) * k;
+                    c0 += t0;
+                    row[-(s * items + j)] += -t1 - t0;
+                    row[-(u * items + j)] += t1 - t0;
+                }
+        }
+        constant[q] = c0;
+        /* every trial within int64: the weights' magnitudes and the constant's */
+        uint64_t size = c0 < 0 ? (uint64_t)0 - (uint64_t)c0 : (uint64_t)c0;
+        for (Py_ssize_t c = 0; c < cells; c++) {
+            int64_t x = w[q * cells + c];
+            size += x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+        }
+        if (size >= ((uint64_t)1 << 62)) failed = 2;
+    }
+    if (!failed) failed = set_sums(&t, w, npairs, cells, trials, out) < 0;
+    for (Py_ssize_t q = 0; q < npairs && !failed; q++)
+        for (Py_ssize_t r = 0; r < trials; r++) out[q * trials + r] += constant[q];
+    Py_END_ALLOW_THREADS
+    if (failed == 1)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(OOn)", sums, observed, failed ? (Py_ssize_t)-1 : counted);
 done:
-    Py_XDECREF(first);
-    Py_XDECREF(second);
-    Py_XDECREF(table);
-    PyBuffer_Release(&abuf);
-    PyBuffer_Release(&bbuf);
+    Py_XDECREF(sums);
+    Py_XDECREF(observed);
+    free(w);
+    free(pair_sign);
+    free(column);
+    PyBuffer_Release(&vbuf);
     PyBuffer_Release(&hbuf);
+    PyBuffer_Release(&pbuf);
     if (wbuf.obj) PyBuffer_Release(&wbuf);
     return result;
 }
@@ -1185,7 +1171,7 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
     /* b's agreeing pairs at epsilon 0 minus a's is linear in a trial's
      * swapped cells: a pair's entry for code c, (base[3 - c] - base[c]) x
      * its weight, has entry(3) = -entry(0) and entry(2) = -entry(1), as
-     * swap_tables's do (pair_swap_sums), so it is a constant plus a weight
+     * pair_swap_trials's entries do, so it is a constant plus a weight
      * per swapped cell, summed four cells at a time. The sweep reads its
      * events' cells in its own order. */
     int64_t constant = 0;
@@ -1576,12 +1562,7 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     }
     const double *v = vbuf.buf, *h = hbuf.buf;
     const int32_t *pairs = pbuf.buf;
-    for (Py_ssize_t q = 0; q < 2 * npairs; q++)
-        if (pairs[q] < 0 || pairs[q] >= nvec) {
-            PyErr_Format(PyExc_ValueError, "pair_cell_weights: pair %zd names a vector outside "
-                                           "0..%zd", q / 2, nvec - 1);
-            goto done;
-        }
+    if (check_pairs("pair_cell_weights", pairs, npairs, nvec) < 0) goto done;
     result = PyBytes_FromStringAndSize(NULL, npairs * n * sizeof(int64_t));
     sorted = malloc((nvec * n + 1) * sizeof(RankedValue));
     where = malloc((n + 1) * sizeof(Py_ssize_t));
@@ -2528,12 +2509,6 @@ static PyMethodDef methods[] = {
      "Per resample (metric and human: resamples x systems float64), the system-level\n"
      "statistic (an index into SYSTEM_STATISTICS) of its metric row against its\n"
      "human row, NaN where a human score is NaN: resamples float64."},
-    {"pair_swap_sums", pair_swap_sums, METH_VARARGS,
-     "pair_swap_sums(state, cells, first, second, table, trials) -> bytes\n\n"
-     "Per trial, random.Random with that state's getrandbits(cells) (bit c for\n"
-     "cell c, from the least significant) and the sum over pairs p of\n"
-     "table[4p + 2 bit(first[p]) + bit(second[p])] (first, second: int32 cells;\n"
-     "table: int8 or int32): trials int64."},
     {"signed_trials", signed_trials, METH_VARARGS,
      "signed_trials(state, cells, weights, trials) -> bytes\n\n"
      "Per trial, random.Random with that state's getrandbits(cells), and the sum\n"
@@ -2575,11 +2550,13 @@ static PyMethodDef methods[] = {
      "that epsilon (bleukit.meta.pairs.item_pairs is the reference). NaN cells\n"
      "(not rated): the items' pairs weighed as meta.pairs.item_weights weighs them\n"
      "(OverflowError past 2^62)."},
-    {"swap_tables", swap_tables, METH_VARARGS,
-     "swap_tables(za, zb, human, systems, items, kind, threshold[, weights])\n"
-     "-> (first, second, table)\n\n"
-     "PERM-BOTH's pair tables (kind 0: WMT's DARR pairs, 1: acc_eq) of systems x items\n"
-     "float64 matrices: int32 cells and 4 int8 a pair (bleukit.meta.pairs.swap_tables)."},
+    {"pair_swap_trials", pair_swap_trials, METH_VARARGS,
+     "pair_swap_trials(state, vectors, human, pairs, systems, items, kind, threshold,\n"
+     "trials[, weights]) -> (sums, observed, counted)\n\n"
+     "PERM-BOTH's trials of an item-grouped statistic (kind 0: WMT's DARR pairs, 1:\n"
+     "acc_eq) for P pairs of vectors of z-scores: P x trials int64 sums, P int64\n"
+     "observed, and the pairs of cells counted (-1: past int64)\n"
+     "(bleukit.meta.pairs.swap_tables and pair_swap_sums)."},
     {"calibrated_swap_sums", calibrated_swap_sums, METH_VARARGS,
      "calibrated_swap_sums(state, za, zb, human, weights, systems, items, skip, trials,\n"
      "first=4096) -> bytes\n\n"

@@ -29,20 +29,19 @@ def item_pairs(
     first: int = ...,
     /,
 ) -> tuple[bytes, float]: ...
-def swap_tables(
-    za: Buffer,
-    zb: Buffer,
+def pair_swap_trials(
+    state: tuple[int, ...],
+    vectors: Buffer,
     human: Buffer,
+    pairs: Buffer,
     systems: int,
     items: int,
     kind: int,
     threshold: float,
+    trials: int,
     weights: Buffer = ...,
     /,
-) -> tuple[bytes, bytes, bytes]: ...
-def pair_swap_sums(
-    state: tuple[int, ...], cells: int, first: Buffer, second: Buffer, table: Buffer, trials: int, /
-) -> bytes: ...
+) -> tuple[bytes, bytes, int]: ...
 def calibrated_swap_sums(
     state: tuple[int, ...],
     za: Buffer,

@@ -118,13 +118,6 @@ class MetaKernels:
         return [[sum(map(v.__getitem__, indices[lo : lo + per])) for v in values]
                 for lo in range(0, len(indices), per)]  # fmt: skip
 
-    def pair_swap_sums(
-        self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
-    ) -> list[int]:
-        """PERM-BOTH's trials over a statistic that sums over pairs of cells
-        (``pairs.pair_swap_sums``)."""
-        return pair_swap_sums(draws, first, second, table)
-
     def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
         """Every pair of positions of two score vectors classified
         (``pairs.pair_counts``)."""
@@ -250,17 +243,31 @@ class MetaKernels:
         (``pairs.item_pairs``)."""
         return item_pairs(metric, human, threshold)
 
-    def swap_tables(
+    def pair_swap_trials(
         self,
-        za: Sequence[Sequence[float]],
-        zb: Sequence[Sequence[float]],
+        vectors: Sequence[Sequence[float]],
         human: Sequence[Sequence[float]],
+        pairs: Sequence[tuple[int, int]],
         kind: str,
         threshold: float,
-    ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
-        """PERM-BOTH's pair tables of an item-grouped statistic
-        (``pairs.swap_tables``), for ``pair_swap_sums``."""
-        return swap_tables(za, zb, human, kind, threshold)
+        draws: Draws,
+    ) -> list[tuple[int, list[int]] | None]:
+        """PERM-BOTH of an item-grouped statistic for each pair (a, b) of
+        vectors of cells (a variant's system x item scores, system after
+        system, as ``human``'s rows): b's sum minus a's over the pair tables
+        with no cell swapped (``pairs.swap_tables``) and in each trial
+        (``pairs.pair_swap_sums``); None where no pair of cells counts."""
+        items = len(human[0]) if human else 0
+
+        def rows(v: int) -> list[Sequence[float]]:
+            return [vectors[v][s * items : (s + 1) * items] for s in range(len(human))]
+
+        trials: list[tuple[int, list[int]] | None] = []
+        for a, b in pairs:
+            first, second, table = swap_tables(rows(a), rows(b), human, kind, threshold)
+            trials.append((sum(table[0::4]), pair_swap_sums(draws, first, second, table))
+                          if first else None)  # fmt: skip
+        return trials
 
     def calibrated_swap_sums(
         self,
@@ -434,27 +441,6 @@ class CompiledMetaKernels(MetaKernels):
         sums = self._kernel_trials([weights], len(weights), draws) if weights else None
         return super().signed_trials(weights, draws) if sums is None else sums
 
-    def pair_swap_sums(
-        self, draws: Draws, first: Sequence[int], second: Sequence[int], table: Sequence[int]
-    ) -> list[int]:
-        kernel = self.module
-        if len(first) != len(second) or len(table) != 4 * len(first):
-            # the reference refuses tables of other shapes
-            return super().pair_swap_sums(draws, first, second, table)
-        try:
-            # swap_tables's buffers as they are, its int32 tables too (copied
-            # to int8 element by element, they cost more than the kernel
-            # saves); anything else copied, as int8, or int32 where pairs
-            # weigh their items (unrated cells)
-            cells = [typed_buffer(first, "i"), typed_buffer(second, "i")]
-            entries = typed_buffer(table, "b", "i")
-            sums = kernel.pair_swap_sums(draws.state, draws.n, *cells, entries, draws.count)
-        except (OverflowError, ValueError):
-            # an entry past int32 (the reference counts it); a cell outside
-            # the draws (the reference refuses it, naming the pair)
-            return super().pair_swap_sums(draws, first, second, table)
-        return memoryview(sums).cast("q").tolist()
-
     def pair_counts(self, metric: Sequence[float], human: Sequence[float]) -> Pairs:
         try:
             return Pairs(*self.module.pair_counts(array("d", metric), array("d", human)))
@@ -607,32 +593,55 @@ class CompiledMetaKernels(MetaKernels):
         counts: list[ItemCounts] = [tuple(values[k : k + 9]) for k in range(0, len(values), 9)]  # type: ignore[misc]
         return counts, epsilon
 
-    def swap_tables(
+    def pair_swap_trials(
         self,
-        za: Sequence[Sequence[float]],
-        zb: Sequence[Sequence[float]],
+        vectors: Sequence[Sequence[float]],
         human: Sequence[Sequence[float]],
+        pairs: Sequence[tuple[int, int]],
         kind: str,
         threshold: float,
-    ) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        draws: Draws,
+    ) -> list[tuple[int, list[int]] | None]:
         kernel = self.module
-        items = _items(za, zb, human)
-        if items is None or kind not in SWAP_KINDS:
-            # the reference refuses what is not three matrices of one shape
-            return super().swap_tables(za, zb, human, kind, threshold)
+        systems, items = len(human), _items(human)
+        cells = systems * (items or 0)
+        if (kind not in SWAP_KINDS or not cells or draws.n != cells
+                or any(len(v) != cells for v in vectors)
+                or any(not 0 <= i < len(vectors) for pair in pairs for i in pair)):  # fmt: skip
+            # the reference refuses what is not one shape, and draws bits
+            # for cells the kernel does not have
+            return super().pair_swap_trials(vectors, human, pairs, kind, threshold, draws)
         extra: tuple[array[int], ...] = ()
         if kind == "acc_eq" and _unrated(human):
             # items of other pair counts: each pair weighs its item's weight
             weights = item_weights(human)
             if max(weights, default=0) >= 2**30:
-                return super().swap_tables(za, zb, human, kind, threshold)
+                return super().pair_swap_trials(vectors, human, pairs, kind, threshold, draws)
             extra = (array("i", weights),)
-        flat = [_flat(m) for m in (za, zb, human)]
-        first, second, table = kernel.swap_tables(
-            *flat, len(za), items, SWAP_KINDS.index(kind), threshold, *extra
-        )
-        return (memoryview(first).cast("i"), memoryview(second).cast("i"),
-                memoryview(table).cast("i" if extra else "b"))  # fmt: skip
+        flat, flat_h = _flat(vectors), _flat(human)
+        # threads take ranges of the pairs, each drawing the trials' bits
+        parts = max(1, min(workers(), len(pairs)))
+        bounds = list(itertools.pairwise([len(pairs) * p // parts for p in range(parts + 1)]))
+
+        def part(lo_hi: tuple[int, int]) -> tuple[bytes, bytes, int]:
+            lo, hi = lo_hi
+            chosen = array("i", itertools.chain.from_iterable(pairs[lo:hi]))
+            raw: tuple[bytes, bytes, int] = kernel.pair_swap_trials(
+                draws.state, flat, flat_h, chosen, systems, items, SWAP_KINDS.index(kind),
+                threshold, draws.count, *extra,
+            )  # fmt: skip
+            return raw
+
+        trials: list[tuple[int, list[int]] | None] = []
+        n = draws.count
+        for (lo, hi), (sums, observed, counted) in zip(bounds, ordered_map(part, bounds, parts)):
+            if counted < 0:
+                # trials past int64: the reference's ints
+                return super().pair_swap_trials(vectors, human, pairs, kind, threshold, draws)
+            each, base = memoryview(sums).cast("q"), memoryview(observed).cast("q")
+            trials.extend((base[q], each[q * n : (q + 1) * n].tolist()) if counted else None
+                          for q in range(hi - lo))  # fmt: skip
+        return trials
 
     def calibrated_swap_sums(
         self,

@@ -35,7 +35,7 @@ Scores are oriented so that higher is better (TER and penalties negated).
   and accuracy (the cells are the systems), the segment-level statistics
   grouped by item at epsilon 0 (the cells are the segments), Kendall-like
   tau and acc_eq not grouped and by system, whose trials are signed sums
-  of per-cell weights (``perm_both_segments``), and acc_eq tie-calibrated
+  of per-cell weights (``item_p_values``, ``pooled_p_values``), and acc_eq tie-calibrated
   by item, calibrated again in every trial (``perm_both_calibrated``).
   acc_eq tie-calibrated not grouped or by system is tested by swapping
   pair outcomes at each variant's own epsilon (``pairwise_calibrated``).
@@ -880,37 +880,29 @@ def perm_both_system(
 
 def zscores(matrix: st.Matrix) -> list[float]:
     """A variant's sentence scores z-normalized over all its cells, system
-    after system: PERM-BOTH's cells (``perm_both_segments``)."""
+    after system: PERM-BOTH's cells (``item_p_values``, ``pooled_p_values``)."""
     return _zscore(list(itertools.chain(*matrix)))
 
 
-def perm_both_segments(
-    flat_a: Sequence[float],
-    flat_b: Sequence[float],
+def item_p_values(
+    cells: Sequence[Sequence[float]],
+    pairs: Sequence[tuple[int, int]],
     human: st.Matrix,
     statistic: str,
     threshold: float,
     draws: Draws,
     kernels: MetaKernels,
-) -> float:
-    """PERM-BOTH of a segment-level statistic that sums over pairs at
-    epsilon 0: the p-value that b is better than a, from their ``zscores``;
-    ``draws``: one trial per draw, one cell per system and segment. Grouped
-    by item (Kendall-like tau, acc_eq) the trials are summed over each
-    item's pair tables (``MetaKernels.pair_swap_sums``); not grouped or by
-    system, over the cells' weights (``POOLED_TESTED``, ``pooled_p_values``)."""
-    if statistic in POOLED_TESTED:
-        pair = [flat_a, flat_b]
-        return pooled_p_values(pair, [(0, 1)], human, statistic, threshold, draws, kernels)[0]
+) -> list[float]:
+    """PERM-BOTH of an item-grouped statistic that sums over pairs at
+    epsilon 0 (Kendall-like tau, acc_eq) for each pair (a, b) of the
+    variants' ``zscores`` (``cells``): the p-value that b is better than a;
+    ``draws``: one trial per draw, one cell per system and segment. Every
+    pair's trials, summed over each item's pair tables, come from one call
+    (``MetaKernels.pair_swap_trials``); NaN where no pair of cells counts."""
     kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
-    za, zb = _rows(flat_a, human), _rows(flat_b, human)
-    first, second, table = kernels.swap_tables(za, zb, human, kind, threshold)
-    if not first:
-        return st.nan
-    # no cell swapped: the observed difference (as an integer sum, exactly)
-    observed = sum(table[0::4])
-    sums = kernels.pair_swap_sums(draws, first, second, table)
-    return sum(x >= observed for x in sums) / len(sums)
+    trials = kernels.pair_swap_trials(cells, human, pairs, kind, threshold, draws)
+    # the observed difference: no cell swapped (an integer sum, exactly)
+    return [st.nan if t is None else sum(x >= t[0] for x in t[1]) / len(t[1]) for t in trials]
 
 
 def _rows(flat: Sequence[float], human: st.Matrix) -> list[Sequence[float]]:
@@ -1368,12 +1360,14 @@ def _significance(
     cells = len(human_system) if statistic in SYSTEM else len(human) * len(human[0])
     draws = Draws.from_seed(cells, settings.trials, settings.seed)
     p: dict[tuple[int, int], float] = {}
-    if statistic in POOLED_TESTED:
+    if test == "perm-both" and statistic not in SYSTEM:
         # every pair at once (the kernels rank the humans and sort each
-        # variant once): pair (y, x) of the order, x ahead, is (worse, better)
+        # variant once, or draw each trial's swaps once): pair (y, x) of the
+        # order, x ahead, is (worse, better)
         combos = list(itertools.combinations(range(len(order)), 2))
-        values = pooled_p_values([scores[k].cells for k in order], [(y, x) for x, y in combos],
-                                 human, statistic, settings.threshold, draws, kernels)  # fmt: skip
+        p_values = pooled_p_values if statistic in POOLED_TESTED else item_p_values
+        values = p_values([scores[k].cells for k in order], [(y, x) for x, y in combos],
+                          human, statistic, settings.threshold, draws, kernels)  # fmt: skip
         p = {(order[x], order[y]): value for (x, y), value in zip(combos, values)}
     else:
         # a variant's calibrated agreement, made once for all its pairs
@@ -1396,16 +1390,11 @@ def _significance(
                         scores[worse].cells, scores[better].cells, human, draws, kernels,
                         agreement[better] - agreement[worse],
                     )  # fmt: skip
-                if test == "pairwise-permutation":
-                    by = statistic.split("_")[2]
-                    return pairwise_calibrated(
-                        (scores[worse].sentences, results[worse].epsilons[by]),
-                        (scores[better].sentences, results[better].epsilons[by]),
-                        human, by, draws, kernels,
-                    )  # fmt: skip
-                return perm_both_segments(
-                    scores[worse].cells, scores[better].cells, human, statistic,
-                    settings.threshold, draws, kernels,
+                by = statistic.split("_")[2]
+                return pairwise_calibrated(
+                    (scores[worse].sentences, results[worse].epsilons[by]),
+                    (scores[better].sentences, results[better].epsilons[by]),
+                    human, by, draws, kernels,
                 )  # fmt: skip
 
         # the pairs' tests side by side, each in its own thread
