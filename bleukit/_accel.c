@@ -167,6 +167,13 @@ static PyMethodDef methods[] = {
      "chrF of each row of summed triples (int64: hypothesis n-grams, reference\n"
      "n-grams and matches per order), plus the same row of `other` where it is not\n"
      "None, as bleukit.metrics.chrf.core.f_score computes it: n float64."},
+    {"nist_rows", nist_rows, METH_VARARGS,
+     "nist_rows(rows, other, order, info_bits, beta) -> bytes\n\n"
+     "NIST of each row of summed statistics (int64: reference length, n-grams per\n"
+     "order, the information's low and high 32-bit limbs per order, fixed point\n"
+     "of info_bits), plus the same row of `other` where it is not None, as\n"
+     "NistVariant.score_sums computes it: n float64 (OverflowError: a negative\n"
+     "value; NotImplementedError: built without 128-bit integers)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

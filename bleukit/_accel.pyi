@@ -61,6 +61,9 @@ def bleu_rows(
 def chrf_rows(
     rows: Buffer, other: Buffer | None, order: int, beta: int, eps_smoothing: bool, /
 ) -> bytes: ...
+def nist_rows(
+    rows: Buffer, other: Buffer | None, order: int, info_bits: int, beta: float, /
+) -> bytes: ...
 
 class MatchTable:
     def __init__(self, systems: int, order: int) -> None: ...

@@ -134,16 +134,21 @@ def test_compiled_signed_trials_equal_the_reference(weights, trials, seed):
 @needs_accel
 @settings(max_examples=100, deadline=None)
 @given(
-    st.integers(1, 3),
-    st.lists(st.integers(0, 2**16 - 1) | st.integers(0, 2**32 - 1), min_size=1, max_size=120),
+    st.integers(1, 8),
+    st.lists(
+        st.integers(0, 3) | st.integers(0, 2**16 - 1) | st.integers(0, 2**32 - 1),
+        min_size=1,
+        max_size=120,
+    ),
     st.integers(0, 20),
     st.integers(0, 2**32),
 )
 def test_compiled_split_sums_equal_the_engines(width, values, trials, seed):
     """A system's selected and other rows' sums per randomization trial
-    (MetaKernels.split_sums: tables of 4 rows' sums in C) are the engines'
-    (approximate randomization of the rows against zeros), on uint16 and
-    uint32 rows, for row counts below, at and above a 32-bit word."""
+    (MetaKernels.split_sums: tables of 4 rows' sums in C, fields of small
+    totals packed into one int64 lane) are the engines' (approximate
+    randomization of the rows against zeros), on uint16 and uint32 rows,
+    fields of zeros, for row counts below, at and above a 32-bit word."""
     from bleukit.core.resampling import Columns
 
     rows = [tuple(values[k : k + width]) for k in range(0, len(values) - width + 1, width)]

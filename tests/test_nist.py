@@ -301,20 +301,48 @@ def test_resampling_limb_rows_gives_what_whole_information_gave(test, monkeypatc
     st.booleans(),
 )
 def test_scores_of_summed_rows_are_those_of_their_statistics(order, segments, two_sides):
-    """``score_sums`` (a field at a time) gives the floats of each summed
-    row's statistics scored one by one (``Metric.score_sums``), for rows
-    alone and for a trial's two sides, Fraction lengths included."""
+    """``score_sums`` (a field at a time in Python; in C, each information
+    over its n-grams correctly rounded from 128-bit integers) gives the
+    floats of each summed row's statistics scored one by one
+    (``Metric.score_sums``: big-integer divisions), on every engine, for
+    rows alone and for a trial's two sides, Fraction lengths included (the
+    compiled engine leaves those to Python), information past 2**64."""
     from bleukit.core.resampling import Columns
     from bleukit.metrics.base import Metric
+    from bleukit.metrics.nist.core import INFO_BITS, PENALTY_BETA
 
-    variant = bleukit.load_metric("NIST", max_order=order)
-    stats = [(ref, *[max(grams - k, 0) for k in range(order)], *info[:order])
-             for ref, grams, info in segments]  # fmt: skip
-    cols = Columns(stats, variant)
-    rows = [x for s in stats for x in variant.row(s)]
-    # the other side: the same rows, the last first
-    w = cols.width
-    other = rows[-w:] + rows[:-w] if two_sides else None
-    expected = Metric.score_sums(variant, cols, rows, other)
-    assert variant.score_sums(cols, rows, other) == expected
-    assert len(expected) == len(stats)
+    for engine in ENGINE_NAMES:
+        variant = bleukit.load_metric("NIST", max_order=order, engine=engine)
+        stats = [(ref, *[max(grams - k, 0) for k in range(order)], *info[:order])
+                 for ref, grams, info in segments]  # fmt: skip
+        cols = Columns(stats, variant)
+        rows = [x for s in stats for x in variant.row(s)]
+        # the other side: the same rows, the last first
+        w = cols.width
+        other = rows[-w:] + rows[:-w] if two_sides else None
+        expected = Metric.score_sums(variant, cols, rows, other)
+        assert variant.score_sums(cols, rows, other) == expected
+        assert len(expected) == len(stats)
+        kernel = variant.engine.nist_values(rows, other, order, INFO_BITS, PENALTY_BETA)
+        whole = all(isinstance(x, int) for x in rows)
+        assert kernel == (expected if engine == "c" and whole else None)
+
+
+@pytest.mark.skipif("c" not in ENGINE_NAMES, reason="the compiled engine is not built")
+def test_compiled_information_quotients_round_half_to_even():
+    """The compiled quotients are Python's ``int / int``, ties included:
+    2**53 + 1 lies halfway between two doubles (rounded down to the even
+    one), 2**53 + 3 too (rounded up to the even one), 2**54 + 6 over 2 as
+    well; 2**90 + 1 over 3 and no n-grams (divided by 1) besides."""
+    from bleukit.metrics.nist.core import INFO_BITS, INFO_SCALE, PENALTY_BETA
+
+    cases = [(2**53 + 1, 1), (2**53 + 3, 1), (2**54 + 6, 2), (2**90 + 1, 3), (2**64 - 1, 7), (5, 0),
+             (0, 4)]  # fmt: skip
+    rows = []
+    for info, grams in cases:
+        # no reference words: no length penalty, the quotient alone
+        rows += [0, grams, info & (2**32 - 1), info >> 32]
+    expected = [info / (INFO_SCALE * max(grams, 1)) for info, grams in cases]
+    engine = ENGINES.get("c")
+    assert engine.nist_values(rows, None, 1, INFO_BITS, PENALTY_BETA) == expected
+    assert engine.nist_values([0, -1, 0, 0], None, 1, INFO_BITS, PENALTY_BETA) is None

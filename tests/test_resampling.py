@@ -184,10 +184,16 @@ class _Tuples:
 def test_selected_columns_are_the_columns_of_the_selected_segments(segments, data):
     """``Columns.select``: some segments' columns taken from the rows (uint16,
     uint32, or lists where a statistic is a Fraction) are the columns that
-    ``Columns`` makes of those segments, rows of zeros where None."""
+    ``Columns`` makes of those segments, rows of zeros where None; runs of
+    consecutive segments (copied as one slice) too."""
     full = Columns(segments, _Tuples())
-    pick = st.integers(0, len(segments) - 1) | st.none()
-    rows = data.draw(st.lists(pick, min_size=1, max_size=15))
+    n = len(segments)
+    pick = st.integers(0, n - 1) | st.none()
+    run = st.tuples(st.integers(0, n - 1), st.integers(1, 5))
+    runs = st.lists(run | st.none(), min_size=1, max_size=4).map(
+        lambda rs: [i for r in rs for i in ([None] if r is None else range(r[0], min(n, sum(r))))]
+    )
+    rows = data.draw(st.lists(pick, min_size=1, max_size=15) | runs)
     zero = (0, 0)
     chosen = [zero if i is None else segments[i] for i in rows]
     last = chosen[-1]

@@ -593,3 +593,93 @@ static PyObject *chrf_rows(PyObject *self, PyObject *args) {
     summed_close(&r);
     return result;
 }
+
+#ifdef __SIZEOF_INT128__
+/* a / b correctly rounded to a double (round half to even), as Python's
+ * int / int is: b >= 1. The quotient is taken to 55 bits or more, its
+ * remainder kept as a sticky bit, then rounded to 53. */
+static double exact_quotient(unsigned __int128 a, uint64_t b) {
+    if (a == 0) return 0.0;
+    int la = 128 - (a >> 64 ? __builtin_clzll((uint64_t)(a >> 64))
+                             : 64 + __builtin_clzll((uint64_t)a));
+    int lb = 64 - __builtin_clzll(b);
+    int s = 55 + lb - la > 0 ? 55 + lb - la : 0; /* la + s <= 55 + 64 < 128 */
+    unsigned __int128 q = (a << s) / b, r = (a << s) % b;
+    int lq = 128 - (q >> 64 ? __builtin_clzll((uint64_t)(q >> 64))
+                             : 64 + __builtin_clzll((uint64_t)q));
+    int extra = lq - 53; /* at least 2 */
+    uint64_t m = (uint64_t)(q >> extra);
+    unsigned __int128 rest = q & (((unsigned __int128)1 << extra) - 1);
+    unsigned __int128 half = (unsigned __int128)1 << (extra - 1);
+    if (rest > half || (rest == half && (r != 0 || (m & 1)))) m++;
+    return ldexp((double)m, extra - s);
+}
+
+/* NIST of a row of summed statistics (metrics.nist.variant.NistVariant's
+ * score_sums, bit for bit): per order its information (two 32-bit limbs)
+ * over INFO_SCALE x its n-grams (at least 1), correctly rounded and summed
+ * in order, times mteval's length penalty exp(-beta log(ratio)^2) of the
+ * hypothesis words over the reference length (none where that is 0).
+ * -1: a negative value (not summed statistics). */
+static int nist_of(const int64_t *x, int order, int info_bits, double beta, double *out) {
+    const int64_t *totals = x + 1, *low = x + 1 + order, *high = x + 1 + 2 * order;
+    double score = 0.0;
+    for (int k = 0; k < order; k++) {
+        if (totals[k] < 0 || low[k] < 0 || high[k] < 0) return -1;
+        unsigned __int128 info = (unsigned __int128)low[k] + ((unsigned __int128)high[k] << 32);
+        uint64_t count = totals[k] > 1 ? (uint64_t)totals[k] : 1;
+        /* a / (2^bits x count) is a / count scaled exactly (no subnormal) */
+        score += ldexp(exact_quotient(info, count), -info_bits);
+    }
+    if (x[0] < 0) return -1;
+    if (x[0]) {
+        double ratio = (double)totals[0] / (double)x[0], penalty;
+        if (ratio >= 1)
+            penalty = 1.0;
+        else if (ratio <= 0)
+            penalty = 0.0;
+        else
+            penalty = exp(-beta * log(ratio) * log(ratio));
+        score *= penalty;
+    }
+    *out = score;
+    return 0;
+}
+#endif
+
+static PyObject *nist_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rows, *other;
+    int order, info_bits;
+    double beta;
+    if (!PyArg_ParseTuple(args, "OOiid", &rows, &other, &order, &info_bits, &beta)) return NULL;
+#ifdef __SIZEOF_INT128__
+    if (order < 1 || order > MAX_SCORE_ORDER || info_bits < 0 || info_bits > 64) {
+        PyErr_SetString(PyExc_ValueError, "nist_rows: 1 <= order <= 100, 0 <= info_bits <= 64");
+        return NULL;
+    }
+    SummedRows r;
+    if (summed_open(&r, rows, other, 1 + 3 * (Py_ssize_t)order, "nist_rows") < 0) return NULL;
+    PyObject *result = PyBytes_FromStringAndSize(NULL, r.n * sizeof(double));
+    int failed = 0;
+    if (result) {
+        double *out = (double *)PyBytes_AS_STRING(result);
+        Py_BEGIN_ALLOW_THREADS
+        int64_t scratch[1 + 3 * MAX_SCORE_ORDER];
+        for (Py_ssize_t i = 0; i < r.n && !failed; i++)
+            failed = nist_of(summed_row(&r, i, scratch), order, info_bits, beta, out + i) < 0;
+        Py_END_ALLOW_THREADS
+    }
+    summed_close(&r);
+    if (failed) {
+        Py_CLEAR(result);
+        PyErr_SetString(PyExc_OverflowError, "nist_rows: a negative statistic");
+    }
+    return result;
+#else
+    (void)rows;
+    (void)other;
+    PyErr_SetString(PyExc_NotImplementedError, "nist_rows: needs 128-bit integers");
+    return NULL;
+#endif
+}

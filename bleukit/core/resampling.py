@@ -182,8 +182,20 @@ class Columns:
             # (arrays of the rows' own type: a row type, ``buffers.ROW_TYPES``)
             picked, blank = self.rows[:0], self.rows[:0]
             blank.extend(int(x) for x in zero_row)
-            for i in rows:
-                picked.extend(blank if i is None else self.rows[i * w : (i + 1) * w])
+            # a run of consecutive segments copied as one slice (a study's
+            # rated segments come in documents)
+            k, n = 0, len(rows)
+            while k < n:
+                i = rows[k]
+                if i is None:
+                    picked.extend(blank)
+                    k += 1
+                    continue
+                end = k + 1
+                while end < n and rows[end] == i + end - k:
+                    end += 1
+                picked.extend(self.rows[i * w : (i + end - k) * w])
+                k = end
             out.rows = picked
             view = memoryview(picked)
             out.cols = [view[k::w] for k in range(w)]

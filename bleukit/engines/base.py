@@ -173,6 +173,23 @@ class Engine(ABC):
         kernel for it. None: it has not (the caller scores them itself)."""
         return None
 
+    def nist_values(
+        self,
+        rows: Sequence[int],
+        other: Sequence[int] | None,
+        order: int,
+        info_bits: int,
+        beta: float,
+    ) -> list[float] | None:
+        """NIST of each row of summed statistics (flat, ``1 + 3 * order`` a
+        row: the reference length, the n-grams per order, and the matched
+        information's low and high 32-bit limbs per order, a fixed point of
+        ``info_bits`` fractional bits), plus the same row of ``other`` where
+        given, as ``metrics.nist.variant.NistVariant.score_sums`` computes it
+        (its divisions correctly rounded); where this engine has a kernel
+        for it. None: it has not (the caller scores them itself)."""
+        return None
+
     def edit_counts(
         self, hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]]
     ) -> list[int]:

@@ -566,6 +566,26 @@ class CompiledEngine(Engine):
             rows, other, lambda a, b: kernel.chrf_rows(a, b, order, beta, eps_smoothing)
         )
 
+    def nist_values(
+        self,
+        rows: Sequence[int],
+        other: Sequence[int] | None,
+        order: int,
+        info_bits: int,
+        beta: float,
+    ) -> list[float] | None:
+        kernel = accelerator()
+        if kernel is None or not 0 < order <= _MAX_SCORE_ORDER:
+            return None
+        try:
+            return _scored_rows(
+                rows, other, lambda a, b: kernel.nist_rows(a, b, order, info_bits, beta)
+            )
+        except (OverflowError, NotImplementedError):
+            # a negative value, or a build without 128-bit integers: the
+            # reference's big-integer divisions
+            return None
+
     def group_sums(self, cols: Columns, groups: bytes, count: int) -> list[list[RefLength]]:
         kernel = accelerator()
         if (kernel is None or cols.rows is None or count > 256 or len(groups) != cols.n

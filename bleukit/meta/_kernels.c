@@ -194,6 +194,7 @@ static PyObject *selected_sums(PyObject *self, PyObject *args) {
     if (PyObject_GetBuffer(rows_obj, &rows, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
     PyObject *result = NULL, *selected = NULL, *others = NULL;
     int64_t *w = NULL, *sums = NULL;
+    int *lane = NULL;
     Twister t;
     const char *fmt = rows.format ? rows.format : "B";
     if (*fmt == '@' || *fmt == '=') fmt++;
@@ -208,11 +209,12 @@ static PyObject *selected_sums(PyObject *self, PyObject *args) {
         goto done;
     }
     if (twister_load(state, &t) < 0) goto done;
-    w = malloc((width * n + 1) * sizeof(int64_t));
+    w = calloc(width * n + 1, sizeof(int64_t));
     sums = malloc((width * trials + width + 1) * sizeof(int64_t));
+    lane = malloc((2 * width + 1) * sizeof(int));
     selected = PyBytes_FromStringAndSize(NULL, trials * width * sizeof(int64_t));
     others = PyBytes_FromStringAndSize(NULL, trials * width * sizeof(int64_t));
-    if (!w || !sums || !selected || !others) {
+    if (!w || !sums || !lane || !selected || !others) {
         if (selected && others) PyErr_NoMemory();
         goto done;
     }
@@ -221,20 +223,43 @@ static PyObject *selected_sums(PyObject *self, PyObject *args) {
     int64_t *totals = sums + width * trials;
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    /* each field a vector of the rows' cells (uint32 x n < 2**63: no overflow) */
+    /* a field's sums never pass its total (the rows are not negative), so
+     * fields whose totals' bits add up to 63 or fewer share an int64 lane,
+     * each shifted past the one before, and are summed at once (uint32 x n
+     * < 2**63: a field alone always fits). BLEUc18's 38 fields of a WMT
+     * test set take 13 lanes. */
     memset(totals, 0, width * sizeof(int64_t));
+    for (Py_ssize_t j = 0; j < n; j++)
+        for (Py_ssize_t f = 0; f < width; f++)
+            totals[f] += size == 2 ? ((const uint16_t *)rows.buf)[j * width + f]
+                                   : ((const uint32_t *)rows.buf)[j * width + f];
+    int *shift = lane + width, lanes = 0, used = 64; /* 64: no lane open */
+    for (Py_ssize_t f = 0; f < width; f++) {
+        int bits = 0;
+        while (bits < 63 && (totals[f] >> bits) != 0) bits++;
+        if (used + bits > 63) {
+            lanes++;
+            used = 0;
+        }
+        lane[f] = lanes - 1;
+        shift[f] = used;
+        used += bits;
+    }
     for (Py_ssize_t j = 0; j < n; j++)
         for (Py_ssize_t f = 0; f < width; f++) {
             int64_t x = size == 2 ? ((const uint16_t *)rows.buf)[j * width + f]
                                   : ((const uint32_t *)rows.buf)[j * width + f];
-            w[f * n + j] = x;
-            totals[f] += x;
+            w[lane[f] * n + j] += x << shift[f];
         }
-    failed = set_sums(&t, w, width, n, trials, sums);
+    failed = set_sums(&t, w, lanes, n, trials, sums);
     for (Py_ssize_t s = 0; s < trials && !failed; s++)
         for (Py_ssize_t f = 0; f < width; f++) {
-            chosen[s * width + f] = sums[f * trials + s];
-            rest[s * width + f] = totals[f] - sums[f * trials + s];
+            int64_t packed = sums[lane[f] * trials + s];
+            int64_t x = (int64_t)((uint64_t)packed >> shift[f]);
+            if (f + 1 < width && lane[f + 1] == lane[f])
+                x &= ((int64_t)1 << (shift[f + 1] - shift[f])) - 1;
+            chosen[s * width + f] = x;
+            rest[s * width + f] = totals[f] - x;
         }
     Py_END_ALLOW_THREADS
     if (failed) PyErr_NoMemory();
@@ -244,6 +269,7 @@ done:
     Py_XDECREF(others);
     free(w);
     free(sums);
+    free(lane);
     PyBuffer_Release(&rows);
     return result;
 }

@@ -492,11 +492,9 @@ class TableSegments(Sequence[Stats]):
         if isinstance(index, slice):
             return list(self)[index]
         i = range(self._size)[index]  # IndexError past either end
-        for table in self._tables:
-            if i < len(table.hyp_len):
-                break
-            i -= len(table.hyp_len)
-        return self._variant.stats_from_tables([table])[i]
+        # that segment's row alone (a study asks for one segment of a
+        # system again and again: its table's Stats would all be made)
+        return self._variant.stats_from_tables([select_rows(self._tables, [i])])[0]
 
 
 def load_variant(

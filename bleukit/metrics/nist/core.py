@@ -42,7 +42,7 @@ INFO_SCALE = 1 << INFO_BITS
 NistStats = tuple[RefLength, ...]
 
 # mteval-v13a.pl's nist_length_penalty: ratio_x = 1.5, score_x = 0.5
-_BETA = -math.log(0.5) / math.log(1.5) / math.log(1.5)
+PENALTY_BETA = -math.log(0.5) / math.log(1.5) / math.log(1.5)
 
 #: how the tokenization fields NIST and GLEU share are written in a signature
 TOKENIZATION_KEYS = {
@@ -128,7 +128,7 @@ def length_penalty(ratio: float) -> float:
         return 1.0
     if ratio <= 0:
         return 0.0
-    return math.exp(-_BETA * math.log(ratio) * math.log(ratio))
+    return math.exp(-PENALTY_BETA * math.log(ratio) * math.log(ratio))
 
 
 def nist_score(stats: NistStats, order: int) -> float:

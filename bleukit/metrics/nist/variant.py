@@ -34,6 +34,7 @@ from .core import (
     FALSY,
     INFO_BITS,
     INFO_SCALE,
+    PENALTY_BETA,
     NistResult,
     NistSignature,
     NistStats,
@@ -172,9 +173,12 @@ class NistVariant(TokenCounting):
         scores a thousand trials for every pair of its systems."""
         if cols.codec is not self:
             return super().score_sums(cols, rows, other)
+        o, w = self.config.max_order, cols.width
+        values = self.engine.nist_values(rows, other, o, INFO_BITS, PENALTY_BETA)
+        if values is not None:
+            return values
         if other is not None:
             rows = list(map(operator.add, rows, other))
-        o, w = self.config.max_order, cols.width
         scores = [0.0] * (len(rows) // w)
         for k in range(o):
             info = map(_info, rows[1 + o + k :: w], rows[1 + 2 * o + k :: w])
