@@ -5,6 +5,9 @@ most of their time in, each alone, at the shapes those commands give them:
   UEdin and Facebook-AI, each repeated ten times (20,040 segments), as
   chrF's characters to order 6, BLEU's 13a words to order 4 and BLEUc18's
   characters to order 18;
+- a variant's pair counts by item with acc_eq's tie calibration
+  (``meta._kernels.item_pairs``): 15 systems x 2,004 items, human scores
+  of 100 values;
 - the segment-level intervals' resampled pair counts
   (``meta._kernels.resampled_pair_counts``): 15 systems x 2,004 items, a
   third of the human scores unrated, 1,000 resamples, pooled and by system;
@@ -74,6 +77,14 @@ def meta(kernels, accel, repeat: int) -> None:
     metric = array("d", [rng.choice([0.5, rng.random()]) for _ in range(systems * items)])
     human = array("d", [rng.random() if rng.random() > 1 / 3 else float("nan")
                         for _ in range(systems * items)])  # fmt: skip
+    rated = array("d", [float(rng.randrange(100)) for _ in range(systems * items)])
+
+    def item_pairs() -> tuple[bytes, bytes]:
+        counts, epsilon = kernels.item_pairs(metric, rated, systems, items, 0.0)
+        return counts, array("d", [epsilon]).tobytes()
+
+    ms, digest = best(item_pairs, repeat)
+    print(f"pair counts and tie calibration by item: {ms:.1f} ms  [{digest}]")
     indices = array("i", [rng.randrange(items) for _ in range(1000 * items)])
     for by in (False, True):
         call = functools.partial(kernels.resampled_pair_counts, metric, human, systems, items,
@@ -96,7 +107,6 @@ def meta(kernels, accel, repeat: int) -> None:
     # item-grouped statistics test them (acc_eq)
     variants = 13
     vectors = array("d", [rng.gauss(0, 1) for _ in range(variants * systems * items)])
-    rated = array("d", [float(rng.randrange(100)) for _ in range(systems * items)])
     pairs = array("i", [x for a in range(variants) for b in range(a + 1, variants) for x in (b, a)])
 
     def trials() -> tuple[bytes, bytes]:
