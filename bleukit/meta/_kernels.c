@@ -1474,27 +1474,36 @@ static inline int64_t fenwick_prefix(const int64_t *tree, Py_ssize_t through) {
 }
 
 /* out[i] += sign * S(p, q)_i; ``above_rank[r]``: the q's of human rank > r;
- * ``tree`` ranks + 1 int64, ``lt`` and ``lt_eq`` n int64 (scratch) */
+ * ``tree`` 2 x (ranks + 1) int64 (the Fenwick tree, then each rank's own
+ * count: a rank's q's are read there, not as a second prefix), ``lt`` and
+ * ``lt_eq`` n int64 (scratch) */
 static void add_dominance(const RankedValue *p, const RankedValue *q, Py_ssize_t n,
                           Py_ssize_t ranks, const int64_t *above_rank, int kind, int64_t sign,
                           int64_t *tree, int64_t *lt, int64_t *lt_eq, int64_t *out) {
+    int64_t *point = tree + ranks + 1;
     /* pass 1: the q's strictly below p_i; of lower human rank, of the same */
-    memset(tree, 0, (ranks + 1) * sizeof(int64_t));
+    memset(tree, 0, 2 * (ranks + 1) * sizeof(int64_t));
     Py_ssize_t at = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
-        for (; at < n && q[at].v < p[k].v; at++) fenwick_add(tree, ranks, q[at].rank, 1);
+        for (; at < n && q[at].v < p[k].v; at++) {
+            fenwick_add(tree, ranks, q[at].rank, 1);
+            point[q[at].rank]++;
+        }
         Py_ssize_t r = p[k].rank;
         lt[k] = fenwick_prefix(tree, r - 1);
-        lt_eq[k] = fenwick_prefix(tree, r) - lt[k];
+        lt_eq[k] = point[r];
     }
     /* pass 2: the q's at most p_i; those above it of higher human rank are
      * all those of higher rank but these */
-    memset(tree, 0, (ranks + 1) * sizeof(int64_t));
+    memset(tree, 0, 2 * (ranks + 1) * sizeof(int64_t));
     at = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
-        for (; at < n && q[at].v <= p[k].v; at++) fenwick_add(tree, ranks, q[at].rank, 1);
+        for (; at < n && q[at].v <= p[k].v; at++) {
+            fenwick_add(tree, ranks, q[at].rank, 1);
+            point[q[at].rank]++;
+        }
         Py_ssize_t r = p[k].rank;
-        int64_t upto = fenwick_prefix(tree, r), le_eq = upto - fenwick_prefix(tree, r - 1);
+        int64_t le_eq = point[r], upto = fenwick_prefix(tree, r - 1) + le_eq;
         int64_t gt = above_rank[r] - ((int64_t)at - upto);
         int64_t eq = le_eq - lt_eq[k];
         int64_t term = kind == 0 ? 2 * (lt[k] + gt) : lt[k] + gt + eq;
@@ -1541,7 +1550,7 @@ static int cell_weights_of(const double *x, const double *y, const double *h, Py
     RankedValue *ys = malloc((n + 1) * sizeof(RankedValue));
     double *hs = malloc((n + 1) * sizeof(double));
     int32_t *rank = malloc((n + 1) * sizeof(int32_t));
-    int64_t *tree = malloc((n + 2) * sizeof(int64_t));
+    int64_t *tree = malloc(2 * (n + 2) * sizeof(int64_t));
     int64_t *above = calloc(n + 2, sizeof(int64_t));
     int64_t *lt = malloc((n + 1) * sizeof(int64_t));
     int64_t *lt_eq = malloc((n + 1) * sizeof(int64_t));
@@ -1607,7 +1616,7 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     where = malloc((n + 1) * sizeof(Py_ssize_t));
     rank = malloc((n + 1) * sizeof(int32_t));
     hs = malloc((n + 1) * sizeof(double));
-    tree = malloc((n + 2) * sizeof(int64_t));
+    tree = malloc(2 * (n + 2) * sizeof(int64_t));
     above = calloc(n + 2, sizeof(int64_t));
     lt = malloc((n + 1) * sizeof(int64_t));
     lt_eq = malloc((n + 1) * sizeof(int64_t));
