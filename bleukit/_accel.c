@@ -172,8 +172,8 @@ static PyMethodDef methods[] = {
      "NIST of each row of summed statistics (int64: reference length, n-grams per\n"
      "order, the information's low and high 32-bit limbs per order, fixed point\n"
      "of info_bits), plus the same row of `other` where it is not None, as\n"
-     "NistVariant.score_sums computes it: n float64 (OverflowError: a negative\n"
-     "value; NotImplementedError: built without 128-bit integers)."},
+     "bleukit.metrics.nist.core.nist_score scores it: n float64 (OverflowError: a\n"
+     "negative value; NotImplementedError: built without 128-bit integers)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

@@ -615,8 +615,8 @@ static double exact_quotient(unsigned __int128 a, uint64_t b) {
     return ldexp((double)m, extra - s);
 }
 
-/* NIST of a row of summed statistics (metrics.nist.variant.NistVariant's
- * score_sums, bit for bit): per order its information (two 32-bit limbs)
+/* NIST of a row of summed statistics (metrics.nist.core.nist_score of its
+ * statistics, bit for bit): per order its information (two 32-bit limbs)
  * over INFO_SCALE x its n-grams (at least 1), correctly rounded and summed
  * in order, times mteval's length penalty exp(-beta log(ratio)^2) of the
  * hypothesis words over the reference length (none where that is 0).

@@ -185,9 +185,9 @@ class Engine(ABC):
         row: the reference length, the n-grams per order, and the matched
         information's low and high 32-bit limbs per order, a fixed point of
         ``info_bits`` fractional bits), plus the same row of ``other`` where
-        given, as ``metrics.nist.variant.NistVariant.score_sums`` computes it
-        (its divisions correctly rounded); where this engine has a kernel
-        for it. None: it has not (the caller scores them itself)."""
+        given, as ``metrics.nist.core.nist_score`` scores each row's
+        statistics (its divisions correctly rounded); where this engine has
+        a kernel for it. None: it has not (the caller scores them itself)."""
         return None
 
     def edit_counts(
