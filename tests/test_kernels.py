@@ -210,6 +210,8 @@ def test_compiled_signed_trials_refuse_bad_calls_and_sum_many_vectors():
         _kernels.pair_cell_weights(two, two, array("i", [0, 1]), 0)
     with pytest.raises(ValueError, match="pair_cell_weights"):
         _kernels.pair_cell_weights(array("d", [1.0]), two, array("i", [0, 0]), 0)
+    with pytest.raises(ValueError, match="kind 0, 1 or 2"):
+        _kernels.pair_cell_weights(two, two, array("i", [0, 0]), 3)
     # pair_swap_trials: two vectors of one system x two items
     state, pairs = Draws.from_seed(2, 4, 1).state, array("i", [0, 2])
     with pytest.raises(ValueError, match="pair_swap_trials: pair 0 names a vector outside 0..1"):
@@ -389,6 +391,12 @@ def test_compiled_pair_cell_weights_equal_the_reference(n, vectors, kind, data):
     expected = [PY.rated_cell_weights(z[x], z[y], human, kind) for x, y in pairs]
     assert PY.pair_cell_weights(z, human, pairs, kind) == expected
     assert [list(w) for w in C.pair_cell_weights(z, human, pairs, kind)] == expected
+    # both kinds from the same passes (the kernel's kind 2): each kind's own
+    both = C.pair_cell_weights_both(z, human, pairs)
+    assert [list(w) for w in both[kind]] == expected
+    assert {k: [list(w) for w in v] for k, v in both.items()} == PY.pair_cell_weights_both(
+        z, human, pairs
+    )
 
 
 @needs_accel

@@ -404,6 +404,33 @@ def test_perm_both_over_every_pair_recounts_each_trial(data):
 
 @settings(max_examples=30, deadline=None)
 @given(st.data())
+def test_pooled_statistics_of_a_grouping_share_their_weights(data):
+    """Kendall-like tau and acc_eq of one grouping, their cell weights made
+    in one pass for both (a pair the other way round negated), give each
+    statistic's own p-values, pairs in either order, on every engine."""
+    from bleukit.engines import ENGINES
+
+    cell = st.sampled_from([0.0, 1.0, 2.0, 2.5, 4.0, math.nan])
+    shape = st.lists(st.lists(cell, min_size=4, max_size=4), min_size=3, max_size=3)
+    human = data.draw(shape)
+    z = [s.zscores([[0.0 if math.isnan(x) else x for x in row] for row in data.draw(shape)])
+         for _ in range(3)]  # fmt: skip
+    draws = Draws.from_seed(12, 30, data.draw(st.integers(0, 99)))
+    pair = st.tuples(st.integers(0, 2), st.integers(0, 2))
+    for by in ("none", "system"):
+        tests = [(f"{name}_{by}", data.draw(st.lists(pair, min_size=1, max_size=4)))
+                 for name in ("kendall_like", "acc_eq")]  # fmt: skip
+        for engine in ENGINES.names():
+            kernels = meta_kernels(ENGINES.get(engine))
+            shared = s._pooled_weights(z, tests, human, kernels)
+            for (statistic, pairs), weights in zip(tests, shared):
+                alone = s.pooled_p_values(z, pairs, human, statistic, 0.0, draws, kernels)
+                given = s.pooled_p_values(z, pairs, human, statistic, 0.0, draws, kernels, weights)
+                assert given == alone or all(map(math.isnan, given + alone)), (statistic, engine)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
 def test_perm_both_by_item_recounts_each_trial(data):
     """PERM-BOTH of Kendall-like tau and acc_eq grouped by item at epsilon 0
     (every pair of variants' trials from one kernel call) equals recounting

@@ -1473,13 +1473,16 @@ static inline int64_t fenwick_prefix(const int64_t *tree, Py_ssize_t through) {
     return sum;
 }
 
-/* out[i] += sign * S(p, q)_i; ``above_rank[r]``: the q's of human rank > r;
- * ``tree`` 2 x (ranks + 1) int64 (the Fenwick tree, then each rank's own
- * count: a rank's q's are read there, not as a second prefix), ``lt`` and
- * ``lt_eq`` n int64 (scratch) */
+/* out[i] += sign * S(p, q)_i (kind 2: both kinds, 0's at out[i] and 1's at
+ * out[stride + i]: the two differ in each cell's last term alone);
+ * ``above_rank[r]``: the q's of human rank > r; ``tree`` 2 x (ranks + 1)
+ * int64 (the Fenwick tree, then each rank's own count: a rank's q's are
+ * read there, not as a second prefix), ``lt`` and ``lt_eq`` n int64
+ * (scratch) */
 static void add_dominance(const RankedValue *p, const RankedValue *q, Py_ssize_t n,
                           Py_ssize_t ranks, const int64_t *above_rank, int kind, int64_t sign,
-                          int64_t *tree, int64_t *lt, int64_t *lt_eq, int64_t *out) {
+                          int64_t *tree, int64_t *lt, int64_t *lt_eq, int64_t *out,
+                          Py_ssize_t stride) {
     int64_t *point = tree + ranks + 1;
     /* pass 1: the q's strictly below p_i; of lower human rank, of the same */
     memset(tree, 0, 2 * (ranks + 1) * sizeof(int64_t));
@@ -1505,9 +1508,13 @@ static void add_dominance(const RankedValue *p, const RankedValue *q, Py_ssize_t
         Py_ssize_t r = p[k].rank;
         int64_t le_eq = point[r], upto = fenwick_prefix(tree, r - 1) + le_eq;
         int64_t gt = above_rank[r] - ((int64_t)at - upto);
-        int64_t eq = le_eq - lt_eq[k];
-        int64_t term = kind == 0 ? 2 * (lt[k] + gt) : lt[k] + gt + eq;
-        out[p[k].index] += sign * term;
+        int64_t eq = le_eq - lt_eq[k], base = lt[k] + gt;
+        if (kind == 2) {
+            out[p[k].index] += sign * 2 * base;
+            out[stride + p[k].index] += sign * (base + eq);
+        } else {
+            out[p[k].index] += sign * (kind == 0 ? 2 * base : base + eq);
+        }
     }
 }
 
@@ -1563,10 +1570,10 @@ static int cell_weights_of(const double *x, const double *y, const double *h, Py
     }
     qsort(xs, n, sizeof(RankedValue), ranked_value_cmp);
     qsort(ys, n, sizeof(RankedValue), ranked_value_cmp);
-    add_dominance(xs, xs, n, ranks, above, kind, 1, tree, lt, lt_eq, out);
-    add_dominance(ys, ys, n, ranks, above, kind, -1, tree, lt, lt_eq, out);
-    add_dominance(xs, ys, n, ranks, above, kind, 1, tree, lt, lt_eq, out);
-    add_dominance(ys, xs, n, ranks, above, kind, -1, tree, lt, lt_eq, out);
+    add_dominance(xs, xs, n, ranks, above, kind, 1, tree, lt, lt_eq, out, 0);
+    add_dominance(ys, ys, n, ranks, above, kind, -1, tree, lt, lt_eq, out, 0);
+    add_dominance(xs, ys, n, ranks, above, kind, 1, tree, lt, lt_eq, out, 0);
+    add_dominance(ys, xs, n, ranks, above, kind, -1, tree, lt, lt_eq, out, 0);
     failed = 0;
 done:
     free(xs);
@@ -1586,7 +1593,8 @@ done:
  * (vectors: V x n float64; pairs: P x 2 int32, (x, y) vector numbers):
  * P x n int64. The humans' ranks are found once, and each vector sorted and
  * weighed against itself once, for all its pairs (PERM-BOTH of a grid's
- * tested variants). */
+ * tested variants). Kind 2 gives both kinds from the same passes (a study
+ * tests Kendall-like tau and acc_eq over the same cells): 2 x P x n. */
 static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer vbuf, hbuf, pbuf;
@@ -1603,15 +1611,17 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     int64_t *tree = NULL, *above = NULL, *lt = NULL, *lt_eq = NULL, *part = NULL, *own = NULL;
     if (n < 1 || hbuf.len != n * (Py_ssize_t)sizeof(double) ||
         vbuf.len != nvec * n * (Py_ssize_t)sizeof(double) ||
-        pbuf.len != npairs * 2 * (Py_ssize_t)sizeof(int32_t) || (kind != 0 && kind != 1)) {
+        pbuf.len != npairs * 2 * (Py_ssize_t)sizeof(int32_t) || kind < 0 || kind > 2) {
         PyErr_SetString(PyExc_ValueError, "pair_cell_weights: vectors V x n and human n float64 "
-                                          "(n >= 1), pairs P x 2 int32; kind 0 or 1");
+                                          "(n >= 1), pairs P x 2 int32; kind 0, 1 or 2");
         goto done;
     }
     const double *v = vbuf.buf, *h = hbuf.buf;
     const int32_t *pairs = pbuf.buf;
     if (check_pairs("pair_cell_weights", pairs, npairs, nvec) < 0) goto done;
-    result = PyBytes_FromStringAndSize(NULL, npairs * n * sizeof(int64_t));
+    /* kind 2: both kinds, every pair's of kind 0, then every pair's of 1 */
+    Py_ssize_t kinds = kind == 2 ? 2 : 1, span = kinds * n;
+    result = PyBytes_FromStringAndSize(NULL, kinds * npairs * n * sizeof(int64_t));
     sorted = malloc((nvec * n + 1) * sizeof(RankedValue));
     where = malloc((n + 1) * sizeof(Py_ssize_t));
     rank = malloc((n + 1) * sizeof(int32_t));
@@ -1620,8 +1630,8 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     above = calloc(n + 2, sizeof(int64_t));
     lt = malloc((n + 1) * sizeof(int64_t));
     lt_eq = malloc((n + 1) * sizeof(int64_t));
-    part = malloc((n + 1) * sizeof(int64_t));
-    own = malloc((nvec * n + 1) * sizeof(int64_t));
+    part = malloc((span + 1) * sizeof(int64_t));
+    own = malloc((nvec * span + 1) * sizeof(int64_t));
     if (!result || !sorted || !where || !rank || !hs || !tree || !above || !lt || !lt_eq || !part ||
         !own) {
         if (result) PyErr_NoMemory();
@@ -1630,7 +1640,7 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     }
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     Py_BEGIN_ALLOW_THREADS
-    memset(out, 0, npairs * n * sizeof(int64_t));
+    memset(out, 0, kinds * npairs * n * sizeof(int64_t));
     /* the rated cells (a NaN human score pairs with no cell: weight 0),
      * their human scores gathered in lt's room (a double an int64) */
     double *kept = (double *)lt;
@@ -1650,17 +1660,19 @@ static PyObject *pair_cell_weights(PyObject *self, PyObject *args) {
     /* a vector's S(x, x), once for all its pairs: the sums are integers,
      * the same in any order (half the sweeps of a grid's pairs) */
     for (Py_ssize_t a = 0; a < nvec; a++) {
-        memset(own + a * n, 0, k * sizeof(int64_t));
+        memset(own + a * span, 0, span * sizeof(int64_t));
         add_dominance(sorted + a * n, sorted + a * n, k, ranks, above, kind, 1, tree, lt, lt_eq,
-                      own + a * n);
+                      own + a * span, n);
     }
     for (Py_ssize_t q = 0; q < npairs; q++) {
         Py_ssize_t x = pairs[2 * q], y = pairs[2 * q + 1];
         const RankedValue *xs = sorted + x * n, *ys = sorted + y * n;
-        for (Py_ssize_t j = 0; j < k; j++) part[j] = own[x * n + j] - own[y * n + j];
-        add_dominance(xs, ys, k, ranks, above, kind, 1, tree, lt, lt_eq, part);
-        add_dominance(ys, xs, k, ranks, above, kind, -1, tree, lt, lt_eq, part);
-        for (Py_ssize_t j = 0; j < k; j++) out[q * n + where[j]] = part[j];
+        for (Py_ssize_t j = 0; j < span; j++) part[j] = own[x * span + j] - own[y * span + j];
+        add_dominance(xs, ys, k, ranks, above, kind, 1, tree, lt, lt_eq, part, n);
+        add_dominance(ys, xs, k, ranks, above, kind, -1, tree, lt, lt_eq, part, n);
+        for (Py_ssize_t c = 0; c < kinds; c++)
+            for (Py_ssize_t j = 0; j < k; j++)
+                out[(c * npairs + q) * n + where[j]] = part[c * n + j];
     }
     Py_END_ALLOW_THREADS
 done:
@@ -2584,7 +2596,7 @@ static PyMethodDef methods[] = {
      "pair_cell_weights(vectors, human, pairs, kind) -> bytes\n\n"
      "cell_weights of each pair (x, y) of vectors (V x n float64; pairs P x 2\n"
      "int32) over the rated cells (a NaN human score: weight 0): P x n int64, the\n"
-     "humans ranked and each vector sorted once."},
+     "humans ranked and each vector sorted once; kind 2: both kinds, 2 x P x n."},
     {"pooled_calibration", pooled_calibration, METH_VARARGS,
      "pooled_calibration(metric, human, collect=4194304, first=4096) -> (agreeing, pairs,\n"
      "epsilon)\n\n"

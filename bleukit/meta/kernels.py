@@ -224,6 +224,15 @@ class MetaKernels:
         pair (x, y): many pairs of one group's vectors at once."""
         return [self.rated_cell_weights(vectors[x], vectors[y], human, kind) for x, y in pairs]
 
+    def pair_cell_weights_both(
+        self,
+        vectors: Sequence[Sequence[float]],
+        human: Sequence[float],
+        pairs: Sequence[tuple[int, int]],
+    ) -> dict[str, list[Sequence[int]]]:
+        """``pair_cell_weights`` of every kind (``SWAP_KINDS``), by kind."""
+        return {kind: self.pair_cell_weights(vectors, human, pairs, kind) for kind in SWAP_KINDS}
+
     def pooled_calibration(
         self, metric: Sequence[float], human: Sequence[float]
     ) -> tuple[int, int, float]:
@@ -547,18 +556,53 @@ class CompiledMetaKernels(MetaKernels):
         pairs: Sequence[tuple[int, int]],
         kind: str,
     ) -> list[Sequence[int]]:
-        n = len(human)
-        if (kind not in SWAP_KINDS or not n or any(len(v) != n for v in vectors)
-                or any(not (0 <= i < len(vectors)) for pair in pairs for i in pair)):  # fmt: skip
+        if kind not in SWAP_KINDS or not self._weighs(vectors, human, pairs):
             # the reference refuses what the kernel would
             return super().pair_cell_weights(vectors, human, pairs, kind)
+        return self._cell_weights(vectors, human, pairs, SWAP_KINDS.index(kind))[0]
+
+    def pair_cell_weights_both(
+        self,
+        vectors: Sequence[Sequence[float]],
+        human: Sequence[float],
+        pairs: Sequence[tuple[int, int]],
+    ) -> dict[str, list[Sequence[int]]]:
+        if not self._weighs(vectors, human, pairs):
+            return super().pair_cell_weights_both(vectors, human, pairs)
+        # both kinds from the same passes (the kernel's kind 2)
+        return dict(zip(SWAP_KINDS, self._cell_weights(vectors, human, pairs, 2)))
+
+    @staticmethod
+    def _weighs(
+        vectors: Sequence[Sequence[float]], human: Sequence[float], pairs: Sequence[tuple[int, int]]
+    ) -> bool:
+        """Whether the cell-weight kernel takes these vectors and pairs."""
+        n = len(human)
+        return (
+            bool(n)
+            and all(len(v) == n for v in vectors)
+            and all(0 <= i < len(vectors) for pair in pairs for i in pair)
+        )
+
+    def _cell_weights(
+        self,
+        vectors: Sequence[Sequence[float]],
+        human: Sequence[float],
+        pairs: Sequence[tuple[int, int]],
+        kind: int,
+    ) -> list[list[Sequence[int]]]:
+        """The kernel's cell weights of each pair, a list of them per kind it
+        gives (kind 2: both)."""
+        n = len(human)
         raw = self.module.pair_cell_weights(
             array("d", itertools.chain.from_iterable(vectors)), array("d", human),
-            array("i", itertools.chain.from_iterable(pairs)), SWAP_KINDS.index(kind),
+            array("i", itertools.chain.from_iterable(pairs)), kind,
         )  # fmt: skip
         # views of the kernel's buffer: a grid's pairs hold no list of ints
         flat = memoryview(raw).cast("q")
-        return [flat[q * n : (q + 1) * n] for q in range(len(pairs))]
+        p = len(pairs)
+        return [[flat[(c * p + q) * n : (c * p + q + 1) * n] for q in range(p)]
+                for c in range(2 if kind == 2 else 1)]  # fmt: skip
 
     def pooled_calibration(
         self, metric: Sequence[float], human: Sequence[float]

@@ -988,6 +988,7 @@ def pooled_p_values(
     threshold: float,
     draws: Draws,
     kernels: MetaKernels,
+    weights: Sequence[Sequence[Sequence[int]]] | None = None,
 ) -> list[float]:
     """PERM-BOTH of a statistic over every pair of a vector (all the cells,
     or each system's; ``POOLED_TESTED``) for each pair (a, b) of the
@@ -1001,18 +1002,19 @@ def pooled_p_values(
     tie; acc_eq on each system's rated segments), each system's sum is
     weighed by the others' (the least common multiple over its own), with
     draws of its own (``system_draws``). Kendall-like tau at a threshold
-    other than 0 is not defined here (NaN)."""
+    other than 0 is not defined here (NaN). ``weights``: per group, each
+    pair's cell weights where the caller made them (``_pooled_weights``)."""
     kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
     if kind == "darr" and threshold != 0:
         return [st.nan] * len(pairs)
     flat_h = list(itertools.chain(*human))
     cells_n = len(cells[0]) if cells else 0
-    size = cells_n if statistic.endswith("_none") else len(human[0])
-    groups = [slice(lo, lo + size) for lo in range(0, cells_n, size)]
+    size, groups = _pooled_groups(statistic, cells_n, human)
     # per group, every pair's cell weights (b's against a's), 0 for an unrated cell
-    weights = [kernels.pair_cell_weights([c[cut] for c in cells], flat_h[cut],
-                                         [(b, a) for a, b in pairs], kind)
-               for cut in groups]  # fmt: skip
+    if weights is None:
+        weights = [kernels.pair_cell_weights([c[cut] for c in cells], flat_h[cut],
+                                             [(b, a) for a, b in pairs], kind)
+                   for cut in groups]  # fmt: skip
     # by system, a system's pairs: those the humans do not tie for tau (as
     # ``_grouped`` counts them, whatever the metric), every rated one for
     # acc_eq; a system without any has no value (b's, made once a variant)
@@ -1051,6 +1053,43 @@ def pooled_p_values(
             observed[q] = sum(sum(weights[g][q]) * k for g, k in enumerate(scale))
     return [sum(x >= observed[q] for x in trials[q]) / len(trials[q]) if trials[q] else st.nan
             for q in range(len(pairs))]  # fmt: skip
+
+
+def _pooled_groups(statistic: str, cells: int, human: st.Matrix) -> tuple[int, list[slice]]:
+    """The groups of cells a pooled statistic sums its pairs over, and their
+    size: all the cells (``_none``) or each system's."""
+    size = cells if statistic.endswith("_none") else len(human[0])
+    return size, [slice(lo, lo + size) for lo in range(0, cells, size)]
+
+
+def _pooled_weights(
+    cells: Sequence[Sequence[float]],
+    tests: Sequence[tuple[str, Sequence[tuple[int, int]]]],
+    human: st.Matrix,
+    kernels: MetaKernels,
+) -> list[list[list[Sequence[int]]]]:
+    """``pooled_p_values``'s weights of several statistics of one grouping
+    (Kendall-like tau and acc_eq, each with its pairs (a, b) of ``cells``),
+    both kinds made by the same passes (``MetaKernels.pair_cell_weights_both``)
+    for every pair once: per test, per group, per pair. A pair asked for the
+    other way round is the same weights negated (b's against a's)."""
+    flat_h = list(itertools.chain(*human))
+    # each unordered pair once, as the kernel takes it: (b, a), b's against a's
+    where: dict[tuple[int, int], int] = {}
+    for _, pairs in tests:
+        for a, b in pairs:
+            if (b, a) not in where and (a, b) not in where:
+                where[b, a] = len(where)
+    _, groups = _pooled_groups(tests[0][0], len(cells[0]) if cells else 0, human)
+    made = [kernels.pair_cell_weights_both([c[cut] for c in cells], flat_h[cut], list(where))
+            for cut in groups]  # fmt: skip
+    out = []
+    for statistic, pairs in tests:
+        kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
+        out.append([[both[kind][where[b, a]] if (b, a) in where
+                     else array("q", map(operator.neg, both[kind][where[a, b]]))
+                     for a, b in pairs] for both in made])  # fmt: skip
+    return out
 
 
 def _counted_pairs(metric: Sequence[float], human: Sequence[float], untied: bool) -> int:
@@ -1184,9 +1223,16 @@ def run(
     if settings.trials and len(tested) > 1:
         statistics = settings.tested_statistics()
         stage("comparing the tested variants", len(statistics), "statistics")
-        for statistic in statistics:
-            significance.append(_significance(statistic, results, kept, human, human_system,
-                                              tested, settings, kernels))  # fmt: skip
+        pooled: dict[str, dict[tuple[int, int], float]] = {}
+        for k, statistic in enumerate(statistics):
+            # a pooled statistic's: the others of its grouping still to come
+            by = statistic.rsplit("_", 1)[-1]
+            siblings = [s for s in statistics[k + 1 :] if statistic in POOLED_TESTED
+                        and s in POOLED_TESTED and s.endswith(f"_{by}")]  # fmt: skip
+            significance.append(_significance(
+                statistic, results, kept, human, human_system, tested, settings, kernels, pooled,
+                siblings,
+            ))  # fmt: skip
             advance()
     notes = study_notes(results, human_system, settings, bool(significance), n, stats.segments)
     williams = None
@@ -1346,11 +1392,15 @@ def _significance(
     tested: Sequence[int],
     settings: Settings,
     kernels: MetaKernels,
+    pooled: dict[str, dict[tuple[int, int], float]],
+    siblings: Sequence[str] = (),
 ) -> Significance:
-    # an undefined value (NaN) has no rank: its variant gets no test and no
-    # cluster (its p-values would compare nothing with something)
-    defined = [k for k in tested if not math.isnan(results[k].value(statistic))]
-    order = sorted(defined, key=lambda k: results[k].value(statistic), reverse=True)
+    """One statistic's tests between the tested variants, and its clusters.
+    A pooled statistic's p-values are made together with its ``siblings``'
+    (the other pooled statistics of its grouping still to come), kept in
+    ``pooled`` until their turn: their cell weights come from the same
+    passes."""
+    order = _ranked(statistic, results, tested)
     test = _test_of(statistic)
     if len(order) < 2:
         why = "undefined for every tested variant" if not order else "defined for one variant"
@@ -1360,14 +1410,17 @@ def _significance(
     cells = len(human_system) if statistic in SYSTEM else len(human) * len(human[0])
     draws = Draws.from_seed(cells, settings.trials, settings.seed)
     p: dict[tuple[int, int], float] = {}
-    if test == "perm-both" and statistic not in SYSTEM:
-        # every pair at once (the kernels rank the humans and sort each
-        # variant once, or draw each trial's swaps once): pair (y, x) of the
-        # order, x ahead, is (worse, better)
+    if statistic in POOLED_TESTED:
+        if statistic not in pooled:
+            pooled.update(_pooled_tests([statistic, *siblings], results, scores, human, tested,
+                                        settings.threshold, draws, kernels))  # fmt: skip
+        p = pooled.pop(statistic)
+    elif test == "perm-both" and statistic not in SYSTEM:
+        # every pair at once (the kernels draw each trial's swaps once):
+        # pair (y, x) of the order, x ahead, is (worse, better)
         combos = list(itertools.combinations(range(len(order)), 2))
-        p_values = pooled_p_values if statistic in POOLED_TESTED else item_p_values
-        values = p_values([scores[k].cells for k in order], [(y, x) for x, y in combos],
-                          human, statistic, settings.threshold, draws, kernels)  # fmt: skip
+        values = item_p_values([scores[k].cells for k in order], [(y, x) for x, y in combos],
+                               human, statistic, settings.threshold, draws, kernels)  # fmt: skip
         p = {(order[x], order[y]): value for (x, y), value in zip(combos, values)}
     else:
         # a variant's calibrated agreement, made once for all its pairs
@@ -1406,6 +1459,46 @@ def _significance(
     clusters = assign_clusters(order, p, ALPHA)
     return Significance(statistic, tuple(order), p,
                         tuple(clusters.get(k, 0) for k in range(len(results))), test)  # fmt: skip
+
+
+def _ranked(statistic: str, results: Sequence[VariantResult], tested: Sequence[int]) -> list[int]:
+    """The tested variants in order of a statistic, best first. An undefined
+    value (NaN) has no rank: its variant gets no test and no cluster (its
+    p-values would compare nothing with something)."""
+    defined = [k for k in tested if not math.isnan(results[k].value(statistic))]
+    return sorted(defined, key=lambda k: results[k].value(statistic), reverse=True)
+
+
+def _pooled_tests(
+    statistics: Sequence[str],
+    results: Sequence[VariantResult],
+    scores: dict[int, _Scores],
+    human: st.Matrix,
+    tested: Sequence[int],
+    threshold: float,
+    draws: Draws,
+    kernels: MetaKernels,
+) -> dict[str, dict[tuple[int, int], float]]:
+    """``pooled_p_values`` of pooled statistics of one grouping, every pair
+    of each one's ranked variants (two or more), the weights of both kinds
+    made once (``_pooled_weights``); Kendall-like tau at a threshold other
+    than 0 needs none (it is NaN)."""
+    orders = {s: _ranked(s, results, tested) for s in statistics}
+    ranked = [s for s in statistics if len(orders[s]) > 1]
+    weighed = [s for s in ranked if threshold == 0 or not s.startswith("kendall_like")]
+    union = list(dict.fromkeys(k for s in ranked for k in orders[s]))
+    cells = [scores[k].cells for k in union]
+    # pair (y, x) of an order, x ahead, is (worse, better)
+    combos = {s: list(itertools.combinations(orders[s], 2)) for s in ranked}
+    pairs = {s: [(union.index(y), union.index(x)) for x, y in combos[s]] for s in ranked}
+    tests = [(s, pairs[s]) for s in weighed]
+    made = dict(zip(weighed, _pooled_weights(cells, tests, human, kernels) if tests else []))
+    out = {}
+    for s in ranked:
+        values = pooled_p_values(cells, pairs[s], human, s, threshold, draws, kernels,
+                                 made.get(s))  # fmt: skip
+        out[s] = dict(zip(combos[s], values))
+    return out
 
 
 def _test_of(statistic: str) -> str:
