@@ -338,6 +338,17 @@ def _joined(vectors: Sequence[Sequence[int]]) -> array[int]:
     return out
 
 
+def _fits(vectors: Sequence[Sequence[float]], n: int, pairs: Sequence[tuple[int, int]]) -> bool:
+    """Whether a kernel over pairs of vectors takes these (the reference
+    refuses the others): n >= 1 cells, every vector of n, every pair naming
+    two of the vectors."""
+    return (
+        n > 0
+        and all(len(v) == n for v in vectors)
+        and all(0 <= i < len(vectors) for pair in pairs for i in pair)
+    )
+
+
 def _unrated(*matrices: Sequence[Sequence[float]]) -> bool:
     """Whether a matrix has a NaN cell (a score the humans did not rate),
     whose pairs the kernels leave out, weighing items of other pair counts."""
@@ -556,7 +567,7 @@ class CompiledMetaKernels(MetaKernels):
         pairs: Sequence[tuple[int, int]],
         kind: str,
     ) -> list[Sequence[int]]:
-        if kind not in SWAP_KINDS or not self._weighs(vectors, human, pairs):
+        if kind not in SWAP_KINDS or not _fits(vectors, len(human), pairs):
             # the reference refuses what the kernel would
             return super().pair_cell_weights(vectors, human, pairs, kind)
         return self._cell_weights(vectors, human, pairs, SWAP_KINDS.index(kind))[0]
@@ -567,22 +578,10 @@ class CompiledMetaKernels(MetaKernels):
         human: Sequence[float],
         pairs: Sequence[tuple[int, int]],
     ) -> dict[str, list[Sequence[int]]]:
-        if not self._weighs(vectors, human, pairs):
+        if not _fits(vectors, len(human), pairs):
             return super().pair_cell_weights_both(vectors, human, pairs)
         # both kinds from the same passes (the kernel's kind 2)
         return dict(zip(SWAP_KINDS, self._cell_weights(vectors, human, pairs, 2)))
-
-    @staticmethod
-    def _weighs(
-        vectors: Sequence[Sequence[float]], human: Sequence[float], pairs: Sequence[tuple[int, int]]
-    ) -> bool:
-        """Whether the cell-weight kernel takes these vectors and pairs."""
-        n = len(human)
-        return (
-            bool(n)
-            and all(len(v) == n for v in vectors)
-            and all(0 <= i < len(vectors) for pair in pairs for i in pair)
-        )
 
     def _cell_weights(
         self,
@@ -649,9 +648,7 @@ class CompiledMetaKernels(MetaKernels):
         kernel = self.module
         systems, items = len(human), _items(human)
         cells = systems * (items or 0)
-        if (kind not in SWAP_KINDS or not cells or draws.n != cells
-                or any(len(v) != cells for v in vectors)
-                or any(not 0 <= i < len(vectors) for pair in pairs for i in pair)):  # fmt: skip
+        if kind not in SWAP_KINDS or draws.n != cells or not _fits(vectors, cells, pairs):
             # the reference refuses what is not one shape, and draws bits
             # for cells the kernel does not have
             return super().pair_swap_trials(vectors, human, pairs, kind, threshold, draws)

@@ -884,6 +884,13 @@ def zscores(matrix: st.Matrix) -> list[float]:
     return _zscore(list(itertools.chain(*matrix)))
 
 
+def _swap_kind(statistic: str) -> str:
+    """The pairs a segment-level statistic at epsilon 0 counts
+    (``pairs.SWAP_KINDS``): WMT's DARR pairs for Kendall-like tau, every
+    pair for acc_eq."""
+    return "darr" if statistic.startswith("kendall_like") else "acc_eq"
+
+
 def item_p_values(
     cells: Sequence[Sequence[float]],
     pairs: Sequence[tuple[int, int]],
@@ -899,7 +906,7 @@ def item_p_values(
     ``draws``: one trial per draw, one cell per system and segment. Every
     pair's trials, summed over each item's pair tables, come from one call
     (``MetaKernels.pair_swap_trials``); NaN where no pair of cells counts."""
-    kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
+    kind = _swap_kind(statistic)
     trials = kernels.pair_swap_trials(cells, human, pairs, kind, threshold, draws)
     # the observed difference: no cell swapped (an integer sum, exactly)
     return [st.nan if t is None else sum(x >= t[0] for x in t[1]) / len(t[1]) for t in trials]
@@ -1004,7 +1011,7 @@ def pooled_p_values(
     draws of its own (``system_draws``). Kendall-like tau at a threshold
     other than 0 is not defined here (NaN). ``weights``: per group, each
     pair's cell weights where the caller made them (``_pooled_weights``)."""
-    kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
+    kind = _swap_kind(statistic)
     if kind == "darr" and threshold != 0:
         return [st.nan] * len(pairs)
     flat_h = list(itertools.chain(*human))
@@ -1085,7 +1092,7 @@ def _pooled_weights(
             for cut in groups]  # fmt: skip
     out = []
     for statistic, pairs in tests:
-        kind = "darr" if statistic.startswith("kendall_like") else "acc_eq"
+        kind = _swap_kind(statistic)
         out.append([[both[kind][where[b, a]] if (b, a) in where
                      else array("q", map(operator.neg, both[kind][where[a, b]]))
                      for a, b in pairs] for both in made])  # fmt: skip
@@ -1225,13 +1232,9 @@ def run(
         stage("comparing the tested variants", len(statistics), "statistics")
         pooled: dict[str, dict[tuple[int, int], float]] = {}
         for k, statistic in enumerate(statistics):
-            # a pooled statistic's: the others of its grouping still to come
-            by = statistic.rsplit("_", 1)[-1]
-            siblings = [s for s in statistics[k + 1 :] if statistic in POOLED_TESTED
-                        and s in POOLED_TESTED and s.endswith(f"_{by}")]  # fmt: skip
             significance.append(_significance(
                 statistic, results, kept, human, human_system, tested, settings, kernels, pooled,
-                siblings,
+                statistics[k + 1 :],
             ))  # fmt: skip
             advance()
     notes = study_notes(results, human_system, settings, bool(significance), n, stats.segments)
@@ -1393,13 +1396,13 @@ def _significance(
     settings: Settings,
     kernels: MetaKernels,
     pooled: dict[str, dict[tuple[int, int], float]],
-    siblings: Sequence[str] = (),
+    later: Sequence[str] = (),
 ) -> Significance:
     """One statistic's tests between the tested variants, and its clusters.
-    A pooled statistic's p-values are made together with its ``siblings``'
-    (the other pooled statistics of its grouping still to come), kept in
-    ``pooled`` until their turn: their cell weights come from the same
-    passes."""
+    A pooled statistic's p-values are made together with those of the
+    pooled statistics of its grouping among ``later`` (the statistics still
+    to come), kept in ``pooled`` until their turn: their cell weights come
+    from the same passes."""
     order = _ranked(statistic, results, tested)
     test = _test_of(statistic)
     if len(order) < 2:
@@ -1412,6 +1415,8 @@ def _significance(
     p: dict[tuple[int, int], float] = {}
     if statistic in POOLED_TESTED:
         if statistic not in pooled:
+            by = statistic.rsplit("_", 1)[1]
+            siblings = [s for s in later if s in POOLED_TESTED and s.endswith(f"_{by}")]
             pooled.update(_pooled_tests([statistic, *siblings], results, scores, human, tested,
                                         settings.threshold, draws, kernels))  # fmt: skip
         p = pooled.pop(statistic)
@@ -1485,7 +1490,7 @@ def _pooled_tests(
     than 0 needs none (it is NaN)."""
     orders = {s: _ranked(s, results, tested) for s in statistics}
     ranked = [s for s in statistics if len(orders[s]) > 1]
-    weighed = [s for s in ranked if threshold == 0 or not s.startswith("kendall_like")]
+    weighed = [s for s in ranked if threshold == 0 or _swap_kind(s) != "darr"]
     union = list(dict.fromkeys(k for s in ranked for k in orders[s]))
     cells = [scores[k].cells for k in union]
     # pair (y, x) of an order, x ahead, is (worse, better)
