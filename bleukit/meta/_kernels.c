@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../_common.h"
 
@@ -1916,6 +1919,13 @@ typedef struct {
      * humans, in rank order) */
     int32_t *by_rank;
     uint8_t *runs;
+    /* with narrow lanes (pair_group_narrow; NULL else): per item its
+     * entries, and per kind of run (RUN_KINDS: the metric's and both's in
+     * (metric, human) order, the humans' in rank order) the runs of two
+     * entries or more, each as its first entry and the one after its last */
+    uint16_t *count;
+    int32_t *multi[3];
+    Py_ssize_t nmulti[3];
 } PairGroup;
 
 enum { RUN_METRIC = 1, RUN_BOTH = 2, RUN_HUMAN = 4 };
@@ -1942,6 +1952,36 @@ static int pair_group_runs(PairGroup *g) {
         else if (g->rank[k + 1] != g->rank[k]) g->runs[k] |= RUN_BOTH;
     }
     free(start);
+    return 0;
+}
+
+static const uint8_t RUN_KINDS[3] = {RUN_METRIC, RUN_BOTH, RUN_HUMAN};
+
+/* g's count (items: the items its entries are of; each item's entries fewer
+ * than 65,536) and multi, from its runs; -1 without the memory */
+static int pair_group_narrow(PairGroup *g, Py_ssize_t items) {
+    g->count = calloc(items + 1, sizeof(uint16_t));
+    if (!g->count) return -1;
+    for (Py_ssize_t k = 0; k < g->n; k++) g->count[g->item[k]]++;
+    for (int kind = 0; kind < 3; kind++) {
+        Py_ssize_t runs = 0, start = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass && !(g->multi[kind] = malloc((2 * runs + 1) * sizeof(int32_t)))) return -1;
+            runs = start = 0;
+            for (Py_ssize_t k = 0; k < g->n; k++)
+                if (g->runs[k] & RUN_KINDS[kind]) {
+                    if (k > start) {
+                        if (pass) {
+                            g->multi[kind][2 * runs] = (int32_t)start;
+                            g->multi[kind][2 * runs + 1] = (int32_t)(k + 1);
+                        }
+                        runs++;
+                    }
+                    start = k + 1;
+                }
+        }
+        g->nmulti[kind] = runs;
+    }
     return 0;
 }
 
@@ -1979,6 +2019,8 @@ static void pair_group_free(PairGroup *g) {
     free(g->rank);
     free(g->by_rank);
     free(g->runs);
+    free(g->count);
+    for (int kind = 0; kind < 3; kind++) free(g->multi[kind]);
 }
 
 static inline int64_t pairs_of(int64_t c) { return c * (c - 1) / 2; }
@@ -2008,7 +2050,7 @@ static inline int lanes_zero(const int32_t *w) {
     return !any;
 }
 
-/* dst[0..L) += src[0..L), L lanes of LANE (L * sizeof(LANE) a power of
+/* dst[0..L) += src[0..L) (LANES_SUB: -=), L lanes of LANE (L * sizeof(LANE) a power of
  * two): GCC and Clang add them as one vector (their vectorizers left the
  * Fenwick trees' steps of the lane kernels below scalar), others lane by
  * lane */
@@ -2022,10 +2064,23 @@ static inline int lanes_zero(const int32_t *w) {
         a_ += b_;                                                                               \
         memcpy((dst), &a_, sizeof a_);                                                          \
     } while (0)
+#define LANES_SUB(dst, src, LANE, L)                                                            \
+    do {                                                                                        \
+        typedef LANE lanes_v_ __attribute__((vector_size((L) * sizeof(LANE))));                 \
+        lanes_v_ a_, b_;                                                                        \
+        memcpy(&a_, (dst), sizeof a_);                                                          \
+        memcpy(&b_, (src), sizeof b_);                                                          \
+        a_ -= b_;                                                                               \
+        memcpy((dst), &a_, sizeof a_);                                                          \
+    } while (0)
 #else
 #define LANES_ADD(dst, src, LANE, L)                                                            \
     do {                                                                                        \
         for (int l_ = 0; l_ < (L); l_++) (dst)[l_] += (src)[l_];                                \
+    } while (0)
+#define LANES_SUB(dst, src, LANE, L)                                                            \
+    do {                                                                                        \
+        for (int l_ = 0; l_ < (L); l_++) (dst)[l_] -= (src)[l_];                                \
     } while (0)
 #endif
 
@@ -2085,67 +2140,141 @@ static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *BK_REST
  * (metric, human) order (equal metric scores are in human order, so no
  * window is needed): the Fenwick tree alone is read out of order, where the
  * window's and the ranks' tables were too. The runs' ties are summed as
- * sum(W^2) (C(W, 2) = (W^2 - W) / 2, and the runs' W sum to the total):
- * one product a lane, where C(W, 2) took a 64-bit division's worth.
+ * sum(W^2) (C(W, 2) = (W^2 - W) / 2, and the runs' W sum to the total).
  *
  * Two widths: where a lane's total weight stays below 2^16 (a group of
  * fewer than 65,536 entries: a resample draws each item once over), every
  * weight, run and tree node fits in 16 bits and every sum of products in 32
  * (sum(W^2) <= total^2 < 2^32), so sixteen resamples share a pass over a
- * tree of the same bytes as eight 32-bit lanes. With the trees' steps as
- * vectors (LANES_ADD), 1,000 resamples of 15 x 2,004 items went from 178
- * to 94-106 ms pooled and from 150 to 66-76 ms by system
- * (benchmarks/kernels.py). Past that, eight 32-bit lanes with 64-bit sums.
- * Unsigned throughout: weights and counts are never negative. */
-#define RUNS_PAIR_COUNTS(NAME, LANE, ACC, L)                                                    \
-    static void NAME(const PairGroup *g, const LANE *BK_RESTRICT weight, LANE *BK_RESTRICT tree, \
-                     int64_t out[][5]) {                                                        \
-        Py_ssize_t size = g->ranks, n = g->n;                                                   \
-        memset(tree, 0, (size + 1) * L * sizeof(LANE));                                         \
-        ACC sq_m[L] = {0}, sq_both[L] = {0}, sq_h[L] = {0}, dis[L] = {0};                       \
-        LANE total[L] = {0}, run_m[L] = {0}, run_both[L] = {0}, run_h[L] = {0}, at_most[L];     \
-        for (Py_ssize_t k = 0; k < n; k++) {                                                    \
-            const LANE *w = weight + (Py_ssize_t)g->item[k] * L;                                \
-            const LANE *wh = weight + (Py_ssize_t)g->by_rank[k] * L;                            \
-            uint8_t ends = g->runs[k];                                                          \
-            LANES_ADD(run_m, w, LANE, L);                                                       \
-            LANES_ADD(run_both, w, LANE, L);                                                    \
-            LANES_ADD(run_h, wh, LANE, L);                                                      \
-            if (ends & RUN_METRIC)                                                              \
-                for (int l = 0; l < L; l++) {                                                   \
-                    sq_m[l] += (ACC)run_m[l] * run_m[l];                                        \
-                    run_m[l] = 0;                                                               \
-                }                                                                               \
-            if (ends & RUN_BOTH)                                                                \
-                for (int l = 0; l < L; l++) {                                                   \
-                    sq_both[l] += (ACC)run_both[l] * run_both[l];                               \
-                    run_both[l] = 0;                                                            \
-                }                                                                               \
-            if (ends & RUN_HUMAN)                                                               \
-                for (int l = 0; l < L; l++) {                                                   \
-                    sq_h[l] += (ACC)run_h[l] * run_h[l];                                        \
-                    run_h[l] = 0;                                                               \
-                }                                                                               \
-            Py_ssize_t r = g->rank[k];                                                          \
-            memset(at_most, 0, sizeof at_most);                                                 \
-            for (Py_ssize_t i = r + 1; i > 0; i -= i & -i)                                      \
-                LANES_ADD(at_most, tree + i * L, LANE, L);                                      \
-            for (int l = 0; l < L; l++) dis[l] += (ACC)w[l] * (LANE)(total[l] - at_most[l]);    \
-            for (Py_ssize_t i = r + 1; i <= size; i += i & -i)                                  \
-                LANES_ADD(tree + i * L, w, LANE, L);                                            \
-            LANES_ADD(total, w, LANE, L);                                                       \
-        }                                                                                       \
-        for (int l = 0; l < L; l++) {                                                           \
-            int64_t t = (int64_t)total[l];                                                      \
-            five_counts(out[l], pairs_of(t), (int64_t)dis[l], ((int64_t)sq_m[l] - t) / 2,      \
-                        ((int64_t)sq_h[l] - t) / 2, ((int64_t)sq_both[l] - t) / 2);            \
-        }                                                                                       \
+ * tree of the same bytes as eight 32-bit lanes (runs_pair_counts_narrow).
+ * Past that, eight 32-bit lanes with 64-bit sums, entry by entry
+ * (runs_pair_counts_wide). Unsigned throughout: weights and counts are
+ * never negative. */
+static void runs_pair_counts_wide(const PairGroup *g, const uint32_t *BK_RESTRICT weight,
+                                  uint32_t *BK_RESTRICT tree, int64_t out[][5]) {
+    enum { L = PAIR_LANES };
+    Py_ssize_t size = g->ranks, n = g->n;
+    memset(tree, 0, (size + 1) * L * sizeof(uint32_t));
+    uint64_t sq_m[L] = {0}, sq_both[L] = {0}, sq_h[L] = {0}, dis[L] = {0};
+    uint32_t total[L] = {0}, run_m[L] = {0}, run_both[L] = {0}, run_h[L] = {0}, at_most[L];
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const uint32_t *w = weight + (Py_ssize_t)g->item[k] * L;
+        const uint32_t *wh = weight + (Py_ssize_t)g->by_rank[k] * L;
+        uint8_t ends = g->runs[k];
+        LANES_ADD(run_m, w, uint32_t, L);
+        LANES_ADD(run_both, w, uint32_t, L);
+        LANES_ADD(run_h, wh, uint32_t, L);
+        if (ends & RUN_METRIC)
+            for (int l = 0; l < L; l++) {
+                sq_m[l] += (uint64_t)run_m[l] * run_m[l];
+                run_m[l] = 0;
+            }
+        if (ends & RUN_BOTH)
+            for (int l = 0; l < L; l++) {
+                sq_both[l] += (uint64_t)run_both[l] * run_both[l];
+                run_both[l] = 0;
+            }
+        if (ends & RUN_HUMAN)
+            for (int l = 0; l < L; l++) {
+                sq_h[l] += (uint64_t)run_h[l] * run_h[l];
+                run_h[l] = 0;
+            }
+        Py_ssize_t r = g->rank[k];
+        memset(at_most, 0, sizeof at_most);
+        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i) LANES_ADD(at_most, tree + i * L, uint32_t, L);
+        for (int l = 0; l < L; l++) dis[l] += (uint64_t)w[l] * (uint32_t)(total[l] - at_most[l]);
+        for (Py_ssize_t i = r + 1; i <= size; i += i & -i) LANES_ADD(tree + i * L, w, uint32_t, L);
+        LANES_ADD(total, w, uint32_t, L);
     }
+    for (int l = 0; l < L; l++) {
+        int64_t t = (int64_t)total[l];
+        five_counts(out[l], pairs_of(t), (int64_t)dis[l], ((int64_t)sq_m[l] - t) / 2,
+                    ((int64_t)sq_h[l] - t) / 2, ((int64_t)sq_both[l] - t) / 2);
+    }
+}
 
 /* the narrow lanes take as many bytes as PAIR_LANES int32 ones (the buffers are shared) */
 #define NARROW_LANES (2 * PAIR_LANES)
-RUNS_PAIR_COUNTS(runs_pair_counts_narrow, uint16_t, uint32_t, NARROW_LANES)
-RUNS_PAIR_COUNTS(runs_pair_counts_wide, uint32_t, uint64_t, PAIR_LANES)
+
+/* acc[l] += a[l] * b[l] over NARROW_LANES lanes, each product in 32 bits.
+ * SSE2 has no product of 32-bit lanes, which compilers then emulate or
+ * leave scalar: the low and high halves of the 16-bit products (pmullw,
+ * pmulhuw), interleaved, are the 32-bit products. */
+static inline void narrow_product_add(uint32_t *BK_RESTRICT acc, const uint16_t *a,
+                                      const uint16_t *b) {
+#if defined(__SSE2__)
+    for (int h = 0; h < NARROW_LANES; h += 8) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(a + h));
+        __m128i y = _mm_loadu_si128((const __m128i *)(b + h));
+        __m128i lo = _mm_mullo_epi16(x, y), hi = _mm_mulhi_epu16(x, y);
+        __m128i *p = (__m128i *)(acc + h), *q = (__m128i *)(acc + h + 4);
+        _mm_storeu_si128(p, _mm_add_epi32(_mm_loadu_si128(p), _mm_unpacklo_epi16(lo, hi)));
+        _mm_storeu_si128(q, _mm_add_epi32(_mm_loadu_si128(q), _mm_unpackhi_epi16(lo, hi)));
+    }
+#else
+    for (int l = 0; l < NARROW_LANES; l++) acc[l] += (uint32_t)a[l] * b[l];
+#endif
+}
+
+/* runs_pair_counts_wide's counts for NARROW_LANES resamples of 16 bits. A
+ * run's sum(W^2) is its entries' own squares plus twice their products two
+ * by two, and every entry is in one run of each kind: the squares of all
+ * runs of a kind are every entry's square, summed item by item (an item's
+ * entries weigh the same: count x w^2), plus twice the products of the
+ * runs of two entries or more (pair_group_narrow), which continuous scores
+ * hardly have. Before, every entry ended up to three runs and squared
+ * them, lane by lane, which took more than the Fenwick tree: 1,000
+ * resamples of 15 x 2,004 items went from 170 to 82 ms pooled and from 117
+ * to 75 ms by system with continuous scores, and from 196 to 56 ms and
+ * from 102 to 83 ms on benchmarks/kernels.py's (100 human values, a third
+ * unrated). The tree's counts are subtracted from the weight before, so a
+ * lane needs no second pass for the entries above. */
+static void runs_pair_counts_narrow(const PairGroup *g, Py_ssize_t items,
+                                    const uint16_t *BK_RESTRICT weight,
+                                    uint16_t *BK_RESTRICT tree, int64_t out[][5]) {
+    enum { L = NARROW_LANES };
+    Py_ssize_t size = g->ranks, n = g->n;
+    uint32_t squares[L] = {0}, pairs[3][L] = {{0}}, dis[L] = {0};
+    uint16_t total[L] = {0}, at_most[L], part[L];
+    for (Py_ssize_t i = 0; i < items; i++) {
+        uint16_t c = g->count[i];
+        if (!c) continue;
+        const uint16_t *w = weight + i * L;
+        for (int l = 0; l < L; l++) part[l] = (uint16_t)(c * w[l]);
+        narrow_product_add(squares, part, w);
+        LANES_ADD(total, part, uint16_t, L);
+    }
+    for (int kind = 0; kind < 3; kind++) {
+        const int32_t *order = RUN_KINDS[kind] == RUN_HUMAN ? g->by_rank : g->item;
+        for (Py_ssize_t q = 0; q < g->nmulti[kind]; q++) {
+            memset(part, 0, sizeof part); /* the run's weight so far */
+            for (int32_t k = g->multi[kind][2 * q]; k < g->multi[kind][2 * q + 1]; k++) {
+                const uint16_t *w = weight + (Py_ssize_t)order[k] * L;
+                narrow_product_add(pairs[kind], w, part);
+                LANES_ADD(part, w, uint16_t, L);
+            }
+        }
+    }
+    memset(tree, 0, (size + 1) * L * sizeof(uint16_t));
+    memset(part, 0, sizeof part); /* the weight of the entries before */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const uint16_t *w = weight + (Py_ssize_t)g->item[k] * L;
+        Py_ssize_t r = g->rank[k];
+        memcpy(at_most, part, sizeof at_most);
+        /* the entries before of a higher rank: those before, less the
+         * tree's prefix (in 16 bits, as every count here) */
+        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i) LANES_SUB(at_most, tree + i * L, uint16_t, L);
+        narrow_product_add(dis, w, at_most);
+        for (Py_ssize_t i = r + 1; i <= size; i += i & -i) LANES_ADD(tree + i * L, w, uint16_t, L);
+        LANES_ADD(part, w, uint16_t, L);
+    }
+    for (int l = 0; l < L; l++) {
+        int64_t t = total[l], sq = squares[l];
+        five_counts(out[l], pairs_of(t), dis[l], (sq + 2 * (int64_t)pairs[0][l] - t) / 2,
+                    (sq + 2 * (int64_t)pairs[2][l] - t) / 2,
+                    (sq + 2 * (int64_t)pairs[1][l] - t) / 2);
+    }
+}
 
 /* In resampled_pair_counts: every resample's counts of every group, L
  * resamples a pass (WEIGHT: items x L lanes of LANE; the last pass's
@@ -2226,7 +2355,8 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
                 if (!isnan(m[s * items + k]) && !isnan(h[s * items + k]))
                     entries[n++] = (WeighedEntry){m[s * items + k], h[s * items + k], (int32_t)k};
         failed = pair_group_init(groups + ngroups, entries, n, scratch) < 0 ||
-                 (epsilon == 0 && pair_group_runs(groups + ngroups) < 0);
+                 (epsilon == 0 && pair_group_runs(groups + ngroups) < 0) ||
+                 (epsilon == 0 && size < 65536 && pair_group_narrow(groups + ngroups, items) < 0);
     }
     int64_t *out = failed ? NULL : (int64_t *)PyBytes_AS_STRING(result);
     if (failed) {
@@ -2234,7 +2364,7 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     } else if (epsilon == 0 && size < 65536) {
         uint16_t *w16 = (uint16_t *)weight, *t16 = (uint16_t *)tree;
         RESAMPLE_PASSES(NARROW_LANES, uint16_t, w16,
-                        runs_pair_counts_narrow(groups + g, w16, t16, lanes));
+                        runs_pair_counts_narrow(groups + g, items, w16, t16, lanes));
     } else if (epsilon == 0) {
         uint32_t *w32 = (uint32_t *)weight, *t32 = (uint32_t *)tree;
         RESAMPLE_PASSES(PAIR_LANES, uint32_t, w32,
