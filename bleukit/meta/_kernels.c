@@ -2050,7 +2050,7 @@ static inline int lanes_zero(const int32_t *w) {
     return !any;
 }
 
-/* dst[0..L) += src[0..L) (LANES_SUB: -=), L lanes of LANE (L * sizeof(LANE) a power of
+/* dst[0..L) += src[0..L), L lanes of LANE (L * sizeof(LANE) a power of
  * two): GCC and Clang add them as one vector (their vectorizers left the
  * Fenwick trees' steps of the lane kernels below scalar), others lane by
  * lane */
@@ -2064,23 +2064,10 @@ static inline int lanes_zero(const int32_t *w) {
         a_ += b_;                                                                               \
         memcpy((dst), &a_, sizeof a_);                                                          \
     } while (0)
-#define LANES_SUB(dst, src, LANE, L)                                                            \
-    do {                                                                                        \
-        typedef LANE lanes_v_ __attribute__((vector_size((L) * sizeof(LANE))));                 \
-        lanes_v_ a_, b_;                                                                        \
-        memcpy(&a_, (dst), sizeof a_);                                                          \
-        memcpy(&b_, (src), sizeof b_);                                                          \
-        a_ -= b_;                                                                               \
-        memcpy((dst), &a_, sizeof a_);                                                          \
-    } while (0)
 #else
 #define LANES_ADD(dst, src, LANE, L)                                                            \
     do {                                                                                        \
         for (int l_ = 0; l_ < (L); l_++) (dst)[l_] += (src)[l_];                                \
-    } while (0)
-#define LANES_SUB(dst, src, LANE, L)                                                            \
-    do {                                                                                        \
-        for (int l_ = 0; l_ < (L); l_++) (dst)[l_] -= (src)[l_];                                \
     } while (0)
 #endif
 
@@ -2196,25 +2183,82 @@ static void runs_pair_counts_wide(const PairGroup *g, const uint32_t *BK_RESTRIC
 /* the narrow lanes take as many bytes as PAIR_LANES int32 ones (the buffers are shared) */
 #define NARROW_LANES (2 * PAIR_LANES)
 
-/* acc[l] += a[l] * b[l] over NARROW_LANES lanes, each product in 32 bits.
- * SSE2 has no product of 32-bit lanes, which compilers then emulate or
- * leave scalar: the low and high halves of the 16-bit products (pmullw,
- * pmulhuw), interleaved, are the 32-bit products. */
-static inline void narrow_product_add(uint32_t *BK_RESTRICT acc, const uint16_t *a,
-                                      const uint16_t *b) {
+/* NARROW_LANES 16-bit lanes (Narrow) and their 32-bit sums (NarrowSums)
+ * as values, which compilers keep in registers: with the lanes as arrays,
+ * copied in and out (LANES_ADD), GCC kept the Fenwick tree's running
+ * prefix in memory, a store and a load a step. SSE2 has no product of
+ * 32-bit lanes, which compilers then emulate or leave scalar: the low and
+ * high halves of the 16-bit products (pmullw, pmulhuw), interleaved, are
+ * the 32-bit products. */
 #if defined(__SSE2__)
-    for (int h = 0; h < NARROW_LANES; h += 8) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(a + h));
-        __m128i y = _mm_loadu_si128((const __m128i *)(b + h));
-        __m128i lo = _mm_mullo_epi16(x, y), hi = _mm_mulhi_epu16(x, y);
-        __m128i *p = (__m128i *)(acc + h), *q = (__m128i *)(acc + h + 4);
-        _mm_storeu_si128(p, _mm_add_epi32(_mm_loadu_si128(p), _mm_unpacklo_epi16(lo, hi)));
-        _mm_storeu_si128(q, _mm_add_epi32(_mm_loadu_si128(q), _mm_unpackhi_epi16(lo, hi)));
-    }
-#else
-    for (int l = 0; l < NARROW_LANES; l++) acc[l] += (uint32_t)a[l] * b[l];
-#endif
+typedef struct {
+    __m128i v[2];
+} Narrow;
+typedef struct {
+    __m128i v[4]; /* v[q]: lanes 4q to 4q + 3 */
+} NarrowSums;
+
+static inline Narrow narrow_load(const uint16_t *p) {
+    return (Narrow){{_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)(p + 8))}};
 }
+static inline void narrow_store(uint16_t *p, Narrow a) {
+    _mm_storeu_si128((__m128i *)p, a.v[0]);
+    _mm_storeu_si128((__m128i *)(p + 8), a.v[1]);
+}
+static inline Narrow narrow_add(Narrow a, Narrow b) {
+    return (Narrow){{_mm_add_epi16(a.v[0], b.v[0]), _mm_add_epi16(a.v[1], b.v[1])}};
+}
+static inline Narrow narrow_sub(Narrow a, Narrow b) {
+    return (Narrow){{_mm_sub_epi16(a.v[0], b.v[0]), _mm_sub_epi16(a.v[1], b.v[1])}};
+}
+static inline Narrow narrow_scaled(Narrow a, uint16_t c) {
+    __m128i k = _mm_set1_epi16((short)c);
+    return (Narrow){{_mm_mullo_epi16(a.v[0], k), _mm_mullo_epi16(a.v[1], k)}};
+}
+/* acc + a x b, lane by lane, the products in 32 bits */
+static inline NarrowSums narrow_product_add(NarrowSums acc, Narrow a, Narrow b) {
+    for (int h = 0; h < 2; h++) {
+        __m128i lo = _mm_mullo_epi16(a.v[h], b.v[h]), hi = _mm_mulhi_epu16(a.v[h], b.v[h]);
+        acc.v[2 * h] = _mm_add_epi32(acc.v[2 * h], _mm_unpacklo_epi16(lo, hi));
+        acc.v[2 * h + 1] = _mm_add_epi32(acc.v[2 * h + 1], _mm_unpackhi_epi16(lo, hi));
+    }
+    return acc;
+}
+static inline void narrow_sums_store(uint32_t *p, NarrowSums a) {
+    for (int q = 0; q < 4; q++) _mm_storeu_si128((__m128i *)(p + 4 * q), a.v[q]);
+}
+#else
+typedef struct {
+    uint16_t v[NARROW_LANES];
+} Narrow;
+typedef struct {
+    uint32_t v[NARROW_LANES];
+} NarrowSums;
+
+static inline Narrow narrow_load(const uint16_t *p) {
+    Narrow a;
+    memcpy(a.v, p, sizeof a.v);
+    return a;
+}
+static inline void narrow_store(uint16_t *p, Narrow a) { memcpy(p, a.v, sizeof a.v); }
+static inline Narrow narrow_add(Narrow a, Narrow b) {
+    for (int l = 0; l < NARROW_LANES; l++) a.v[l] += b.v[l];
+    return a;
+}
+static inline Narrow narrow_sub(Narrow a, Narrow b) {
+    for (int l = 0; l < NARROW_LANES; l++) a.v[l] -= b.v[l];
+    return a;
+}
+static inline Narrow narrow_scaled(Narrow a, uint16_t c) {
+    for (int l = 0; l < NARROW_LANES; l++) a.v[l] = (uint16_t)(a.v[l] * c);
+    return a;
+}
+static inline NarrowSums narrow_product_add(NarrowSums acc, Narrow a, Narrow b) {
+    for (int l = 0; l < NARROW_LANES; l++) acc.v[l] += (uint32_t)a.v[l] * b.v[l];
+    return acc;
+}
+static inline void narrow_sums_store(uint32_t *p, NarrowSums a) { memcpy(p, a.v, sizeof a.v); }
+#endif
 
 /* runs_pair_counts_wide's counts for NARROW_LANES resamples of 16 bits. A
  * run's sum(W^2) is its entries' own squares plus twice their products two
@@ -2223,56 +2267,66 @@ static inline void narrow_product_add(uint32_t *BK_RESTRICT acc, const uint16_t 
  * entries weigh the same: count x w^2), plus twice the products of the
  * runs of two entries or more (pair_group_narrow), which continuous scores
  * hardly have. Before, every entry ended up to three runs and squared
- * them, lane by lane, which took more than the Fenwick tree: 1,000
- * resamples of 15 x 2,004 items went from 170 to 82 ms pooled and from 117
- * to 75 ms by system with continuous scores, and from 196 to 56 ms and
- * from 102 to 83 ms on benchmarks/kernels.py's (100 human values, a third
- * unrated). The tree's counts are subtracted from the weight before, so a
- * lane needs no second pass for the entries above. */
+ * them, lane by lane, which took more than the Fenwick tree. The tree's
+ * counts are subtracted from the weight before, so a lane needs no second
+ * pass for the entries above. 1,000 resamples of 15 x 2,004 items took,
+ * pooled and by system: 170 and 117 ms before, 55 and 46 ms now with
+ * continuous scores; 196 and 102 ms before, 30 and 64 ms now on
+ * benchmarks/kernels.py's (100 human values, a third unrated); and a
+ * grid's 13 tested variants' 26 calls 1.97 and 1.72 s before, 0.85 and
+ * 0.97 s now. */
 static void runs_pair_counts_narrow(const PairGroup *g, Py_ssize_t items,
                                     const uint16_t *BK_RESTRICT weight,
                                     uint16_t *BK_RESTRICT tree, int64_t out[][5]) {
     enum { L = NARROW_LANES };
     Py_ssize_t size = g->ranks, n = g->n;
-    uint32_t squares[L] = {0}, pairs[3][L] = {{0}}, dis[L] = {0};
-    uint16_t total[L] = {0}, at_most[L], part[L];
+    const NarrowSums none = {0};
+    const Narrow zero = {0};
+    NarrowSums squares = none, pairs[3] = {none, none, none}, dis = none;
+    Narrow total = zero;
     for (Py_ssize_t i = 0; i < items; i++) {
         uint16_t c = g->count[i];
         if (!c) continue;
-        const uint16_t *w = weight + i * L;
-        for (int l = 0; l < L; l++) part[l] = (uint16_t)(c * w[l]);
-        narrow_product_add(squares, part, w);
-        LANES_ADD(total, part, uint16_t, L);
+        Narrow w = narrow_load(weight + i * L), part = narrow_scaled(w, c);
+        squares = narrow_product_add(squares, part, w);
+        total = narrow_add(total, part);
     }
     for (int kind = 0; kind < 3; kind++) {
         const int32_t *order = RUN_KINDS[kind] == RUN_HUMAN ? g->by_rank : g->item;
         for (Py_ssize_t q = 0; q < g->nmulti[kind]; q++) {
-            memset(part, 0, sizeof part); /* the run's weight so far */
+            Narrow run = zero; /* the run's weight so far */
             for (int32_t k = g->multi[kind][2 * q]; k < g->multi[kind][2 * q + 1]; k++) {
-                const uint16_t *w = weight + (Py_ssize_t)order[k] * L;
-                narrow_product_add(pairs[kind], w, part);
-                LANES_ADD(part, w, uint16_t, L);
+                Narrow w = narrow_load(weight + (Py_ssize_t)order[k] * L);
+                pairs[kind] = narrow_product_add(pairs[kind], w, run);
+                run = narrow_add(run, w);
             }
         }
     }
     memset(tree, 0, (size + 1) * L * sizeof(uint16_t));
-    memset(part, 0, sizeof part); /* the weight of the entries before */
+    Narrow before = zero; /* the weight of the entries before */
     for (Py_ssize_t k = 0; k < n; k++) {
-        const uint16_t *w = weight + (Py_ssize_t)g->item[k] * L;
+        Narrow w = narrow_load(weight + (Py_ssize_t)g->item[k] * L), above = before;
         Py_ssize_t r = g->rank[k];
-        memcpy(at_most, part, sizeof at_most);
         /* the entries before of a higher rank: those before, less the
          * tree's prefix (in 16 bits, as every count here) */
-        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i) LANES_SUB(at_most, tree + i * L, uint16_t, L);
-        narrow_product_add(dis, w, at_most);
-        for (Py_ssize_t i = r + 1; i <= size; i += i & -i) LANES_ADD(tree + i * L, w, uint16_t, L);
-        LANES_ADD(part, w, uint16_t, L);
+        for (Py_ssize_t i = r + 1; i > 0; i -= i & -i)
+            above = narrow_sub(above, narrow_load(tree + i * L));
+        dis = narrow_product_add(dis, w, above);
+        for (Py_ssize_t i = r + 1; i <= size; i += i & -i)
+            narrow_store(tree + i * L, narrow_add(narrow_load(tree + i * L), w));
+        before = narrow_add(before, w);
     }
+    uint16_t t16[L];
+    uint32_t sq[L], tie[3][L], d[L];
+    narrow_store(t16, total);
+    narrow_sums_store(sq, squares);
+    narrow_sums_store(d, dis);
+    for (int kind = 0; kind < 3; kind++) narrow_sums_store(tie[kind], pairs[kind]);
     for (int l = 0; l < L; l++) {
-        int64_t t = total[l], sq = squares[l];
-        five_counts(out[l], pairs_of(t), dis[l], (sq + 2 * (int64_t)pairs[0][l] - t) / 2,
-                    (sq + 2 * (int64_t)pairs[2][l] - t) / 2,
-                    (sq + 2 * (int64_t)pairs[1][l] - t) / 2);
+        int64_t t = t16[l];
+        five_counts(out[l], pairs_of(t), d[l], (sq[l] + 2 * (int64_t)tie[0][l] - t) / 2,
+                    (sq[l] + 2 * (int64_t)tie[2][l] - t) / 2,
+                    (sq[l] + 2 * (int64_t)tie[1][l] - t) / 2);
     }
 }
 
