@@ -2270,11 +2270,12 @@ static inline void narrow_sums_store(uint32_t *p, NarrowSums a) { memcpy(p, a.v,
  * them, lane by lane, which took more than the Fenwick tree. The tree's
  * counts are subtracted from the weight before, so a lane needs no second
  * pass for the entries above. 1,000 resamples of 15 x 2,004 items took,
- * pooled and by system: 170 and 117 ms before, 55 and 46 ms now with
- * continuous scores; 196 and 102 ms before, 30 and 64 ms now on
- * benchmarks/kernels.py's (100 human values, a third unrated); and a
- * grid's 13 tested variants' 26 calls 1.97 and 1.72 s before, 0.85 and
- * 0.97 s now. */
+ * pooled and by system: 170 and 117 ms before, 79 and 67 ms now with
+ * continuous scores; 196 and 102 ms before, 50 and 72 ms now on
+ * benchmarks/kernels.py's (100 human values, a third unrated); a grid's
+ * 13 tested variants (every entry in a run of tied metric scores) 1.97
+ * and 1.72 s before, 1.41 and 1.14 s now. What is left is the tree's
+ * reads and writes. */
 static void runs_pair_counts_narrow(const PairGroup *g, Py_ssize_t items,
                                     const uint16_t *BK_RESTRICT weight,
                                     uint16_t *BK_RESTRICT tree, int64_t out[][5]) {
