@@ -58,6 +58,41 @@ static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, char *o, in
     Py_ssize_t lo = d->lo[i], hi = lo + d->off[i + 1] - d->off[i];
     Py_ssize_t plo = d->lo[i - 1], plen = d->off[i] - d->off[i - 1];
     const int32_t *ref = d->ref;
+    if (!o) {
+        /* a candidate's row: its costs alone, each the least of its three
+         * without a branch (the ops' branches on which is least were
+         * mispredicted), and at most TER_INF, as the loop below keeps them
+         * (a cell no path reaches is TER_INF there, whatever it adds) */
+        Py_ssize_t j = lo;
+        int64_t left = TER_INF;
+        if (j == 0) {
+            left = c[0] = (0 - plo >= 0 && 0 - plo < plen ? pc[0 - plo] : TER_INF) + 1;
+            j = 1;
+        }
+        /* the cells whose diagonal and upper neighbours are both in the
+         * row above: the least of those two first, at most TER_INF (the
+         * left neighbour is, so the least of all three is too), so that
+         * one cell waits on the last only for an addition and a minimum */
+        Py_ssize_t both_lo = plo + 1 > j ? plo + 1 : j, both_hi = hi < plo + plen ? hi : plo + plen;
+        for (; j < hi; j++) {
+            if (j == both_lo)
+                for (; j < both_hi; j++) {
+                    const int64_t *above = pc + (j - 1 - plo);
+                    int64_t v = above[0] + (word != ref[j - 1]), u = above[1] + 1;
+                    v = u < v ? u : v;
+                    v = v < TER_INF ? v : TER_INF;
+                    left = c[j - lo] = left + 1 < v ? left + 1 : v;
+                }
+            if (j == hi) break;
+            Py_ssize_t kd = j - 1 - plo, ku = j - plo;
+            int64_t v = (kd >= 0 && kd < plen ? pc[kd] : TER_INF) + (word != ref[j - 1]);
+            int64_t u = (ku >= 0 && ku < plen ? pc[ku] : TER_INF) + 1;
+            v = u < v ? u : v;
+            v = left + 1 < v ? left + 1 : v;
+            left = c[j - lo] = v < TER_INF ? v : TER_INF;
+        }
+        return;
+    }
     for (Py_ssize_t j = lo; j < hi; j++) {
         if (j == 0) {
             c[0] = (0 - plo >= 0 && 0 - plo < plen ? pc[0 - plo] : TER_INF) + 1;
@@ -158,9 +193,21 @@ static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t
     char *trace = PyMem_RawMalloc(nh + nr + 1);
     Py_ssize_t *align = PyMem_RawMalloc((nr + 1) * sizeof(Py_ssize_t));
     char *ref_err = PyMem_RawMalloc(nr + 1), *hyp_err = PyMem_RawMalloc(nh + 1);
+    /* per word id, its first position in the reference (nr: none), and per
+     * position the next with the same word (nr: none); ids are counted
+     * from 0 and the hypothesis's words past the reference's are in none */
+    int32_t top = -1;
+    for (Py_ssize_t j = 0; j < nr; j++) top = ref[j] > top ? ref[j] : top;
+    Py_ssize_t *first = PyMem_RawMalloc((top + 2) * sizeof(Py_ssize_t));
+    Py_ssize_t *same = PyMem_RawMalloc((nr + 1) * sizeof(Py_ssize_t));
     if (!d.lo || !d.off || !d.base || !words || !cand || !best || !trace || !align ||
-        !ref_err || !hyp_err)
+        !ref_err || !hyp_err || !first || !same)
         goto done;
+    for (int32_t id = 0; id <= top; id++) first[id] = nr;
+    for (Py_ssize_t j = nr - 1; j >= 0; j--) {
+        same[j] = first[ref[j]];
+        first[ref[j]] = j;
+    }
     /* row 0 whole: every column reached by insertions */
     d.lo[0] = 0; d.off[0] = 0; d.off[1] = nr + 1;
     for (Py_ssize_t i = 1; i <= nh; i++) {
@@ -200,7 +247,12 @@ static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t
         for (Py_ssize_t sh = 0; sh < nh && checked < TER_MAX_CANDIDATES; sh++) {
             Py_ssize_t r_lo = sh - TER_MAX_SHIFT_DIST > 0 ? sh - TER_MAX_SHIFT_DIST : 0;
             Py_ssize_t r_hi = sh + TER_MAX_SHIFT_DIST + 1 < nr ? sh + TER_MAX_SHIFT_DIST + 1 : nr;
-            for (Py_ssize_t sr = r_lo; sr < r_hi && checked < TER_MAX_CANDIDATES; sr++) {
+            /* only where the reference has the word a run starts: in the
+             * same order as the window's every position, which the
+             * candidates' bound depends on */
+            Py_ssize_t sr = words[sh] >= 0 && words[sh] <= top ? first[words[sh]] : nr;
+            while (sr < r_lo) sr = same[sr];
+            for (; sr < r_hi && checked < TER_MAX_CANDIDATES; sr = same[sr]) {
                 Py_ssize_t length = 0;
                 while (length < TER_MAX_SHIFT_SIZE && words[sh + length] == ref[sr + length]) {
                     length++;
@@ -253,6 +305,7 @@ done:
     PyMem_RawFree(d.cost); PyMem_RawFree(d.scost); PyMem_RawFree(d.op);
     PyMem_RawFree(d.lo); PyMem_RawFree(d.off); PyMem_RawFree(d.base); PyMem_RawFree(words); PyMem_RawFree(cand); PyMem_RawFree(best);
     PyMem_RawFree(trace); PyMem_RawFree(align); PyMem_RawFree(ref_err); PyMem_RawFree(hyp_err);
+    PyMem_RawFree(first); PyMem_RawFree(same);
     return result;
 }
 
@@ -261,8 +314,12 @@ static PyObject *ter_edit_count(PyObject *self, PyObject *args) {
     Py_buffer hyp, ref;
     if (!PyArg_ParseTuple(args, "y*y*", &hyp, &ref)) return NULL;
     PyObject *result = NULL;
-    if (hyp.len % sizeof(int32_t) || ref.len % sizeof(int32_t)) {
-        PyErr_SetString(PyExc_ValueError, "ter_edit_count: hyp and ref must be int32 arrays");
+    int negative = 0;
+    for (Py_ssize_t k = 0; k < ref.len / (Py_ssize_t)sizeof(int32_t); k++)
+        negative |= ((const int32_t *)ref.buf)[k] < 0;
+    if (hyp.len % sizeof(int32_t) || ref.len % sizeof(int32_t) || negative) {
+        PyErr_SetString(PyExc_ValueError, "ter_edit_count: hyp and ref must be int32 arrays "
+                                          "of word ids, the reference's not negative");
         goto done;
     }
     int64_t count;
