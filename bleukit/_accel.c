@@ -136,11 +136,12 @@ static PyMethodDef methods[] = {
      "side A sums the baseline's rows where set and the other's elsewhere, side B\n"
      "the reverse (rows: n x nfields float64 or uint32; trials x nfields float64\n"
      "each), and the state after."},
-    {"ter_edit_count", ter_edit_count, METH_VARARGS,
-     "ter_edit_count(hyp, ref) -> int\n\n"
-     "TER's edit count (shifts included) from hyp to ref, int32 word ids numbered\n"
-     "in the order of the words' strings, as bleukit.core.edits.edit_count and\n"
-     "sacrebleu 2.6.0's translation_edit_rate count them."},
+    {"ter_edit_counts", ter_edit_counts, METH_VARARGS,
+     "ter_edit_counts(hyps, refs) -> bytes\n\n"
+     "TER's edit counts (shifts included): per segment (hyps: its words; refs: its\n"
+     "references' words, one or more), the fewest from its words to any of its\n"
+     "references, as bleukit.core.edits.edit_count and sacrebleu 2.6.0's\n"
+     "translation_edit_rate count them: int64 a segment."},
     {"group_sums", group_sums, METH_VARARGS,
      "group_sums(rows, nfields, groups, ngroups) -> bytes\n\n"
      "Per group, the column sums of the rows (n x nfields uint32) of the segments\n"

@@ -665,13 +665,16 @@ FEW_WORDS = st.lists(st.sampled_from(["a", "b", "c", "the", "of", ".", "B", "ä"
 
 @needs_accel
 @settings(max_examples=300, deadline=None)
-@given(FEW_WORDS, st.lists(FEW_WORDS, min_size=1, max_size=3))
-def test_compiled_ter_edits_equal_the_reference(hyp, refs):
-    """The C kernel's TER edit count is the reference algorithm's
+@given(st.lists(st.tuples(FEW_WORDS, st.lists(FEW_WORDS, min_size=1, max_size=3)), max_size=4))
+def test_compiled_ter_edits_equal_the_reference(segments):
+    """The C kernel's TER edit counts are the reference algorithm's
     (bleukit.core.edits, itself checked against sacrebleu): every limit and
-    tie-break, the last one (shifted word lists compared as strings) too."""
-    expected = PythonEngine().edit_counts([hyp], [refs])
-    assert ENGINES.get("c").edit_counts([hyp], [refs]) == expected
+    tie-break (the last, on the shifted word lists, never decides: the
+    kernel's word ids have no order), each segment's words numbered apart
+    from the others' in one call."""
+    hyps, refs = [h for h, _ in segments], [r for _, r in segments]
+    expected = PythonEngine().edit_counts(hyps, refs)
+    assert ENGINES.get("c").edit_counts(hyps, refs) == expected
 
 
 @needs_accel
@@ -691,8 +694,14 @@ def test_compiled_ter_edits_of_long_segments_and_bad_calls():
         assert ENGINES.get("c").edit_counts([pair[0]], [[pair[1]]]) == (
             PythonEngine().edit_counts([pair[0]], [[pair[1]]])
         )
-    with pytest.raises(ValueError, match="int32 arrays"):
-        ACCEL.ter_edit_count(b"abc", b"")
+    with pytest.raises(ValueError, match="as many hyps as refs"):
+        ACCEL.ter_edit_counts([hyp], [])
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        ACCEL.ter_edit_counts([hyp, hyp], [[ref], []])
+    with pytest.raises(TypeError, match="must be a sequence"):
+        ACCEL.ter_edit_counts([hyp], [[ref, 3]])
+    with pytest.raises(TypeError, match="unhashable"):
+        ACCEL.ter_edit_counts([[["a"]]], [[["a"]]])
 
 
 # words that repeat (so that n-grams match) and tell tuples apart the way

@@ -8,10 +8,12 @@
  * TER's edit count as bleukit/core/edits.py computes it (sacrebleu 2.6.0's
  * translation_edit_rate): the beam edit distance with its trace, and
  * Tercom's greedy shift search with sacrebleu's limits and tie-breaks.
- * Words are int32 ids numbered in the order of the words' strings, so that
- * comparing id sequences compares the word lists as Python does (the last
- * tie-break between shifts). Every step mirrors the Python one; see there
- * for why each is as it is. */
+ * Words are int32 ids, equal for equal words (ter_edit_counts numbers them
+ * as they come). sacrebleu's last tie-break between shifts compares the
+ * shifted word lists, but only between candidates of the same start,
+ * length and target, which are the same words: it never decides, and the
+ * ids need no order. Every step mirrors the Python one; see there for why
+ * each is as it is. */
 
 #define TER_MAX_SHIFT_SIZE 10
 #define TER_MAX_SHIFT_DIST 50
@@ -168,12 +170,6 @@ static void ter_shifted(const int32_t *words, Py_ssize_t n, Py_ssize_t start, Py
 #undef TER_COPY
 }
 
-static int ter_words_greater(const int32_t *a, const int32_t *b, Py_ssize_t n) {
-    for (Py_ssize_t x = 0; x < n; x++)
-        if (a[x] != b[x]) return a[x] > b[x];
-    return 0;
-}
-
 static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t *ref,
                                 Py_ssize_t nr) {
     if (nr == 0) return nh;
@@ -281,7 +277,7 @@ static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t
                                 else if (length != b_len) better = length > b_len;
                                 else if (sh != b_start) better = sh < b_start;
                                 else if (target != b_target) better = target < b_target;
-                                else better = ter_words_greater(cand, best, nh);
+                                else better = 0; /* the same words (see above) */
                             }
                             if (better) {
                                 found = 1; b_gain = gain; b_len = length; b_start = sh;
@@ -309,30 +305,117 @@ done:
     return result;
 }
 
-static PyObject *ter_edit_count(PyObject *self, PyObject *args) {
+/* Word ids of a block of segments (ter_edit_counts): all in one buffer,
+ * each sequence a span of it. */
+typedef struct {
+    int32_t *ids;
+    Py_ssize_t nids, cap;
+    Py_ssize_t *span; /* start and length of each sequence in turn */
+    Py_ssize_t nspans, span_cap;
+} TerBlock;
+
+/* the ids of `words` (a sequence of hashable words) as a new span, equal
+ * words with equal ids as `vocab` (word -> id) has them or numbers them;
+ * -1 with an exception set */
+static int ter_block_add(TerBlock *b, PyObject *words, PyObject *vocab) {
+    PyObject *seq = PySequence_Fast(words, "ter_edit_counts: a segment's words must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    int failed = 0;
+    if (b->nids + n > b->cap || b->nspans + 1 > b->span_cap) {
+        Py_ssize_t cap = 2 * (b->nids + n) + 64, span_cap = 2 * b->nspans + 64;
+        int32_t *ids = PyMem_Realloc(b->ids, cap * sizeof(int32_t));
+        if (ids) b->ids = ids, b->cap = cap;
+        Py_ssize_t *span = PyMem_Realloc(b->span, 2 * span_cap * sizeof(Py_ssize_t));
+        if (span) b->span = span, b->span_cap = span_cap;
+        failed = !ids || !span;
+        if (failed) PyErr_NoMemory();
+    }
+    for (Py_ssize_t k = 0; k < n && !failed; k++) {
+        PyObject *id = PyDict_GetItemWithError(vocab, items[k]);
+        if (!id && !PyErr_Occurred()) {
+            id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab));
+            failed = !id || PyDict_SetItem(vocab, items[k], id) < 0;
+            Py_XDECREF(id); /* the dict holds it */
+        }
+        if (!failed && id) b->ids[b->nids + k] = (int32_t)PyLong_AsLong(id);
+        else failed = 1;
+    }
+    if (!failed) {
+        b->span[2 * b->nspans] = b->nids;
+        b->span[2 * b->nspans + 1] = n;
+        b->nspans++;
+        b->nids += n;
+    }
+    Py_DECREF(seq);
+    return failed ? -1 : 0;
+}
+
+static PyObject *ter_edit_counts(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer hyp, ref;
-    if (!PyArg_ParseTuple(args, "y*y*", &hyp, &ref)) return NULL;
-    PyObject *result = NULL;
-    int negative = 0;
-    for (Py_ssize_t k = 0; k < ref.len / (Py_ssize_t)sizeof(int32_t); k++)
-        negative |= ((const int32_t *)ref.buf)[k] < 0;
-    if (hyp.len % sizeof(int32_t) || ref.len % sizeof(int32_t) || negative) {
-        PyErr_SetString(PyExc_ValueError, "ter_edit_count: hyp and ref must be int32 arrays "
-                                          "of word ids, the reference's not negative");
+    PyObject *hyps, *refs, *result = NULL, *hseq = NULL, *rseq = NULL, *vocab = NULL;
+    if (!PyArg_ParseTuple(args, "OO", &hyps, &refs)) return NULL;
+    TerBlock b = {0};
+    Py_ssize_t *first = NULL, n = 0; /* per segment its first span: its hypothesis's */
+    hseq = PySequence_Fast(hyps, "ter_edit_counts: hyps must be a sequence");
+    if (!hseq) goto done;
+    rseq = PySequence_Fast(refs, "ter_edit_counts: refs must be a sequence");
+    if (!rseq) goto done;
+    n = PySequence_Fast_GET_SIZE(hseq);
+    if (PySequence_Fast_GET_SIZE(rseq) != n) {
+        PyErr_SetString(PyExc_ValueError, "ter_edit_counts: as many hyps as refs");
         goto done;
     }
-    int64_t count;
+    vocab = PyDict_New();
+    first = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t));
+    if (!vocab || !first) {
+        if (vocab) PyErr_NoMemory();
+        goto done;
+    }
+    /* the ids, with the GIL: a segment's own, numbered from 0 (a kernel
+     * call keeps a table as long as its reference's largest id) */
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyDict_Clear(vocab);
+        first[s] = b.nspans;
+        if (ter_block_add(&b, PySequence_Fast_GET_ITEM(hseq, s), vocab) < 0) goto done;
+        PyObject *seg = PySequence_Fast(PySequence_Fast_GET_ITEM(rseq, s),
+                                        "ter_edit_counts: a segment's references must be a sequence");
+        if (!seg) goto done;
+        Py_ssize_t nrefs = PySequence_Fast_GET_SIZE(seg);
+        int failed = nrefs == 0;
+        if (failed)
+            PyErr_Format(PyExc_ValueError, "ter_edit_counts: segment %zd has no reference", s);
+        for (Py_ssize_t r = 0; r < nrefs && !failed; r++)
+            failed = ter_block_add(&b, PySequence_Fast_GET_ITEM(seg, r), vocab) < 0;
+        Py_DECREF(seg);
+        if (failed) goto done;
+    }
+    first[n] = b.nspans;
+    result = PyBytes_FromStringAndSize(NULL, n * sizeof(int64_t));
+    if (!result) goto done;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result), status = 0;
     Py_BEGIN_ALLOW_THREADS
-    count = ter_edit_count_c(hyp.buf, hyp.len / sizeof(int32_t), ref.buf,
-                             ref.len / sizeof(int32_t));
+    for (Py_ssize_t s = 0; s < n && status >= 0; s++) {
+        const Py_ssize_t *h = b.span + 2 * first[s];
+        for (Py_ssize_t r = first[s] + 1; r < first[s + 1] && status >= 0; r++) {
+            const Py_ssize_t *e = b.span + 2 * r;
+            int64_t count = ter_edit_count_c(b.ids + h[0], h[1], b.ids + e[0], e[1]);
+            if (count < 0) status = count;
+            else if (r == first[s] + 1 || count < out[s]) out[s] = count;
+        }
+    }
     Py_END_ALLOW_THREADS
-    if (count == -2) PyErr_NoMemory();
-    else if (count < 0) PyErr_SetString(PyExc_RuntimeError, "ter_edit_count: the beam left a cell unreached");
-    else result = PyLong_FromLongLong(count);
+    if (status == -2) PyErr_NoMemory();
+    else if (status < 0) PyErr_SetString(PyExc_RuntimeError, "ter_edit_counts: the beam left a cell unreached");
+    if (status < 0) Py_CLEAR(result);
 done:
-    PyBuffer_Release(&hyp);
-    PyBuffer_Release(&ref);
+    Py_XDECREF(hseq);
+    Py_XDECREF(rseq);
+    Py_XDECREF(vocab);
+    PyMem_Free(first);
+    PyMem_Free(b.ids);
+    PyMem_Free(b.span);
     return result;
 }
 
