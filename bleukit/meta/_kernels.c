@@ -2132,8 +2132,8 @@ static void weighed_pair_counts_lanes(const PairGroup *g, const int32_t *BK_REST
  * Two widths: where a lane's total weight stays below 2^16 (a group of
  * fewer than 65,536 entries: a resample draws each item once over), every
  * weight, run and tree node fits in 16 bits and every sum of products in 32
- * (sum(W^2) <= total^2 < 2^32), so sixteen resamples share a pass over a
- * tree of the same bytes as eight 32-bit lanes (runs_pair_counts_narrow).
+ * (sum(W^2) <= total^2 < 2^32), so thirty-two resamples share a pass
+ * (runs_pair_counts_narrow).
  * Past that, eight 32-bit lanes with 64-bit sums, entry by entry
  * (runs_pair_counts_wide). Unsigned throughout: weights and counts are
  * never negative. */
@@ -2180,8 +2180,15 @@ static void runs_pair_counts_wide(const PairGroup *g, const uint32_t *BK_RESTRIC
     }
 }
 
-/* the narrow lanes take as many bytes as PAIR_LANES int32 ones (the buffers are shared) */
-#define NARROW_LANES (2 * PAIR_LANES)
+/* thirty-two resamples of 16 bits a pass: a tree node is a 64-byte cache
+ * line, and a pass's reads and writes of the tree serve twice the
+ * resamples that sixteen lanes (half a line) served, for about as many
+ * cache misses (a grid's 26 calls, alternating: 2.5-3.2 s with sixteen
+ * lanes, 1.9-2.3 s with thirty-two; sixty-four, two lines a node, were no
+ * faster). The weights' and the tree's buffers are shared with the wider
+ * lanes, which take fewer bytes a node (NARROW_BYTES). */
+#define NARROW_LANES (4 * PAIR_LANES)
+#define NARROW_BYTES (NARROW_LANES * sizeof(uint16_t))
 
 /* NARROW_LANES 16-bit lanes (Narrow) and their 32-bit sums (NarrowSums)
  * as values, which compilers keep in registers: with the lanes as arrays,
@@ -2191,33 +2198,38 @@ static void runs_pair_counts_wide(const PairGroup *g, const uint32_t *BK_RESTRIC
  * high halves of the 16-bit products (pmullw, pmulhuw), interleaved, are
  * the 32-bit products. */
 #if defined(__SSE2__)
+enum { NARROW_VECTORS = NARROW_LANES / 8 };
 typedef struct {
-    __m128i v[2];
+    __m128i v[NARROW_VECTORS];
 } Narrow;
 typedef struct {
-    __m128i v[4]; /* v[q]: lanes 4q to 4q + 3 */
+    __m128i v[2 * NARROW_VECTORS]; /* v[q]: lanes 4q to 4q + 3 */
 } NarrowSums;
 
 static inline Narrow narrow_load(const uint16_t *p) {
-    return (Narrow){{_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)(p + 8))}};
+    Narrow a;
+    for (int h = 0; h < NARROW_VECTORS; h++) a.v[h] = _mm_loadu_si128((const __m128i *)(p + 8 * h));
+    return a;
 }
 static inline void narrow_store(uint16_t *p, Narrow a) {
-    _mm_storeu_si128((__m128i *)p, a.v[0]);
-    _mm_storeu_si128((__m128i *)(p + 8), a.v[1]);
+    for (int h = 0; h < NARROW_VECTORS; h++) _mm_storeu_si128((__m128i *)(p + 8 * h), a.v[h]);
 }
 static inline Narrow narrow_add(Narrow a, Narrow b) {
-    return (Narrow){{_mm_add_epi16(a.v[0], b.v[0]), _mm_add_epi16(a.v[1], b.v[1])}};
+    for (int h = 0; h < NARROW_VECTORS; h++) a.v[h] = _mm_add_epi16(a.v[h], b.v[h]);
+    return a;
 }
 static inline Narrow narrow_sub(Narrow a, Narrow b) {
-    return (Narrow){{_mm_sub_epi16(a.v[0], b.v[0]), _mm_sub_epi16(a.v[1], b.v[1])}};
+    for (int h = 0; h < NARROW_VECTORS; h++) a.v[h] = _mm_sub_epi16(a.v[h], b.v[h]);
+    return a;
 }
 static inline Narrow narrow_scaled(Narrow a, uint16_t c) {
     __m128i k = _mm_set1_epi16((short)c);
-    return (Narrow){{_mm_mullo_epi16(a.v[0], k), _mm_mullo_epi16(a.v[1], k)}};
+    for (int h = 0; h < NARROW_VECTORS; h++) a.v[h] = _mm_mullo_epi16(a.v[h], k);
+    return a;
 }
 /* acc + a x b, lane by lane, the products in 32 bits */
 static inline NarrowSums narrow_product_add(NarrowSums acc, Narrow a, Narrow b) {
-    for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < NARROW_VECTORS; h++) {
         __m128i lo = _mm_mullo_epi16(a.v[h], b.v[h]), hi = _mm_mulhi_epu16(a.v[h], b.v[h]);
         acc.v[2 * h] = _mm_add_epi32(acc.v[2 * h], _mm_unpacklo_epi16(lo, hi));
         acc.v[2 * h + 1] = _mm_add_epi32(acc.v[2 * h + 1], _mm_unpackhi_epi16(lo, hi));
@@ -2225,7 +2237,7 @@ static inline NarrowSums narrow_product_add(NarrowSums acc, Narrow a, Narrow b) 
     return acc;
 }
 static inline void narrow_sums_store(uint32_t *p, NarrowSums a) {
-    for (int q = 0; q < 4; q++) _mm_storeu_si128((__m128i *)(p + 4 * q), a.v[q]);
+    for (int q = 0; q < 2 * NARROW_VECTORS; q++) _mm_storeu_si128((__m128i *)(p + 4 * q), a.v[q]);
 }
 #else
 typedef struct {
@@ -2274,8 +2286,9 @@ static inline void narrow_sums_store(uint32_t *p, NarrowSums a) { memcpy(p, a.v,
  * continuous scores; 196 and 102 ms before, 50 and 72 ms now on
  * benchmarks/kernels.py's (100 human values, a third unrated); a grid's
  * 13 tested variants (every entry in a run of tied metric scores) 1.97
- * and 1.72 s before, 1.41 and 1.14 s now. What is left is the tree's
- * reads and writes. */
+ * and 1.72 s before, 1.41 and 1.14 s after (all three in sixteen lanes;
+ * see NARROW_LANES for thirty-two). What is left is the tree's reads and
+ * writes. */
 static void runs_pair_counts_narrow(const PairGroup *g, Py_ssize_t items,
                                     const uint16_t *BK_RESTRICT weight,
                                     uint16_t *BK_RESTRICT tree, int64_t out[][5]) {
@@ -2386,8 +2399,8 @@ static PyObject *resampled_pair_counts(PyObject *self, PyObject *args) {
     groups = calloc(want + 1, sizeof(PairGroup));
     entries = malloc((size + 1) * sizeof(WeighedEntry));
     scratch = malloc((size + 1) * sizeof(double));
-    weight = malloc((items + 1) * PAIR_LANES * sizeof(int32_t));
-    tree = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));
+    weight = malloc((items + 1) * NARROW_BYTES);
+    tree = malloc((size + 2) * NARROW_BYTES);
     /* the window's tables: only away from epsilon 0 (runs_pair_counts_lanes) */
     if (epsilon != 0) {
         by_rank = malloc((size + 2) * PAIR_LANES * sizeof(int32_t));

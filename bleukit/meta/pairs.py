@@ -371,6 +371,11 @@ def item_weights(human: Sequence[Vector]) -> list[int]:
     """Per item (column), the least common multiple of the items' rated
     pair counts over its own (0 for an item without pairs): what a pair
     weighs in a mean of the items' shares kept as an integer."""
+    if not any(map(math.isnan, itertools.chain.from_iterable(human))):
+        # every cell rated (common segments): every item has as many pairs,
+        # and a grid asks for these once per pair of variants
+        k = len(human)
+        return [1 if k > 1 else 0] * (len(human[0]) if human else 0)
     counts = []
     for column in zip(*human):
         k = len(column) - sum(map(math.isnan, column))
