@@ -363,6 +363,7 @@ def _without(
 
 def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
     from ..executors.files import collect_files
+    from ..io.memory import keep_freed_heap
     from ..meta.study import CORRELATIONS, Settings, grid_names, run
     from ..report.meta import FORMATS
 
@@ -391,6 +392,7 @@ def cmd_meta(args: argparse.Namespace, out: TextIO) -> None:
                         args.segments, correlations, args.spa)  # fmt: skip
     settings.check()  # before the systems are read
     stats = collect_files(variants, a.flatten(args.ref), paths, names, a.execution(args))
+    keep_freed_heap()  # the tests' kernels reuse their scratch's pages (io.memory)
     with phase("meta-evaluation"):
         study = run(variants, stats, judgements, settings, tested if grid else None)
     if args.save_agreement:

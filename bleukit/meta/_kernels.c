@@ -1196,14 +1196,16 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
                 cell_u[p] = (int32_t)cu;
                 weight[p] = item_weight[j];
                 weighed |= item_weight[j] != 1;
+                double m[4] = {za[cs], za[cu], zb[cs], zb[cu]};
                 for (int c = 0; c < 4; c++) {
-                    double dm = (c >> 1 ? zb[cs] : za[cs]) - (c & 1 ? zb[cu] : za[cu]);
+                    double dm = m[(c >> 1) << 1] - m[(c & 1) << 1 | 1];
                     int agrees = pair_agrees(dm, dh), change = (dh == 0) - agrees;
                     base[4 * p + c] = (int8_t)agrees;
-                    if (change && dm != 0) {
-                        keys[nevents] = double_bits(fabs(dm));
-                        events[nevents++] = (uint32_t)p << 4 | (uint32_t)c << 1 | (change > 0);
-                    }
+                    /* written always, kept where it is an event: whether it
+                     * is one is a coin flip a branch mispredicted */
+                    keys[nevents] = double_bits(fabs(dm));
+                    events[nevents] = (uint32_t)p << 4 | (uint32_t)c << 1 | (change > 0);
+                    nevents += change != 0 && dm != 0;
                 }
                 npairs++;
             }
