@@ -20,6 +20,7 @@ from bleukit.metrics.chrf.core import (
     f_score,
     is_chrf_signature,
     parse_chrf_signature,
+    stream_rows,
     sum_triples,
     words,
 )
@@ -98,6 +99,35 @@ def test_best_reference_is_the_first_with_the_highest_f():
     assert best_triples([better, StreamCounts([4], [8], [3], 1)], [], c) == [(4, 4, 3)]
     # a stream without this segment's reference is skipped
     assert best_triples([StreamCounts([4], [-1], [0], 1), worse], [], c) == [(4, 4, 1)]
+
+
+def counts(order: int) -> st.SearchStrategy[StreamCounts]:
+    """One stream's counts of a few segments, lengths around the order
+    (an order past a segment's length has no n-grams)."""
+    lengths = st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), min_size=0, max_size=5)
+    return lengths.flatmap(
+        lambda ls: st.lists(
+            st.integers(0, 5), min_size=len(ls) * order, max_size=len(ls) * order
+        ).map(lambda m: StreamCounts([h for h, _ in ls], [r for _, r in ls], m, order))
+    )
+
+
+@given(counts(3), counts(2), st.booleans())
+def test_stream_rows_are_the_best_triples_column_by_column(chars, word_counts, with_words):
+    # the two streams of one tokenization describe the same segments
+    size = min(len(chars.hyp_len), len(word_counts.hyp_len))
+    chars = StreamCounts(chars.hyp_len[:size], chars.ref_len[:size], chars.matches[: 3 * size], 3)
+    word_counts = StreamCounts(
+        word_counts.hyp_len[:size], word_counts.ref_len[:size], word_counts.matches[: 2 * size], 2
+    )
+    parts = [chars, word_counts] if with_words else [chars]
+    c = config(char_order=3, word_order=2 if with_words else 0)
+    expected = [x for t in best_triples([chars], parts[1:], c) for x in t]
+    assert list(stream_rows(parts)) == expected
+    # a segment without its reference: no rows (best_triples has none to give)
+    if size:
+        missing = StreamCounts(chars.hyp_len, [-1, *chars.ref_len[1:]], chars.matches, 3)
+        assert stream_rows([missing, *parts[1:]]) is None
 
 
 def test_sum_triples():

@@ -19,6 +19,7 @@ engine runs, triples from tables, the best reference and the F-score.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -289,6 +290,31 @@ def f_score(stats: Sequence[Any], order: int, beta: int, eps_smoothing: bool) ->
     if avg_prec + avg_rec:
         return 100 * ((1 + factor) * avg_prec * avg_rec / (factor * avg_prec + avg_rec))
     return 0.0
+
+
+def stream_rows(parts: Sequence[StreamCounts]) -> array[int] | None:
+    """``best_triples`` of counts against one reference stream (a segment's
+    character counts, then its word counts: ``parts``), flat in one int64
+    array, where every segment has its reference (no F chooses one); made a
+    column at a time, not a segment at a time (a meta grid's two chrF
+    variants took about 3% of it this way). None where a segment has none."""
+    if any(r < 0 for p in parts for r in p.ref_len):
+        return None
+    size = len(parts[0].hyp_len) if parts else 0
+    width = 3 * sum(p.order for p in parts)
+    rows = array("q", bytes(8 * size * width))
+    column = 0
+    for p in parts:
+        for n in range(1, p.order + 1):
+            # triples()'s, for every segment at once
+            ref_n = [r - n + 1 if r >= n else 0 for r in p.ref_len]
+            rows[column::width] = array(
+                "q", [h - n + 1 if h >= n and r else 0 for h, r in zip(p.hyp_len, ref_n)]
+            )
+            rows[column + 1 :: width] = array("q", ref_n)
+            rows[column + 2 :: width] = array("q", p.matches[n - 1 :: p.order])
+            column += 3
+    return rows
 
 
 def best_triples(

@@ -29,6 +29,7 @@ from .core import (
     best_triples,
     char_tokenization,
     f_score,
+    stream_rows,
     stream_sums,
     sum_triples,
     word_tokenization,
@@ -167,11 +168,31 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
         """Per segment, this variant's triples against its best reference
         (by this variant's F), from stream counts of its tokenization at
         its orders or higher (``ChrfStore``: one count for several)."""
+        return best_triples(*self._at_orders(chars, words), self.config)
+
+    def rows_from_counts(
+        self, chars: Sequence[StreamCounts], words: Sequence[StreamCounts]
+    ) -> array[int]:
+        """``triples_from_counts``'s triples flat in one int64 array: with one
+        reference stream where every segment has its reference, made a
+        column at a time (``stream_rows``)."""
+        at_chars, at_words = self._at_orders(chars, words)
+        if max(len(chars), len(words)) == 1:
+            rows = stream_rows([*at_chars, *at_words])
+            if rows is not None:
+                return rows
+        flat = array("q")
+        for t in best_triples(at_chars, at_words, self.config):
+            flat.extend(t)
+        return flat
+
+    def _at_orders(
+        self, chars: Sequence[StreamCounts], words: Sequence[StreamCounts]
+    ) -> tuple[list[StreamCounts], list[StreamCounts]]:
         c = self.config
-        return best_triples(
+        return (
             [s.at_order(c.char_order) for s in chars] if c.char_order else [],
             [s.at_order(c.word_order) for s in words] if c.word_order else [],
-            c,
         )
 
     def _stream_counts(
@@ -387,8 +408,7 @@ class ChrfStore(StatisticsStore[Triples]):
         if system not in rows:
             flat = array("q")
             for chars, words in self._counts[system]:
-                for t in metric.triples_from_counts(chars, words):
-                    flat.extend(t)
+                flat.extend(metric.rows_from_counts(chars, words))
             rows[system] = flat
         return rows[system]
 
