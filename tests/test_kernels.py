@@ -321,14 +321,16 @@ def test_compiled_pooled_calibration_equals_the_reference(n, few, collect, data)
 
 @needs_accel
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(st.integers(1, 5), st.integers(1, 8), st.integers(0, 17), st.booleans(),
-       st.sampled_from([0.0, 0.0, 0.2, 0.5, 0.30000000000000004, 3.0]), st.data())  # fmt: skip
+@given(st.integers(1, 5), st.integers(1, 8), st.sampled_from([0, 1, 2, 17, 32, 33, 40]),
+       st.booleans(), st.sampled_from([0.0, 0.0, 0.2, 0.5, 0.30000000000000004, 3.0]),
+       st.data())  # fmt: skip
 def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draws, by, eps, data):
     """The pair counts of bootstrap resamples in C (each group sorted once,
-    the resamples as weights, sixteen or eight at a time: counts of one,
-    sixteen and more resamples; at epsilon 0 from runs of equal scores) are the reference's
-    recount of the repeated scores, ties within epsilon and self-pairs of
-    repeated items included, unrated (NaN) cells left out."""
+    the resamples as weights, thirty-two or eight at a time: counts of one,
+    a pass's and more resamples; at epsilon 0 from runs of equal scores) are
+    the reference's recount of the repeated scores, ties within epsilon and
+    self-pairs of repeated items included, unrated (NaN) cells left out; as
+    rows, ``Pairs``' fields in order."""
     cell = st.sampled_from([0.0, -0.0, 0.5, 1.0, 2.5, -1.0, 0.30000000000000004, float("nan")])
     metric = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
     human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
@@ -336,6 +338,9 @@ def test_compiled_resampled_pair_counts_equal_the_reference(systems, items, draw
     indices = [data.draw(row) for _ in range(draws)]
     expected = PY.resampled_pair_counts(metric, human, indices, by, eps)
     assert C.resampled_pair_counts(metric, human, indices, by, eps) == expected
+    rows = [[(p.con, p.dis, p.tie_metric, p.tie_human, p.tie_both) for p in g] for g in expected]
+    assert C.resampled_pair_rows(metric, human, indices, by, eps) == rows
+    assert PY.resampled_pair_rows(metric, human, indices, by, eps) == rows
 
 
 @needs_accel

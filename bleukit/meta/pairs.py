@@ -20,6 +20,9 @@ from ..core.errors import InputError
 from ..core.resampling import Draws
 
 Vector = Sequence[float]
+#: a ``Pairs``' five counts in its fields' order, as a plain tuple (many
+#: resamples' counts: ``MetaKernels.resampled_pair_rows``)
+PairRow = tuple[int, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,9 @@ class Pairs:
     @property
     def total(self) -> int:
         return self.con + self.dis + self.tie_metric + self.tie_human + self.tie_both
+
+    def row(self) -> PairRow:
+        return (self.con, self.dis, self.tie_metric, self.tie_human, self.tie_both)
 
     def __add__(self, other: Pairs) -> Pairs:
         return Pairs(

@@ -69,6 +69,7 @@ from .correlation import spearman as spearman
 from .correlation import tau_of
 
 # the pair counts (pairs), re-exported: the statistics are made of them
+from .pairs import PairRow as PairRow
 from .pairs import Pairs as Pairs
 from .pairs import calibrated_epsilon, rated
 from .pairs import darr_pairs as darr_pairs
@@ -169,7 +170,14 @@ def kendall_like(metric: Matrix, human: Matrix, threshold: float) -> float:
 
 def acc_eq(pairs: Pairs) -> float:
     """(concordant + tied on both sides) / all pairs (Deutsch et al. 2023)."""
-    return (pairs.con + pairs.tie_both) / pairs.total if pairs.total else nan
+    return row_acc_eq(pairs.row())
+
+
+def row_acc_eq(row: PairRow) -> float:
+    """``acc_eq`` of a ``Pairs``' row."""
+    con, dis, tie_metric, tie_human, tie_both = row
+    total = con + dis + tie_metric + tie_human + tie_both
+    return (con + tie_both) / total if total else nan
 
 
 @dataclass(frozen=True)

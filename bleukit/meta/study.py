@@ -621,13 +621,18 @@ def _grouped(by: str, pairs: Sequence[st.Pairs], threshold: float) -> dict[str, 
     groups' pair counts. For tau a pair counts where the humans do not tie
     it, which is WMT's DARR rule at threshold 0 only (else NaN: the counts
     hold no human differences)."""
+    return _grouped_rows(by, [p.row() for p in pairs], threshold)
+
+
+def _grouped_rows(by: str, rows: Sequence[st.PairRow], threshold: float) -> dict[str, float]:
+    """``_grouped`` of the groups' ``Pairs`` rows."""
     tau = st.nan
     if threshold == 0:
-        counted = [p.con + p.dis + p.tie_metric for p in pairs]
         tau = st.mean(
-            (p.con - p.dis - p.tie_metric) / c if c else st.nan for p, c in zip(pairs, counted)
+            (con - dis - tie_metric) / counted if (counted := con + dis + tie_metric) else st.nan
+            for con, dis, tie_metric, _, _ in rows
         )
-    return {f"kendall_like_{by}": tau, f"acc_eq_{by}": st.mean(st.acc_eq(p) for p in pairs)}
+    return {f"kendall_like_{by}": tau, f"acc_eq_{by}": st.mean(map(st.row_acc_eq, rows))}
 
 
 def _permutation_p_values(
@@ -748,7 +753,7 @@ def _intervals(
     acc_eq at the epsilon calibrated on all the data (``epsilons``: of the
     groupings none and system that were); grouped by system or not at all,
     from the resampled matrices' (metric, human) pair counts
-    (``MetaKernels.resampled_pair_counts``)."""
+    (``MetaKernels.resampled_pair_rows``)."""
     sign = _sign(variant)
     kernels = meta_kernels(variant.engine)
     per_system = [
@@ -767,15 +772,15 @@ def _intervals(
     for k, name in enumerate(item_values):
         samples[name] = _ratios(totals[2 * k], totals[2 * k + 1])
     for by in ("none", "system"):
-        counts = kernels.resampled_pair_counts(*matrices, indices, by == "system")
+        counts = kernels.resampled_pair_rows(*matrices, indices, by == "system")
         for groups in counts:
-            for name, value in _grouped(by, groups, settings.threshold).items():
+            for name, value in _grouped_rows(by, groups, settings.threshold).items():
                 samples.setdefault(name, []).append(value)
         if by in epsilons:
             # at epsilon 0 the counts are those above
-            at = counts if epsilons[by] == 0 else kernels.resampled_pair_counts(
+            at = counts if epsilons[by] == 0 else kernels.resampled_pair_rows(
                 *matrices, indices, by == "system", epsilons[by])  # fmt: skip
-            samples[f"acc_eq_{by}_calibrated"] = [st.mean(map(st.acc_eq, g)) for g in at]
+            samples[f"acc_eq_{by}_calibrated"] = [st.mean(map(st.row_acc_eq, g)) for g in at]
     out = {}
     for name, values in samples.items():
         kept = [v for v in values if not math.isnan(v)]
