@@ -340,7 +340,7 @@ def _flat(matrix: Sequence[Sequence[float]]) -> array[float]:
     return out
 
 
-def _joined(vectors: Sequence[Sequence[int]]) -> array[int]:
+def joined_ints(vectors: Sequence[Sequence[int]]) -> array[int]:
     """Vectors of integers one after the other in one int64 array: int64
     buffers (a kernel's views) copied as bytes, anything else converted
     (OverflowError past int64)."""
@@ -428,7 +428,7 @@ class CompiledMetaKernels(MetaKernels):
         """The kernel's signed trials of vectors of ``cells`` weights each,
         one vector's after the other; None where the weights pass its int64."""
         try:
-            raw = self.module.signed_trials(draws.state, cells, _joined(vectors), draws.count)
+            raw = self.module.signed_trials(draws.state, cells, joined_ints(vectors), draws.count)
         except OverflowError:
             return None
         return memoryview(raw).cast("q").tolist()
@@ -460,7 +460,7 @@ class CompiledMetaKernels(MetaKernels):
             # no values or resamples, or ragged ones: the reference's sums or error
             return super().gathered_sums(values, indices, per)
         try:
-            raw = self.module.gathered_sums(_joined(values), cells, typed_buffer(indices, "i"),
+            raw = self.module.gathered_sums(joined_ints(values), cells, typed_buffer(indices, "i"),
                                             len(indices) // per)  # fmt: skip
         except (OverflowError, ValueError):
             # values past int64's sums, or positions outside the vectors

@@ -71,7 +71,7 @@ from . import statistics as st
 from .correlation import SYSTEM_STATISTICS
 from .delta import fit, system_pairs
 from .judgements import Judgements
-from .kernels import MetaKernels, meta_kernels
+from .kernels import MetaKernels, joined_ints, meta_kernels
 from .pairs import ItemCounts, item_weights, rated
 from .signflip import weighted_sign_flips
 from .williams import items_needed, williams_p
@@ -1045,8 +1045,7 @@ def pooled_p_values(
     # a pair's groups' weights one after the other (one group: its own), in
     # int64 (cell weights count pairs of cells): a grid's 78 pairs of 30,000
     # cells as lists of ints took 80 MB
-    flats = [weights[0][q] if len(weights) == 1 else
-             array("q", itertools.chain.from_iterable(group[q] for group in weights))
+    flats = [weights[0][q] if len(weights) == 1 else joined_ints([group[q] for group in weights])
              for q in summed]  # fmt: skip
     # every pair's trials over the same draws in one kernel call
     for q, flat, sums in zip(summed, flats, kernels.batch_signed_trials(flats, draws)):
