@@ -15,6 +15,7 @@ pairs) the curve is uncertain; ``pairs`` says on how many it rests.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -66,10 +67,15 @@ def _best_a(pairs: Sequence[tuple[float, bool]], b: float) -> float:
         return lo
     for _ in range(60):
         mid = (lo + hi) / 2
+        before = lo, hi
         if slope(mid) > 0:
             lo = mid
         else:
             hi = mid
+        if (lo, hi) == before:
+            # adjacent doubles whose midpoint is one of them: every step
+            # left would be this one again
+            break
     return (lo + hi) / 2
 
 
@@ -84,6 +90,9 @@ def fit(pairs: Sequence[tuple[float, bool]], source: str = "") -> DeltaAccuracy 
     lo, hi = math.log(0.1 / deltas[-1]), math.log(100 / deltas[0])
     grid = [lo + (hi - lo) * k / 80 for k in range(81)]
 
+    # the golden section comes back to points already scored (about one in
+    # five on a grid's curves): each is scored once
+    @functools.cache
     def score(log_b: float) -> float:
         b = math.exp(log_b)
         return _log_likelihood(pairs, _best_a(pairs, b), b)
