@@ -2185,7 +2185,7 @@ static void runs_pair_counts_wide(const PairGroup *g, const uint32_t *BK_RESTRIC
 /* thirty-two resamples of 16 bits a pass: a tree node is a 64-byte cache
  * line, and a pass's reads and writes of the tree serve twice the
  * resamples that sixteen lanes (half a line) served, for about as many
- * cache misses (a grid's 26 calls, alternating: 2.5-3.2 s with sixteen
+ * cache misses (a grid's 26 calls, alternating: 2.4-3.2 s with sixteen
  * lanes, 1.9-2.3 s with thirty-two; sixty-four, two lines a node, were no
  * faster). The weights' and the tree's buffers are shared with the wider
  * lanes, which take fewer bytes a node (NARROW_BYTES). */
