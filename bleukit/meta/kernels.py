@@ -149,18 +149,9 @@ class MetaKernels:
         resampled scores, a metric difference of at most ``epsilon`` a tie:
         per system, or of all of them in one vector (a bootstrap of the
         segment-level statistics grouped by system or not grouped); NaN
-        cells (unrated) left out."""
-        if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
-            raise InputError("metric and human scores must be matrices of one shape")
-        out = []
-        for idx in indices:
-            m = [[row[i] for i in idx] for row in metric]
-            h = [[row[i] for i in idx] for row in human]
-            flat = [x for row in m for x in row], [x for row in h for x in row]
-            vectors = [rated(a, b) for a, b in (zip(m, h) if by_system else [flat])]
-            out.append([self.pair_counts(a, b) if epsilon == 0 else window_pairs(a, b, epsilon)
-                        for a, b in vectors])  # fmt: skip
-        return out
+        cells (unrated) left out (``resampled_pair_rows``' rows as ``Pairs``)."""
+        rows = self.resampled_pair_rows(metric, human, indices, by_system, epsilon)
+        return [[Pairs(*row) for row in groups] for groups in rows]
 
     def resampled_pair_rows(
         self,
@@ -172,9 +163,19 @@ class MetaKernels:
     ) -> list[list[PairRow]]:
         """``resampled_pair_counts`` as tuples of the five counts (``Pairs``'
         fields in order): a grid's intervals read a million of them, which
-        as ``Pairs`` took about 2% of its time to make."""
-        counts = self.resampled_pair_counts(metric, human, indices, by_system, epsilon)
-        return [[p.row() for p in groups] for groups in counts]
+        as ``Pairs`` took about 2% of its time to make. The reference
+        recounts each resample's repeated scores."""
+        if len(metric) != len(human) or any(len(m) != len(h) for m, h in zip(metric, human)):
+            raise InputError("metric and human scores must be matrices of one shape")
+        out = []
+        for idx in indices:
+            m = [[row[i] for i in idx] for row in metric]
+            h = [[row[i] for i in idx] for row in human]
+            flat = [x for row in m for x in row], [x for row in h for x in row]
+            vectors = [rated(a, b) for a, b in (zip(m, h) if by_system else [flat])]
+            out.append([(self.pair_counts(a, b) if epsilon == 0
+                         else window_pairs(a, b, epsilon)).row() for a, b in vectors])  # fmt: skip
+        return out
 
     def system_statistics(
         self, metric: Sequence[float], human: Sequence[float], systems: int, statistic: str
@@ -502,17 +503,6 @@ class CompiledMetaKernels(MetaKernels):
         values = memoryview(raw).cast("q").tolist()
         return [Pairs(*values[k : k + 5]) for k in range(0, len(values), 5)]
 
-    def resampled_pair_counts(
-        self,
-        metric: Sequence[Sequence[float]],
-        human: Sequence[Sequence[float]],
-        indices: Sequence[Sequence[int]],
-        by_system: bool,
-        epsilon: float = 0.0,
-    ) -> list[list[Pairs]]:
-        rows = self.resampled_pair_rows(metric, human, indices, by_system, epsilon)
-        return [[Pairs(*row) for row in groups] for groups in rows]
-
     def resampled_pair_rows(
         self,
         metric: Sequence[Sequence[float]],
@@ -525,8 +515,7 @@ class CompiledMetaKernels(MetaKernels):
         items = _items(metric, human)
         if not items or any(len(idx) != items for idx in indices):
             # the reference refuses matrices of two shapes
-            counts = super().resampled_pair_counts(metric, human, indices, by_system, epsilon)
-            return [[p.row() for p in groups] for groups in counts]
+            return super().resampled_pair_rows(metric, human, indices, by_system, epsilon)
         flat_m, flat_h = _flat(metric), _flat(human)
         # threads count ranges of the resamples (each sorts the groups once)
         parts = max(1, min(workers(), len(indices) // 64))
