@@ -52,6 +52,19 @@ static void ter_band(const TerDist *d, Py_ssize_t i, Py_ssize_t *lo, Py_ssize_t 
     if (*hi < *lo) *hi = *lo;
 }
 
+/* a candidate's cell j (j >= 1) from the row above (pc: columns plo to
+ * plo + plen - 1) and its left neighbour, a neighbour outside the row
+ * above unreached; at most TER_INF */
+static inline int64_t ter_cell(const int64_t *pc, Py_ssize_t plo, Py_ssize_t plen, int differ,
+                               Py_ssize_t j, int64_t left) {
+    Py_ssize_t kd = j - 1 - plo, ku = j - plo;
+    int64_t v = (kd >= 0 && kd < plen ? pc[kd] : TER_INF) + differ;
+    int64_t u = (ku >= 0 && ku < plen ? pc[ku] : TER_INF) + 1;
+    v = u < v ? u : v;
+    v = left + 1 < v ? left + 1 : v;
+    return v < TER_INF ? v : TER_INF;
+}
+
 static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, char *o, int32_t word,
                     Py_ssize_t i) {
     /* the bounds in locals, ter_at's test inline: the rows are int64 like
@@ -71,28 +84,25 @@ static void ter_row(const TerDist *d, const int64_t *pc, int64_t *c, char *o, in
             left = c[0] = (0 - plo >= 0 && 0 - plo < plen ? pc[0 - plo] : TER_INF) + 1;
             j = 1;
         }
-        /* the cells whose diagonal and upper neighbours are both in the
-         * row above: the least of those two first, at most TER_INF (the
-         * left neighbour is, so the least of all three is too), so that
-         * one cell waits on the last only for an addition and a minimum */
+        /* three ranges: before, within and after the cells whose diagonal
+         * and upper neighbours both lie in the row above. Within, the least
+         * of those two is taken first, at most TER_INF (the left neighbour
+         * is, so the least of all three is too), so that a cell waits on
+         * the last only for an addition and a minimum. */
         Py_ssize_t both_lo = plo + 1 > j ? plo + 1 : j, both_hi = hi < plo + plen ? hi : plo + plen;
-        for (; j < hi; j++) {
-            if (j == both_lo)
-                for (; j < both_hi; j++) {
-                    const int64_t *above = pc + (j - 1 - plo);
-                    int64_t v = above[0] + (word != ref[j - 1]), u = above[1] + 1;
-                    v = u < v ? u : v;
-                    v = v < TER_INF ? v : TER_INF;
-                    left = c[j - lo] = left + 1 < v ? left + 1 : v;
-                }
-            if (j == hi) break;
-            Py_ssize_t kd = j - 1 - plo, ku = j - plo;
-            int64_t v = (kd >= 0 && kd < plen ? pc[kd] : TER_INF) + (word != ref[j - 1]);
-            int64_t u = (ku >= 0 && ku < plen ? pc[ku] : TER_INF) + 1;
+        Py_ssize_t head_end = both_lo < hi ? both_lo : hi;
+        Py_ssize_t both_end = both_hi > head_end ? both_hi : head_end;
+        for (; j < head_end; j++)
+            left = c[j - lo] = ter_cell(pc, plo, plen, word != ref[j - 1], j, left);
+        for (; j < both_end; j++) {
+            const int64_t *above = pc + (j - 1 - plo);
+            int64_t v = above[0] + (word != ref[j - 1]), u = above[1] + 1;
             v = u < v ? u : v;
-            v = left + 1 < v ? left + 1 : v;
-            left = c[j - lo] = v < TER_INF ? v : TER_INF;
+            v = v < TER_INF ? v : TER_INF;
+            left = c[j - lo] = left + 1 < v ? left + 1 : v;
         }
+        for (; j < hi; j++)
+            left = c[j - lo] = ter_cell(pc, plo, plen, word != ref[j - 1], j, left);
         return;
     }
     for (Py_ssize_t j = lo; j < hi; j++) {
