@@ -1196,9 +1196,8 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
                 cell_u[p] = (int32_t)cu;
                 weight[p] = item_weight[j];
                 weighed |= item_weight[j] != 1;
-                double m[4] = {za[cs], za[cu], zb[cs], zb[cu]};
                 for (int c = 0; c < 4; c++) {
-                    double dm = m[(c >> 1) << 1] - m[(c & 1) << 1 | 1];
+                    double dm = (c >> 1 ? zb[cs] : za[cs]) - (c & 1 ? zb[cu] : za[cu]);
                     int agrees = pair_agrees(dm, dh), change = (dh == 0) - agrees;
                     base[4 * p + c] = (int8_t)agrees;
                     /* written always, kept where it is an event: whether it
