@@ -64,7 +64,7 @@ def keep_freed_heap() -> bool:
     still gives it all back). Whether it could. A meta grid's tie-calibrated
     PERM-BOTH prepares 30 MB of scratch a pair of variants: with the pages
     kept, its 20 first pairs' preparation took 193-231 ms instead of
-    332-449 ms, and the grid's peak RSS rose from 232 to 265 MiB."""
+    332-449 ms, and the grid's peak RSS rose from 232 to 251-253 MiB."""
     mallopt = _glibc("mallopt")
     if mallopt is None:
         return False
