@@ -210,6 +210,7 @@ static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t
         !ref_err || !hyp_err || !first || !same)
         goto done;
     for (int32_t id = 0; id <= top; id++) first[id] = nr;
+    same[nr] = nr; /* defined, though never followed */
     for (Py_ssize_t j = nr - 1; j >= 0; j--) {
         same[j] = first[ref[j]];
         first[ref[j]] = j;
@@ -255,9 +256,10 @@ static int64_t ter_edit_count_c(const int32_t *hyp, Py_ssize_t nh, const int32_t
             Py_ssize_t r_hi = sh + TER_MAX_SHIFT_DIST + 1 < nr ? sh + TER_MAX_SHIFT_DIST + 1 : nr;
             /* only where the reference has the word a run starts: in the
              * same order as the window's every position, which the
-             * candidates' bound depends on */
+             * candidates' bound depends on (nr ends a list: a window
+             * may start past the reference, r_lo > nr) */
             Py_ssize_t sr = words[sh] >= 0 && words[sh] <= top ? first[words[sh]] : nr;
-            while (sr < r_lo) sr = same[sr];
+            while (sr < r_lo && sr < nr) sr = same[sr];
             for (; sr < r_hi && checked < TER_MAX_CANDIDATES; sr = same[sr]) {
                 Py_ssize_t length = 0;
                 while (length < TER_MAX_SHIFT_SIZE && words[sh + length] == ref[sr + length]) {
