@@ -662,6 +662,47 @@ def test_compiled_grouped_pair_counts_equal_the_reference(data, by):
     assert PY.grouped_pair_counts(metric, human, by) == expected
 
 
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.data(), st.sampled_from(["none", "system"]))
+def test_compiled_grouped_pair_counts_of_many_distinct_scores(data, by):
+    """Scores of every magnitude and sign, few of them tied (a grid's are
+    mostly distinct), through the humans' order made once
+    (``human_order``) and every byte of the radix sort's keys: the
+    reference's counts, for two metrics against the same humans."""
+    from bleukit.meta.statistics import groups
+
+    systems, items = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 80))
+    number = st.floats(allow_nan=False, allow_infinity=False, width=64)
+    pool = data.draw(st.lists(number, min_size=1, max_size=systems * items))
+    cell = st.one_of(st.sampled_from(pool), number)
+    human = [data.draw(st.lists(cell, min_size=items, max_size=items)) for _ in range(systems)]
+    for _ in range(2):
+        metric = [data.draw(st.lists(cell, min_size=items, max_size=items))
+                  for _ in range(systems)]  # fmt: skip
+        expected = [pair_counts_of(m, h) for m, h in groups(metric, human, by)]
+        assert C.grouped_pair_counts(metric, human, by) == expected
+
+
+@needs_accel
+def test_group_pair_counts_refuse_an_order_not_made_for_them():
+    """The kernel reads positions from the humans' order: one of another
+    length, or with a position outside its group, is a ValueError, not a
+    read past the scores."""
+    from array import array
+
+    from bleukit.meta import _kernels
+
+    metric = array("d", [0.5, 1.0, 2.0, 3.0]).tobytes()
+    order = _kernels.human_order(array("d", [1.0, 0.0, 2.0, float("nan")]), 2)
+    assert memoryview(order).cast("i").tolist() == [1, 0, 2, -1, 0, 1, 0, -1, 2, 1]
+    assert _kernels.group_pair_counts(metric, order, 2)
+    bad = array("i", [1, 2, 2, -1, 0, 1, 0, -1, 2, 1])  # position 2 is group 1's
+    for wrong, groups in ((order[:-4], 2), (order, 1), (bad, 2)):
+        with pytest.raises(ValueError, match="human_order"):
+            _kernels.group_pair_counts(metric, wrong, groups)
+
+
 def pair_counts_of(metric, human):
     from bleukit.meta.pairs import pair_counts, rated
 

@@ -1353,12 +1353,13 @@ done:
  * every pair of positions of two float64 vectors classified, as
  * bleukit.meta.pairs.pair_counts (the reference) and scipy's kendalltau count
  * them, in O(n log n): ties from the runs of equal values, discordant pairs
- * as the strict inversions of the human scores ordered by (metric, human).
+ * as the strict inversions of the humans' ranks ordered by (metric, human).
  * The scores are compared as keys: a double's bits made unsigned in the
  * same order (order_key), so that a radix sort orders them. */
 typedef struct {
-    uint64_t m, h;
-} KeyPair;
+    uint64_t key; /* a score's order_key */
+    uint32_t val; /* a position, or a human score's rank */
+} Keyed;
 
 /* A number's key: unsigned, in the doubles' order, -0.0 the key of 0.0 (they
  * compare equal); not for NaN, which the callers leave out or refuse. */
@@ -1367,53 +1368,50 @@ static inline uint64_t order_key(double x) {
     return bits >> 63 ? ~bits : bits | ((uint64_t)1 << 63);
 }
 
-/* Pairs sorted by (m, h): a least-significant-digit radix sort, a byte a
- * pass (h's eight, then m's), skipping a byte every key shares; ``spare``
- * holds n pairs. Several times qsort's speed on a grid's vectors, whose
- * comparisons went through a function pointer. */
-static void sort_key_pairs(KeyPair *pairs, KeyPair *spare, Py_ssize_t n) {
-    static const int passes = 16;
-    Py_ssize_t counts[16][256];
+/* Sorted by key, stably (equal keys keep their order: a caller that lists
+ * them by human rank gets (metric, human) order from one sort of the
+ * metric's keys): a least-significant-digit radix sort, a byte a pass,
+ * skipping a byte every key shares; ``spare`` holds n entries. Several
+ * times qsort's speed on a grid's vectors, whose comparisons went through
+ * a function pointer. */
+static void sort_keyed(Keyed *a, Keyed *spare, Py_ssize_t n) {
+    Py_ssize_t counts[8][256];
     memset(counts, 0, sizeof counts);
     for (Py_ssize_t k = 0; k < n; k++)
-        for (int b = 0; b < 8; b++) {
-            counts[b][(pairs[k].h >> (8 * b)) & 255]++;
-            counts[8 + b][(pairs[k].m >> (8 * b)) & 255]++;
-        }
-    KeyPair *from = pairs, *to = spare;
-    for (int pass = 0; pass < passes; pass++) {
+        for (int b = 0; b < 8; b++) counts[b][(a[k].key >> (8 * b)) & 255]++;
+    Keyed *from = a, *to = spare;
+    for (int pass = 0; pass < 8; pass++) {
         Py_ssize_t *c = counts[pass];
-        int shift = 8 * (pass % 8), on_m = pass >= 8;
-        if (n == 0 || c[((on_m ? from[0].m : from[0].h) >> shift) & 255] == n) continue;
+        int shift = 8 * pass;
+        if (n == 0 || c[(from[0].key >> shift) & 255] == n) continue;
         Py_ssize_t at = 0;
         for (int v = 0; v < 256; v++) {
             Py_ssize_t here = c[v];
             c[v] = at;
             at += here;
         }
-        for (Py_ssize_t k = 0; k < n; k++)
-            to[c[((on_m ? from[k].m : from[k].h) >> shift) & 255]++] = from[k];
-        KeyPair *t = from;
+        for (Py_ssize_t k = 0; k < n; k++) to[c[(from[k].key >> shift) & 255]++] = from[k];
+        Keyed *t = from;
         from = to;
         to = t;
     }
-    if (from != pairs) memcpy(pairs, from, n * sizeof(KeyPair));
+    if (from != a) memcpy(a, from, n * sizeof(Keyed));
 }
 
 /* strict inversions of v[0 .. n) (v[i] > v[j], i < j) by a bottom-up merge
- * sort between v and tmp (n keys); *sorted: whichever of the two holds the
- * keys sorted at the end. The merge takes either side without a branch:
- * the keys are in no order a predictor learns (2x a branching merge). */
-static int64_t count_inversions(uint64_t *v, uint64_t *tmp, Py_ssize_t n, uint64_t **sorted) {
+ * sort between v and tmp (n values each). The merge takes either side
+ * without a branch: the values are in no order a predictor learns (2x a
+ * branching merge). */
+static int64_t count_inversions(uint32_t *v, uint32_t *tmp, Py_ssize_t n) {
     int64_t count = 0;
-    uint64_t *from = v, *to = tmp;
+    uint32_t *from = v, *to = tmp;
     for (Py_ssize_t width = 1; width < n; width *= 2) {
         for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
             Py_ssize_t mid = lo + width < n ? lo + width : n;
             Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             Py_ssize_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi) {
-                uint64_t a = from[i], b = from[j];
+                uint32_t a = from[i], b = from[j];
                 Py_ssize_t take = b < a;
                 to[k++] = take ? b : a;
                 count += take * (mid - i);
@@ -1423,24 +1421,11 @@ static int64_t count_inversions(uint64_t *v, uint64_t *tmp, Py_ssize_t n, uint64
             while (i < mid) to[k++] = from[i++];
             while (j < hi) to[k++] = from[j++];
         }
-        uint64_t *t = from;
+        uint32_t *t = from;
         from = to;
         to = t;
     }
-    *sorted = from;
     return count;
-}
-
-static int64_t run_pairs(const uint64_t *v, Py_ssize_t n) {
-    int64_t ties = 0;
-    Py_ssize_t start = 0;
-    for (Py_ssize_t i = 1; i <= n; i++)
-        if (i == n || v[i] != v[start]) {
-            int64_t c = i - start;
-            ties += c * (c - 1) / 2;
-            start = i;
-        }
-    return ties;
 }
 
 /* cell_weights(x, y, human, kind) -> bytes: PERM-BOTH's per-cell weights
@@ -1739,91 +1724,118 @@ static void five_counts(int64_t out[5], int64_t all, int64_t dis, int64_t tie_m,
     out[4] = tie_both;
 }
 
-/* How the pairs of n (metric, human) keys compare (con, dis, metric ties
- * only, human ties only, ties in both), in O(n log n): sorted by metric then
- * human, the discordant pairs are the inversions of the human keys (Knight
- * 1966). ``pairs`` is sorted in place; ``spare`` holds n pairs, ``hs`` and
- * ``tmp`` n keys each. */
-static void key_pair_counts(KeyPair *pairs, Py_ssize_t n, KeyPair *spare, uint64_t *hs,
-                            uint64_t *tmp, int64_t out[5]) {
-    int64_t tie_m = 0, tie_both = 0;
-    sort_key_pairs(pairs, spare, n);
-    Py_ssize_t start = 0, both = 0;
-    for (Py_ssize_t i = 1; i <= n; i++) {
-        if (i == n || pairs[i].h != pairs[both].h || pairs[i].m != pairs[both].m) {
+/* The pairs of runs of equal values of v (sorted, or in any order where
+ * equal values are neighbours) */
+#define RUN_PAIRS(v, n, field, total)                                                             \
+    do {                                                                                          \
+        Py_ssize_t start_ = 0;                                                                    \
+        for (Py_ssize_t i_ = 1; i_ <= (n); i_++)                                                  \
+            if (i_ == (n) || (v)[i_] field != (v)[start_] field) {                                \
+                int64_t c_ = i_ - start_;                                                         \
+                (total) += c_ * (c_ - 1) / 2;                                                     \
+                start_ = i_;                                                                      \
+            }                                                                                     \
+    } while (0)
+
+/* How the pairs of n scores compare (con, dis, metric ties only, human ties
+ * only, ties in both), in O(n log n), from ``pairs``: each score's metric
+ * key and its human score's rank (equal ranks: equal scores), listed in
+ * the ranks' order. One stable sort by metric orders them by (metric,
+ * human), and the discordant pairs are the inversions of the ranks in that
+ * order (Knight 1966). ``pairs`` is sorted in place; ``spare`` holds n
+ * pairs, ``ranks`` and ``tmp`` n ranks each. */
+static void ranked_pair_counts(Keyed *pairs, Py_ssize_t n, Keyed *spare, uint32_t *ranks,
+                               uint32_t *tmp, int64_t out[5]) {
+    int64_t tie_m = 0, tie_h = 0, tie_both = 0;
+    RUN_PAIRS(pairs, n, .val, tie_h);
+    sort_keyed(pairs, spare, n);
+    Py_ssize_t both = 0;
+    for (Py_ssize_t i = 1; i <= n; i++)
+        if (i == n || pairs[i].val != pairs[both].val || pairs[i].key != pairs[both].key) {
             int64_t c = i - both;
             tie_both += c * (c - 1) / 2;
             both = i;
         }
-        if (i == n || pairs[i].m != pairs[start].m) {
-            int64_t c = i - start;
-            tie_m += c * (c - 1) / 2;
-            start = i;
-        }
-    }
-    for (Py_ssize_t i = 0; i < n; i++) hs[i] = pairs[i].h;
-    uint64_t *sorted;
-    int64_t dis = count_inversions(hs, tmp, n, &sorted);
-    /* the humans' ties are the runs of their sorted keys */
-    int64_t tie_h = run_pairs(sorted, n);
-    five_counts(out, (int64_t)n * (n - 1) / 2, dis, tie_m, tie_h, tie_both);
+    RUN_PAIRS(pairs, n, .key, tie_m);
+    for (Py_ssize_t i = 0; i < n; i++) ranks[i] = pairs[i].val;
+    five_counts(out, (int64_t)n * (n - 1) / 2, count_inversions(ranks, tmp, n), tie_m, tie_h,
+                tie_both);
 }
 
-/* key_pair_counts's buffers for up to n pairs */
+/* ranked_pair_counts's buffers for up to n scores */
 typedef struct {
-    KeyPair *pairs, *spare;
-    uint64_t *hs, *tmp;
+    Keyed *pairs, *spare;
+    uint32_t *ranks, *tmp;
 } KeyScratch;
 
 static void key_scratch_free(KeyScratch *k) {
     free(k->pairs);
     free(k->spare);
-    free(k->hs);
+    free(k->ranks);
     free(k->tmp);
 }
 
 /* -1 (and nothing held) without the memory */
 static int key_scratch_init(KeyScratch *k, Py_ssize_t n) {
-    k->pairs = malloc((n + 1) * sizeof(KeyPair));
-    k->spare = malloc((n + 1) * sizeof(KeyPair));
-    k->hs = malloc((n + 1) * sizeof(uint64_t));
-    k->tmp = malloc((n + 1) * sizeof(uint64_t));
-    if (k->pairs && k->spare && k->hs && k->tmp) return 0;
+    k->pairs = malloc((n + 1) * sizeof(Keyed));
+    k->spare = malloc((n + 1) * sizeof(Keyed));
+    k->ranks = malloc((n + 1) * sizeof(uint32_t));
+    k->tmp = malloc((n + 1) * sizeof(uint32_t));
+    if (k->pairs && k->spare && k->ranks && k->tmp) return 0;
     key_scratch_free(k);
     return -1;
 }
 
-/* The rated (metric, human) scores of [lo, hi) as keys, into k->pairs, a
- * NaN on either side (an unrated score) left out (bleukit.meta.pairs.rated);
- * how many were kept, and *unrated whether any was left out. */
-static Py_ssize_t rated_keys(KeyScratch *k, const double *m, const double *h, Py_ssize_t lo,
-                             Py_ssize_t hi, int *unrated) {
+/* The human scores of [lo, hi) that are rated (not NaN) in ascending order:
+ * their positions into pos and their ranks (equal scores, one rank) into
+ * rank, through k's buffers; how many were rated. */
+static Py_ssize_t human_ranks(KeyScratch *k, const double *h, Py_ssize_t lo, Py_ssize_t hi,
+                              int32_t *pos, int32_t *rank) {
     Py_ssize_t kept = 0;
-    for (Py_ssize_t i = lo; i < hi; i++) {
-        if (isnan(m[i]) || isnan(h[i])) *unrated = 1;
-        else k->pairs[kept++] = (KeyPair){order_key(m[i]), order_key(h[i])};
+    for (Py_ssize_t i = lo; i < hi; i++)
+        if (!isnan(h[i])) k->pairs[kept++] = (Keyed){order_key(h[i]), (uint32_t)i};
+    sort_keyed(k->pairs, k->spare, kept);
+    int32_t r = 0;
+    for (Py_ssize_t t = 0; t < kept; t++) {
+        r += t > 0 && k->pairs[t].key != k->pairs[t - 1].key;
+        pos[t] = (int32_t)k->pairs[t].val;
+        rank[t] = r;
     }
     return kept;
 }
 
-/* group_pair_counts(metric, human, groups) -> bytes: pair_counts's five
- * (int64) of each of ``groups`` consecutive slices of as many scores (a
- * system x item matrix's rows, or one slice: all of them), a NaN on either
- * side (an unrated score) left out; pair_counts(metric, human, True) is
- * one group's. Every group of a grouping in one call: a grid asks for
- * sixteen a variant. */
-static PyObject *group_pair_counts(PyObject *self, PyObject *args) {
+/* The pairs of the rated scores among ``kept`` positions listed by human rank
+ * (human_ranks's), a NaN metric score (an unrated one) left out: their
+ * five counts into out; *unrated whether any was left out. */
+static void ranked_counts(KeyScratch *k, const double *m, const int32_t *pos, const int32_t *rank,
+                          Py_ssize_t kept, int *unrated, int64_t out[5]) {
+    Py_ssize_t n = 0;
+    for (Py_ssize_t t = 0; t < kept; t++) {
+        double x = m[pos[t]];
+        if (isnan(x)) *unrated = 1;
+        else k->pairs[n++] = (Keyed){order_key(x), (uint32_t)rank[t]};
+    }
+    ranked_pair_counts(k->pairs, n, k->spare, k->ranks, k->tmp, out);
+}
+
+/* human_order(human, groups) -> bytes: for each of ``groups`` consecutive
+ * slices of as many float64 scores, the positions of its rated (not NaN)
+ * scores in ascending order and their ranks, for group_pair_counts, which
+ * counts the pairs of many metrics against the same humans and so sorts
+ * them once: n int32 positions (each group's first, the rest -1), n int32
+ * ranks, then groups int32 counts of rated scores. */
+static PyObject *human_order(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer mbuf, hbuf;
+    Py_buffer hbuf;
     Py_ssize_t groups;
-    if (!PyArg_ParseTuple(args, "y*y*n", &mbuf, &hbuf, &groups)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*n", &hbuf, &groups)) return NULL;
     PyObject *result = NULL;
     KeyScratch k;
-    Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
-    if (mbuf.len != hbuf.len || mbuf.len != n * (Py_ssize_t)sizeof(double) || groups < 1 ||
-        n % groups) {
-        PyErr_SetString(PyExc_ValueError, "group_pair_counts: metric and human must be float64, "
-                                          "one length, a multiple of the groups");
+    Py_ssize_t n = hbuf.len / (Py_ssize_t)sizeof(double);
+    if (hbuf.len != n * (Py_ssize_t)sizeof(double) || groups < 1 || n % groups ||
+        n > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "human_order: human must be float64, a multiple of the "
+                                          "groups, fewer than 2**31");
         goto done;
     }
     Py_ssize_t size = n / groups;
@@ -1831,22 +1843,70 @@ static PyObject *group_pair_counts(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    result = PyBytes_FromStringAndSize(NULL, groups * 5 * sizeof(int64_t));
+    result = PyBytes_FromStringAndSize(NULL, (2 * n + groups) * sizeof(int32_t));
     if (result) {
-        const double *m = mbuf.buf, *h = hbuf.buf;
-        int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-        int unrated = 0;
+        int32_t *pos = (int32_t *)PyBytes_AS_STRING(result), *rank = pos + n, *kept = rank + n;
+        const double *h = hbuf.buf;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t g = 0; g < groups; g++) {
-            Py_ssize_t kept = rated_keys(&k, m, h, g * size, (g + 1) * size, &unrated);
-            key_pair_counts(k.pairs, kept, k.spare, k.hs, k.tmp, out + g * 5);
+            Py_ssize_t lo = g * size;
+            kept[g] = (int32_t)human_ranks(&k, h, lo, lo + size, pos + lo, rank + lo);
+            for (Py_ssize_t t = lo + kept[g]; t < lo + size; t++) pos[t] = rank[t] = -1;
         }
         Py_END_ALLOW_THREADS
     }
     key_scratch_free(&k);
 done:
-    PyBuffer_Release(&mbuf);
     PyBuffer_Release(&hbuf);
+    return result;
+}
+
+/* group_pair_counts(metric, order, groups) -> bytes: pair_counts's five
+ * (int64) of each of ``groups`` consecutive slices of as many scores (a
+ * system x item matrix's rows, or one slice: all of them), against the
+ * human scores that human_order(human, groups) ordered, a NaN on either
+ * side (an unrated score) left out; pair_counts(metric, human, True) is
+ * one group's. Every group of a grouping in one call, the humans sorted
+ * once for every variant of a grid. */
+static PyObject *group_pair_counts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer mbuf, obuf;
+    Py_ssize_t groups;
+    if (!PyArg_ParseTuple(args, "y*y*n", &mbuf, &obuf, &groups)) return NULL;
+    PyObject *result = NULL;
+    KeyScratch k;
+    Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double), size = groups > 0 ? n / groups : 0;
+    const int32_t *pos = obuf.buf, *rank = pos + n, *kept = rank + n;
+    int valid = mbuf.len == n * (Py_ssize_t)sizeof(double) && groups >= 1 && n % groups == 0 &&
+                obuf.len == (2 * n + groups) * (Py_ssize_t)sizeof(int32_t);
+    for (Py_ssize_t g = 0; valid && g < groups; g++) {
+        valid = kept[g] >= 0 && kept[g] <= size;
+        for (Py_ssize_t t = g * size; valid && t < g * size + kept[g]; t++)
+            valid = pos[t] >= g * size && pos[t] < (g + 1) * size && rank[t] >= 0;
+    }
+    if (!valid) {
+        PyErr_SetString(PyExc_ValueError, "group_pair_counts: metric must be float64, a multiple "
+                                          "of the groups, and order human_order's of as many");
+        goto done;
+    }
+    if (key_scratch_init(&k, size) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, groups * 5 * sizeof(int64_t));
+    if (result) {
+        int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+        int unrated = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t g = 0; g < groups; g++)
+            ranked_counts(&k, mbuf.buf, pos + g * size, rank + g * size, kept[g], &unrated,
+                          out + g * 5);
+        Py_END_ALLOW_THREADS
+    }
+    key_scratch_free(&k);
+done:
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&obuf);
     return result;
 }
 
@@ -1857,29 +1917,42 @@ static PyObject *pair_counts(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*y*|p", &mbuf, &hbuf, &skip_unrated)) return NULL;
     PyObject *result = NULL;
     KeyScratch k;
+    int32_t *pos = NULL, *rank = NULL;
     Py_ssize_t n = mbuf.len / (Py_ssize_t)sizeof(double);
-    if (mbuf.len != hbuf.len || mbuf.len != n * (Py_ssize_t)sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError, "pair_counts: metric and human must be float64, one length");
+    if (mbuf.len != hbuf.len || mbuf.len != n * (Py_ssize_t)sizeof(double) || n > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "pair_counts: metric and human must be float64, one "
+                                          "length, fewer than 2**31");
         goto done;
     }
     if (key_scratch_init(&k, n) < 0) {
         PyErr_NoMemory();
         goto done;
     }
+    pos = malloc((n + 1) * sizeof(int32_t));
+    rank = malloc((n + 1) * sizeof(int32_t));
+    if (!pos || !rank) {
+        PyErr_NoMemory();
+        goto scratch;
+    }
     int64_t c[5];
+    const double *m = mbuf.buf, *h = hbuf.buf;
     int unrated = 0;
     Py_BEGIN_ALLOW_THREADS
-    Py_ssize_t kept = rated_keys(&k, mbuf.buf, hbuf.buf, 0, n, &unrated);
-    /* without skip_unrated a NaN has no place in the order */
-    if (skip_unrated || !unrated) key_pair_counts(k.pairs, kept, k.spare, k.hs, k.tmp, c);
+    Py_ssize_t kept = human_ranks(&k, h, 0, n, pos, rank);
+    unrated = kept < n;
+    ranked_counts(&k, m, pos, rank, kept, &unrated, c);
     Py_END_ALLOW_THREADS
+    /* without skip_unrated a NaN has no place in the order */
     if (unrated && !skip_unrated)
         PyErr_SetString(PyExc_ValueError, "pair_counts: a NaN score (pass skip_unrated)");
     else
         result = Py_BuildValue("(LLLLL)", (long long)c[0], (long long)c[1], (long long)c[2],
                                (long long)c[3], (long long)c[4]);
+scratch:
     key_scratch_free(&k);
 done:
+    free(pos);
+    free(rank);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&hbuf);
     return result;
@@ -2833,10 +2906,16 @@ static PyMethodDef methods[] = {
      "Every pair of positions of two float64 vectors classified, in O(n log n), those\n"
      "with a NaN on either side left out where skip_unrated (else a NaN is a\n"
      "ValueError; bleukit.meta.pairs.pair_counts is the reference)."},
+    {"human_order", human_order, METH_VARARGS,
+     "human_order(human, groups) -> bytes\n\n"
+     "Each of groups consecutive slices of float64 human scores sorted once for\n"
+     "group_pair_counts: n int32 positions of the rated scores in order, n int32\n"
+     "ranks (-1 past a group's rated ones), groups int32 counts of rated scores."},
     {"group_pair_counts", group_pair_counts, METH_VARARGS,
-     "group_pair_counts(metric, human, groups) -> bytes\n\n"
+     "group_pair_counts(metric, order, groups) -> bytes\n\n"
      "pair_counts(..., skip_unrated=True) of each of groups consecutive slices of\n"
-     "as many scores, groups x 5 int64."},
+     "as many scores against the human scores human_order(human, groups) ordered,\n"
+     "groups x 5 int64."},
     {"system_swaps", system_swaps, METH_VARARGS,
      "system_swaps(state, a, b, human, statistic, trials) -> int\n\n"
      "PERM-BOTH's trials of a system-level statistic (0 Pearson, 1 Spearman, 2 Kendall\n"

@@ -13,6 +13,7 @@ Nothing outside ``bleukit.meta`` imports them (tests/test_architecture.py).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from array import array
@@ -320,6 +321,15 @@ class MetaKernels:
         return pair_disagreements(a, b, human, epsilon_a, epsilon_b)
 
 
+@functools.lru_cache(maxsize=4)
+def _human_order(module: ModuleType, human: bytes, groups: int) -> bytes:
+    """The human scores' order for ``group_pair_counts`` (its ``human_order``),
+    made once for the variants of a study, which share their humans: half
+    of each variant's sorting passes."""
+    order: bytes = module.human_order(human, groups)
+    return order
+
+
 def _items(*matrices: Sequence[Sequence[float]]) -> int | None:
     """The number of columns of matrices of one shape (None: of several)."""
     first = matrices[0]
@@ -499,7 +509,8 @@ class CompiledMetaKernels(MetaKernels):
             # the reference's
             return super().grouped_pair_counts(metric, human, by)
         slices = 1 if by == "none" else len(metric)
-        raw = self.module.group_pair_counts(_flat(metric), _flat(human), slices)
+        order = _human_order(self.module, _flat(human).tobytes(), slices)
+        raw = self.module.group_pair_counts(_flat(metric), order, slices)
         values = memoryview(raw).cast("q").tolist()
         return [Pairs(*values[k : k + 5]) for k in range(0, len(values), 5)]
 
