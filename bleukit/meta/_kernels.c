@@ -2543,6 +2543,11 @@ typedef struct {
     Py_ssize_t n;
     double *dx, *dy, *terms, *partials, *rx, *ry, *sorted;
     Py_ssize_t *order;
+    /* fixed_y: every call's y is the same numbers (system_swaps's humans),
+     * so its side of a correlation (ranks, deviations, norm) is made by
+     * the first call only (y_ready) */
+    int fixed_y, y_ready, y_varies;
+    double y_norm;
 } Corr;
 
 static int corr_init(Corr *c, Py_ssize_t n) {
@@ -2588,24 +2593,32 @@ static double corr_norm(Corr *c, const double *v) {
 }
 
 /* bleukit.meta.correlation.pearson, operation for operation */
+/* v's deviations from its mean into d, and their norm; 0 where v does not
+ * vary (its least equals its most, where the correlation is NaN) */
+static int pearson_side(Corr *c, const double *v, double *d, double *norm) {
+    Py_ssize_t n = c->n;
+    double least = v[0], most = v[0];
+    for (Py_ssize_t i = 1; i < n; i++) {
+        least = fmin(least, v[i]);
+        most = fmax(most, v[i]);
+    }
+    if (least == most) return 0;
+    double mean = exact_sum(v, n, c->partials) / n;
+    for (Py_ssize_t i = 0; i < n; i++) d[i] = v[i] - mean;
+    *norm = corr_norm(c, d);
+    return 1;
+}
 static double corr_pearson(Corr *c, const double *x, const double *y) {
     Py_ssize_t n = c->n;
     if (n < 2) return NAN;
-    double xmin = x[0], xmax = x[0], ymin = y[0], ymax = y[0];
-    for (Py_ssize_t i = 1; i < n; i++) {
-        xmin = fmin(xmin, x[i]);
-        xmax = fmax(xmax, x[i]);
-        ymin = fmin(ymin, y[i]);
-        ymax = fmax(ymax, y[i]);
+    double sx = 0.0;
+    int x_varies = pearson_side(c, x, c->dx, &sx);
+    if (!c->y_ready) {
+        c->y_varies = pearson_side(c, y, c->dy, &c->y_norm);
+        c->y_ready = c->fixed_y;
     }
-    if (xmin == xmax || ymin == ymax) return NAN;
-    double mx = exact_sum(x, n, c->partials) / n, my = exact_sum(y, n, c->partials) / n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        c->dx[i] = x[i] - mx;
-        c->dy[i] = y[i] - my;
-    }
-    double sx = corr_norm(c, c->dx), sy = corr_norm(c, c->dy);
-    if (sx == 0 || sy == 0) return NAN;
+    double sy = c->y_norm;
+    if (!x_varies || !c->y_varies || sx == 0 || sy == 0) return NAN;
     for (Py_ssize_t i = 0; i < n; i++) c->terms[i] = (c->dx[i] / sx) * (c->dy[i] / sy);
     double r = exact_sum(c->terms, n, c->partials);
     return fmax(-1.0, fmin(1.0, r));
@@ -2690,7 +2703,7 @@ static double corr_of(Corr *c, int statistic, const double *x, const double *y) 
         return corr_pearson(c, x, y);
     case STAT_SPEARMAN:
         corr_ranks(c, x, c->rx);
-        corr_ranks(c, y, c->ry);
+        if (!c->y_ready) corr_ranks(c, y, c->ry);
         return corr_pearson(c, c->rx, c->ry);
     case STAT_KENDALL_B:
         return corr_kendall(c, x, y, 0);
@@ -2730,7 +2743,9 @@ static PyObject *system_swaps(PyObject *self, PyObject *args) {
         goto done;
     }
     const double *a = abuf.buf, *b = bbuf.buf, *h = hbuf.buf;
-    /* the ranks' qsort reads a static context: the GIL stays held */
+    /* the ranks' qsort reads a static context: the GIL stays held. The
+     * humans are every call's y: their side is made once */
+    c.fixed_y = 1;
     double observed = corr_of(&c, statistic, b, h) - corr_of(&c, statistic, a, h);
     int64_t count = 0;
     for (Py_ssize_t s = 0; s < trials; s++) {
