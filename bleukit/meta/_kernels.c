@@ -552,8 +552,11 @@ static int sweep_tie_events(uint64_t *events, uint32_t *owner, const int64_t *we
     return 0;
 }
 
+/* without a branch (bitwise, not short-circuit): whether a pair agrees is
+ * a coin flip a predictor misses */
 static inline int pair_agrees(double dm, double dh) {
-    return (dm == 0 && dh == 0) || (dm != 0 && dh != 0 && (dm > 0) == (dh > 0));
+    int zm = dm == 0, zh = dh == 0;
+    return (zm & zh) | (!zm & !zh & ((dm > 0) == (dh > 0)));
 }
 
 /* -1, 0 or 1; NaN is -1, as pair_agrees reads a NaN difference */
@@ -1204,7 +1207,7 @@ static PyObject *calibrated_swap_sums(PyObject *self, PyObject *args) {
                      * is one is a coin flip a branch mispredicted */
                     keys[nevents] = double_bits(fabs(dm));
                     events[nevents] = (uint32_t)p << 4 | (uint32_t)c << 1 | (change > 0);
-                    nevents += change != 0 && dm != 0;
+                    nevents += (change != 0) & (dm != 0);
                 }
                 npairs++;
             }
