@@ -520,8 +520,9 @@ static inline double bits_double(uint64_t bits) {
 /* tie calibration's sweep (meta.pairs.calibrate): the events in order,
  * applied an epsilon at a time from ``running`` agreeing pairs; where the
  * count passes *best, it and that epsilon's bits are kept (so the first,
- * smallest, epsilon of a count wins). With ``owner`` (each event's group,
- * sorted along) an event counts ``weight`` of its group, else 1. Once the
+ * smallest, epsilon of a count wins). ``owner`` (each event's group, or
+ * NULL) is sorted along; with ``weight`` an event counts its group's
+ * weight, else 1. Once the
  * gains still to come cannot lift the count past *best, the sweep stops:
  * the events are sorted as far as it goes (sort_tie_prefix), the smallest
  * ``first``, then, if it goes on, all. -1: no memory to sort. */
@@ -530,7 +531,7 @@ static int sweep_tie_events(uint64_t *events, uint32_t *owner, const int64_t *we
                             uint64_t *best_bits) {
     int64_t gains = 0;
     for (Py_ssize_t k = 0; k < n; k++)
-        if (events[k] & TIE_GAIN) gains += owner ? weight[owner[k]] : 1;
+        if (events[k] & TIE_GAIN) gains += weight ? weight[owner[k]] : 1;
     Py_ssize_t k = 0, sorted = 0;
     while (k < n && running + gains > *best) {
         if (k == sorted) {
@@ -540,7 +541,7 @@ static int sweep_tie_events(uint64_t *events, uint32_t *owner, const int64_t *we
         /* a sorted prefix ends with all events of its last epsilon */
         uint64_t eps = events[k] & ~TIE_GAIN;
         for (; k < sorted && (events[k] & ~TIE_GAIN) == eps; k++) {
-            int64_t w = owner ? weight[owner[k]] : 1;
+            int64_t w = weight ? weight[owner[k]] : 1;
             running += events[k] & TIE_GAIN ? w : -w;
             gains -= events[k] & TIE_GAIN ? w : 0;
         }
@@ -610,7 +611,10 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
             column[s] = m[s * items + j];
             column[systems + s] = h[s * items + j];
         }
-        int64_t c[9] = {0};
+        /* the counts in registers, each pair's kind a mask: an array
+         * indexed by the kind chained its increments through memory */
+        int64_t con = 0, dis = 0, tie_m = 0, tie_h = 0, tie_both = 0, rated_n = 0, darr_con = 0,
+                darr_dis = 0;
         for (Py_ssize_t s = 0; s < systems; s++)
             for (Py_ssize_t t = s + 1; t < systems; t++) {
                 double ms = mc[s], mt = mc[t];
@@ -619,27 +623,34 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
                 unrated |= !rated;
                 int zm = dm == 0, zh = dh == 0, sh = (dh > 0) - (dh < 0);
                 int same = ((dm > 0) - (dm < 0)) == sh;
-                /* both tied, the metric, the humans, concordant, discordant */
-                int kind = zm & zh ? 4 : zm ? 2 : zh ? 3 : !same;
-                c[kind] += rated;
-                c[8] += rated;
+                int both_tied = zm & zh, untied = rated & !zm & !zh;
+                con += untied & same;
+                dis += untied & !same;
+                tie_m += rated & zm & !zh;
+                tie_h += rated & !zm & zh;
+                tie_both += rated & both_tied;
+                rated_n += rated;
                 int darr = rated & !zh & (fabs(dh) >= threshold);
-                int conc = (dh > 0 && ms > mt) | (dh < 0 && ms < mt);
-                c[5] += darr & conc;
-                c[6] += darr & !conc;
-                int agrees = (zm & zh) | (!zm & !zh & same);
+                int conc = ((dh > 0) & (ms > mt)) | ((dh < 0) & (ms < mt));
+                darr_con += darr & conc;
+                darr_dis += darr & !conc;
+                int agrees = both_tied | (!zm & !zh & same);
                 int change = zh - agrees;
                 owner[nevents] = (uint32_t)j;
                 events[nevents] = double_bits(fabs(dm)) | (change > 0 ? TIE_GAIN : 0);
                 nevents += rated & (change != 0) & !zm;
             }
+        /* concordant, discordant, the metric tied, the humans, both; DARR's
+         * concordant and discordant; the agreeing at epsilon (below); rated */
+        int64_t c[9] = {con, dis, tie_m, tie_h, tie_both, darr_con, darr_dis, 0, rated_n};
         memcpy(out + j * 9, c, sizeof c);
         good[j] = c[0] + c[4];
     }
     /* items of other pair counts weigh their pairs (without, the sweep
      * would pool them); else every pair weighs 1 */
     if (unrated && rated_item_weights(m, h, systems, items, weight) < 0) failed = 2;
-    uint32_t *weighed = unrated ? owner : NULL;
+    const int64_t *weighed = unrated ? weight : NULL;
+    uint64_t best_bits = 0;
     if (!failed && nevents > 0) {
         /* every item has per_item pairs: the mean share is the agreeing
          * pairs over all of them, kept exactly as a count; items of other
@@ -648,29 +659,18 @@ static PyObject *item_pairs(PyObject *self, PyObject *args) {
         int64_t running = 0;
         for (Py_ssize_t j = 0; j < items; j++) running += good[j] * (weighed ? weight[j] : 1);
         int64_t best = running;
-        uint64_t best_bits = 0;
-        failed = sweep_tie_events(events, weighed, weight, nevents, first, running, &best,
+        failed = sweep_tie_events(events, owner, weighed, nevents, first, running, &best,
                                   &best_bits) < 0;
         best_eps = bits_double(best_bits);
     }
-    /* the agreeing pairs at the chosen epsilon */
-    for (Py_ssize_t j = 0; j < items && !failed; j++) {
-        for (Py_ssize_t s = 0; s < systems; s++) {
-            column[s] = m[s * items + j];
-            column[systems + s] = h[s * items + j];
-        }
-        int64_t agree = 0;
-        for (Py_ssize_t s = 0; s < systems; s++)
-            for (Py_ssize_t t = s + 1; t < systems; t++) {
-                double dm = mc[s] - mc[t], dh = hc[s] - hc[t];
-                /* past epsilon dm is not 0 (agreement_sign's NaN never counts) */
-                int rated = !(isnan(dm) || isnan(dh)), zh = dh == 0;
-                int within = fabs(dm) <= best_eps;
-                int agrees = within ? zh : agreement_sign(dm) == (dh > 0) - (dh < 0);
-                agree += rated & agrees;
-            }
-        out[j * 9 + 7] = agree;
-    }
+    /* the agreeing pairs at the chosen epsilon: each item's at 0, moved by
+     * its events within epsilon (a pair whose |metric difference| is at
+     * most epsilon agrees where the humans tie it: its event's gain or
+     * loss; the others as at 0), not by visiting every pair again */
+    for (Py_ssize_t j = 0; j < items && !failed; j++) out[j * 9 + 7] = good[j];
+    for (Py_ssize_t k = 0; k < nevents && !failed; k++)
+        if ((events[k] & ~TIE_GAIN) <= best_bits)
+            out[(Py_ssize_t)owner[k] * 9 + 7] += events[k] & TIE_GAIN ? 1 : -1;
     Py_END_ALLOW_THREADS
     if (failed == 2)
         PyErr_SetString(PyExc_OverflowError, "item_pairs: the items' weights pass 2^62 pairs");
