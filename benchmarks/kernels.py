@@ -8,6 +8,9 @@ most of their time in, each alone, at the shapes those commands give them:
 - a variant's pair counts by item with acc_eq's tie calibration
   (``meta._kernels.item_pairs``): 15 systems x 2,004 items, human scores
   of 100 values;
+- a variant's pair counts pooled and by system
+  (``meta._kernels.group_pair_counts``), against human scores ordered once
+  (``human_order``, as a grid orders them once for all its variants);
 - the segment-level intervals' resampled pair counts
   (``meta._kernels.resampled_pair_counts``): 15 systems x 2,004 items, a
   third of the human scores unrated, 1,000 resamples, pooled and by system;
@@ -16,6 +19,8 @@ most of their time in, each alone, at the shapes those commands give them:
   BLEUc18's 38;
 - approximate randomization's split of a system's rows
   (``meta._kernels.selected_sums``): 2,004 rows of 38 fields, 1,000 trials;
+- system-level PERM-BOTH (``meta._kernels.system_swaps``): 15 systems,
+  10,000 trials of each statistic;
 - PERM-BOTH's item-grouped trials (``meta._kernels.pair_swap_trials``):
   the 78 pairs of 13 variants (a grid's tested ones), each over the 105
   pairs of systems of each of 2,004 items (15 systems), 1,000 trials.
@@ -85,6 +90,12 @@ def meta(kernels, accel, repeat: int) -> None:
 
     ms, digest = best(item_pairs, repeat)
     print(f"pair counts and tie calibration by item: {ms:.1f} ms  [{digest}]")
+    for groups in (1, systems):
+        order = kernels.human_order(human, groups)
+        call = functools.partial(kernels.group_pair_counts, metric, order, groups)
+        ms, digest = best(call, repeat)
+        grouping = "by system" if groups > 1 else "pooled"
+        print(f"pair counts, {grouping}: {ms:.1f} ms  [{digest}]")
     indices = array("i", [rng.randrange(items) for _ in range(1000 * items)])
     for by in (False, True):
         call = functools.partial(kernels.resampled_pair_counts, metric, human, systems, items,
@@ -100,6 +111,15 @@ def meta(kernels, accel, repeat: int) -> None:
             functools.partial(accel.bootstrap_sums, state, rows, fields, 1000), repeat
         )
         print(f"system-level bootstrap, {fields} fields: {ms:.1f} ms  [{digest}]")
+    a, b, h = (array("d", [rng.random() for _ in range(systems)]) for _ in range(3))
+
+    def swaps() -> bytes:
+        return array(
+            "q", [kernels.system_swaps(state, a, b, h, s, 10000) for s in range(5)]
+        ).tobytes()
+
+    ms, digest = best(swaps, repeat)
+    print(f"system-level PERM-BOTH, 5 statistics: {ms:.1f} ms  [{digest}]")
     rows16 = array("H", [rng.randrange(60) for _ in range(items * 38)])
     ms, digest = best(functools.partial(kernels.selected_sums, state, rows16, 38, 1000), repeat)
     print(f"randomization's split sums, 38 fields: {ms:.1f} ms  [{digest}]")

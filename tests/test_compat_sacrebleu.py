@@ -176,6 +176,21 @@ def test_variable_references_and_the_cache():
         BLEU().corpus_score(["a"], None)
 
 
+def test_sentence_scores_against_given_references_or_the_cache():
+    """sentence_scores takes references for its hypotheses (the drop-in's
+    -sl, a chunk at a time) or uses those cached at construction, with the
+    same scores and the signature's count of them."""
+    hyps = ["a b c d", "the cat sat"]
+    refs = [["a b c x", "the cat sat"], ["a b c d", "a cat sat"]]
+    cached = BLEU(effective_order=True, references=refs).sentence_scores(hyps)
+    given = BLEU(effective_order=True)
+    assert [s.score for s in given.sentence_scores(hyps, refs)] == [s.score for s in cached]
+    assert str(given.get_signature()).startswith("nrefs:2|")
+    assert [s.score for s in cached] != [s.score for s in given.sentence_scores(hyps, refs[:1])]
+    with pytest.raises(BleukitError, match="cache is empty"):
+        BLEU().sentence_scores(hyps)
+
+
 def test_add_k_leaves_k_in_the_counts_as_sacrebleu_does():
     r = BLEU(smooth_method="add-k").corpus_score(["a b c d"], [["a b c x"]])
     assert r.counts == [3, 3, 2, 1] and r.totals == [4, 4, 3, 2]

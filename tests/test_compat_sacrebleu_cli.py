@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bleukit.compat.sacrebleu.cli import main
+from bleukit.compat.sacrebleu.cli import EXIT_USER_ERROR, main
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "wmt"
@@ -224,9 +224,9 @@ def test_abbreviated_options_are_accepted_as_sacrebleu_accepts_them(capsys):
     assert capsys.readouterr().out == "29.9\n"
 
 
-#: what reads a test set whole: sacrebleu's filters, -d, -sl, --echo, ...
-WHOLE = {"-sl", "--sentence-level", "-d", "--detail", "-ol", "--origlang", "--subset",
-         "--echo", "--list", "--citation", "-t", "--test-set"}  # fmt: skip
+#: what reads a test set whole: sacrebleu's filters, -d, --echo, ...
+WHOLE = {"-d", "--detail", "-ol", "--origlang", "--subset", "--echo", "--list", "--citation",
+         "-t", "--test-set"}  # fmt: skip
 STREAMED = [c for c in GOLDEN["cases"] if not WHOLE & set(c["command"].split())]
 
 
@@ -235,7 +235,7 @@ STREAMED = [c for c in GOLDEN["cases"] if not WHOLE & set(c["command"].split())]
 def test_files_read_a_chunk_at_a_time_print_the_same(case, tmp_path, monkeypatch):
     """Chunks of 100 lines (1,002 lines: the last one short) keep statistics
     as they come, and print what sacrebleu printed from whole files: scores,
-    tables, intervals and paired tests."""
+    tables, intervals and paired tests, and -sl's lines a chunk at a time."""
     version = "{}.{}".format(*sys.version_info[:2])
     if version not in (GOLDEN["meta"]["python"], *GOLDEN["meta"]["also"]):
         pytest.skip(f"recorded on other Pythons than {version}")
@@ -249,6 +249,39 @@ def test_files_read_a_chunk_at_a_time_print_the_same(case, tmp_path, monkeypatch
     code, out = _in_process(case["command"], tmp_path, monkeypatch)
     assert code == 0 and len(sizes) == 1
     assert_prints_as_recorded(out, case, version)
+
+
+def test_sentence_lines_are_scored_a_chunk_at_a_time(tmp_path, capsys, monkeypatch):
+    """-sl scores a chunk of lines at a time (a million lines held 2.2 GB
+    when read whole) and prints them once every line is read: a file of
+    another length is found where the shorter one ends, and then, as with
+    sacrebleu, nothing is printed but the one-line error, status 2."""
+    from bleukit.compat.sacrebleu.metrics import BLEU
+
+    monkeypatch.setattr("bleukit.compat.sacrebleu.cli.lines_per_file", lambda b, f: 40)
+    scored: list[int] = []
+    whole = BLEU.sentence_scores
+
+    def counted(self, hypotheses, references=None):
+        scored.append(len(hypotheses))
+        return whole(self, hypotheses, references)
+
+    monkeypatch.setattr(BLEU, "sentence_scores", counted)
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    lines = Path(REF).read_text("utf-8").splitlines()[:100]
+    ref.write_text("".join(f"{line}\n" for line in lines), "utf-8")
+    hyp.write_text("".join(f"{line}\n" for line in lines[:99]) + "x\n", "utf-8")
+    assert main([str(ref), "-i", str(hyp), "-sl", "-b"]) == 0
+    assert scored == [40, 40, 20]
+    assert capsys.readouterr().out == "100.0\n" * 99 + "0.0\n"
+    with ref.open("a", encoding="utf-8") as more:
+        more.write("one more\n")
+    assert main([str(ref), "-i", str(hyp), "-sl", "-b"]) == EXIT_USER_ERROR
+    assert capsys.readouterr() == (
+        "",
+        "bleukit sacrebleu: error: a system has 100 lines but the references have 101; "
+        "the streams need one segment per line, aligned\n",
+    )
 
 
 def test_the_tokenized_period_warning_counts_every_chunk(tmp_path, caplog, monkeypatch):

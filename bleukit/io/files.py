@@ -156,13 +156,19 @@ class Spool:
         """Characters written so far."""
         return self._size
 
-    def copy_to(self, out: TextIO) -> None:
-        """Write everything held to ``out``."""
+    def blocks(self) -> Iterator[str]:
+        """Everything held, in blocks of at most a million characters once
+        it is on disk."""
         if self._file is None:
-            out.write("".join(self._parts))
+            yield "".join(self._parts)
             return
         self._file.seek(0)
         while block := self._file.read(1 << 20):
+            yield block
+
+    def copy_to(self, out: TextIO) -> None:
+        """Write everything held to ``out``."""
+        for block in self.blocks():
             out.write(block)
 
     def lines(self) -> Iterator[str]:

@@ -12,7 +12,9 @@ whitespace removed, a byte-order mark kept; standard input with universal
 newlines: ``reading``), so the numbers are sacrebleu's. Scores, tables,
 intervals and paired tests read every file in step a chunk at a time and
 keep statistics, not text (a paired test of two systems of a million
-lines: 153 MiB, where holding the lines took 1.75 GB); ``-sl``, ``-d`` and
+lines: 153 MiB, where holding the lines took 1.75 GB); ``-sl`` scores a
+chunk at a time and holds its lines back in a spool (a million lines: 2.2
+GB before); ``-d`` and
 a test set's ``-ol``/``--subset`` read it whole. ``-m chrf`` and ``-m ter`` (and
 ``-m bleu chrf ter``) compute chrF, chrF++ and TER with the ``--chrf-*``
 and ``--ter-*`` flags, in every mode above; ``-tok
@@ -450,26 +452,33 @@ def _echo(args: argparse.Namespace, name: str) -> str:
     return "".join("\t".join(row) + "\n" for row in zip(*streams))
 
 
-def run(args: argparse.Namespace) -> str:
-    """What sacrebleu prints for these arguments."""
+def run(args: argparse.Namespace) -> Iterator[str]:
+    """What sacrebleu prints for these arguments, in pieces to print as
+    they come: one, or with ``-sl`` each chunk's lines."""
     _refuse(args)
     listing = _test_set_command(args)
     if listing is not None:
-        return listing
+        yield listing
+        return
     paired = args.paired_bs or args.paired_ar
     if args.sentence_level and len(args.metrics) > 1:
         raise InputError("-sl takes one metric")
     with _Input(args, paired) as source:
         names = source.names
         _check(args, paired, len(names))
-        # sacrebleu's filters, its documents' details and its sentence lines
-        # read a test set whole; the rest a chunk at a time, keeping
-        # statistics, not text
-        if not (args.origlang or args.subset or args.detail or args.sentence_level):
+        # sacrebleu's filters and its documents' details read a test set
+        # whole; the rest a chunk at a time, keeping statistics, not text,
+        # or printing each chunk's sentence lines once they are scored
+        if not (args.origlang or args.subset or args.detail):
             metrics = _metrics(args, None)
             size = lines_per_file(max(m.variant.batch_lines() for m in metrics.values()),
                                   source.files)  # fmt: skip
-            return _scores(args, metrics, names, _collect(args, metrics, source.chunks(size)))
+            if args.sentence_level:
+                yield from _sentence_lines(args, next(iter(metrics.values())),
+                                           source.chunks(size))  # fmt: skip
+                return
+            yield _scores(args, metrics, names, _collect(args, metrics, source.chunks(size)))
+            return
         ((full_refs, full_systems),) = source.chunks(None)
     systems, refs = full_systems, full_refs
     if args.origlang or args.subset:
@@ -481,15 +490,17 @@ def run(args: argparse.Namespace) -> str:
         systems, refs = kept[: len(full_systems)], kept[len(full_systems) :]
         if systems and not systems[0]:
             raise InputError(f"test set {args.test_set!r} has no sentence in that subset")
-    metrics = _metrics(args, refs)
     if args.sentence_level:
-        return _sentence_level(args, next(iter(metrics.values())), systems[0])
+        yield from _sentence_lines(args, next(iter(_metrics(args, None).values())),
+                                   [(refs, systems)])  # fmt: skip
+        return
+    metrics = _metrics(args, refs)
     if args.detail and args.format == "json":
         args.format = "text"  # as sacrebleu: the details are text
     text = _scores(args, metrics, names, _collect(args, metrics, [(refs, systems)]))
     if args.detail and len(systems) == 1:
         text += _detail(args, metrics, full_systems[0], full_refs)
-    return text
+    yield text
 
 
 class _Collected:
@@ -586,10 +597,26 @@ def _detail(args: argparse.Namespace, metrics: dict[str, Metric], system: list[s
     )
 
 
-def _sentence_level(args: argparse.Namespace, metric: Metric, system: list[str]) -> str:
-    sig = metric.get_signature().format(args.short)
-    scores = metric.sentence_scores(system)
-    return "".join(s.format(args.width, args.score_only, sig) + "\n" for s in scores)
+def _sentence_lines(
+    args: argparse.Namespace,
+    metric: Metric,
+    chunks: Iterable[tuple[list[list[str]], list[list[str]]]],
+) -> Iterator[str]:
+    """-sl: each chunk's sentence scores of its one system against the
+    chunk's references, as lines of text (the signature, which counts the
+    references, once the first chunk's are given), held back until every
+    line was read, as sacrebleu prints nothing when a file has another
+    length: in memory, then in a temporary file (``io.files.Spool``)."""
+    from ...io.files import Spool
+
+    sig = None
+    with Spool() as spool:
+        for refs, systems in chunks:
+            scores = metric.sentence_scores(systems[0], refs)
+            if sig is None:
+                sig = metric.get_signature().format(args.short)
+            spool.write("".join(s.format(args.width, args.score_only, sig) + "\n" for s in scores))
+        yield from spool.blocks()
 
 
 def _single(args: argparse.Namespace, metrics: dict[str, Metric], data: _Collected) -> str:
@@ -801,15 +828,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         with printed_warnings(args.quiet), _quiet_logger(args.quiet):
-            text = run(args)
+            for text in run(args):
+                _write(text)
     except BleukitError as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
-    try:
-        _write(text)
     except BrokenPipeError:
         sys.stderr.close()
     return 0

@@ -385,10 +385,15 @@ class Metric(Generic[Prepared, ScoreT]):
         """The score of one hypothesis against its references."""
         return self.corpus_score([hypothesis], sentence_references(references))
 
-    def sentence_scores(self, hypotheses: Sequence[str]) -> list[ScoreT]:
-        """Each hypothesis's score against the references given at
-        construction (the command line's ``-sl``)."""
-        segments, _ = self.variant.segment_stats(hypotheses, self.references())
+    def sentence_scores(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]] | None = None,
+    ) -> list[ScoreT]:
+        """Each hypothesis's score against ``references`` (streams, one
+        segment each per hypothesis), else those given at construction (the
+        command line's ``-sl``, a chunk of lines at a time)."""
+        segments, _ = self.variant.segment_stats(hypotheses, self.references(references))
         return [self._from_stats(stats) for stats in segments]
 
     def _resampled(self, signature: SignatureT) -> SignatureT:
