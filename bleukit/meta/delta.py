@@ -55,10 +55,12 @@ def _best_a(pairs: Sequence[tuple[float, bool]], b: float) -> float:
 
     def slope(a: float) -> float:
         # the same terms in the same order as one sum over the pairs (1 / a
-        # made once: a float operation gives the same value every time)
+        # made once: a float operation gives the same value every time); a
+        # list, not a generator, and max(d, 1e-12) spelled as max picks it
+        # (a grid fits 13 curves, each with thousands of slopes)
         inv = 1 / a
-        return sum(inv if ok else -si / max(1 - a * si, 1e-12)
-                   for si, ok in zip(s, agreed))  # fmt: skip
+        return sum([inv if ok else -si / (1e-12 if 1e-12 > (d := 1 - a * si) else d)
+                    for si, ok in zip(s, agreed)])  # fmt: skip
 
     lo, hi = 0.5, 1.0
     if slope(hi) >= 0:
