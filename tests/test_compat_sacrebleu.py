@@ -191,6 +191,26 @@ def test_sentence_scores_against_given_references_or_the_cache():
         BLEU().sentence_scores(hyps)
 
 
+@pytest.mark.parametrize("smooth", ["exp", "none", "floor", "add-k"])
+@pytest.mark.parametrize("effective", [True, False])
+def test_sentence_scores_are_each_segment_scored_alone(smooth, effective):
+    """sentence_scores' batch path (the engine's sentence results) gives
+    each segment the score object, bit for bit and as printed, that the
+    segment scored alone as a corpus gets."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "wmt"
+    hyps = (data / "newstest2021.en-de.hyp.UEdin.txt").read_text("utf-8").splitlines()[:150]
+    refs = [(data / f"newstest2021.en-de.ref.{r}.txt").read_text("utf-8").splitlines()[:150]
+            for r in "AC"]  # fmt: skip
+    hyps[3], refs[1][5] = "", ""
+    bleu = BLEU(smooth_method=smooth, effective_order=effective)
+    batch = bleu.sentence_scores(hyps, refs)
+    alone = [bleu.corpus_score([h], [[a], [c]]) for h, a, c in zip(hyps, *refs)]
+    assert [vars(s) for s in batch] == [vars(s) for s in alone]
+    assert [str(s) for s in batch] == [str(s) for s in alone]
+
+
 def test_add_k_leaves_k_in_the_counts_as_sacrebleu_does():
     r = BLEU(smooth_method="add-k").corpus_score(["a b c d"], [["a b c x"]])
     assert r.counts == [3, 3, 2, 1] and r.totals == [4, 4, 3, 2]
