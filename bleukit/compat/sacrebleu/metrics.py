@@ -485,7 +485,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         at construction), from the variant's sentence results: the engine's
         scores, penalties and precisions a table at a time where it has a
         kernel, the same numbers as each segment's statistics scored alone
-        (a million lines of -sl: twice as fast)."""
+        (a million lines of -sl: 33-40 s that way, 26 s this way)."""
         results = self.variant.sentence_scores(hypotheses, self.references(references))
         k = self.variant.config.smoothing_value
         return [to_score(result, self.smooth_method, k) for result in results]
