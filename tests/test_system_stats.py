@@ -53,6 +53,11 @@ def test_chunk_boundaries_never_change_a_statistic(corpus):
             assert stats.sentence_values(variant, name) == sentences
     for variant in CHRF:
         for name, hyps in zip(names, systems):
+            # each chunk's rows made a column at a time (one reference) or
+            # from the best reference's triples (two)
+            expected, _ = variant.segment_stats(hyps, refs)
+            assert list(stats.segment_stats(variant, name)) == expected
+            assert stats.total(variant, name) == variant.corpus_stats(hyps, refs)[0]
             result = stats.score(variant, name)
             whole = variant.corpus_score(hyps, refs)
             assert result.score == whole.score

@@ -326,9 +326,13 @@ class TripleStore(StatisticsStore[Triples]):
             if self._rows is None:
                 total, _ = v.corpus_stats(lines, prepared)
             else:
-                segments, _ = v.segment_stats(lines, prepared)
-                self._rows[i] = _append_rows(self._rows[i], segments)
-                total = sum_triples(segments, v.config.order)
+                # the chunk's rows a column at a time (``rows_from_counts``),
+                # not a list of triples a segment: those lists took 6% of
+                # `compare -v sacrebleu,chrF`'s CPU on 200,400 WMT lines
+                chars, words, _ = v._stream_counts(lines, prepared)
+                rows = v.rows_from_counts(chars, words)
+                self._rows[i] = _append_rows(self._rows[i], [rows])
+                total = column_sums(rows, self._width)
             self._sums[i] = v.add_stats(self._sums[i], total)
 
     def extend(self, later: TripleStore) -> None:
@@ -386,7 +390,7 @@ class ChrfStore(StatisticsStore[Triples]):
                 self._counts[i].append((chars, words))
                 continue
             for fp, v in self._variants.items():
-                total = sum_triples(v.triples_from_counts(chars, words), v.config.order)
+                total = column_sums(v.rows_from_counts(chars, words), 3 * v.config.order)
                 self._sums[fp][i] = v.add_stats(self._sums[fp][i], total)
 
     def extend(self, later: ChrfStore) -> None:
@@ -420,10 +424,16 @@ class ChrfStore(StatisticsStore[Triples]):
 
     def total(self, metric: ChrfVariant, system: int) -> Triples:
         if self.per_segment:
-            return sum_triples(self.segments(metric, system), metric.config.order)
+            return column_sums(self._variant_rows(metric, system), 3 * metric.config.order)
         if metric.fingerprint not in self._sums:
             raise InputError(f"variant {metric.name} was not collected")
         return self._sums[metric.fingerprint][system]
+
+
+def column_sums(rows: array[int], width: int) -> Triples:
+    """The sums of flat rows of ``width`` fields (``sum_triples`` of the
+    rows, by columns)."""
+    return tuple(sum(rows[k::width]) for k in range(width))
 
 
 def _append_rows(rows: array[int], segments: Iterable[Sequence[int]]) -> array[int]:
