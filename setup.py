@@ -23,7 +23,7 @@ flags = [] if sys.platform == "win32" else ["-ffp-contract=off"]
 # source per concern in bleukit/accel/, which _accel.c includes) and
 # bleukit.meta._kernels (meta-evaluation) share _common.h
 common = ["bleukit/_common.h"]
-concerns = [f"bleukit/accel/{c}.c" for c in ("tokenize", "ngrams", "information", "resampling", "scores")]
+concerns = [f"bleukit/accel/{c}.c" for c in ("tokenize", "ngrams", "information", "resampling", "scores", "rows")]
 setup(
     ext_modules=[
         Extension(

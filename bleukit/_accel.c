@@ -84,6 +84,7 @@ static inline int is_space(Py_UCS4 c, int unicode) {
 #include "accel/information.c"
 #include "accel/resampling.c"
 #include "accel/scores.c"
+#include "accel/rows.c"
 
 static PyMethodDef methods[] = {
     {"block_stats", block_stats, METH_VARARGS,
@@ -93,6 +94,25 @@ static PyMethodDef methods[] = {
      "bytes: hypothesis lengths, reference lengths (-1 where absent, row-major\n"
      "segment x reference), clipped matches (segment x order) and the closest\n"
      "(ties to the shorter) and shortest reference lengths (segment x 2)."},
+    {"table_rows", table_rows, METH_VARARGS,
+     "table_rows(hyp_len, refs, ref_width, ref_column, matches, match_width, order,\n"
+     "floor) -> (typecode, bytes) | None\n\n"
+     "A table's resampling rows, engines.tables.table_rows's: per segment its\n"
+     "hypothesis length, its reference length (column ref_column of refs's\n"
+     "ref_width a segment), its first `order` matches (of match_width) and its\n"
+     "n-grams of orders 1..order (max(hyp - n + 1, floor)), as uint16 ('H')\n"
+     "where every value fits, else uint32 ('I'); None where none holds them.\n"
+     "The columns are int16, int32 or int64 buffers or sequences of ints."},
+    {"triple_rows", triple_rows, METH_VARARGS,
+     "triple_rows(parts) -> (typecode, bytes) | None\n\n"
+     "chrF's rows against one reference stream, metrics.chrf.core.stream_rows's:\n"
+     "per segment each part's (hyp_len, ref_len, matches, match_width, order)\n"
+     "triples of orders 1..order, as uint16 or uint32 (table_rows's types);\n"
+     "None where a segment has no reference (-1) or no row type holds them."},
+    {"narrow_ints", narrow_ints, METH_VARARGS,
+     "narrow_ints(ints, itemsize) -> bytes | None\n\n"
+     "An int16, int32 or int64 buffer's items as int16 (itemsize 2) or int32\n"
+     "(4) bytes; None where one does not fit."},
     {"block_words", block_words, METH_VARARGS,
      "block_words(text, mode[, categories]) -> str\n\n"
      "The tokens block_stats counts in a word mode, for each line of a block of\n"

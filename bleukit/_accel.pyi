@@ -66,6 +66,24 @@ def chrf_rows(
 def nist_rows(
     rows: Buffer, other: Buffer | None, order: int, info_bits: int, beta: float, /
 ) -> bytes: ...
+def table_rows(
+    hyp_len: Buffer | Sequence[int],
+    refs: Buffer | Sequence[int],
+    ref_width: int,
+    ref_column: int,
+    matches: Buffer | Sequence[int],
+    match_width: int,
+    order: int,
+    floor: int,
+    /,
+) -> tuple[str, bytes] | None: ...
+def triple_rows(
+    parts: Sequence[
+        tuple[Buffer | Sequence[int], Buffer | Sequence[int], Buffer | Sequence[int], int, int]
+    ],
+    /,
+) -> tuple[str, bytes] | None: ...
+def narrow_ints(ints: Buffer, itemsize: int, /) -> bytes | None: ...
 
 class MatchTable:
     def __init__(self, systems: int, order: int) -> None: ...

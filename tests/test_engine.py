@@ -968,9 +968,19 @@ def test_table_rows_are_each_segments_row_a_column_at_a_time(tables, order, at_l
         got = table_rows(made, policy, at_least_one, order)
         assert got is not None and got.tolist() == expected
         assert got.typecode == ("H" if max(expected, default=0) < 65_536 else "I")
+        # each engine's (the compiled one's kernel for closest and shortest)
+        for engine in AVAILABLE:
+            mine = ENGINES.get(engine).table_rows(made, policy, at_least_one, order)
+            assert mine is not None and mine.typecode == got.typecode
+            assert mine.tolist() == expected
     if any(len(t.hyp_len) for t in made):
         average = table_rows(made, lambda h, lengths: Fraction(sum(lengths), 3), False, order)
         assert average is None
+        # a value past uint32 (or a negative one) fits no row type
+        big = SegmentTable(array("q", [2**32]), array("q", [1, 1]), array("q", [0] * width),
+                           array("q", [1, 1]), 2, width)  # fmt: skip
+        for engine in AVAILABLE:
+            assert ENGINES.get(engine).table_rows([*made, big], closest, False, order) is None
 
 
 @pytest.mark.parametrize("engine", AVAILABLE)
@@ -1013,6 +1023,85 @@ def test_a_compact_table_holds_the_same_numbers_in_less_memory(engine):
     assert variant.sentence_values_from_tables([wide.compact()]) == (
         variant.sentence_values_from_tables([wide])
     )
+    # the engine's compaction (the compiled one's kernel) is the table's
+    made = variant.engine
+    for before in (table, long, huge, wide, SegmentTable(*(array("h") for _ in range(4)), 1, 4)):
+        after, expected = made.compact(before), before.compact()
+        if expected is before:
+            assert after is before
+            continue
+        for mine, theirs in zip((after.hyp_len, after.ref_len, after.matches, after.nearest),
+                                (expected.hyp_len, expected.ref_len, expected.matches,
+                                 expected.nearest)):  # fmt: skip
+            assert (mine.typecode, mine.tolist()) == (theirs.typecode, theirs.tolist())  # type: ignore[union-attr]
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 70_000), st.integers(-1, 70_000)), max_size=8),
+    st.integers(1, 4),
+    st.integers(0, 3),
+    st.booleans(),
+    st.data(),
+)
+def test_compiled_triple_rows_are_chrfs_stream_rows(lengths, order, lower, words, data):
+    """The compiled engine's chrF rows (``triple_rows``) are ``stream_rows``'s
+    triples, read to a variant's order from counts of a higher one, of the
+    narrowest row type; None where a segment has no reference."""
+    from bleukit.metrics.chrf.core import StreamCounts, stream_rows
+
+    hyp = [h for h, _ in lengths]
+    ref = [r for _, r in lengths]
+    wide = order + lower
+    matches = [data.draw(st.integers(0, max(min(h, r), 0)))
+               for h, r in lengths for _ in range(wide)]  # fmt: skip
+    counts = [StreamCounts(hyp, ref, matches, wide)]
+    if words:  # chrF++: a second part, its word counts
+        counts.append(StreamCounts([h // 5 for h in hyp], [max(r // 5, -1) for r in ref],
+                                   [m // 5 for m in matches], wide))  # fmt: skip
+    got = ENGINES.get("c").triple_rows([(c.hyp_len, c.ref_len, c.matches, wide, order)
+                                        for c in counts])  # fmt: skip
+    expected = stream_rows([c.at_order(order) for c in counts])
+    if expected is None:
+        assert got is None
+        return
+    assert got is not None and got.tolist() == expected.tolist()
+    assert got.typecode == ("H" if max(expected, default=0) < 65_536 else "I")
+    assert ENGINES.get("python").triple_rows([]) is None
+    # the scoring kernel reads the rows as they are, alone or two summed
+    scored = functools.partial(ENGINES.get("c").chrf_values, order=order * len(counts), beta=2,
+                               eps_smoothing=False)  # fmt: skip
+    assert scored(got, None) == scored(expected, None)
+    assert scored(got, expected) == scored(expected, array("q", got))
+
+
+@needs_accel
+def test_the_row_kernels_refuse_bad_calls():
+    from bleukit import _accel
+
+    ints = array("q", [1, 2])
+    with pytest.raises(ValueError, match="table_rows: hyp_len n"):
+        _accel.table_rows(ints, ints, 2, 2, ints, 1, 1, 0)
+    with pytest.raises(ValueError, match="table_rows: hyp_len n"):
+        _accel.table_rows(ints, array("q", [1]), 1, 0, ints, 1, 1, 0)
+    with pytest.raises(ValueError, match="table_rows: int16, int32 or int64"):
+        _accel.table_rows(array("d", [1.0]), ints, 2, 0, ints, 1, 1, 0)
+    with pytest.raises(TypeError):
+        _accel.table_rows([1, "2"], [1, 1, 1, 1], 2, 0, [1, 1], 1, 1, 0)
+    with pytest.raises(ValueError, match="triple_rows: parts of n"):
+        _accel.triple_rows([(ints, ints, ints, 1, 2)])
+    with pytest.raises(TypeError, match="triple_rows: each part"):
+        _accel.triple_rows([(ints, ints)])
+    assert _accel.triple_rows([(ints, array("q", [1, -1]), ints, 1, 1)]) is None
+    assert _accel.triple_rows([]) == ("H", b"")
+    with pytest.raises(ValueError, match="narrow_ints: itemsize 2 or 4"):
+        _accel.narrow_ints(ints, 3)
+    edges = [-32_768, 32_767]
+    assert _accel.narrow_ints(array("q", edges), 2) == array("h", edges).tobytes()
+    assert _accel.narrow_ints(array("q", [32_768]), 2) is None
+    assert _accel.narrow_ints(array("i", [-(2**31)]), 4) == array("i", [-(2**31)]).tobytes()
+    assert _accel.narrow_ints(array("q", [2**31]), 4) is None
 
 
 @needs_accel

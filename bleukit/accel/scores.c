@@ -537,14 +537,14 @@ static void segment_ngrams(int64_t hyp, int order, int at_least_one, int64_t *ng
 /* A signed integer buffer of int16, int32 or int64 items (a store keeps its
  * tables in the narrowest: SegmentTable.compact), into *size; -1 with a
  * Python error set (the view released). */
-static int signed_ints(PyObject *obj, Py_buffer *view, int *size) {
+static int signed_ints(PyObject *obj, Py_buffer *view, int *size, const char *who) {
     if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
     const char *fmt = view->format ? view->format : "B";
     if (*fmt == '@' || *fmt == '=') fmt++;
     int ok = fmt[0] && !fmt[1] && strchr("hilq", fmt[0]) &&
              (view->itemsize == 2 || view->itemsize == 4 || view->itemsize == 8);
     if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "sentence_bleu: int16, int32 or int64 buffers");
+        PyErr_Format(PyExc_ValueError, "%s: int16, int32 or int64 buffers", who);
         PyBuffer_Release(view);
         return -1;
     }
@@ -570,7 +570,7 @@ static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     for (; got < 3; got++)
-        if (signed_ints(objs[got], &views[got], &sizes[got]) < 0) goto done;
+        if (signed_ints(objs[got], &views[got], &sizes[got], "sentence_bleu") < 0) goto done;
     Py_ssize_t n = views[0].len / sizes[0];
     if (views[1].len != n * width * sizes[1] || views[2].len != 2 * n * sizes[2] || order < 1 ||
         order > MAX_SCORE_ORDER || order > width || column < 0 || column > 1 || method < 0 ||
@@ -608,13 +608,28 @@ done:
     return result;
 }
 
-/* Flat rows of summed statistics, `width` int64 a row, and optionally a
- * second set of the same shape added row by row (a trial's two parts). */
+/* Flat rows of summed statistics, `width` integers a row (int64, or a
+ * store's uint16 or uint32 resampling rows, read as they are), and
+ * optionally a second set of the same shape added row by row (a trial's
+ * two parts). */
 typedef struct {
     Py_buffer first, second;
-    int two;
+    int two, first_size, second_size;
     Py_ssize_t width, n;
 } SummedRows;
+
+/* the bytes of an item of rows of int64 ('q', 'l'), uint16 ('H') or uint32
+ * ('I'); 0: none of them */
+static int summed_size(const Py_buffer *v) {
+    const char *fmt = v->format ? v->format : "B";
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    if (fmt[0] && !fmt[1]) {
+        if ((fmt[0] == 'q' || fmt[0] == 'l') && v->itemsize == 8) return 8;
+        if (fmt[0] == 'H' && v->itemsize == 2) return 2;
+        if (fmt[0] == 'I' && v->itemsize == 4) return 4;
+    }
+    return 0;
+}
 
 /* Opens rows and other (None: no second set); -1 with an error naming
  * `what` where a buffer is not whole rows of one shape. */
@@ -622,17 +637,22 @@ static int summed_open(SummedRows *r, PyObject *rows, PyObject *other, Py_ssize_
                        const char *what) {
     r->two = other != Py_None;
     r->width = width;
-    if (PyObject_GetBuffer(rows, &r->first, PyBUF_SIMPLE) < 0) return -1;
-    if (r->two && PyObject_GetBuffer(other, &r->second, PyBUF_SIMPLE) < 0) {
+    int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS;
+    if (PyObject_GetBuffer(rows, &r->first, flags) < 0) return -1;
+    if (r->two && PyObject_GetBuffer(other, &r->second, flags) < 0) {
         PyBuffer_Release(&r->first);
         return -1;
     }
-    Py_ssize_t row_bytes = width * (Py_ssize_t)sizeof(int64_t);
-    r->n = r->first.len / row_bytes;
-    if (r->first.len != r->n * row_bytes || (r->two && r->second.len != r->first.len)) {
+    r->first_size = summed_size(&r->first);
+    r->second_size = r->two ? summed_size(&r->second) : 0;
+    Py_ssize_t cells = r->first_size ? r->first.len / r->first_size : 0;
+    r->n = width > 0 ? cells / width : 0;
+    if (!r->first_size || cells != r->n * width ||
+        (r->two && (!r->second_size || r->second.len / r->second_size != cells))) {
         PyErr_Format(PyExc_ValueError,
-                     "%s: rows of %zd int64 (and a second set of the same shape, or None)", what,
-                     width);
+                     "%s: rows of %zd int64, uint16 or uint32 (and a second set of the same "
+                     "shape, or None)",
+                     what, width);
         PyBuffer_Release(&r->first);
         if (r->two) PyBuffer_Release(&r->second);
         return -1;
@@ -640,12 +660,20 @@ static int summed_open(SummedRows *r, PyObject *rows, PyObject *other, Py_ssize_
     return 0;
 }
 
-/* Row i, summed with the second set's row i into scratch where there is one. */
+static inline int64_t summed_cell(const void *buf, int size, Py_ssize_t i) {
+    return size == 8 ? ((const int64_t *)buf)[i]
+           : size == 4 ? (int64_t)((const uint32_t *)buf)[i] : (int64_t)((const uint16_t *)buf)[i];
+}
+
+/* Row i (as int64), summed with the second set's row i where there is one:
+ * in scratch unless it is one int64 row as it is. */
 static const int64_t *summed_row(const SummedRows *r, Py_ssize_t i, int64_t *scratch) {
-    const int64_t *x = (const int64_t *)r->first.buf + i * r->width;
-    if (!r->two) return x;
-    const int64_t *y = (const int64_t *)r->second.buf + i * r->width;
-    for (Py_ssize_t f = 0; f < r->width; f++) scratch[f] = x[f] + y[f];
+    Py_ssize_t at = i * r->width;
+    if (!r->two && r->first_size == 8) return (const int64_t *)r->first.buf + at;
+    for (Py_ssize_t f = 0; f < r->width; f++) {
+        scratch[f] = summed_cell(r->first.buf, r->first_size, at + f);
+        if (r->two) scratch[f] += summed_cell(r->second.buf, r->second_size, at + f);
+    }
     return scratch;
 }
 

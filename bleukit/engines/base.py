@@ -12,6 +12,7 @@ implementations here that an engine may replace with faster ones.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,7 +20,7 @@ from ..core.reflen import Policy, RefLength
 from ..core.smoothing import ScoreRule
 from ..core.stats import Stats
 from ..tokenizers import Tokenization
-from .tables import SegmentTable, WeighedReferences, table_stats, table_sum
+from .tables import SegmentTable, WeighedReferences, table_rows, table_stats, table_sum
 
 if TYPE_CHECKING:
     from ..core.matches import MatchStore
@@ -122,6 +123,29 @@ class Engine(ABC):
         for table in tables:
             total = total + table_sum(table, ref_length, at_least_one, order)
         return total
+
+    def table_rows(
+        self, tables: Sequence[SegmentTable], ref_length: Policy, at_least_one: bool, order: int
+    ) -> array[int] | None:
+        """The tables' segments as resampling rows (``tables.table_rows``:
+        a row type, or None where a statistic fits none)."""
+        return table_rows(tables, ref_length, at_least_one, order)
+
+    def compact(self, table: SegmentTable) -> SegmentTable:
+        """A table kept for a whole run, in the narrowest arrays its
+        numbers fit (``SegmentTable.compact``)."""
+        return table.compact()
+
+    def triple_rows(
+        self, parts: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int], int, int]]
+    ) -> array[int] | None:
+        """chrF's rows of counts against one reference stream, each part
+        (hypothesis lengths, reference lengths, matches, matches a segment,
+        order) a segment's triples of orders 1 .. order in turn, as
+        ``metrics.chrf.core.stream_rows`` makes them but of a row type;
+        where this engine has a kernel for them and a segment's values fit
+        one. None: the caller makes them itself."""
+        return None
 
     def sentence_values(
         self,

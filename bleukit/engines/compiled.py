@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ..core.buffers import typed_buffer
+from ..core.buffers import ROW_TYPES, typed_buffer
 from ..core.record import Record
 from ..core.reflen import Policy, RefLength, closest, shortest
 from ..core.smoothing import SACREBLEU_KERNELS, ScoreRule
@@ -216,14 +216,28 @@ def _scored_rows(
     score: Callable[[memoryview | array[int], memoryview | array[int] | None], bytes],
 ) -> list[float] | None:
     """A row-scoring kernel's results on rows (and other) as int64
-    buffers; None where a value is no int64 (a Fraction of average
-    lengths; past int64): the caller scores those itself."""
+    buffers, or the uint16 or uint32 rows of a store as they are; None
+    where a value is no int64 (a Fraction of average lengths; past int64):
+    the caller scores those itself."""
     try:
-        first = typed_buffer(rows, "q")
-        second = None if other is None else typed_buffer(other, "q")
+        first = typed_buffer(rows, "q", "H", "I")
+        second = None if other is None else typed_buffer(other, "q", "H", "I")
     except (TypeError, OverflowError):
         return None
     return _floats(score(first, second))
+
+
+def _joined_rows(made: Sequence[tuple[str, bytes]]) -> array[int]:
+    """The rows kernels made, (typecode, bytes) each, in one array of the
+    widest of their row types."""
+    code = ROW_TYPES[max((ROW_TYPES.index(c) for c, _ in made), default=0)]
+    rows = array(code)
+    for c, raw in made:
+        if c == code:
+            rows.frombytes(raw)
+        else:
+            rows.extend(array(c, raw).tolist())
+    return rows
 
 
 def _rows_of(flat: list[Any], width: int) -> list[list[Any]]:
@@ -509,6 +523,47 @@ class CompiledEngine(Engine):
         if kernel is None or order > _MATCH_MAX_ORDER:
             return super().match_counts(systems, order)
         return CompiledMatchCounts(kernel, systems, order)
+
+    def table_rows(
+        self, tables: Sequence[SegmentTable], ref_length: Policy, at_least_one: bool, order: int
+    ) -> array[int] | None:
+        kernel = accelerator()
+        if kernel is None or (ref_length is not closest and ref_length is not shortest):
+            # another policy's lengths may be fractions: the reference decides
+            return super().table_rows(tables, ref_length, at_least_one, order)
+        column = 0 if ref_length is closest else 1
+        made = []
+        for t in tables:
+            rows = kernel.table_rows(t.hyp_len, t.nearest, 2, column, t.matches, t.order,
+                                     order, int(at_least_one))  # fmt: skip
+            if rows is None:  # past uint32 (the reference gives None too)
+                return None
+            made.append(rows)
+        return _joined_rows(made)
+
+    def compact(self, table: SegmentTable) -> SegmentTable:
+        kernel = accelerator()
+        if kernel is None:
+            return super().compact(table)
+        parts = (table.hyp_len, table.ref_len, table.matches, table.nearest)
+        for code, size in (("h", 2), ("i", 4)):
+            narrowed = [kernel.narrow_ints(a, size) for a in parts]
+            if all(raw is not None for raw in narrowed):
+                hyp_len, ref_len, matches, nearest = (array(code, raw) for raw in narrowed)
+                return SegmentTable(hyp_len, ref_len, matches, nearest, table.nref, table.order)
+        return table
+
+    def triple_rows(
+        self, parts: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int], int, int]]
+    ) -> array[int] | None:
+        kernel = accelerator()
+        if kernel is None:
+            return None
+        try:
+            rows = kernel.triple_rows(parts)
+        except OverflowError:  # a count past int64: the reference makes them
+            return None
+        return None if rows is None else _joined_rows([rows])
 
     def sentence_values(
         self,

@@ -19,7 +19,7 @@ from ...core.record import Record, field
 from ...core.reflen import policy
 from ...core.smoothing import SMOOTHINGS
 from ...core.stats import RefLength, Stats
-from ...engines import SegmentTable, limited_threads, select_rows, table_rows
+from ...engines import SegmentTable, limited_threads, select_rows
 from ...tokenizers import Tokens, make_tokenization
 from ..base import Metric, StatisticsStore
 from ..inputs import (
@@ -216,7 +216,7 @@ class Variant(Metric[Stats, BleuResult]):
         """Every segment's ``row`` of tables of its tokenization at its
         order or higher, flat in one array of a row type, made a column at
         a time (None: a statistic of no row type)."""
-        return table_rows(tables, self._ref_length, self._at_least_one, self.stat_order)
+        return self.engine.table_rows(tables, self._ref_length, self._at_least_one, self.stat_order)
 
     def sum_from_tables(self, tables: Iterable[SegmentTable]) -> Stats:
         """This variant's summed statistics from tables of its tokenization
@@ -413,7 +413,7 @@ class TableStore(StatisticsStore[Stats]):
             if self.per_segment:
                 # kept for the whole run: int16 where they fit (a million
                 # segments and two systems: 96 MB less than int64)
-                self._tables[i].extend(t.compact() for t in tables)
+                self._tables[i].extend(variant.engine.compact(t) for t in tables)
                 continue
             for v, running in self._summed.values():
                 running[i] = running[i] + v.sum_from_tables(tables)

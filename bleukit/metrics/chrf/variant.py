@@ -173,9 +173,19 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
     def rows_from_counts(
         self, chars: Sequence[StreamCounts], words: Sequence[StreamCounts]
     ) -> array[int]:
-        """``triples_from_counts``'s triples flat in one int64 array: with one
+        """``triples_from_counts``'s triples flat in one array: with one
         reference stream where every segment has its reference, made a
-        column at a time (``stream_rows``)."""
+        column at a time, by the engine's kernel (of a row type) or
+        ``stream_rows`` (int64); else a segment at a time."""
+        if max(len(chars), len(words)) == 1:
+            c = self.config
+            # the counts as they are, read to this variant's orders
+            parts = [(s.hyp_len, s.ref_len, s.matches, s.order, order)
+                     for streams, order in ((chars, c.char_order), (words, c.word_order))
+                     if order for s in streams]  # fmt: skip
+            made = self.engine.triple_rows(parts)
+            if made is not None:
+                return made
         at_chars, at_words = self._at_orders(chars, words)
         if max(len(chars), len(words)) == 1:
             rows = stream_rows([*at_chars, *at_words])
@@ -410,9 +420,9 @@ class ChrfStore(StatisticsStore[Triples]):
             self._rows = (metric.fingerprint, {})
         rows = self._rows[1]
         if system not in rows:
-            flat = array("q")
+            flat = array(ROW_TYPES[0])
             for chars, words in self._counts[system]:
-                flat.extend(metric.rows_from_counts(chars, words))
+                flat = _append_rows(flat, [metric.rows_from_counts(chars, words)])
             rows[system] = flat
         return rows[system]
 
