@@ -164,7 +164,13 @@ class Columns:
         return self.to_stats(self.row_sum(idx))
 
     def total(self) -> list[RefLength]:
-        return [sum(col) for col in self.cols]
+        return list(self._total)
+
+    @cached_property
+    def _total(self) -> tuple[RefLength, ...]:
+        # summed once: the columns never change, and a study asks a pair of
+        # systems' columns for their totals dozens of times
+        return tuple(sum(col) for col in self.cols)
 
     def select(self, rows: Sequence[int | None], last: Any, zero: Any) -> Columns:
         """The columns of some of these segments, in that order (None: a row

@@ -1060,7 +1060,7 @@ def pooled_p_values(
             common = math.lcm(*(x for x in c if x)) if any(c) else 1
             scale = [common // x if x else 0 for x in c]
             per_system = [sums[i] for sums in per_group]
-            trials[q] = [sum(x * k for x, k in zip(row, scale)) for row in zip(*per_system)]
+            trials[q] = [sum(map(operator.mul, row, scale)) for row in zip(*per_system)]
             observed[q] = sum(sum(weights[g][q]) * k for g, k in enumerate(scale))
     # the trials at or above the observed difference (mapped, not a
     # generator: a grid compares a million trials)
