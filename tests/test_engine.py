@@ -895,11 +895,13 @@ def test_selected_rows_are_one_table_of_those_segments(engine):
     tables = [*variant.tables(hyps[:2], [r[:2] for r in refs]),
               *variant.tables(hyps[2:], [r[2:] for r in refs])]  # fmt: skip
     stats = variant.stats_from_tables(tables)
-    for rows in ([4, 0, 2], [1], [3, 4], []):
+    # runs of consecutive segments (copied at once), across the two tables
+    for rows in ([4, 0, 2], [1], [3, 4], [], [0, 1, 2, 3, 4], [1, 2], [2, 3, 4, 4, 0, 1]):
         chosen = select_rows(tables, rows)
         assert variant.stats_from_tables([chosen]) == [stats[i] for i in rows]
-    with pytest.raises(IndexError, match="segment 5 of 5"):
-        select_rows(tables, [5])
+    for rows in ([5], [3, 4, 5]):
+        with pytest.raises(IndexError, match="segment 5 of 5"):
+            select_rows(tables, rows)
     with pytest.raises(ValueError, match="differ in references or order"):
         select_rows([tables[0], *bleukit.load_variant("BLEUw4", max_order=5).tables(hyps, refs)],
                     [0])  # fmt: skip

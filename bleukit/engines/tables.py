@@ -172,16 +172,25 @@ def select_rows(tables: Sequence[SegmentTable], rows: Sequence[int]) -> SegmentT
     for t in tables:
         starts.append(starts[-1] + len(t.hyp_len))
     hyp_len, ref_len, matches, nearest = (array("q") for _ in range(4))
-    for row in rows:
+    at, n = 0, len(rows)
+    while at < n:
+        row = rows[at]
         if not 0 <= row < starts[-1]:
             raise IndexError(f"segment {row} of {starts[-1]}")
         k = bisect_right(starts, row) - 1
         t, i = tables[k], row - starts[k]
-        hyp_len.append(t.hyp_len[i])
+        # a run of consecutive segments of one table copied at once (a
+        # study's rated segments come in documents)
+        end = at + 1
+        while end < n and rows[end] == row + end - at and rows[end] < starts[k + 1]:
+            end += 1
+        j = i + end - at
         # iterated: a compact table's slices are int16 or int32 arrays (``compact``)
-        ref_len.extend(iter(t.ref_len[i * nref : (i + 1) * nref]))
-        matches.extend(iter(t.matches[i * order : (i + 1) * order]))
-        nearest.extend(iter(t.nearest[2 * i : 2 * i + 2]))
+        hyp_len.extend(iter(t.hyp_len[i:j]))
+        ref_len.extend(iter(t.ref_len[i * nref : j * nref]))
+        matches.extend(iter(t.matches[i * order : j * order]))
+        nearest.extend(iter(t.nearest[2 * i : 2 * j]))
+        at = end
     return SegmentTable(hyp_len, ref_len, matches, nearest, nref, order)
 
 

@@ -472,23 +472,29 @@ def _own(segments: Sequence[int], human_row: Sequence[float]) -> list[int]:
     return [i for i, h in zip(segments, human_row) if not math.isnan(h)]
 
 
+def _unrated(human_row: Sequence[float]) -> list[int]:
+    """The positions, among the study's segments, a system is not rated on."""
+    return list(itertools.compress(range(len(human_row)), map(math.isnan, human_row)))
+
+
 def _variant_scores(
     variant: AnyMetric,
     stats: SystemStatistics,
     segments: Sequence[int],
-    human: st.Matrix,
+    unrated: Sequence[Sequence[int]],
     own: Sequence[Sequence[int]],
     whole: bool,
 ) -> _Scores:
     """Each system's corpus score over its rated segments (``own``, of
     ``_own``), or over all of them (``whole``: WMT's protocol), and its
-    sentence scores on its rated ones (NaN elsewhere)."""
+    sentence scores on its rated ones (NaN at its ``unrated`` positions,
+    of ``_unrated``: found once a study, not once a variant)."""
     sign = _sign(variant)
     sentence = variant.sentence_variant()
     # the study's segments are sorted: all of them are the test set itself
     test_set = len(segments) == stats.segments
     system, sentences = [], []
-    for name, row, rows in zip(stats.systems, human, own):
+    for name, gaps, rows in zip(stats.systems, unrated, own):
         # the whole test set's sums are the store's (a study reads them all),
         # also where the system is rated on every segment of it
         every = whole or len(rows) == stats.segments
@@ -502,9 +508,8 @@ def _variant_scores(
         # by several)
         oriented = array("d", picked if sign == 1.0 else
                          map(operator.mul, itertools.repeat(sign), picked))  # fmt: skip
-        if len(rows) != len(segments):
-            for k in itertools.compress(range(len(row)), map(math.isnan, row)):
-                oriented[k] = st.nan
+        for k in gaps:
+            oriented[k] = st.nan
         sentences.append(oriented)
     return _Scores(system, sentences)
 
@@ -1155,13 +1160,14 @@ def run(
     human = [array("d", [hsign * _score(judged.scores[s][i]) for i in segments]) for s in names]
     human_system = [_mean_rated(row) for row in human]
     own = [_own(segments, row) for row in human]
+    unrated = [_unrated(row) for row in human]
     complete = all(len(rows) == len(segments) for rows in own)
     # WMT's protocol scores the metric on the whole test set: where every
     # system is rated on every segment, that is what the others do too
     whole = settings.segments == "wmt" and not complete
 
     def measure(v: AnyMetric) -> tuple[VariantResult, _Scores, _ItemValues]:
-        scores = _variant_scores(v, stats, segments, human, own, whole)
+        scores = _variant_scores(v, stats, segments, unrated, own, whole)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
         segment, epsilon, epsilons, items = _segment_statistics(
