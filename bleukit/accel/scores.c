@@ -501,13 +501,14 @@ static double smoothed_mean(const int64_t *match, const int64_t *ngrams, int ord
         }
     }
     if (eff == 0) return 0.0;
-    double logs[MAX_SCORE_ORDER];
-    for (int n = 0; n < eff; n++) {
-        /* a zero precision enters as sacrebleu's log floor, -9999999999:
-         * whatever the other terms, exp of the mean underflows to 0 */
+    /* a zero precision enters as sacrebleu's log floor, -9999999999:
+     * whatever the other terms, exp of the mean underflows to 0 (looked
+     * for before any logarithm: unsmoothed sentences of high orders nearly
+     * all have one) */
+    for (int n = 0; n < eff; n++)
         if (precision[n] == 0.0) return 0.0;
-        logs[n] = log(precision[n]);
-    }
+    double logs[MAX_SCORE_ORDER];
+    for (int n = 0; n < eff; n++) logs[n] = log(precision[n]);
     return exp(python_float_sum(logs, eff) / eff);
 }
 
