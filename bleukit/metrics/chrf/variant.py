@@ -177,7 +177,8 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
         reference stream where every segment has its reference, made a
         column at a time, by the engine's kernel (of a row type) or
         ``stream_rows`` (int64); else a segment at a time."""
-        if max(len(chars), len(words)) == 1:
+        one_stream = max(len(chars), len(words)) == 1
+        if one_stream:
             c = self.config
             # the counts as they are, read to this variant's orders
             parts = [(s.hyp_len, s.ref_len, s.matches, s.order, order)
@@ -186,8 +187,9 @@ class ChrfVariant(Metric[Triples, ChrfResult]):
             made = self.engine.triple_rows(parts)
             if made is not None:
                 return made
+        # (cut to this variant's orders only here: the kernel reads them)
         at_chars, at_words = self._at_orders(chars, words)
-        if max(len(chars), len(words)) == 1:
+        if one_stream:
             rows = stream_rows([*at_chars, *at_words])
             if rows is not None:
                 return rows
