@@ -110,11 +110,8 @@ static PyObject *table_rows(PyObject *self, PyObject *args) {
     /* the totals lie between the floor and the hypothesis length */
     int64_t lo = floor, hi = floor;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int64_t h = ints_at(&cols[0], i), r = ints_at(&cols[1], i * ref_width + ref_column);
-        lo = h < lo ? h : lo;
-        lo = r < lo ? r : lo;
-        hi = h > hi ? h : hi;
-        hi = r > hi ? r : hi;
+        widen_bounds(&cols[0], i, 1, &lo, &hi);
+        widen_bounds(&cols[1], i * ref_width + ref_column, 1, &lo, &hi);
         widen_bounds(&cols[2], i * match_width, order, &lo, &hi);
     }
     Py_ssize_t width = 2 + 2 * (Py_ssize_t)order;
@@ -155,9 +152,10 @@ static PyObject *triple_rows(PyObject *self, PyObject *args) {
     if (!parts) return NULL;
     Py_ssize_t nparts = PySequence_Fast_GET_SIZE(parts), got = 0, n = -1, width = 0;
     PyObject *result = NULL;
-    Ints *cols = calloc(3 * (size_t)(nparts ? nparts : 1), sizeof(Ints));
-    Py_ssize_t *mw = calloc(nparts ? nparts : 1, sizeof(Py_ssize_t));
-    int *orders = calloc(nparts ? nparts : 1, sizeof(int));
+    size_t room = nparts ? (size_t)nparts : 1;
+    Ints *cols = calloc(3 * room, sizeof(Ints));
+    Py_ssize_t *mw = calloc(room, sizeof(Py_ssize_t));
+    int *orders = calloc(room, sizeof(int));
     if (!cols || !mw || !orders) {
         PyErr_NoMemory();
         goto done;
