@@ -60,6 +60,29 @@ def test_intl(line, expected):
     assert tok("intl.v1", line) == expected
 
 
+def _check_intl_category(code):
+    """The kernel's table (built from every code point's UTF-32 bytes, a
+    byte column at a time) holds, per code point, the bits of the classes
+    the intl rules test: P 1, S 2, N 4, as the regex module sees them."""
+    import regex
+
+    char = chr(code)
+    expected = sum(bit for bit, prop in ((1, "P"), (2, "S"), (4, "N"))
+                   if regex.fullmatch(f"\\p{{{prop}}}", char))  # fmt: skip
+    assert TOKENIZERS.get("intl.v1").categories()[code] == expected
+
+
+@given(st.integers(0, 0x10FFFF))
+def test_intl_categories_are_the_regex_modules_properties(code):
+    _check_intl_category(code)
+
+
+@pytest.mark.parametrize("code", [0, 0x21, 0xFF, 0x100, 0x2030, 0xD7FF, 0xD800, 0xE000, 0xFFFF,
+                                  0x10000, 0x1F600, 0x10FFFF])  # fmt: skip
+def test_intl_categories_at_the_byte_boundaries(code):
+    _check_intl_category(code)
+
+
 def test_char_drops_whitespace_through_unicode_split():
     pre = make_preprocessor("char.v1", "unicode.v1", False)
     assert pre("ab c\u00a0d") == "abcd"  # joined: one-character tokens

@@ -448,6 +448,8 @@ class CompiledEngine(Engine):
         mode = _KERNEL_MODES[form.kind, form.ascii_split]
         kernel = accelerator()
         assert kernel is not None  # resolve_engine checked unavailable()
+        # made here, not in the threads: each would make its own table at first
+        extra = () if form.categories is None else (form.categories(),)
 
         def tokenized() -> Iterator[SegmentTable | tuple[str, RefBlock]]:
             for lo, chunk in zip(starts, chunks):
@@ -466,7 +468,6 @@ class CompiledEngine(Engine):
             if isinstance(item, SegmentTable):
                 return item
             block, chunk = item
-            extra = () if form.categories is None else (form.categories(),)
             arrays = kernel.block_stats(block, chunk.blocks, chunk.present, mode, order, *extra)
             hyp_len, ref_len, matches, nearest = (memoryview(a).cast("q") for a in arrays)
             return SegmentTable(hyp_len, ref_len, matches, nearest, len(chunk.blocks), order)

@@ -149,16 +149,18 @@ class TokenizerIntl:
     def categories(self) -> bytes:
         """One byte per code point: 1 for \\p{P}, 2 for \\p{S}, 4 for \\p{N},
         as the ``regex`` module (whose Unicode data the rules use) sees them."""
-        from array import array
-
         import regex
 
         table = bytearray(0x110000)
-        # every code point in one string, without a million one-character strings
-        codes = array("I", range(0x110000))
-        if sys.byteorder == "big":
-            codes.byteswap()
-        every = codes.tobytes().decode("utf-32-le", "surrogatepass")
+        # every code point in one string, without a million one-character
+        # strings or ints: its UTF-32-LE bytes laid out a byte column at a
+        # time (16 ms, where array("I", range(...)) took 41)
+        size = len(table)
+        codes = bytearray(4 * size)
+        codes[0::4] = bytes(range(256)) * (size // 256)
+        codes[1::4] = b"".join(bytes([b]) * 256 for b in range(256)) * (size // 65536)
+        codes[2::4] = b"".join(bytes([b]) * 65536 for b in range(size // 65536))
+        every = codes.decode("utf-32-le", "surrogatepass")
         for bit, prop in ((1, "P"), (2, "S"), (4, "N")):
             for m in regex.finditer(f"\\p{{{prop}}}", every):
                 table[m.start()] |= bit
