@@ -435,6 +435,26 @@ def test_perm_both_over_every_pair_recounts_each_trial(data):
                                         draws, meta_kernels(ENGINES.get("python")))[0])  # fmt: skip
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_pooled_p_values_of_several_pairs_are_each_pairs_own(data):
+    """Pairs tested together get the p-values each gets alone, where the
+    vectors leave out (NaN) other cells: a vector's pair counts per system
+    are shared between vectors only where they leave out the same cells."""
+    cell = st.sampled_from([0.0, 1.0, 2.0, 4.0, math.nan])
+    shape = st.lists(st.lists(cell, min_size=5, max_size=5), min_size=3, max_size=3)
+    vectors = [s.zscores(data.draw(shape)) for _ in range(3)]
+    human = data.draw(shape)
+    draws = Draws.from_seed(15, 30, data.draw(st.integers(0, 99)))
+    kernels = meta_kernels(ENGINES.get(data.draw(st.sampled_from(AVAILABLE))))
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    for statistic in ("kendall_like_system", "acc_eq_system"):
+        together = s.pooled_p_values(vectors, pairs, human, statistic, 0.0, draws, kernels)
+        alone = [s.pooled_p_values(vectors, [pair], human, statistic, 0.0, draws, kernels)[0]
+                 for pair in pairs]  # fmt: skip
+        assert list(map(repr, together)) == list(map(repr, alone)), statistic  # NaN too
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_pooled_statistics_of_a_grouping_share_their_weights(data):

@@ -1062,9 +1062,20 @@ def pooled_p_values(
     # acc_eq; a system without any has no value (b's, made once a variant)
     tau = statistic == "kendall_like_system"
     counted: dict[int, list[int]] = {}
+    # a vector's count of a group depends on the metric only through its
+    # unrated cells (NaN), the same for most variants: counted once for each
+    # group and set of them (a grid's tested variants took 3% of it)
+    known: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def count(metric: Sequence[float], g: int) -> int:
+        key = (g, tuple(itertools.compress(itertools.count(), map(math.isnan, metric))))
+        if key not in known:
+            known[key] = _counted_pairs(metric, flat_h[groups[g]], tau)
+        return known[key]
+
     for _, b in pairs:
         if b not in counted:
-            counted[b] = ([_counted_pairs(cells[b][cut], flat_h[cut], tau) for cut in groups]
+            counted[b] = ([count(cells[b][cut], g) for g, cut in enumerate(groups)]
                           if statistic.endswith("_system") else [])  # fmt: skip
     # one group, or groups of as many pairs: their sums add up; else each
     # group's sums weighed, from draws of its own
