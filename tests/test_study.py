@@ -269,37 +269,53 @@ def test_rated_segments_score_each_system_on_its_own(corpus):
     assert "acc_eq_none" in mine.intervals and "pearson" in mine.intervals
 
 
-@pytest.mark.parametrize(("variant", "streams"), [("BLEUw4", 1), ("TER", 2)])
-def test_rated_metric_p_values_by_brute_force(wmt, corpus, variant, streams):
+@pytest.mark.parametrize(
+    ("variants", "streams"),
+    [(["BLEUw4", "BLEUw4[smoothing=add-k.v1]", "BLEUw4[smoothing=exp.v1]"], 1), (["TER"], 2)],
+)
+def test_rated_metric_p_values_by_brute_force(wmt, corpus, variants, streams):
     """Each pair of systems' approximate randomization over the segments
     both are rated on (``--segments rated``): side A takes i's segments
     where the trial's bit is set and j's others, each side scored as a
     corpus of its lines, and the p-value is the share of trials whose
-    difference reaches the observed one. BLEU's statistics are rows of
-    integers; TER's against two references are not (an average length)."""
+    difference reaches the observed one. Variants of equal statistics
+    (BLEU's smoothings) are tested at once, each scoring the sums made once.
+    BLEU's statistics are rows of integers; TER's against two references
+    are not (an average length)."""
     hyps, refs = corpus
     refs = [*refs, wmt.lines("newstest2021.en-de", "ref.D")[:N]][:streams]
-    metric = bleukit.load_metric(variant)
+    metrics = [bleukit.load_metric(name) for name in variants]
     judgements = judged_apart(bleukit.load_metric("chrF"), *corpus)
     human = [[math.nan if x is None else x for x in judgements.scores[name]] for name, _ in hyps]
     pairs = s.pair_tests(human, s.Settings(trials=40, seed=3))
-    stats = collect([metric], hyps, refs)
-    assert (stats.columns(metric, SYSTEMS[0]).rows is None) == (streams == 2)
-    p = s.rated_metric_p_values(metric, stats, range(N), pairs)
-    sign = 1 if metric.higher_is_better else -1
+    stats = collect(metrics, hyps, refs)
+    assert (stats.columns(metrics[0], SYSTEMS[0]).rows is None) == (streams == 2)
+    tested = s.rated_metric_p_values(metrics, stats, range(N), pairs)
+    for metric, p in zip(metrics, tested):
+        sign = 1 if metric.higher_is_better else -1
 
-    def score(lines, rows):
-        return sign * metric.corpus_score(lines, [[r[k] for k in rows] for r in refs]).score
+        def score(lines, rows, metric=metric, sign=sign):
+            return sign * metric.corpus_score(lines, [[r[k] for k in rows] for r in refs]).score
 
-    for (i, j), (both, draws) in pairs.items():
-        a, b = hyps[i][1], hyps[j][1]
-        observed = score([a[k] for k in both], both) - score([b[k] for k in both], both)
-        deltas = []
-        for sel, _ in randomization_selections(draws):
-            side_a = [a[k] if x else b[k] for k, x in zip(both, sel)]
-            side_b = [b[k] if x else a[k] for k, x in zip(both, sel)]
-            deltas.append(score(side_a, both) - score(side_b, both))
-        assert p[i][j] == sum(d >= observed for d in deltas) / draws.count, (i, j)
+        for (i, j), (both, draws) in pairs.items():
+            a, b = hyps[i][1], hyps[j][1]
+            observed = score([a[k] for k in both], both) - score([b[k] for k in both], both)
+            deltas = []
+            for sel, _ in randomization_selections(draws):
+                side_a = [a[k] if x else b[k] for k, x in zip(both, sel)]
+                side_b = [b[k] if x else a[k] for k, x in zip(both, sel)]
+                deltas.append(score(side_a, both) - score(side_b, both))
+            assert p[i][j] == sum(d >= observed for d in deltas) / draws.count, (metric.name, i, j)
+    if len(tested) > 1:  # add-k's p-values are its own (a pair's, at least)
+        assert repr(tested[0]) != repr(tested[1])
+
+
+def test_rated_metric_p_values_refuse_variants_of_other_statistics(corpus):
+    hyps, refs = corpus
+    metrics = [bleukit.load_metric("BLEUw4"), bleukit.load_metric("BLEUw4[max_order=3]")]
+    stats = collect(metrics, hyps, refs)
+    with pytest.raises(AssertionError):
+        s.rated_metric_p_values(metrics, stats, range(N), {})
 
 
 def test_rated_segments_of_fully_rated_systems_are_the_common_ones(corpus):

@@ -260,3 +260,37 @@ def test_chrf_variants_of_one_tokenization_share_one_count(corpus):
             own, _ = v.segment_stats(hyps, refs)
             assert list(stats.segment_stats(v, name)) == own, v.name
             assert stats.total(v, name) == sums.total(v, name) == v.corpus_stats(hyps, refs)[0]
+
+
+#: BLEU variants, some of equal statistics (``Metric.statistics_key``)
+KEYED = [bleukit.load_metric(n) for n in (
+    "BLEUw4", "BLEUw4[smoothing=exp.v1]", "BLEUw4[smoothing=add-k.v1,effective_order=true]",
+    "BLEUw4[max_order=3]", "BLEUw4[ref_length=shortest.v1]", "BLEUw4[totals=at-least-one]",
+    "BLEUw4[lowercase=true]",
+)]  # fmt: skip
+
+
+def test_statistics_keys_part_bleu_variants_by_what_their_statistics_read():
+    keys = [v.statistics_key() for v in KEYED]
+    assert keys[0] == keys[1] == keys[2]
+    assert len(set(keys)) == len(KEYED) - 2
+    chrf = bleukit.load_metric("chrF")
+    assert chrf.statistics_key() == chrf.fingerprint  # the default: the whole variant
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora())
+def test_variants_of_equal_statistics_keys_have_equal_columns(corpus):
+    """What a study makes once for variants of one key (their columns, and
+    so every sum of them) is what each would make itself."""
+    systems, refs, bounds = corpus
+    names = [f"s{i}" for i in range(len(systems))]
+    stats = collect_chunks(KEYED, names, _chunks(systems, refs, bounds))
+    for v in KEYED:
+        for w in KEYED:
+            if v.statistics_key() != w.statistics_key():
+                continue
+            for name in names:
+                a, b = stats.columns(v, name), stats.columns(w, name)
+                assert a.width == b.width and list(a.cols) == list(b.cols)
+                assert a.to_stats(a.total()) == b.to_stats(b.total()) == stats.total(w, name)

@@ -671,30 +671,25 @@ def human_p_values(human: st.Matrix, draws: Draws, kernels: MetaKernels) -> list
     return _permutation_p_values(totals, sides)
 
 
-def metric_p_values(
-    variant: AnyMetric, cols: Sequence[Columns], system: Sequence[float], draws: Draws
-) -> list[list[float]]:
-    """The same test of corpus scores by approximate randomization, the
-    same draws. Side A of a trial of systems i and j takes i's selected
-    segments and j's others: per system, its selected and unselected sums
-    are summed once (the kernels' ``split_sums``), and each pair's sides are
-    sums of those (``score_sums``)."""
-    return _split_p_values(variant, cols, system, _splits(variant, cols, draws))
-
-
 #: per system, its selected segments' sums and its others', trial after
 #: trial (``MetaKernels.split_sums``)
 _Split = tuple[Sequence[RefLength], Sequence[RefLength]]
 
 
 def _splits(variant: AnyMetric, cols: Sequence[Columns], draws: Draws) -> list[_Split]:
+    """Each system's ``split_sums`` of its columns over ``draws``."""
     kernels = meta_kernels(variant.engine)
     return [kernels.split_sums(c, draws) for c in cols]
 
 
-def _split_p_values(
+def metric_p_values(
     variant: AnyMetric, cols: Sequence[Columns], system: Sequence[float], split: list[_Split]
 ) -> list[list[float]]:
+    """The same test of corpus scores by approximate randomization, the
+    same draws. Side A of a trial of systems i and j takes i's selected
+    segments and j's others: per system, its selected and unselected sums
+    are summed once (``split``, of ``_splits``), and each pair's sides are
+    sums of those (``score_sums``)."""
     sign = _sign(variant)
     selected, others = [s for s, _ in split], [r for _, r in split]
 
@@ -749,33 +744,78 @@ def rated_human_p_values(
 
 
 def rated_metric_p_values(
-    variant: AnyMetric, stats: SystemStatistics, segments: Sequence[int], pairs: _PairTests
-) -> list[list[float]]:
+    variants: Sequence[AnyMetric],
+    stats: SystemStatistics,
+    segments: Sequence[int],
+    pairs: _PairTests,
+) -> list[list[list[float]]]:
     """``metric_p_values`` of each pair of systems: its corpus scores and
-    approximate randomization over its ``pair_tests`` segments."""
-    sign = _sign(variant)
+    approximate randomization over its ``pair_tests`` segments; per variant
+    of ``variants``, all of equal statistics (``Metric.statistics_key``),
+    whose columns and trials' sums are made once for them all, a pair at a
+    time."""
+    first = variants[0]
+    assert all(v.statistics_key() == first.statistics_key() for v in variants)
     names, n = stats.systems, len(stats.systems)
-    p = [[st.nan] * n for _ in range(n)]
+    out = [[[st.nan] * n for _ in range(n)] for _ in variants]
     for (i, j), (both, draws) in pairs.items():
         rows = [segments[k] for k in both]
-        cols = [stats.columns_of(variant, names[x], rows) for x in (i, j)]
-        split = _splits(variant, cols, draws)
+        cols = [stats.columns_of(first, names[x], rows) for x in (i, j)]
+        split = _splits(first, cols, draws)
         # the columns' sums are the subtotals (``StatisticsStore.subtotal``)
-        scores = [sign * variant.score_stats(c.to_stats(_split_total(c, s)), stats.nrefs).score
-                  for c, s in zip(cols, split)]  # fmt: skip
-        p[i][j] = _split_p_values(variant, cols, scores, split)[0][1]
-    return p
+        totals = [c.to_stats(_split_total(c, s)) for c, s in zip(cols, split)]
+        for variant, p in zip(variants, out):
+            sign = _sign(variant)
+            scores = [sign * variant.score_stats(t, stats.nrefs).score for t in totals]
+            p[i][j] = metric_p_values(variant, cols, scores, split)[0][1]
+    return out
+
+
+class _Shared:
+    """What tested variants of equal statistics (``Metric.statistics_key``:
+    a BLEU grid's variants that differ in their smoothing alone) make alike:
+    their columns, their bootstrap resamples' sums and their trials' sums,
+    made for the first and kept for the others. ``run`` tests the variants
+    grouped by key, so one key's are held at a time."""
+
+    def __init__(self) -> None:
+        self._key: object = self
+        self._made: dict[str, Any] = {}
+
+    def get(self, key: object, what: str, make: Callable[..., Any], *args: Any) -> Any:
+        """``make(*args)``, made once for a key: the key's ``what``."""
+        if key != self._key:
+            self._key, self._made = key, {}
+        if what not in self._made:
+            self._made[what] = make(*args)
+        return self._made[what]
+
+
+def _bootstrap_sums(
+    variant: AnyMetric, columns: Sequence[Columns], draws: Draws
+) -> list[Sequence[RefLength]]:
+    """Per system, its columns' sums in each bootstrap resample."""
+    return list(variant.engine.bootstrap_rows(columns, draws))
+
+
+def _by_statistics(variants: Sequence[AnyMetric], tested: Sequence[int]) -> list[list[int]]:
+    """The tested variants grouped by ``Metric.statistics_key``, in the
+    order of each group's first."""
+    groups: dict[Any, list[int]] = {}
+    for k in tested:
+        groups.setdefault(variants[k].statistics_key(), []).append(k)
+    return list(groups.values())
 
 
 def _intervals(
     variant: AnyMetric,
     columns: Sequence[Columns],
+    sums: Sequence[Sequence[RefLength]],
     human_system: Sequence[Sequence[float]],
     item_values: _ItemValues,
     matrices: tuple[st.Matrix, st.Matrix],
     epsilons: dict[str, float],
     resamples: _Resamples,
-    draws: Draws,
     settings: Settings,
 ) -> dict[str, tuple[float, float]]:
     """Percentile intervals of the system-level statistics and of the
@@ -783,13 +823,11 @@ def _intervals(
     acc_eq at the epsilon calibrated on all the data (``epsilons``: of the
     groupings none and system that were); grouped by system or not at all,
     from the resampled matrices' (metric, human) pair counts
-    (``MetaKernels.resampled_pair_rows``)."""
+    (``MetaKernels.resampled_pair_rows``). ``sums``: per system, its
+    columns' sums in each resample (``Engine.bootstrap_rows``)."""
     sign = _sign(variant)
     kernels = meta_kernels(variant.engine)
-    per_system = [
-        [sign * x for x in variant.score_sums(c, rows)]
-        for c, rows in zip(columns, variant.engine.bootstrap_rows(columns, draws))
-    ]
+    per_system = [[sign * x for x in variant.score_sums(c, rows)] for c, rows in zip(columns, sums)]
     # each resample's systems in a row (a resample without a rated segment
     # of some system has no value)
     metric = array("d", itertools.chain.from_iterable(zip(*per_system, strict=True)))
@@ -1245,34 +1283,45 @@ def run(
         human_p = (human_p_values(human, perm, kernels) if complete
                    else rated_human_p_values(human, pairs, kernels))  # fmt: skip
     results = list(points)
-    for k in tested:
-        v, point = variants[k], points[k]
-        if k not in kept:
-            _, kept[k], item_values[k] = measure(v)
-        scores = kept[k]
-        columns = _columns(v, stats, segments, human, whole) if perm or boot else []
-        system = dict(point.system)
-        if perm and human_p is not None:
-            if settings.spa == "segments":
-                # the metric's segment scores tested as the humans' are
-                sentences = scores.sentences
-                p_values = (human_p_values(sentences, perm, kernels) if complete
-                            else rated_human_p_values(sentences, pairs, kernels))  # fmt: skip
-            elif complete or whole:
-                # the metric's test on the segments its scores come from
-                p_values = metric_p_values(v, columns, scores.system, perm)
-            else:
-                p_values = rated_metric_p_values(v, stats, segments, pairs)
-            system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
-        intervals = {}
-        if boot:
-            intervals = _intervals(v, columns, human_boot, item_values[k],
-                                   (scores.sentences, human), point.epsilons, resamples,
-                                   boot, settings)  # fmt: skip
-        curve = fit(system_pairs(point.system_scores, human_system), judged.source)
-        results[k] = replace(point, system=system, intervals=intervals, delta=curve)
-        stats.release_columns(v)  # the whole test set's columns (``_columns``)
-        advance()
+    shared = _Shared()
+    rated_p: dict[int, list[list[float]]] = {}
+    for group in _by_statistics(variants, tested):
+        key = variants[group[0]].statistics_key()
+        if perm and human_p is not None and settings.spa != "segments" and not (complete or whole):
+            # each pair's columns and trials made once for the group
+            tests = rated_metric_p_values([variants[k] for k in group], stats, segments, pairs)
+            rated_p = dict(zip(group, tests))
+        for k in group:
+            v, point = variants[k], points[k]
+            if k not in kept:
+                _, kept[k], item_values[k] = measure(v)
+            scores = kept[k]
+            columns = (shared.get(key, "columns", _columns, v, stats, segments, human, whole)
+                       if perm or boot else [])  # fmt: skip
+            system = dict(point.system)
+            if perm and human_p is not None:
+                if settings.spa == "segments":
+                    # the metric's segment scores tested as the humans' are
+                    sentences = scores.sentences
+                    p_values = (human_p_values(sentences, perm, kernels) if complete
+                                else rated_human_p_values(sentences, pairs, kernels))  # fmt: skip
+                elif complete or whole:
+                    # the metric's test on the segments its scores come from
+                    split = shared.get(key, "splits", _splits, v, columns, perm)
+                    p_values = metric_p_values(v, columns, scores.system, split)
+                else:
+                    p_values = rated_p.pop(k)
+                system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
+            intervals = {}
+            if boot:
+                sums = shared.get(key, "resamples", _bootstrap_sums, v, columns, boot)
+                intervals = _intervals(v, columns, sums, human_boot, item_values[k],
+                                       (scores.sentences, human), point.epsilons, resamples,
+                                       settings)  # fmt: skip
+            curve = fit(system_pairs(point.system_scores, human_system), judged.source)
+            results[k] = replace(point, system=system, intervals=intervals, delta=curve)
+            stats.release_columns(v)  # the whole test set's columns (``_columns``)
+            advance()
 
     significance = []
     if settings.trials and len(tested) > 1:

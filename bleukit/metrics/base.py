@@ -29,7 +29,7 @@ import functools
 import re
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..core.errors import ConfigError, InputError
@@ -460,6 +460,13 @@ class Metric(ABC, Generic[S, R]):
     @abstractmethod
     def store_key(self) -> tuple[object, ...]:
         """Metrics with equal keys share one statistics store."""
+
+    def statistics_key(self) -> Hashable:
+        """What this variant's per-segment statistics depend on, as
+        resampling rows (``row``, ``from_row``): variants of equal keys
+        have the same rows, and the same sums of any of them (a resample's,
+        a trial's), whatever scores them. By default the whole variant."""
+        return self.fingerprint
 
     @abstractmethod
     def new_store(

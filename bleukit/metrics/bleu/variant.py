@@ -10,7 +10,7 @@ corpora and sentences.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, overload
 
@@ -376,6 +376,13 @@ class Variant(Metric[Stats, BleuResult]):
     def store_key(self) -> tuple[object, ...]:
         # variants of one tokenization read their statistics from one table
         return ("bleu", *self.reference_key())
+
+    def statistics_key(self) -> Hashable:
+        # a segment's Stats are read from the store's tables at this order,
+        # with these reference lengths and totals (``stats_from_tables``);
+        # the smoothing, weights and the rest only score them
+        c = self.config
+        return (*self.store_key(), self.stat_order, c.ref_length, c.totals)
 
     def new_store(
         self, metrics: Sequence[Any], systems: int, per_segment: bool
