@@ -54,7 +54,7 @@ import math
 import operator
 from array import array
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -771,24 +771,20 @@ def rated_metric_p_values(
     return out
 
 
-class _Shared:
-    """What tested variants of equal statistics (``Metric.statistics_key``:
-    a BLEU grid's variants that differ in their smoothing alone) make alike:
-    their columns, their bootstrap resamples' sums and their trials' sums,
-    made for the first and kept for the others. ``run`` tests the variants
-    grouped by key, so one key's are held at a time."""
-
-    def __init__(self) -> None:
-        self._key: object = self
-        self._made: dict[str, Any] = {}
-
-    def get(self, key: object, what: str, make: Callable[..., Any], *args: Any) -> Any:
-        """``make(*args)``, made once for a key: the key's ``what``."""
-        if key != self._key:
-            self._key, self._made = key, {}
-        if what not in self._made:
-            self._made[what] = make(*args)
-        return self._made[what]
+def _once(made: dict[str, Any] | None, what: str, make: Callable[..., Any], *args: Any) -> Any:
+    """``made[what]``, made as ``make(*args)`` the first time: what tested
+    variants of equal statistics (``Metric.statistics_key``: a BLEU grid's
+    variants that differ in their smoothing alone) make alike, their
+    columns, their bootstrap resamples' sums and their trials' sums, made
+    for the first of them and kept for the others (``run`` tests them
+    grouped, each group's kept until the group is done). ``made`` None: a
+    group of one variant, which keeps nothing (a grid's trials' sums, held
+    beside its resamples', took 10 MB more at the peak)."""
+    if made is None:
+        return make(*args)
+    if what not in made:
+        made[what] = make(*args)
+    return made[what]
 
 
 def _bootstrap_sums(
@@ -810,7 +806,7 @@ def _by_statistics(variants: Sequence[AnyMetric], tested: Sequence[int]) -> list
 def _intervals(
     variant: AnyMetric,
     columns: Sequence[Columns],
-    sums: Sequence[Sequence[RefLength]],
+    sums: Iterable[Sequence[RefLength]],
     human_system: Sequence[Sequence[float]],
     item_values: _ItemValues,
     matrices: tuple[st.Matrix, st.Matrix],
@@ -1283,10 +1279,9 @@ def run(
         human_p = (human_p_values(human, perm, kernels) if complete
                    else rated_human_p_values(human, pairs, kernels))  # fmt: skip
     results = list(points)
-    shared = _Shared()
     rated_p: dict[int, list[list[float]]] = {}
     for group in _by_statistics(variants, tested):
-        key = variants[group[0]].statistics_key()
+        made: dict[str, Any] | None = {} if len(group) > 1 else None
         if perm and human_p is not None and settings.spa != "segments" and not (complete or whole):
             # each pair's columns and trials made once for the group
             tests = rated_metric_p_values([variants[k] for k in group], stats, segments, pairs)
@@ -1296,7 +1291,7 @@ def run(
             if k not in kept:
                 _, kept[k], item_values[k] = measure(v)
             scores = kept[k]
-            columns = (shared.get(key, "columns", _columns, v, stats, segments, human, whole)
+            columns = (_once(made, "columns", _columns, v, stats, segments, human, whole)
                        if perm or boot else [])  # fmt: skip
             system = dict(point.system)
             if perm and human_p is not None:
@@ -1307,14 +1302,19 @@ def run(
                                 else rated_human_p_values(sentences, pairs, kernels))  # fmt: skip
                 elif complete or whole:
                     # the metric's test on the segments its scores come from
-                    split = shared.get(key, "splits", _splits, v, columns, perm)
+                    # (not held past the test where they are not kept)
+                    split = _once(made, "splits", _splits, v, columns, perm)
                     p_values = metric_p_values(v, columns, scores.system, split)
+                    del split
                 else:
                     p_values = rated_p.pop(k)
                 system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
             intervals = {}
             if boot:
-                sums = shared.get(key, "resamples", _bootstrap_sums, v, columns, boot)
+                # (one system's at a time where they are not kept: a
+                # system's are 1,000 lists of ints)
+                sums = (v.engine.bootstrap_rows(columns, boot) if made is None else
+                        _once(made, "resamples", _bootstrap_sums, v, columns, boot))  # fmt: skip
                 intervals = _intervals(v, columns, sums, human_boot, item_values[k],
                                        (scores.sentences, human), point.epsilons, resamples,
                                        settings)  # fmt: skip
@@ -1322,6 +1322,7 @@ def run(
             results[k] = replace(point, system=system, intervals=intervals, delta=curve)
             stats.release_columns(v)  # the whole test set's columns (``_columns``)
             advance()
+        made = None  # the group's columns and sums, freed before the next group's
 
     significance = []
     if settings.trials and len(tested) > 1:
