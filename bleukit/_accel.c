@@ -177,6 +177,12 @@ static PyMethodDef methods[] = {
      "bleukit.core.smoothing.SacrebleuSmoothing: n float64; with parts, n x (order + 2)\n"
      "float64: the score, the brevity penalty and the order precisions (0-100), as\n"
      "bleukit.metrics.bleu.score.compute_bleu_many makes them."},
+    {"sentence_bleu_orders", sentence_bleu_orders, METH_VARARGS,
+     "sentence_bleu_orders(hyp_len, matches, nearest, width, orders, column, at_least_one,\n"
+     "                     method, k, effective_order) -> bytes\n\n"
+     "sentence_bleu at each of several orders (orders: int32, each 1..width) in one\n"
+     "pass, the precisions and their logarithms shared: per order, n float64, the\n"
+     "orders one after the other, each bit for bit sentence_bleu's at that order."},
     {"bleu_rows", bleu_rows, METH_VARARGS,
      "bleu_rows(rows, other, stat_order, order, method, k, effective_order) -> bytes\n\n"
      "BLEU of each row of summed statistics (int64: hypothesis and reference length,\n"

@@ -50,6 +50,19 @@ def sentence_bleu(
     parts: bool = False,
     /,
 ) -> bytes: ...
+def sentence_bleu_orders(
+    hyp_len: Buffer,
+    matches: Buffer,
+    nearest: Buffer,
+    width: int,
+    orders: Buffer,
+    column: int,
+    at_least_one: bool,
+    method: int,
+    k: float,
+    effective_order: bool,
+    /,
+) -> bytes: ...
 def bleu_rows(
     rows: Buffer,
     other: Buffer | None,

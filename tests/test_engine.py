@@ -840,24 +840,34 @@ def test_group_sums_refuse_groups_out_of_range():
     assert group_sums(cols, bytes([0, 2, 2]), 3)[2] == [2, 2, 2, 0, 2, 2]
 
 
-@needs_accel
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
+#: a variant's settings (``configs``), sacrebleu's smoothing, effective
+#: order and smoothing value, and chunks of text (``_sentence_fields``)
+SENTENCE_SETTINGS = (
     configs(),
     st.sampled_from(["none.v1", "floor.v1", "add-k.v1", "exp.v1"]),
     st.booleans(),
     st.sampled_from([None, 0.0, 0.1, 1.0, 3.5]),
     st.lists(corpora(), min_size=1, max_size=3),
 )
+
+
+def _sentence_fields(over, smoothing, effective, value):
+    fields = {**over, "smoothing": smoothing, "effective_order": effective}
+    if value is not None and smoothing in ("floor.v1", "add-k.v1"):
+        fields["smoothing_value"] = value
+    return fields
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(*SENTENCE_SETTINGS)
 def test_compiled_sentence_scores_equal_the_reference_bit_for_bit(
     over, smoothing, effective, value, chunks
 ):
     """Engine.sentence_values in C (sacrebleu's smoothings, uniform weights)
     gives the reference's floats exactly, under every reference-length
     policy and totals rule (average: the reference's path), across tables."""
-    fields = {**over, "smoothing": smoothing, "effective_order": effective}
-    if value is not None and smoothing in ("floor.v1", "add-k.v1"):
-        fields["smoothing_value"] = value
+    fields = _sentence_fields(over, smoothing, effective, value)
     c, py = _variant("c", **fields), _variant("python", **fields)
     tables = [t for hyps, refs in chunks for t in c.tables(hyps, refs)]
     expected = py.score_values(py.stats_from_tables(tables))
@@ -868,6 +878,51 @@ def test_compiled_sentence_scores_equal_the_reference_bit_for_bit(
     for hyps, refs in chunks:
         made, reference = c.sentence_scores(hyps, refs), py.sentence_scores(hyps, refs)
         assert [repr(r.to_dict()) for r in made] == [repr(r.to_dict()) for r in reference]
+
+
+@needs_accel
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(*SENTENCE_SETTINGS, st.data())
+def test_sentence_scores_at_several_orders_are_each_orders_own(
+    over, smoothing, effective, value, chunks, data
+):
+    """Engine.sentence_values_orders (in C: one pass of sentence_bleu_orders
+    for every order, the logarithms' running sum shared) gives each order's
+    ``sentence_values`` bit for bit, on the tables of the highest order; a
+    rule of another smoothing among them takes the reference's path."""
+    fields = _sentence_fields(over, smoothing, effective, value)
+    top = over["max_order"]
+    orders = data.draw(st.lists(st.integers(1, top), min_size=1, max_size=6))
+    made = {"c": _variant("c", **fields), "python": _variant("python", **fields)}
+    tables = [t for hyps, refs in chunks for t in made["c"].tables(hyps, refs)]
+    for name, variant in made.items():
+        engine = ENGINES.get(name)
+        rules = [(o, _variant(name, **{**fields, "max_order": o})._rule) for o in orders]
+        expected = [engine.sentence_values(tables, variant._ref_length, variant._at_least_one,
+                                           o, rule) for o, rule in rules]  # fmt: skip
+        got = engine.sentence_values_orders(
+            iter(tables), variant._ref_length, variant._at_least_one, rules
+        )
+        assert got == expected, name
+        other = "nltk-method4.v1" if smoothing != "nltk-method4.v1" else "none.v1"
+        plain = {k: v for k, v in fields.items() if k != "smoothing_value"}
+        mixed = [*rules, (top, _variant(name, **{**plain, "smoothing": other})._rule)]
+        some = engine.sentence_values_orders(
+            tables, variant._ref_length, variant._at_least_one, mixed
+        )
+        assert some[: len(rules)] == expected
+
+
+@needs_accel
+def test_sentence_bleu_orders_refuses_bad_orders():
+    table = (array("q", [3]), array("q", [1, 1, 0, 0]), array("q", [3, 3]))
+    for orders in (array("i"), array("i", [0]), array("i", [5]), b"\x01\x00\x00"):
+        with pytest.raises(ValueError, match="int32 orders each 1..width"):
+            ACCEL.sentence_bleu_orders(*table, 4, orders, 0, False, 3, 0.0, False)
+    raw = ACCEL.sentence_bleu_orders(*table, 4, array("i", [2, 1]), 0, False, 3, 0.0, False)
+    for j, order in enumerate((2, 1)):
+        one = ACCEL.sentence_bleu(*table, 4, order, 0, False, 3, 0.0, False)
+        assert raw[8 * j : 8 * (j + 1)] == one
 
 
 @pytest.mark.parametrize("engine", AVAILABLE)

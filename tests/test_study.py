@@ -318,6 +318,29 @@ def test_rated_metric_p_values_refuse_variants_of_other_statistics(corpus):
         s.rated_metric_p_values(metrics, stats, range(N), {})
 
 
+def test_a_measuring_pass_makes_a_batchs_sentence_scores_once(corpus):
+    """A grid's sentence scores of one batch (BLEU of one smoothing at
+    several orders) are made together for a system and handed out as often
+    as the pass asks for them (two variants of one sentence variant here),
+    each equal to the store's own; none is left when the pass is done."""
+    hyps, refs = corpus
+    names = ["BLEUw2", "BLEUw3", "BLEUw4", "BLEUw4[smoothing=floor.v1]", "chrF", "BLEUw3"]
+    variants = [bleukit.load_metric(n) for n in names]
+    stats = collect(variants, hyps, refs)
+    batched = s._Sentences(stats, variants)
+    asked = []
+    original = stats.sentence_values_many
+    stats.sentence_values_many = lambda vs, name: asked.append(len(vs)) or original(vs, name)
+    for v in variants:
+        sentence = v.sentence_variant()
+        for name, _ in hyps:
+            assert list(batched.values(sentence, name)) == stats.sentence_values(sentence, name)
+    # one batch of three orders per system (exp smoothing and effective
+    # order: BLEUw2-4's and the floor variant's own sentence variants)
+    assert asked == [3] * len(hyps)
+    assert batched._made == {}
+
+
 def test_rated_segments_of_fully_rated_systems_are_the_common_ones(corpus):
     chrf, bleu = bleukit.load_metric("chrF"), bleukit.load_metric("BLEUw4")
     judgements = judged_by(chrf, *corpus)

@@ -294,3 +294,35 @@ def test_variants_of_equal_statistics_keys_have_equal_columns(corpus):
                 a, b = stats.columns(v, name), stats.columns(w, name)
                 assert a.width == b.width and list(a.cols) == list(b.cols)
                 assert a.to_stats(a.total()) == b.to_stats(b.total()) == stats.total(w, name)
+
+
+#: sentence variants of one tokenization and smoothing at several orders:
+#: one ``sentence_batch_key``
+BATCH = [bleukit.load_metric(f"BLEUw4[max_order={o},smoothing=exp.v1]") for o in (2, 4, 3, 4)]
+
+
+def test_sentence_batch_keys_join_orders_of_one_rule():
+    keys = {v.sentence_batch_key() for v in BATCH}
+    assert len(keys) == 1
+    for other in ("BLEUw4[smoothing=exp.v1,effective_order=true]", "BLEUw4[smoothing=none.v1]",
+                  "BLEUw4[smoothing=exp.v1,ref_length=shortest.v1]",
+                  "BLEUw4[smoothing=exp.v1,lowercase=true]"):  # fmt: skip
+        assert bleukit.load_metric(other).sentence_batch_key() not in keys, other
+    weighed = bleukit.load_metric("BLEUw4", weights=[0.4, 0.3, 0.2, 0.1])
+    assert weighed.sentence_batch_key() == weighed.fingerprint  # no kernel: alone
+    chrf = bleukit.load_metric("chrF")
+    assert chrf.sentence_batch_key() == chrf.fingerprint
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora())
+def test_sentence_values_of_a_batch_are_each_variants_own(corpus):
+    systems, refs, bounds = corpus
+    names = [f"s{i}" for i in range(len(systems))]
+    stats = collect_chunks(BATCH, names, _chunks(systems, refs, bounds))
+    for name in names:
+        together = stats.sentence_values_many(BATCH, name)
+        assert together == [stats.sentence_values(v, name) for v in BATCH]
+    chrf = bleukit.load_metric("chrF")
+    with pytest.raises(InputError, match="2 sentence batch keys"):
+        stats.sentence_values_many([BATCH[0], chrf], names[0])

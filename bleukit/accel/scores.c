@@ -683,6 +683,144 @@ static void summed_close(SummedRows *r) {
     if (r->two) PyBuffer_Release(&r->second);
 }
 
+/* Each order's score of one segment, as bleu_of gives it at that order
+ * (orders: norders of them, each 1..top; means: norders float64): the
+ * precisions and the running sum of their logarithms are shared from one
+ * order to the next, as smoothed_mean makes them at each (a grid's
+ * sentence scores at orders 2 to 18 take 18 logarithms a segment, not
+ * 170). python_float_sum's state after each term gives every prefix's sum. */
+static void bleu_of_orders(int64_t hyp, int64_t ref, const int64_t *match, const int64_t *ngrams,
+                           int top, const int32_t *orders, Py_ssize_t norders, int method,
+                           double k, int effective, double *scores, Py_ssize_t stride) {
+    double precision[MAX_SCORE_ORDER], sums[MAX_SCORE_ORDER + 1];
+    /* the first order with a match (sacrebleu #141 below it), the first
+     * whose n-grams are none (smoothed_mean's loop stops there), and the
+     * first zero precision before that (or that stop) */
+    int first_match = top, stop = top, zero = top;
+    for (int n = 0; n < top; n++)
+        if (match[n] != 0) {
+            first_match = n;
+            break;
+        }
+    double smooth = 1.0;
+    for (int n = 0; n < top; n++) {
+        double correct = (double)match[n], total = (double)ngrams[n];
+        if (method == SMOOTH_ADD_K && n >= 1) {
+            correct += k;
+            total += k;
+        }
+        if (total == 0.0) {
+            stop = n;
+            break;
+        }
+        precision[n] = 0.0;
+        if (correct == 0.0) {
+            if (method == SMOOTH_EXP) {
+                smooth *= 2;
+                precision[n] = 100.0 / (smooth * total);
+            } else if (method == SMOOTH_FLOOR) {
+                precision[n] = 100.0 * k / total;
+            }
+        } else {
+            precision[n] = 100.0 * correct / total;
+        }
+    }
+    for (int n = 0; n < stop; n++)
+        if (precision[n] == 0.0) {
+            zero = n;
+            break;
+        }
+    if (zero > stop) zero = stop;
+    /* sums[e]: python_float_sum of the first e logarithms, for e <= zero */
+    double running = 0.0, penalty = -1.0;
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+#endif
+    sums[0] = 0.0;
+    for (int n = 0; n < zero; n++) {
+        double x = log(precision[n]);
+        if (n == 0) {
+            running = x;
+        } else {
+#if PY_VERSION_HEX >= 0x030C0000
+            double t = running + x;
+            if (fabs(running) >= fabs(x))
+                c += (running - t) + x;
+            else
+                c += (x - t) + running;
+            running = t;
+#else
+            running += x;
+#endif
+        }
+#if PY_VERSION_HEX >= 0x030C0000
+        sums[n + 1] = c != 0.0 && isfinite(c) ? running + c : running;
+#else
+        sums[n + 1] = running;
+#endif
+    }
+    for (Py_ssize_t j = 0; j < norders; j++) {
+        int order = orders[j];
+        int eff = effective ? (stop < order ? stop : order) : order;
+        double mean = 0.0;
+        if (first_match < order && eff > 0 && zero >= eff) mean = exp(sums[eff] / eff);
+        if (mean != 0.0 && penalty < 0.0) penalty = brevity_penalty(hyp, ref);
+        scores[j * stride] = mean == 0.0 ? 0.0 : penalty * mean;
+    }
+}
+
+static PyObject *sentence_bleu_orders(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *objs[3];
+    Py_buffer views[3], obuf;
+    int sizes[3], got = 0;
+    Py_ssize_t width;
+    int column, at_least_one, method, effective;
+    double k;
+    if (!PyArg_ParseTuple(args, "OOOny*ipidp", &objs[0], &objs[1], &objs[2], &width, &obuf,
+                          &column, &at_least_one, &method, &k, &effective))
+        return NULL;
+    PyObject *result = NULL;
+    const int32_t *orders = obuf.buf;
+    Py_ssize_t norders = obuf.len / (Py_ssize_t)sizeof(int32_t);
+    int top = 0, bad = obuf.len != norders * (Py_ssize_t)sizeof(int32_t) || norders < 1;
+    for (Py_ssize_t j = 0; j < norders && !bad; j++) {
+        bad = orders[j] < 1 || orders[j] > MAX_SCORE_ORDER || orders[j] > width;
+        if (orders[j] > top) top = orders[j];
+    }
+    for (; got < 3 && !bad; got++)
+        if (signed_ints(objs[got], &views[got], &sizes[got], "sentence_bleu_orders") < 0)
+            goto done;
+    Py_ssize_t n = bad ? 0 : views[0].len / sizes[0];
+    if (bad || views[1].len != n * width * sizes[1] || views[2].len != 2 * n * sizes[2] ||
+        column < 0 || column > 1 || method < 0 || method >= SMOOTH_COUNT) {
+        PyErr_SetString(PyExc_ValueError,
+                        "sentence_bleu_orders: hyp_len n, matches n x width and nearest n x 2 "
+                        "integers, int32 orders each 1..width, a column 0 or 1 and a known "
+                        "method");
+        goto done;
+    }
+    /* each order's n scores in turn */
+    result = PyBytes_FromStringAndSize(NULL, norders * n * sizeof(double));
+    if (!result) goto done;
+    double *out = (double *)PyBytes_AS_STRING(result);
+    const void *h = views[0].buf, *m = views[1].buf, *r = views[2].buf;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t match[MAX_SCORE_ORDER], ngrams[MAX_SCORE_ORDER];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t hyp = int_item(h, sizes[0], i), ref = int_item(r, sizes[2], 2 * i + column);
+        for (int j = 0; j < top; j++) match[j] = int_item(m, sizes[1], i * width + j);
+        segment_ngrams(hyp, top, at_least_one, ngrams);
+        bleu_of_orders(hyp, ref, match, ngrams, top, orders, norders, method, k, effective,
+                       out + i, n);
+    }
+    Py_END_ALLOW_THREADS
+done:
+    while (got > 0) PyBuffer_Release(&views[--got]);
+    PyBuffer_Release(&obuf);
+    return result;
+}
+
 static PyObject *bleu_rows(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *rows, *other;

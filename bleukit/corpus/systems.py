@@ -124,6 +124,18 @@ class SystemStatistics:
         store, i = self._store(variant, system)
         return store.sentence_values(variant, i)
 
+    def sentence_values_many(
+        self, variants: Sequence[Metric[Any, Any]], system: str
+    ) -> list[list[float]]:
+        """The system's sentence scores under variants of one
+        ``Metric.sentence_batch_key``, one list each, made together where
+        their store can."""
+        keys = {v.sentence_batch_key() for v in variants}
+        if len(keys) != 1:
+            raise InputError(f"{len(keys)} sentence batch keys: expected variants of one")
+        store, i = self._store(variants[0], system)
+        return store.sentence_values_many(variants, i)
+
     def total(self, variant: Metric[Any, Any], system: str) -> Any:
         """The system's summed statistics under a variant."""
         store, i = self._store(variant, system)

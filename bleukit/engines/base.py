@@ -163,6 +163,20 @@ class Engine(ABC):
             out.extend(rule.values(table_stats(table, ref_length, at_least_one, order)))
         return out
 
+    def sentence_values_orders(
+        self,
+        tables: Iterable[SegmentTable],
+        ref_length: Policy,
+        at_least_one: bool,
+        rules: Sequence[tuple[int, ScoreRule]],
+    ) -> list[list[float]]:
+        """``sentence_values`` under several rules (each with the order of
+        its statistics) from the same tables: one list per rule. The
+        reference scores each rule in turn."""
+        listed = list(tables)
+        return [self.sentence_values(listed, ref_length, at_least_one, order, rule)
+                for order, rule in rules]  # fmt: skip
+
     def sentence_parts(
         self, table: SegmentTable, ref_length: Policy, at_least_one: bool, rule: ScoreRule
     ) -> list[float] | None:

@@ -197,17 +197,23 @@ def _sentence_scorer(
     method, value = SACREBLEU_KERNELS.index(rule.kernel), rule.value or 0.0
 
     def score(table: SegmentTable, parts: bool) -> bytes:
-        # a store's tables are int16 or int32 (SegmentTable.compact), read as
-        # they are, as are kernel outputs; lists as int64
         raw: bytes = kernel.sentence_bleu(
-            *(a if isinstance(a, (array, memoryview)) else array("q", a)
-              for a in (table.hyp_len, table.matches, table.nearest)),
-            table.order, rule.order, column, at_least_one, method, value, rule.effective_order,
-            parts,
+            *_table_buffers(table), table.order, rule.order, column, at_least_one, method, value,
+            rule.effective_order, parts,
         )  # fmt: skip
         return raw
 
     return score
+
+
+def _table_buffers(table: SegmentTable) -> tuple[Any, Any, Any]:
+    """A table's hypothesis lengths, matches and nearest reference lengths
+    as the sentence kernels read them: a store's int16 or int32 tables
+    (``SegmentTable.compact``) and kernel outputs as they are, lists as
+    int64."""
+    a, b, c = (x if isinstance(x, (array, memoryview)) else array("q", x)
+               for x in (table.hyp_len, table.matches, table.nearest))  # fmt: skip
+    return a, b, c
 
 
 def _scored_rows(
@@ -587,6 +593,42 @@ class CompiledEngine(Engine):
         out: list[float] = []
         for t in tables:
             out.extend(_floats(scorer(t, False)))
+        return out
+
+    def sentence_values_orders(
+        self,
+        tables: Iterable[SegmentTable],
+        ref_length: Policy,
+        at_least_one: bool,
+        rules: Sequence[tuple[int, ScoreRule]],
+    ) -> list[list[float]]:
+        """Rules that differ in their order alone, on a kernel's smoothing:
+        each table's scores at every order in one pass of the kernel
+        (``sentence_bleu_orders``); other rules as the reference does."""
+        kernel = accelerator()
+        column = 0 if ref_length is closest else 1 if ref_length is shortest else None
+        first = rules[0][1] if rules else None
+        if (
+            kernel is None
+            or column is None
+            or first is None
+            or first.kernel not in SACREBLEU_KERNELS
+            or any((r.kernel, r.value, r.effective_order)
+                   != (first.kernel, first.value, first.effective_order) for _, r in rules)
+        ):  # fmt: skip
+            return super().sentence_values_orders(tables, ref_length, at_least_one, rules)
+        method, value = SACREBLEU_KERNELS.index(first.kernel), first.value or 0.0
+        orders = array("i", [r.order for _, r in rules])
+        out: list[list[float]] = [[] for _ in rules]
+        for table in tables:
+            raw = kernel.sentence_bleu_orders(
+                *_table_buffers(table), table.order, orders, column, at_least_one, method, value,
+                first.effective_order,
+            )  # fmt: skip
+            n = len(table.hyp_len)
+            view = memoryview(raw).cast("d")
+            for j, values in enumerate(out):
+                values.extend(view[j * n : (j + 1) * n].tolist())
         return out
 
     def sentence_parts(

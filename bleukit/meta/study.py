@@ -478,6 +478,42 @@ def _unrated(human_row: Sequence[float]) -> list[int]:
     return list(itertools.compress(range(len(human_row)), map(math.isnan, human_row)))
 
 
+class _Sentences:
+    """The sentence scores of a measuring pass over ``variants``: where
+    several variants' sentence variants share a ``Metric.sentence_batch_key``
+    (a BLEU grid's of one tokenization and smoothing at every order), a
+    system's are made for all of them at once (one pass of the kernel per
+    table, the logarithms shared from one order to the next) and each
+    handed out as often as the pass asks for it, then dropped."""
+
+    def __init__(self, stats: SystemStatistics, variants: Sequence[AnyMetric]) -> None:
+        self._stats = stats
+        sentences = [v.sentence_variant() for v in variants]
+        #: how often the pass asks for each sentence variant (of each system)
+        self._asked = Counter(s.fingerprint for s in sentences)
+        self._batches: dict[Any, dict[str, AnyMetric]] = {}
+        for s in sentences:
+            self._batches.setdefault(s.sentence_batch_key(), {})[s.fingerprint] = s
+        #: (fingerprint, system): the values and how often they are still
+        #: wanted (float64: a grid's waiting values as lists took 50 MB)
+        self._made: dict[tuple[str, str], tuple[Sequence[float], int]] = {}
+
+    def values(self, sentence: AnyMetric, system: str) -> Sequence[float]:
+        key = (sentence.fingerprint, system)
+        batch = self._batches.get(sentence.sentence_batch_key(), {})
+        if key not in self._made and sentence.fingerprint in batch and len(batch) > 1:
+            members = list(batch.values())
+            for member, made in zip(members, self._stats.sentence_values_many(members, system)):
+                wanted = self._asked[member.fingerprint]
+                self._made[member.fingerprint, system] = array("d", made), wanted
+        if key not in self._made:
+            return self._stats.sentence_values(sentence, system)
+        values, wanted = self._made.pop(key)
+        if wanted > 1:
+            self._made[key] = values, wanted - 1
+        return values
+
+
 def _variant_scores(
     variant: AnyMetric,
     stats: SystemStatistics,
@@ -485,6 +521,7 @@ def _variant_scores(
     unrated: Sequence[Sequence[int]],
     own: Sequence[Sequence[int]],
     whole: bool,
+    batched: _Sentences | None = None,
 ) -> _Scores:
     """Each system's corpus score over its rated segments (``own``, of
     ``_own``), or over all of them (``whole``: WMT's protocol), and its
@@ -501,7 +538,8 @@ def _variant_scores(
         every = whole or len(rows) == stats.segments
         total = stats.total(variant, name) if every else stats.subtotal(variant, name, rows)
         system.append(sign * variant.score_stats(total, stats.nrefs).score)
-        values = stats.sentence_values(sentence, name)
+        values: Sequence[float] = (stats.sentence_values(sentence, name) if batched is None
+                                   else batched.values(sentence, name))  # fmt: skip
         # (mapped, not a comprehension: a grid makes thousands of these rows;
         # x * 1.0 is x, so a higher-is-better variant's are copied as they are)
         picked = values if test_set else map(values.__getitem__, segments)
@@ -1236,8 +1274,10 @@ def run(
     # system is rated on every segment, that is what the others do too
     whole = settings.segments == "wmt" and not complete
 
-    def measure(v: AnyMetric) -> tuple[VariantResult, _Scores, _ItemValues]:
-        scores = _variant_scores(v, stats, segments, unrated, own, whole)
+    def measure(
+        v: AnyMetric, batched: _Sentences | None = None
+    ) -> tuple[VariantResult, _Scores, _ItemValues]:
+        scores = _variant_scores(v, stats, segments, unrated, own, whole, batched)
         system = {name: f(scores.system, human_system) for name, f in SYSTEM.items()}
         system[SPA] = st.nan
         segment, epsilon, epsilons, items = _segment_statistics(
@@ -1256,12 +1296,15 @@ def run(
     kept: dict[int, _Scores] = {}
     item_values: dict[int, _ItemValues] = {}
     stage("measuring the variants", len(variants), "variants")
+    # (the pass's own: a variant measured again when it is tested is alone)
+    batched = _Sentences(stats, variants)
     for k, v in enumerate(variants):
-        point, scores, items = measure(v)
+        point, scores, items = measure(v, batched)
         points.append(point)
         if k < always:
             kept[k], item_values[k] = scores, items
         advance()
+    del batched
     tested = list(range(len(variants))) if listed is None else _shortlist(points, listed)
     stage("testing the variants", len(tested), "variants")
 

@@ -241,6 +241,11 @@ class StatisticsStore(ABC, Generic[S]):
         values: list[float] = metric.score_values(self.segments(metric, system))
         return values
 
+    def sentence_values_many(self, metrics: Sequence[Any], system: int) -> list[list[float]]:
+        """``sentence_values`` of several metrics of one ``sentence_batch_key``:
+        one list each (a store may make them in one pass)."""
+        return [self.sentence_values(m, system) for m in metrics]
+
 
 class SegmentStore(StatisticsStore[S]):
     """Several systems' statistics under one variant whose store holds that
@@ -460,6 +465,13 @@ class Metric(ABC, Generic[S, R]):
     @abstractmethod
     def store_key(self) -> tuple[object, ...]:
         """Metrics with equal keys share one statistics store."""
+
+    def sentence_batch_key(self) -> Hashable:
+        """Variants of equal keys share a store, and their sentence scores
+        can be made together (``StatisticsStore.sentence_values_many``:
+        BLEU's of one tokenization and smoothing at several orders). By
+        default the whole variant."""
+        return self.fingerprint
 
     def statistics_key(self) -> Hashable:
         """What this variant's per-segment statistics depend on, as

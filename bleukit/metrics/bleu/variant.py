@@ -377,6 +377,15 @@ class Variant(Metric[Stats, BleuResult]):
         # variants of one tokenization read their statistics from one table
         return ("bleu", *self.reference_key())
 
+    def sentence_batch_key(self) -> Hashable:
+        # the engine scores one table at several orders in one pass where
+        # the rule has a kernel (uniform weights) and only the order differs
+        rule, c = self._rule, self.config
+        if rule.kernel is None:
+            return self.fingerprint
+        return (*self.store_key(), c.ref_length, c.totals, rule.kernel, rule.value,
+                rule.effective_order)  # fmt: skip
+
     def statistics_key(self) -> Hashable:
         # a segment's Stats are read from the store's tables at this order,
         # with these reference lengths and totals (``stats_from_tables``);
@@ -447,6 +456,16 @@ class TableStore(StatisticsStore[Stats]):
 
     def sentence_values(self, metric: Variant, system: int) -> list[float]:
         return metric.sentence_values_from_tables(self._system_tables(metric, system))
+
+    def sentence_values_many(self, metrics: Sequence[Variant], system: int) -> list[list[float]]:
+        for m in metrics:  # each variant's order checked against the store's
+            self._system_tables(m, system)
+        first = metrics[0]
+        tables = self._system_tables(first, system)
+        return first.engine.sentence_values_orders(
+            tables, first._ref_length, first._at_least_one,
+            [(m.stat_order, m._rule) for m in metrics],
+        )  # fmt: skip
 
     def subtotal(self, metric: Variant, system: int, rows: Sequence[int]) -> Stats:
         tables = self._system_tables(metric, system)
