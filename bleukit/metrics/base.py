@@ -322,10 +322,12 @@ class Metric(ABC, Generic[S, R]):
         # pickled as its configuration, rebuilt (tokenizers, engine) on load
         return (type(self), (self.config, self._requested_engine, self.threads))
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
         """What a score depends on (the signature's digest for one
-        reference): partials of equal fingerprints merge."""
+        reference): partials of equal fingerprints merge. Made once: a
+        variant's settings do not change, and a study asks for it thousands
+        of times."""
         return self.signature(1).digest
 
     def with_overrides(self, **overrides: Any) -> Any:
