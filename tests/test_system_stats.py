@@ -322,7 +322,7 @@ def test_sentence_values_of_a_batch_are_each_variants_own(corpus):
     stats = collect_chunks(BATCH, names, _chunks(systems, refs, bounds))
     for name in names:
         together = stats.sentence_values_many(BATCH, name)
-        assert together == [stats.sentence_values(v, name) for v in BATCH]
+        assert list(map(list, together)) == [stats.sentence_values(v, name) for v in BATCH]
     chrf = bleukit.load_metric("chrF")
     with pytest.raises(InputError, match="2 sentence batch keys"):
         stats.sentence_values_many([BATCH[0], chrf], names[0])

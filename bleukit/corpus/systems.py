@@ -126,10 +126,10 @@ class SystemStatistics:
 
     def sentence_values_many(
         self, variants: Sequence[Metric[Any, Any]], system: str
-    ) -> list[list[float]]:
+    ) -> list[Sequence[float]]:
         """The system's sentence scores under variants of one
-        ``Metric.sentence_batch_key``, one list each, made together where
-        their store can."""
+        ``Metric.sentence_batch_key``, one sequence each (a list, or a
+        float64 array), made together where their store can."""
         keys = {v.sentence_batch_key() for v in variants}
         if len(keys) != 1:
             raise InputError(f"{len(keys)} sentence batch keys: expected variants of one")

@@ -169,10 +169,10 @@ class Engine(ABC):
         ref_length: Policy,
         at_least_one: bool,
         rules: Sequence[tuple[int, ScoreRule]],
-    ) -> list[list[float]]:
+    ) -> list[Sequence[float]]:
         """``sentence_values`` under several rules (each with the order of
-        its statistics) from the same tables: one list per rule. The
-        reference scores each rule in turn."""
+        its statistics) from the same tables: one sequence per rule (a
+        list, or float64 array). The reference scores each rule in turn."""
         listed = list(tables)
         return [self.sentence_values(listed, ref_length, at_least_one, order, rule)
                 for order, rule in rules]  # fmt: skip

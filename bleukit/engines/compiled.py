@@ -601,10 +601,11 @@ class CompiledEngine(Engine):
         ref_length: Policy,
         at_least_one: bool,
         rules: Sequence[tuple[int, ScoreRule]],
-    ) -> list[list[float]]:
+    ) -> list[Sequence[float]]:
         """Rules that differ in their order alone, on a kernel's smoothing:
         each table's scores at every order in one pass of the kernel
-        (``sentence_bleu_orders``); other rules as the reference does."""
+        (``sentence_bleu_orders``), float64 arrays; other rules as the
+        reference does."""
         kernel = accelerator()
         column = 0 if ref_length is closest else 1 if ref_length is shortest else None
         first = rules[0][1] if rules else None
@@ -619,17 +620,16 @@ class CompiledEngine(Engine):
             return super().sentence_values_orders(tables, ref_length, at_least_one, rules)
         method, value = SACREBLEU_KERNELS.index(first.kernel), first.value or 0.0
         orders = array("i", [r.order for _, r in rules])
-        out: list[list[float]] = [[] for _ in rules]
+        out = [array("d") for _ in rules]
         for table in tables:
             raw = kernel.sentence_bleu_orders(
                 *_table_buffers(table), table.order, orders, column, at_least_one, method, value,
                 first.effective_order,
             )  # fmt: skip
-            n = len(table.hyp_len)
-            view = memoryview(raw).cast("d")
+            size = 8 * len(table.hyp_len)  # one order's bytes
             for j, values in enumerate(out):
-                values.extend(view[j * n : (j + 1) * n].tolist())
-        return out
+                values.frombytes(raw[j * size : (j + 1) * size])
+        return list(out)
 
     def sentence_parts(
         self, table: SegmentTable, ref_length: Policy, at_least_one: bool, rule: ScoreRule

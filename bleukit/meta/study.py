@@ -495,7 +495,8 @@ class _Sentences:
         for s in sentences:
             self._batches.setdefault(s.sentence_batch_key(), {})[s.fingerprint] = s
         #: (fingerprint, system): the values and how often they are still
-        #: wanted (float64: a grid's waiting values as lists took 50 MB)
+        #: wanted (float64, as the engine makes them or made so: a grid's
+        #: waiting values as lists took 50 MB)
         self._made: dict[tuple[str, str], tuple[Sequence[float], int]] = {}
 
     def values(self, sentence: AnyMetric, system: str) -> Sequence[float]:
@@ -505,7 +506,8 @@ class _Sentences:
             members = list(batch.values())
             for member, made in zip(members, self._stats.sentence_values_many(members, system)):
                 wanted = self._asked[member.fingerprint]
-                self._made[member.fingerprint, system] = array("d", made), wanted
+                kept = made if isinstance(made, array) else array("d", made)
+                self._made[member.fingerprint, system] = kept, wanted
         if key not in self._made:
             return self._stats.sentence_values(sentence, system)
         values, wanted = self._made.pop(key)

@@ -241,9 +241,10 @@ class StatisticsStore(ABC, Generic[S]):
         values: list[float] = metric.score_values(self.segments(metric, system))
         return values
 
-    def sentence_values_many(self, metrics: Sequence[Any], system: int) -> list[list[float]]:
+    def sentence_values_many(self, metrics: Sequence[Any], system: int) -> list[Sequence[float]]:
         """``sentence_values`` of several metrics of one ``sentence_batch_key``:
-        one list each (a store may make them in one pass)."""
+        one sequence each, a list or float64 array (a store may make them
+        in one pass)."""
         return [self.sentence_values(m, system) for m in metrics]
 
 

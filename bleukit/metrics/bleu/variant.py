@@ -457,7 +457,9 @@ class TableStore(StatisticsStore[Stats]):
     def sentence_values(self, metric: Variant, system: int) -> list[float]:
         return metric.sentence_values_from_tables(self._system_tables(metric, system))
 
-    def sentence_values_many(self, metrics: Sequence[Variant], system: int) -> list[list[float]]:
+    def sentence_values_many(
+        self, metrics: Sequence[Variant], system: int
+    ) -> list[Sequence[float]]:
         for m in metrics:  # each variant's order checked against the store's
             self._system_tables(m, system)
         first = metrics[0]
