@@ -54,7 +54,7 @@ import math
 import operator
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -744,7 +744,7 @@ def metric_p_values(
 def _split_total(cols: Columns, split: _Split) -> Sequence[RefLength]:
     """The columns' sums: a trial's selected and other sums add up to them
     where the rows are integers (read from the first trial, not summed
-    again: 2,790 columns of a rated grid took 5% of it), else summed."""
+    again: 2,790 columns of a rated grid took 2.4% of it), else summed."""
     selected, others = split
     if cols.rows is None or not selected:
         return cols.total()
@@ -818,20 +818,12 @@ def _once(made: dict[str, Any] | None, what: str, make: Callable[..., Any], *arg
     columns, their bootstrap resamples' sums and their trials' sums, made
     for the first of them and kept for the others (``run`` tests them
     grouped, each group's kept until the group is done). ``made`` None: a
-    group of one variant, which keeps nothing (a grid's trials' sums, held
-    beside its resamples', took 10 MB more at the peak)."""
+    group of one variant, which keeps nothing."""
     if made is None:
         return make(*args)
     if what not in made:
         made[what] = make(*args)
     return made[what]
-
-
-def _bootstrap_sums(
-    variant: AnyMetric, columns: Sequence[Columns], draws: Draws
-) -> list[Sequence[RefLength]]:
-    """Per system, its columns' sums in each bootstrap resample."""
-    return list(variant.engine.bootstrap_rows(columns, draws))
 
 
 def _by_statistics(variants: Sequence[AnyMetric], tested: Sequence[int]) -> list[list[int]]:
@@ -846,7 +838,7 @@ def _by_statistics(variants: Sequence[AnyMetric], tested: Sequence[int]) -> list
 def _intervals(
     variant: AnyMetric,
     columns: Sequence[Columns],
-    sums: Iterable[Sequence[RefLength]],
+    sums: Sequence[Sequence[RefLength]],
     human_system: Sequence[Sequence[float]],
     item_values: _ItemValues,
     matrices: tuple[st.Matrix, st.Matrix],
@@ -1356,10 +1348,7 @@ def run(
                 system[SPA] = st.soft_pairwise_accuracy(p_values, human_p)
             intervals = {}
             if boot:
-                # (one system's at a time where they are not kept: a
-                # system's are 1,000 lists of ints)
-                sums = (v.engine.bootstrap_rows(columns, boot) if made is None else
-                        _once(made, "resamples", _bootstrap_sums, v, columns, boot))  # fmt: skip
+                sums = _once(made, "resamples", v.engine.bootstrap_rows, columns, boot)
                 intervals = _intervals(v, columns, sums, human_boot, item_values[k],
                                        (scores.sentences, human), point.epsilons, resamples,
                                        settings)  # fmt: skip
