@@ -462,44 +462,56 @@ static double python_float_sum(const double *x, int n) {
     return total;
 }
 
+/* The precisions (0-100) of orders 1..order as
+ * bleukit.core.smoothing.SacrebleuSmoothing computes them (sacrebleu 2.x
+ * BLEU.compute_bleu, statement for statement): 0 from the first order
+ * without n-grams on, where its loop stops. Returns that order's index
+ * (order where every order has n-grams). A precision does not depend on
+ * the orders above it, so one call serves every order up to `order`. */
+static int smoothed_precisions(const int64_t *match, const int64_t *ngrams, int order, int method,
+                               double k, double *precision) {
+    double smooth = 1.0;
+    int stop = order;
+    for (int n = 0; n < order; n++) precision[n] = 0.0;
+    for (int n = 0; n < order; n++) {
+        double correct = (double)match[n], total = (double)ngrams[n];
+        if (method == SMOOTH_ADD_K && n >= 1) {
+            correct += k;
+            total += k;
+        }
+        if (total == 0.0) {
+            stop = n;
+            break;
+        }
+        if (correct == 0.0) {
+            if (method == SMOOTH_EXP) {
+                smooth *= 2;
+                precision[n] = 100.0 / (smooth * total);
+            } else if (method == SMOOTH_FLOOR) {
+                precision[n] = 100.0 * k / total;
+            }
+        } else {
+            precision[n] = 100.0 * correct / total;
+        }
+    }
+    return stop;
+}
+
 /* The smoothed mean (0-100) of one set of statistics, with its precisions
  * written to `precision` (order items, 0 past the last order read), as
- * bleukit.core.smoothing.SacrebleuSmoothing computes both (sacrebleu 2.x
- * BLEU.compute_bleu, statement for statement, uniform weights): matches and
- * n-grams of orders 1..order. */
+ * SacrebleuSmoothing computes both (uniform weights): matches and n-grams
+ * of orders 1..order. */
 static double smoothed_mean(const int64_t *match, const int64_t *ngrams, int order, int method,
                             double k, int effective, double *precision) {
-    double correct[MAX_SCORE_ORDER], total[MAX_SCORE_ORDER];
     int any = 0;
     for (int n = 0; n < order; n++) {
-        correct[n] = (double)match[n];
-        total[n] = (double)ngrams[n];
         precision[n] = 0.0;
         any |= match[n] != 0;
     }
     /* sacrebleu #141: no match at all scores 0 */
     if (!any) return 0.0;
-    if (method == SMOOTH_ADD_K)
-        for (int n = 1; n < order; n++) {
-            correct[n] += k;
-            total[n] += k;
-        }
-    double smooth = 1.0;
-    int eff = order;
-    for (int n = 0; n < order; n++) {
-        if (total[n] == 0.0) break;
-        if (effective) eff = n + 1;
-        if (correct[n] == 0.0) {
-            if (method == SMOOTH_EXP) {
-                smooth *= 2;
-                precision[n] = 100.0 / (smooth * total[n]);
-            } else if (method == SMOOTH_FLOOR) {
-                precision[n] = 100.0 * k / total[n];
-            }
-        } else {
-            precision[n] = 100.0 * correct[n] / total[n];
-        }
-    }
+    int stop = smoothed_precisions(match, ngrams, order, method, k, precision);
+    int eff = effective ? stop : order;
     if (eff == 0) return 0.0;
     /* a zero precision enters as sacrebleu's log floor, -9999999999:
      * whatever the other terms, exp of the mean underflows to 0 (looked
@@ -508,7 +520,10 @@ static double smoothed_mean(const int64_t *match, const int64_t *ngrams, int ord
     for (int n = 0; n < eff; n++)
         if (precision[n] == 0.0) return 0.0;
     double logs[MAX_SCORE_ORDER];
-    for (int n = 0; n < eff; n++) logs[n] = log(precision[n]);
+    int n = 0;
+    do /* eff >= 1 here: a do loop, so the compiler sees logs[0] set */
+        logs[n] = log(precision[n]);
+    while (++n < eff);
     return exp(python_float_sum(logs, eff) / eff);
 }
 
@@ -529,11 +544,6 @@ static double bleu_of(int64_t hyp, int64_t ref, const int64_t *match, const int6
     return mean == 0.0 ? 0.0 : brevity_penalty(hyp, ref) * mean;
 }
 
-/* A segment's n-grams of each order from its hypothesis length:
- * max(hyp - n, floor), floor 1 under NLTK's "at-least-one" totals. */
-static void segment_ngrams(int64_t hyp, int order, int at_least_one, int64_t *ngrams) {
-    for (int n = 0; n < order; n++) ngrams[n] = hyp > n ? hyp - n : (at_least_one ? 1 : 0);
-}
 
 /* A signed integer buffer of int16, int32 or int64 items (a store keeps its
  * tables in the narrowest: SegmentTable.compact), into *size; -1 with a
@@ -556,6 +566,22 @@ static int signed_ints(PyObject *obj, Py_buffer *view, int *size, const char *wh
 static inline int64_t int_item(const void *buf, int size, Py_ssize_t i) {
     return size == 2 ? ((const int16_t *)buf)[i]
            : size == 4 ? ((const int32_t *)buf)[i] : ((const int64_t *)buf)[i];
+}
+
+/* Segment i of a table (views: hypothesis lengths, matches n x width,
+ * closest and shortest reference lengths n x 2, of sizes items): its
+ * hypothesis length, its reference length of `column`, its matches of
+ * orders 1..order, and its n-grams of each order, max(hyp - n, floor),
+ * floor 1 under NLTK's "at-least-one" totals. */
+static void read_segment(const Py_buffer *views, const int *sizes, Py_ssize_t i,
+                         Py_ssize_t width, int order, int column, int at_least_one,
+                         int64_t *hyp, int64_t *ref, int64_t *match, int64_t *ngrams) {
+    *hyp = int_item(views[0].buf, sizes[0], i);
+    *ref = int_item(views[2].buf, sizes[2], 2 * i + column);
+    for (int n = 0; n < order; n++) {
+        match[n] = int_item(views[1].buf, sizes[1], i * width + n);
+        ngrams[n] = *hyp > n ? *hyp - n : (at_least_one ? 1 : 0);
+    }
 }
 
 static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
@@ -586,13 +612,11 @@ static PyObject *sentence_bleu(PyObject *self, PyObject *args) {
     result = PyBytes_FromStringAndSize(NULL, n * step * sizeof(double));
     if (!result) goto done;
     double *out = (double *)PyBytes_AS_STRING(result);
-    const void *h = views[0].buf, *m = views[1].buf, *r = views[2].buf;
     Py_BEGIN_ALLOW_THREADS
-    int64_t match[MAX_SCORE_ORDER], ngrams[MAX_SCORE_ORDER];
+    int64_t hyp, ref, match[MAX_SCORE_ORDER], ngrams[MAX_SCORE_ORDER];
     for (Py_ssize_t i = 0; i < n; i++, out += step) {
-        int64_t hyp = int_item(h, sizes[0], i), ref = int_item(r, sizes[2], 2 * i + column);
-        for (int j = 0; j < order; j++) match[j] = int_item(m, sizes[1], i * width + j);
-        segment_ngrams(hyp, order, at_least_one, ngrams);
+        read_segment(views, sizes, i, width, order, column, at_least_one, &hyp, &ref, match,
+                     ngrams);
         if (!parts) {
             out[0] = bleu_of(hyp, ref, match, ngrams, order, method, k, effective);
             continue;
@@ -696,35 +720,13 @@ static void bleu_of_orders(int64_t hyp, int64_t ref, const int64_t *match, const
     /* the first order with a match (sacrebleu #141 below it), the first
      * whose n-grams are none (smoothed_mean's loop stops there), and the
      * first zero precision before that (or that stop) */
-    int first_match = top, stop = top, zero = top;
+    int first_match = top, zero = top;
     for (int n = 0; n < top; n++)
         if (match[n] != 0) {
             first_match = n;
             break;
         }
-    double smooth = 1.0;
-    for (int n = 0; n < top; n++) {
-        double correct = (double)match[n], total = (double)ngrams[n];
-        if (method == SMOOTH_ADD_K && n >= 1) {
-            correct += k;
-            total += k;
-        }
-        if (total == 0.0) {
-            stop = n;
-            break;
-        }
-        precision[n] = 0.0;
-        if (correct == 0.0) {
-            if (method == SMOOTH_EXP) {
-                smooth *= 2;
-                precision[n] = 100.0 / (smooth * total);
-            } else if (method == SMOOTH_FLOOR) {
-                precision[n] = 100.0 * k / total;
-            }
-        } else {
-            precision[n] = 100.0 * correct / total;
-        }
-    }
+    int stop = smoothed_precisions(match, ngrams, top, method, k, precision);
     for (int n = 0; n < stop; n++)
         if (precision[n] == 0.0) {
             zero = n;
@@ -804,13 +806,10 @@ static PyObject *sentence_bleu_orders(PyObject *self, PyObject *args) {
     result = PyBytes_FromStringAndSize(NULL, norders * n * sizeof(double));
     if (!result) goto done;
     double *out = (double *)PyBytes_AS_STRING(result);
-    const void *h = views[0].buf, *m = views[1].buf, *r = views[2].buf;
     Py_BEGIN_ALLOW_THREADS
-    int64_t match[MAX_SCORE_ORDER], ngrams[MAX_SCORE_ORDER];
+    int64_t hyp, ref, match[MAX_SCORE_ORDER], ngrams[MAX_SCORE_ORDER];
     for (Py_ssize_t i = 0; i < n; i++) {
-        int64_t hyp = int_item(h, sizes[0], i), ref = int_item(r, sizes[2], 2 * i + column);
-        for (int j = 0; j < top; j++) match[j] = int_item(m, sizes[1], i * width + j);
-        segment_ngrams(hyp, top, at_least_one, ngrams);
+        read_segment(views, sizes, i, width, top, column, at_least_one, &hyp, &ref, match, ngrams);
         bleu_of_orders(hyp, ref, match, ngrams, top, orders, norders, method, k, effective,
                        out + i, n);
     }
