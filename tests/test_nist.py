@@ -204,6 +204,52 @@ def test_every_engine_gives_the_python_reference(engine, rows, order, tokenizer)
     assert nist.sum_stats(segments) == total
 
 
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@given(
+    st.lists(st.tuples(LINE, LINE, LINE, st.booleans()), min_size=1, max_size=9),
+    st.integers(1, 4),
+)
+def test_a_store_counts_its_packed_chunks_as_one_call(engine, rows, size):
+    """Chunks of ``size`` segments kept in a store (packed, counted once
+    asked for) give the statistics of one call, segment by segment (read in
+    order, by index, negative indices and slices too) and summed; a store
+    pickled after each chunk and extended (an executor's path) too; a chunk
+    added after counting is counted with the rest."""
+    import pickle
+
+    from bleukit.corpus.systems import SystemStatistics
+
+    nist = bleukit.load_metric("NIST", engine=engine)
+    hyps = [h for h, _, _, _ in rows]
+    streams = [[a for _, a, _, _ in rows], [None if m else b for _, _, b, m in rows]]
+    expected, _ = nist.segment_stats(hyps, streams)
+    chunks = [
+        ([s[lo : lo + size] for s in streams], [hyps[lo : lo + size]])
+        for lo in range(0, len(hyps), size)
+    ]
+    kept = SystemStatistics([nist], ["a"])
+    merged = SystemStatistics([nist], ["a"])
+    for refs, hyp in chunks:
+        kept.add(refs, hyp)
+        one = SystemStatistics([nist], ["a"])
+        one.add(refs, hyp)
+        merged.extend(pickle.loads(pickle.dumps(one)))
+    for stats in (kept, merged):
+        segments = stats.segment_stats(nist, "a")
+        n = len(expected)
+        assert list(segments) == expected and len(segments) == n
+        assert [segments[i] for i in range(-n, n)] == expected * 2
+        assert segments[1:-1] == expected[1:-1] and segments[::2] == expected[::2]
+        with pytest.raises(IndexError):
+            segments[n]
+        assert stats.total(nist, "a") == nist.sum_stats(expected)
+        assert stats.score(nist, "a") == nist.corpus_score(hyps, streams)
+    kept.add(*chunks[0])
+    refs, hyp = chunks[0]
+    again, _ = nist.segment_stats(hyps + hyp[0], [s + c for s, c in zip(streams, refs)])
+    assert list(kept.segment_stats(nist, "a")) == again
+
+
 @pytest.mark.skipif("c" not in ENGINE_NAMES, reason="the compiled engine is not built")
 def test_the_compiled_engine_weighs_block_by_block(monkeypatch):
     """References added and hypotheses weighed in many blocks (CHUNK made 1:

@@ -8,6 +8,9 @@ import pytest
 import bleukit
 from bleukit.core.errors import InputError
 from bleukit.corpus.streaming import corpus_scores, read_in_step, sentence_scores, system_chunks
+from bleukit.engines import ENGINES
+
+ENGINE_NAMES = [n for n in ("python", "c") if ENGINES.get(n).unavailable() is None]
 
 HYPS = [f"the cat {i} sat on the mat" for i in range(23)]
 REFS = [[f"the cat {i % 5} sat on a mat" for i in range(23)], [f"a cat {i}" for i in range(23)]]
@@ -46,6 +49,23 @@ def test_sentence_scores_come_batch_by_batch(files, size, monkeypatch):
     assert [len(b) for b in batches[:-1]] == [size] * (len(batches) - 1)
     flat = [r.score for batch in batches for r in batch]
     assert flat == [r.score for r in variant.sentence_scores(HYPS, REFS)]
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@pytest.mark.parametrize("size", [1, 4, 100])
+def test_a_whole_corpus_metric_reads_in_batches_and_scores_once(files, size, engine, monkeypatch):
+    """NIST's weights need every reference: read a batch at a time into its
+    store, its corpus and sentence scores are those of the whole files, and
+    its sentences come in one batch, once every file is read."""
+    variant = bleukit.load_metric("NIST", engine=engine)
+    assert variant.whole_corpus
+    monkeypatch.setattr(variant.engine, "batch_lines", lambda: size)
+    expected = variant.corpus_score(HYPS, REFS)
+    ((name, result),) = corpus_scores(variant, files[:2], files[2:])
+    assert name == files[2] and result == expected
+    (batch,) = sentence_scores(variant, files[:2], files[2])
+    assert list(batch) == variant.sentence_scores(HYPS, REFS)
+    assert batch[0].signature is not None and batch[0].signature.nrefs == 2
 
 
 def test_files_of_different_lengths_stop_before_any_batch(tmp_path, files):

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..core.errors import InputError
 from ..core.record import Record
 from ..io.files import check_line_counts, check_read_once, display_name, read_chunks
 from ..io.progress import Progress
 from ..metrics.base import Metric, MetricResult
+from ..metrics.inputs import check_ref_streams
+
+if TYPE_CHECKING:
+    from .systems import SystemStatistics
 
 S = TypeVar("S")
 R = TypeVar("R", bound=MetricResult)
@@ -69,7 +73,11 @@ def corpus_scores(
     progress: bool = False,
 ) -> list[tuple[str, R]]:  # fmt: skip
     """The corpus score of every hypothesis file (``-``: standard input)
-    against the reference files, keeping running sums only."""
+    against the reference files, keeping running sums only (a metric that
+    needs the whole corpus keeps what its store keeps: ``whole_corpus``)."""
+    if variant.whole_corpus:
+        stats, _ = _whole_corpus(variant, ref_paths, hyp_paths, False, progress)
+        return [(display_name(p), stats.score(variant, str(i))) for i, p in enumerate(hyp_paths)]
     totals = [variant.zero_stats() for _ in hyp_paths]
     nrefs: set[int | str] = set()
     for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.batch_lines(), progress):
@@ -106,11 +114,44 @@ def systems_sentence_scores(
 ) -> Iterator[SentenceBatch[R]]:
     """The sentence scores of several hypothesis files (BLEU or chrF), read
     in step with the references (every file once: pipes included) a batch
-    at a time; an empty file is an error (raised once the files are read)."""
+    at a time; an empty file is an error (raised once the files are read).
+    A metric that needs the whole corpus (``whole_corpus``) gives one
+    batch, once every file is read."""
+    if variant.whole_corpus:
+        stats, per_segment = _whole_corpus(variant, ref_paths, hyp_paths, True, progress)
+        yield SentenceBatch(
+            [
+                variant.sentence_results(stats.segment_stats(variant, str(i)), per_segment)
+                for i in range(len(hyp_paths))
+            ],
+            stats.nrefs,
+        )
+        return
     for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.batch_lines(), progress):
         prepared = variant.prepare_references(refs)
         results: list[Sequence[R]] = [variant.sentence_scores(lines, prepared) for lines in hyps]
         yield SentenceBatch(results, prepared.nrefs)
+
+
+def _whole_corpus(
+    variant: Metric[Any, Any],
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    per_segment: bool,
+    progress: bool,
+) -> tuple[SystemStatistics, list[int]]:
+    """Every chunk of the files in the variant's store (systems named by
+    their index), for a metric that counts a corpus once it is whole; with
+    ``per_segment``, each segment's number of references too."""
+    from .systems import SystemStatistics
+
+    stats = SystemStatistics([variant], [str(i) for i in range(len(hyp_paths))], per_segment)
+    counts: list[int] = []
+    for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.batch_lines(), progress):
+        stats.add(refs, hyps)
+        if per_segment:
+            counts.extend(check_ref_streams(refs)[0])
+    return stats, counts
 
 
 #: the fewest lines of each file a chunk holds, however many files there are

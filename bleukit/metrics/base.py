@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
@@ -302,7 +301,8 @@ class Metric(ABC, Generic[S, R]):
     #: merge only in corpus order
     reads_last_segment: bool = False
     #: why statistics depend on every reference of the corpus (None: they
-    #: do not): then a corpus is counted in one piece (``batch_lines``),
+    #: do not): then a corpus is counted once it is whole (its store keeps
+    #: the chunks: ``corpus.streaming`` reads them into one),
     #: and partial statistics of parts of it do not merge (NIST's
     #: information weights)
     whole_corpus: ClassVar[str | None] = None
@@ -503,9 +503,10 @@ class Metric(ABC, Generic[S, R]):
     # ------------------------------------------------------------ scoring
 
     def batch_lines(self) -> int:
-        """How many segments of each file to count at a time: the engine's
-        batch, or every segment where statistics need the whole corpus."""
-        return sys.maxsize if self.whole_corpus else self.engine.batch_lines()
+        """How many segments of each file to read at a time: the engine's
+        batch. (A metric whose statistics need the whole corpus keeps its
+        chunks in its store until they are asked for.)"""
+        return self.engine.batch_lines()
 
     def check_partitioned(self) -> None:
         """An ``InputError`` where statistics of parts of a corpus do not

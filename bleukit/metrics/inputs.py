@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..core.errors import InputError, InputTypeError
+from ..core.packed import PackedLines
 from ..engines import Engine, resolve_engine
 from ..tokenizers import Tokenization
 
@@ -28,6 +29,9 @@ def sentence_references(refs: Sequence[str | None]) -> list[list[str | None]]:
 
 
 def _all_strings(items: Sequence[object]) -> bool:
+    if isinstance(items, PackedLines):
+        # packed from strings and None, which it knows of: nothing to decode
+        return not items.has_none
     # set(map(type, ...)) runs in C: the common case costs no Python loop
     return set(map(type, items)) <= {str}
 

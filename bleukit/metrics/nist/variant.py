@@ -3,10 +3,10 @@ corpora and segments as mteval-v13a.pl does (its per-segment scores use
 the corpus's information weights, as mteval's segment scores do).
 
 An n-gram's information comes from every reference of the corpus, so a
-corpus is counted in one piece: the streaming commands read it as one
-chunk (``batch_lines``), the statistics of several systems keep the
-tokens until they are asked for (``NistStore``), and partial statistics
-of parts of a corpus are refused (``whole_corpus``).
+corpus is counted once it is whole: the commands read it a batch at a
+time into a store that keeps the lines packed until statistics are asked
+for (``NistStore``), and partial statistics of parts of a corpus are
+refused (``whole_corpus``).
 
 >>> import bleukit
 >>> nist = bleukit.load_metric("NIST")
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from ...core.errors import InputError
 from ...core.ngrams import Ngram
+from ...core.packed import PackedLines
 from ...core.reflen import RefLength, mean_of, sum_lengths
 from ...engines import WeighedReferences, limited_threads
 from ..base import StatisticsStore
@@ -118,17 +119,24 @@ class NistVariant(TokenCounting):
         self, hyps: Sequence[str], refs: RefStreams | NistReferences
     ) -> tuple[list[NistStats], int | str]:
         prepared = self.prepare_references(refs)
+        return list(self.counted_segments(hyps, prepared)), prepared.nrefs
+
+    def counted_segments(
+        self, hyps: Sequence[str], prepared: NistReferences
+    ) -> Sequence[NistStats]:
+        """Each segment's statistics: from the engine's arrays where it
+        weighed the references (``WeighedSegments``), else counted in Python."""
         check_hypotheses(hyps, prepared.size)
         order = self.config.max_order
         if prepared.weighed is not None:
             hyp_len, matched = self._weighed_matches(prepared.weighed, hyps)
-            return _weighed_stats(hyp_len, matched, prepared.mean_lengths, order), prepared.nrefs
+            return WeighedSegments(hyp_len, matched, prepared.mean_lengths, order)
         with limited_threads(self.threads):
             tokens = self.tokens(hyps)
         return [
             nist_segment_stats(hyp, r, prepared.info, order)
             for hyp, r in zip(tokens, prepared.words)
-        ], prepared.nrefs
+        ]
 
     def corpus_stats(
         self, hyps: Sequence[str], refs: RefStreams | NistReferences
@@ -137,14 +145,9 @@ class NistVariant(TokenCounting):
         if prepared.weighed is None:
             stats, nrefs = self.segment_stats(hyps, prepared)
             return self.sum_stats(stats), nrefs
-        # summed from the engine's arrays, without statistics per segment
-        check_hypotheses(hyps, prepared.size)
-        order = self.config.max_order
-        hyp_len, matched = self._weighed_matches(prepared.weighed, hyps)
-        lengths = Counter(hyp_len)
-        totals = (sum(c * max(n - k, 0) for n, c in lengths.items()) for k in range(order))
-        info = (sum(matched[k::order]) for k in range(order))
-        return (sum_lengths(prepared.mean_lengths), *totals, *info), prepared.nrefs
+        segments = self.counted_segments(hyps, prepared)
+        assert isinstance(segments, WeighedSegments)  # the engine weighed them
+        return segments.total(), prepared.nrefs
 
     def _weighed_matches(
         self, weighed: WeighedReferences, hyps: Sequence[str]
@@ -281,37 +284,74 @@ def _mean_lengths(
     return tuple(mean_of(t, c) for t, c in zip(totals, per_segment))
 
 
-def _weighed_stats(
-    hyp_len: Sequence[int], matched: Sequence[int], mean_lengths: Sequence[RefLength], order: int
-) -> list[NistStats]:
+class WeighedSegments(Sequence[NistStats]):
     """Per segment, ``core.segment_stats``'s statistics from an engine's
-    weighed matches: the mean reference length, the hypothesis n-grams of
-    each order, the matched information of each order."""
-    flat = list(matched)
-    totals: dict[int, tuple[int, ...]] = {}
-    out: list[NistStats] = []
-    for i, (length, ref) in enumerate(zip(hyp_len, mean_lengths)):
-        per_order = totals.get(length)
-        if per_order is None:
-            per_order = totals[length] = tuple(max(length - n, 0) for n in range(order))
-        out.append((ref, *per_order, *flat[i * order : (i + 1) * order]))
-    return out
+    weighed matches (the hypothesis lengths, and the matched information,
+    segments x order), made as they are read: a million segments' tuples
+    took about 300 MB a system, the arrays 48 MB."""
+
+    def __init__(
+        self,
+        hyp_len: Sequence[int],
+        matched: Sequence[int],
+        mean_lengths: Sequence[RefLength],
+        order: int,
+    ) -> None:
+        self._hyp_len = hyp_len
+        self._matched = matched
+        self._mean_lengths = mean_lengths
+        self._order = order
+
+    def __len__(self) -> int:
+        return len(self._hyp_len)
+
+    @overload
+    def __getitem__(self, index: int) -> NistStats: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[NistStats]: ...
+    def __getitem__(self, index: int | slice) -> NistStats | list[NistStats]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        i, o = range(len(self))[index], self._order  # negative indices, and IndexError
+        length = self._hyp_len[i]
+        totals = (max(length - n, 0) for n in range(o))
+        return (self._mean_lengths[i], *totals, *self._matched[i * o : i * o + o])
+
+    def __iter__(self) -> Iterator[NistStats]:
+        o, matched = self._order, self._matched
+        totals: dict[int, tuple[int, ...]] = {}
+        for i, (length, ref) in enumerate(zip(self._hyp_len, self._mean_lengths)):
+            per_order = totals.get(length)
+            if per_order is None:
+                per_order = totals[length] = tuple(max(length - n, 0) for n in range(o))
+            yield (ref, *per_order, *matched[i * o : i * o + o])
+
+    def total(self) -> NistStats:
+        """The summed statistics, from the arrays (``sum_stats``'s sums)."""
+        order = self._order
+        lengths = Counter(self._hyp_len)
+        totals = (sum(c * max(n - k, 0) for n, c in lengths.items()) for k in range(order))
+        info = (sum(self._matched[k::order]) for k in range(order))
+        return (sum_lengths(self._mean_lengths), *totals, *info)
 
 
 class NistStore(StatisticsStore[NistStats]):
     """Several systems' statistics under one NIST variant. The information
-    weights need every reference of the corpus, so the chunks' text is
-    kept as it comes and counted when statistics are first asked for."""
+    weights need every reference of the corpus, so the chunks' lines are
+    kept packed as they come (``core.packed``: 140 bytes a German line of
+    WMT21 en-de, 310 as a list of strings) and counted when statistics are
+    first asked for."""
 
     def __init__(self, variant: NistVariant, systems: int) -> None:
         self._variant = variant
-        self._refs: list[list[str | None]] | None = None
-        self._hyps: list[list[str]] = [[] for _ in range(systems)]
-        self._segments: list[list[NistStats]] | None = None
+        self._refs: list[PackedLines] | None = None
+        self._hyps = [PackedLines() for _ in range(systems)]
+        self._segments: list[Sequence[NistStats]] | None = None
+        self._totals: dict[int, NistStats] = {}
 
     def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
         if self._refs is None:
-            self._refs = [[] for _ in ref_streams]
+            self._refs = [PackedLines() for _ in ref_streams]
         if len(ref_streams) != len(self._refs):
             raise InputError(
                 f"a chunk has {len(ref_streams)} reference streams, the first {len(self._refs)}"
@@ -321,23 +361,33 @@ class NistStore(StatisticsStore[NistStats]):
         for kept, lines in zip(self._hyps, hyps):
             kept.extend(lines)
         self._segments = None
+        self._totals.clear()
 
     def extend(self, later: NistStore) -> None:
         if later._refs is not None:
-            self.add(later._refs, later._hyps)
+            # hypotheses are packed strings, never None
+            self.add(later._refs, cast("list[Sequence[str]]", later._hyps))
 
-    def _counted(self) -> list[list[NistStats]]:
+    def _counted(self) -> list[Sequence[NistStats]]:
         if self._segments is None:
             v = self._variant
             if self._refs is None:
                 raise InputError("no segments to score")
             prepared = v.prepare_references(self._refs)
-            self._segments = [v.segment_stats(lines, prepared)[0] for lines in self._hyps]
+            hyps = cast("list[Sequence[str]]", self._hyps)  # packed strings, never None
+            self._segments = [v.counted_segments(lines, prepared) for lines in hyps]
         return self._segments
 
     def segments(self, metric: NistVariant, system: int) -> Sequence[NistStats]:
         return self._counted()[system]
 
     def total(self, metric: NistVariant, system: int) -> NistStats:
-        total: NistStats = self._variant.sum_stats(self._counted()[system])
+        total = self._totals.get(system)
+        if total is None:
+            segments = self._counted()[system]
+            total = self._totals[system] = (
+                segments.total()
+                if isinstance(segments, WeighedSegments)
+                else self._variant.sum_stats(segments)
+            )
         return total
