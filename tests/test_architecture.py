@@ -152,7 +152,8 @@ def test_the_command_line_parses_and_prints_and_the_library_works():
 
 # the interface the rest of bleukit sees of the engines
 ENGINE_INTERFACE = {
-    "ENGINES", "Engine", "SegmentTable", "WeighedReferences", "resolve_engine", "describe",
+    "ENGINES", "Engine", "SegmentTable", "WeighedReferences", "ReferenceWeigher",
+    "resolve_engine", "describe",
     "limited_threads", "call_threads", "select_rows", "table_rows",
     # what the meta-evaluation kernels share with the engines: the engine
     # asked for, and the threads (bleukit.meta.kernels)

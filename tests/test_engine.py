@@ -794,9 +794,8 @@ def test_info_table_refuses_bad_calls():
     with pytest.raises(RuntimeError, match="weigh the references first"):
         table.matches("a", 0)
     assert memoryview(table.add(["a b", "b"])).cast("q").tolist() == [2, 1]
+    table.hold(0, "b b x")  # held before the weights: "x" joins the vocabulary
     table.weigh()
-    with pytest.raises(RuntimeError, match="weighed: no more references"):
-        table.add(["a", "a"])
     with pytest.raises(RuntimeError, match="weighed already"):
         table.weigh()
     with pytest.raises(IndexError, match="lines 0..2 of 1"):
@@ -809,6 +808,22 @@ def test_info_table_refuses_bad_calls():
         0,
         0,
     ]
+    assert table.held_matches(0, 0, 1) == (hyp_len, matched)
+    with pytest.raises(ValueError, match="key is >= 0"):
+        table.hold(-1, "a")
+    with pytest.raises(IndexError, match="no hypotheses held as 1"):
+        table.held_matches(1, 0, 1)
+    with pytest.raises(IndexError, match="lines 0..2 of 1 held"):
+        table.held_matches(0, 0, 2)
+    # references added after weighing unweigh the table, their counts kept:
+    # "b" is then 2 of the 5 reference words
+    table.add(["a", "a"])
+    with pytest.raises(RuntimeError, match="weigh the references first"):
+        table.held_matches(0, 0, 1)
+    table.weigh()
+    _, matched = table.held_matches(0, 0, 1)
+    bits = round(-math.log(2 / 5) / math.log(2) * 2**40)
+    assert memoryview(matched).cast("q").tolist() == [bits, 0, 0]
 
 
 def test_only_an_engine_with_a_kernel_weighs_references():

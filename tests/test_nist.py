@@ -210,51 +210,81 @@ def test_every_engine_gives_the_python_reference(engine, rows, order, tokenizer)
     st.integers(1, 4),
 )
 def test_a_store_counts_its_packed_chunks_as_one_call(engine, rows, size):
-    """Chunks of ``size`` segments kept in a store (packed, counted once
-    asked for) give the statistics of one call, segment by segment (read in
-    order, by index, negative indices and slices too) and summed; a store
-    pickled after each chunk and extended (an executor's path) too; a chunk
-    added after counting is counted with the rest."""
+    """Chunks of ``size`` segments of two systems kept in a store (counted
+    once asked for) give the statistics of one call, segment by segment
+    (read in order, by index, negative indices and slices too) and summed;
+    a store pickled after each chunk and extended (an executor's path)
+    too; a chunk added after counting is counted with the rest."""
     import pickle
 
     from bleukit.corpus.systems import SystemStatistics
 
     nist = bleukit.load_metric("NIST", engine=engine)
-    hyps = [h for h, _, _, _ in rows]
+    systems = {"a": [h for h, _, _, _ in rows], "b": [a for _, a, _, _ in rows][::-1]}
     streams = [[a for _, a, _, _ in rows], [None if m else b for _, _, b, m in rows]]
-    expected, _ = nist.segment_stats(hyps, streams)
     chunks = [
-        ([s[lo : lo + size] for s in streams], [hyps[lo : lo + size]])
-        for lo in range(0, len(hyps), size)
+        ([s[lo : lo + size] for s in streams], [h[lo : lo + size] for h in systems.values()])
+        for lo in range(0, len(rows), size)
     ]
-    kept = SystemStatistics([nist], ["a"])
-    merged = SystemStatistics([nist], ["a"])
-    for refs, hyp in chunks:
-        kept.add(refs, hyp)
-        one = SystemStatistics([nist], ["a"])
-        one.add(refs, hyp)
+    kept = SystemStatistics([nist], list(systems))
+    merged = SystemStatistics([nist], list(systems))
+    for refs, hyps in chunks:
+        kept.add(refs, hyps)
+        one = SystemStatistics([nist], list(systems))
+        one.add(refs, hyps)
         merged.extend(pickle.loads(pickle.dumps(one)))
     for stats in (kept, merged):
-        segments = stats.segment_stats(nist, "a")
-        n = len(expected)
-        assert list(segments) == expected and len(segments) == n
-        assert [segments[i] for i in range(-n, n)] == expected * 2
-        assert segments[1:-1] == expected[1:-1] and segments[::2] == expected[::2]
-        with pytest.raises(IndexError):
-            segments[n]
-        assert stats.total(nist, "a") == nist.sum_stats(expected)
-        assert stats.score(nist, "a") == nist.corpus_score(hyps, streams)
-    kept.add(*chunks[0])
-    refs, hyp = chunks[0]
-    again, _ = nist.segment_stats(hyps + hyp[0], [s + c for s, c in zip(streams, refs)])
-    assert list(kept.segment_stats(nist, "a")) == again
+        for name, hyps in systems.items():
+            expected, _ = nist.segment_stats(hyps, streams)
+            segments = stats.segment_stats(nist, name)
+            n = len(expected)
+            assert list(segments) == expected and len(segments) == n
+            assert [segments[i] for i in range(-n, n)] == expected * 2
+            assert segments[1:-1] == expected[1:-1] and segments[::2] == expected[::2]
+            with pytest.raises(IndexError):
+                segments[n]
+            assert stats.total(nist, name) == nist.sum_stats(expected)
+            assert stats.score(nist, name) == nist.corpus_score(hyps, streams)
+    refs, hyps = chunks[0]
+    kept.add(refs, hyps)
+    more = [s + c for s, c in zip(streams, refs)]
+    for (name, whole), hyp in zip(systems.items(), hyps):
+        again, _ = nist.segment_stats(whole + hyp, more)
+        assert list(kept.segment_stats(nist, name)) == again
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+def test_a_store_pickles_while_its_chunks_wait(engine):
+    """An executor's store (one chunk, waiting packed) pickles. Once the
+    engine's table holds its references (a second chunk counts the first),
+    pickling is refused with a TypeError; the reference path keeps every
+    chunk packed and pickles with any number."""
+    import pickle
+
+    from bleukit.corpus.systems import SystemStatistics
+
+    nist = bleukit.load_metric("NIST", engine=engine)
+    stats = SystemStatistics([nist], ["a"])
+    stats.add([["a b c"]], [["a b"]])
+    again = pickle.loads(pickle.dumps(stats))
+    stats.add([["b c"]], [["c"]])
+    if engine == "c":
+        with pytest.raises(TypeError, match="does not pickle"):
+            pickle.dumps(stats)
+        with pytest.raises(InputError, match="extends only stores whose chunks wait"):
+            SystemStatistics([nist], ["a"]).extend(stats)
+    else:
+        again = pickle.loads(pickle.dumps(stats))
+    assert again.score(nist, "a") == nist.corpus_score(
+        ["a b", "c"][: again.segments], [["a b c", "b c"][: again.segments]]
+    )
 
 
 @pytest.mark.skipif("c" not in ENGINE_NAMES, reason="the compiled engine is not built")
 def test_the_compiled_engine_weighs_block_by_block(monkeypatch):
-    """References added and hypotheses weighed in many blocks (CHUNK made 1:
-    blocks of 32 x threads references and 8 hypotheses) give the statistics
-    of one block."""
+    """References added and hypotheses weighed (or held, then weighed) in
+    blocks of 8 lines, each tokenized a line at a time (CHUNK made 1), give
+    the statistics of one block."""
     from bleukit.engines import compiled
 
     rng = random.Random(7)
@@ -267,8 +297,17 @@ def test_the_compiled_engine_weighs_block_by_block(monkeypatch):
     streams = [[line() for _ in range(300)], [line() for _ in range(300)]]
     whole, _ = bleukit.load_metric("NIST", engine="c").segment_stats(hyps, streams)
     monkeypatch.setattr(compiled, "CHUNK", 1)
-    blocks, _ = bleukit.load_metric("NIST", engine="c").segment_stats(hyps, streams)
+    monkeypatch.setattr(compiled, "_WEIGH_LINES", 8)
+    nist = bleukit.load_metric("NIST", engine="c")
+    blocks, _ = nist.segment_stats(hyps, streams)
     assert blocks == whole == _reference_stats(hyps, streams, 5, "13a")
+    # held as ids, a store's chunks of 50 lines in blocks of 8, weighed in threads
+    from bleukit.corpus.systems import collect_chunks
+
+    chunks = [
+        ([s[lo : lo + 50] for s in streams], [hyps[lo : lo + 50]]) for lo in range(0, 300, 50)
+    ]
+    assert list(collect_chunks([nist], ["a"], chunks).segment_stats(nist, "a")) == whole
 
 
 def test_a_tokenization_the_kernel_cannot_weigh_is_counted_in_python():

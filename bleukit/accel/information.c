@@ -14,6 +14,11 @@
  * references hold, each occurrence counted up to the most any one of its
  * references holds (its clip), summed per order.
  *
+ * A store that reads a corpus a chunk at a time adds each chunk's references
+ * and holds each system's hypotheses as token ids (hold) until every chunk is
+ * in; held_matches then weighs them as matches weighs a block. References
+ * added after weigh unweigh the table (their counts are kept): weigh again.
+ *
  * An n-gram is an entry keyed by its prefix's entry and its last token, so
  * that the table is a trie kept in one hash table: 8 bytes of key for an
  * n-gram of any order. Unigrams are found by token id without hashing.
@@ -52,6 +57,8 @@ typedef struct {
     int64_t words;
     IdLines *refs;
     Py_ssize_t nref;
+    IdLines *held;       /* per system, hypotheses held as ids until weighed */
+    Py_ssize_t nheld;
 } InfoTable;
 
 static inline size_t info_slot(uint64_t key, size_t mask) {
@@ -273,6 +280,11 @@ static void InfoTable_dealloc(InfoTable *t) {
             free(t->refs[r].off);
         }
     free(t->refs);
+    for (Py_ssize_t k = 0; k < t->nheld; k++) {
+        free(t->held[k].ids);
+        free(t->held[k].off);
+    }
+    free(t->held);
     free(t->unigram);
     free(t->key);
     free(t->count);
@@ -281,20 +293,29 @@ static void InfoTable_dealloc(InfoTable *t) {
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
-/* whether references cannot be added now (a Python error is set then):
- * another thread adds, an earlier add failed, or the table is weighed */
+/* whether the table cannot change now (a Python error is set then):
+ * another thread adds, an earlier add or hold failed, or (with a message for it,
+ * `weighed`) the table is weighed */
 static int info_unusable(const InfoTable *t, const char *weighed) {
     if (t->busy) PyErr_SetString(PyExc_RuntimeError, "InfoTable: in use by another thread");
     else if (t->weighed < 0)
-        PyErr_SetString(PyExc_RuntimeError, "InfoTable: an earlier add failed: the table is unusable");
-    else if (t->weighed) PyErr_SetString(PyExc_RuntimeError, weighed);
-    return t->busy || t->weighed;
+        PyErr_SetString(PyExc_RuntimeError,
+                        "InfoTable: an earlier add or hold failed: the table is unusable");
+    else if (t->weighed && weighed) PyErr_SetString(PyExc_RuntimeError, weighed);
+    else return 0;
+    return 1;
 }
 
 static PyObject *InfoTable_add(InfoTable *t, PyObject *args) {
     PyObject *blocks;
     if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &blocks)) return NULL;
-    if (info_unusable(t, "InfoTable.add: the table is weighed: no more references")) return NULL;
+    if (t->weighed == 1) {
+        /* more references: the weights are stale, the counts still hold */
+        free(t->info);
+        t->info = NULL;
+        t->weighed = 0;
+    }
+    if (info_unusable(t, NULL)) return NULL;
     if (PyList_GET_SIZE(blocks) != t->nref) {
         PyErr_Format(PyExc_ValueError, "InfoTable.add: %zd blocks for %zd references",
                      PyList_GET_SIZE(blocks), t->nref);
@@ -459,52 +480,129 @@ static int info_matches(const InfoTable *t, const uint32_t *ids, const Py_ssize_
     return INFO_OK;
 }
 
+/* (hyp_len, matched) of lines as ids (ids, off: nseg lines; NULL: split
+ * `text` first, with the vocabulary's ids) against reference segments
+ * first .. first + nseg - 1; `name` is the method's, for its errors */
+static PyObject *info_weighed(InfoTable *t, const char *name, const Py_UCS4 *text, Py_ssize_t len,
+                              const uint32_t *ids, const Py_ssize_t *off, Py_ssize_t nseg,
+                              Py_ssize_t first) {
+    if (first < 0 || nseg < 0 || first + nseg > t->refs[0].nseg) {
+        PyErr_Format(PyExc_IndexError, "InfoTable.%s: lines %zd..%zd of %zd", name, first,
+                     first + nseg, t->refs[0].nseg);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    uint32_t *own_ids = NULL;
+    Py_ssize_t *own_off = NULL;
+    PyObject *hyp_len = PyBytes_FromStringAndSize(NULL, nseg * (Py_ssize_t)sizeof(int64_t));
+    PyObject *matched =
+        PyBytes_FromStringAndSize(NULL, nseg * t->order * (Py_ssize_t)sizeof(int64_t));
+    if (!hyp_len || !matched) goto done;
+    if (!ids) {
+        own_ids = malloc(((size_t)len + 1) * sizeof(uint32_t));
+        own_off = malloc(((size_t)nseg + 1) * sizeof(Py_ssize_t));
+        if (!own_ids || !own_off) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    int64_t *hl = (int64_t *)PyBytes_AS_STRING(hyp_len);
+    int64_t *mt = (int64_t *)PyBytes_AS_STRING(matched);
+    int status = INFO_OK;
+    /* a weighed table is only read: calls may run in several threads */
+    Py_BEGIN_ALLOW_THREADS
+    if (!ids) {
+        if (block_split(text, len, 0, info_token_find, &t->vocab, own_ids, own_off) < 0)
+            status = INFO_NO_MEMORY;
+        ids = own_ids;
+        off = own_off;
+    }
+    if (status == INFO_OK) status = info_matches(t, ids, off, nseg, first, hl, mt);
+    Py_END_ALLOW_THREADS
+    if (status == INFO_NO_MEMORY) PyErr_NoMemory();
+    else if (status == INFO_OVERFLOW)
+        PyErr_Format(PyExc_OverflowError,
+                     "InfoTable.%s: a segment's matched information passes 2**63", name);
+    else result = PyTuple_Pack(2, hyp_len, matched);
+done:
+    free(own_ids);
+    free(own_off);
+    Py_XDECREF(hyp_len);
+    Py_XDECREF(matched);
+    return result;
+}
+
+static int info_unweighed(const InfoTable *t, const char *name) {
+    if (t->weighed == 1) return 0;
+    PyErr_Format(PyExc_RuntimeError, "InfoTable.%s: weigh the references first", name);
+    return 1;
+}
+
 static PyObject *InfoTable_matches(InfoTable *t, PyObject *args) {
     PyObject *block;
     Py_ssize_t first;
     if (!PyArg_ParseTuple(args, "On", &block, &first)) return NULL;
-    if (t->weighed != 1) {
-        PyErr_SetString(PyExc_RuntimeError, "InfoTable.matches: weigh the references first");
+    if (info_unweighed(t, "matches")) return NULL;
+    Py_ssize_t len, nseg;
+    Py_UCS4 *text = info_block(block, &len, &nseg);
+    if (!text) return NULL;
+    PyObject *result = info_weighed(t, "matches", text, len, NULL, NULL, nseg, first);
+    PyMem_Free(text);
+    return result;
+}
+
+static PyObject *InfoTable_hold(InfoTable *t, PyObject *args) {
+    Py_ssize_t key;
+    PyObject *block;
+    if (!PyArg_ParseTuple(args, "nO", &key, &block)) return NULL;
+    if (key < 0) {
+        PyErr_SetString(PyExc_ValueError, "InfoTable.hold: a system's key is >= 0");
         return NULL;
+    }
+    /* weighed or not: new ids leave the weights as they are */
+    if (info_unusable(t, NULL)) return NULL;
+    if (key >= t->nheld) {
+        IdLines *held = realloc(t->held, (size_t)(key + 1) * sizeof(IdLines));
+        if (!held) return PyErr_NoMemory();
+        memset(held + t->nheld, 0, (size_t)(key + 1 - t->nheld) * sizeof(IdLines));
+        t->held = held;
+        t->nheld = key + 1;
     }
     Py_ssize_t len, nseg;
     Py_UCS4 *text = info_block(block, &len, &nseg);
     if (!text) return NULL;
-    PyObject *result = NULL, *hyp_len = NULL, *matched = NULL;
-    uint32_t *ids = NULL;
-    Py_ssize_t *off = NULL;
-    if (first < 0 || first + nseg > t->refs[0].nseg) {
-        PyErr_Format(PyExc_IndexError, "InfoTable.matches: lines %zd..%zd of %zd", first,
-                     first + nseg, t->refs[0].nseg);
-        goto done;
-    }
-    ids = malloc(((size_t)len + 1) * sizeof(uint32_t));
-    off = malloc(((size_t)nseg + 1) * sizeof(Py_ssize_t));
-    hyp_len = PyBytes_FromStringAndSize(NULL, nseg * (Py_ssize_t)sizeof(int64_t));
-    matched = PyBytes_FromStringAndSize(NULL, nseg * t->order * (Py_ssize_t)sizeof(int64_t));
-    if (!ids || !off) PyErr_NoMemory();
-    if (!ids || !off || !hyp_len || !matched) goto done;
-    int64_t *hl = (int64_t *)PyBytes_AS_STRING(hyp_len);
-    int64_t *mt = (int64_t *)PyBytes_AS_STRING(matched);
     int status;
-    /* a weighed table is only read: calls may run in several threads */
+    t->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    status = block_split(text, len, 0, info_token_find, &t->vocab, ids, off) < 0
-                 ? INFO_NO_MEMORY
-                 : info_matches(t, ids, off, nseg, first, hl, mt);
+    /* the hypotheses' new tokens join the vocabulary: ids the references
+     * may hold later; one the references never hold has no unigram entry */
+    status = idlines_append(&t->held[key], &t->vocab, text, len, nseg);
     Py_END_ALLOW_THREADS
-    if (status == INFO_NO_MEMORY) PyErr_NoMemory();
-    else if (status == INFO_OVERFLOW)
-        PyErr_SetString(PyExc_OverflowError,
-                        "InfoTable.matches: a segment's matched information passes 2**63");
-    else result = PyTuple_Pack(2, hyp_len, matched);
-done:
+    t->busy = 0;
     PyMem_Free(text);
-    free(ids);
-    free(off);
-    Py_XDECREF(hyp_len);
-    Py_XDECREF(matched);
-    return result;
+    if (status < 0) {
+        /* the held lines may be half appended: the table is unusable */
+        t->weighed = -1;
+        return PyErr_NoMemory();
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *InfoTable_held_matches(InfoTable *t, PyObject *args) {
+    Py_ssize_t key, first, count;
+    if (!PyArg_ParseTuple(args, "nnn", &key, &first, &count)) return NULL;
+    if (info_unweighed(t, "held_matches")) return NULL;
+    if (key < 0 || key >= t->nheld) {
+        PyErr_Format(PyExc_IndexError, "InfoTable.held_matches: no hypotheses held as %zd", key);
+        return NULL;
+    }
+    const IdLines *s = &t->held[key];
+    if (first < 0 || count < 0 || first + count > s->nseg) {
+        PyErr_Format(PyExc_IndexError, "InfoTable.held_matches: lines %zd..%zd of %zd held",
+                     first, first + count, s->nseg);
+        return NULL;
+    }
+    return info_weighed(t, "held_matches", NULL, 0, s->ids, s->off + first, count, first);
 }
 
 static PyMethodDef InfoTable_methods[] = {
@@ -514,13 +612,21 @@ static PyMethodDef InfoTable_methods[] = {
      "joined by newlines, tokens by single spaces), counted. Returns each line's\n"
      "tokens, int64, lines x streams."},
     {"weigh", (PyCFunction)InfoTable_weigh, METH_NOARGS,
-     "weigh()\n\nWeighs every reference n-gram; no references are added after."},
+     "weigh()\n\nWeighs every reference n-gram; references added after unweigh the table."},
     {"matches", (PyCFunction)InfoTable_matches, METH_VARARGS,
      "matches(block, first) -> (hyp_len, matched)\n\n"
      "Per hypothesis line (the block's lines are reference lines first, first + 1,\n"
      "...): its tokens, and per order the information of the n-grams its references\n"
      "match, each clipped to the most one reference holds: int64, lines and lines\n"
      "x order."},
+    {"hold", (PyCFunction)InfoTable_hold, METH_VARARGS,
+     "hold(key, block)\n\n"
+     "The next lines of system `key`'s hypotheses (a block, as matches reads it),\n"
+     "held as token ids until the references are weighed."},
+    {"held_matches", (PyCFunction)InfoTable_held_matches, METH_VARARGS,
+     "held_matches(key, first, count) -> (hyp_len, matched)\n\n"
+     "matches of system `key`'s held lines first .. first + count - 1 (against\n"
+     "the same reference lines)."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject InfoTableType = {

@@ -25,7 +25,7 @@ from ..tokenizers import Tokenization
 from .base import Engine, check_engine
 from .compiled import CompiledEngine
 from .python import PythonEngine
-from .tables import SegmentTable, WeighedReferences, select_rows, table_rows
+from .tables import ReferenceWeigher, SegmentTable, WeighedReferences, select_rows, table_rows
 from .threads import call_limited as call_threads
 from .threads import limited as limited_threads
 from .threads import ordered_map, workers
@@ -33,6 +33,7 @@ from .threads import ordered_map, workers
 __all__ = [
     "ENGINES",
     "Engine",
+    "ReferenceWeigher",
     "SegmentTable",
     "WeighedReferences",
     "call_threads",

@@ -20,7 +20,14 @@ from ..core.reflen import Policy, RefLength
 from ..core.smoothing import ScoreRule
 from ..core.stats import Stats
 from ..tokenizers import Tokenization
-from .tables import SegmentTable, WeighedReferences, table_rows, table_stats, table_sum
+from .tables import (
+    ReferenceWeigher,
+    SegmentTable,
+    WeighedReferences,
+    table_rows,
+    table_stats,
+    table_sum,
+)
 
 if TYPE_CHECKING:
     from ..core.matches import MatchStore
@@ -104,6 +111,21 @@ class Engine(ABC):
         weighs it (``bits`` fractional bits; an n-gram after the token
         ``falsy`` weighed as a unigram). None: this engine has no kernel
         for it (the caller counts in Python)."""
+        if not streams or not streams[0]:
+            return None
+        weigher = self.reference_weigher(tokenization, len(streams), order, bits, falsy)
+        if weigher is None:
+            return None
+        weigher.add(streams)
+        weigher.weigh()
+        return weigher
+
+    def reference_weigher(
+        self, tokenization: Tokenization, references: int, order: int, bits: int, falsy: str | None
+    ) -> ReferenceWeigher | None:
+        """An empty ``ReferenceWeigher`` of ``references`` streams, weighing
+        as ``weigh_references`` does. None: this engine has no kernel for
+        it."""
         return None
 
     def stats(

@@ -27,7 +27,7 @@ from ..io.progress import counter
 from ..tokenizers import BlockForm, Tokenization
 from .base import Engine
 from .python import count_segments, prepare_segments
-from .tables import IntArray, SegmentTable, WeighedReferences
+from .tables import IntArray, ReferenceWeigher, SegmentTable
 from .threads import ordered_map, workers
 
 if TYPE_CHECKING:
@@ -362,35 +362,74 @@ def _word_mode(tokenization: Tokenization) -> int | None:
     return mode if accelerator() is not None and mode in _WORD_MODES else None
 
 
-class CompiledWeighed(WeighedReferences):
-    """References weighed in C (``_accel.InfoTable``); the hypotheses are
-    weighed ``_WEIGH_LINES`` at a time, in threads (a weighed table is only
-    read)."""
+class CompiledWeighed(ReferenceWeigher):
+    """References weighed in C (``_accel.InfoTable``), ``_WEIGH_LINES`` of
+    every stream at a time, tokenized in threads; hypotheses are weighed
+    (or held as token ids) as many lines at a time, in threads (a weighed
+    table is only read)."""
 
     def __init__(self, tokenization: Tokenization, table: Any) -> None:
         self._tokenization = tokenization
         self._table = table
         self.ref_len: array[int] = array("q")
+        #: lines held of each system
+        self._held: dict[int, int] = {}
 
-    def add(self, blocks: list[str]) -> None:
-        """Count the next lines of every stream (one block each)."""
-        self.ref_len.frombytes(self._table.add(blocks))
+    def _blocks(self, lines: Sequence[str]) -> Iterator[str]:
+        step = _WEIGH_LINES
+        chunks = (lines[lo : lo + step] for lo in range(0, len(lines), step))
+        return _word_blocks(self._tokenization, chunks, lambda block, k: block)
+
+    def add(self, streams: Sequence[Sequence[str | None]]) -> IntArray:
+        step = _WEIGH_LINES
+        chunks = (
+            [r if r is not None else "" for r in stream[lo : lo + step]]
+            for lo in range(0, len(streams[0]), step)
+            for stream in streams
+        )
+        added: array[int] = array("q")
+        blocks: list[str] = []
+        for block in _word_blocks(self._tokenization, chunks, lambda block, k: block):
+            blocks.append(block)
+            if len(blocks) == len(streams):
+                added.frombytes(self._table.add(blocks))
+                blocks = []
+        self.ref_len.extend(added)
+        return added
+
+    def hold(self, system: int, hyps: Sequence[str]) -> None:
+        # the table's vocabulary grows in the calling thread: one block at a time
+        for block in self._blocks(hyps):
+            self._table.hold(system, block)
+        self._held[system] = self._held.get(system, 0) + len(hyps)
 
     def weigh(self) -> None:
-        """Weigh the n-grams counted: the references are complete."""
         self._table.weigh()
+
+    def held_matches(self, system: int) -> tuple[IntArray, IntArray]:
+        step, held = _WEIGH_LINES, self._held.get(system, 0)
+        weigh = self._table.held_matches
+        blocks = range(0, held, step)
+        return _joined(
+            ordered_map(lambda lo: weigh(system, lo, min(step, held - lo)), blocks, workers())
+        )
 
     def matches(self, hyps: Sequence[str]) -> tuple[IntArray, IntArray]:
         step = _WEIGH_LINES
         chunks = (hyps[lo : lo + step] for lo in range(0, len(hyps), step))
-        hyp_len, matched = array("q"), array("q")
         weigh = self._table.matches
-        for lengths, weights in _word_blocks(
-            self._tokenization, chunks, lambda block, k: weigh(block, k * step)
-        ):
-            hyp_len.frombytes(lengths)
-            matched.frombytes(weights)
-        return hyp_len, matched
+        return _joined(
+            _word_blocks(self._tokenization, chunks, lambda block, k: weigh(block, k * step))
+        )
+
+
+def _joined(parts: Iterable[tuple[bytes, bytes]]) -> tuple[IntArray, IntArray]:
+    """The kernel's (hyp_len, matched) of consecutive blocks, joined."""
+    hyp_len, matched = array("q"), array("q")
+    for lengths, weights in parts:
+        hyp_len.frombytes(lengths)
+        matched.frombytes(weights)
+    return hyp_len, matched
 
 
 class CompiledEngine(Engine):
@@ -493,35 +532,14 @@ class CompiledEngine(Engine):
         words: str = kernel.block_words(text, mode, *extra)
         return words
 
-    def weigh_references(
-        self,
-        tokenization: Tokenization,
-        streams: Sequence[Sequence[str | None]],
-        order: int,
-        bits: int,
-        falsy: str | None,
-    ) -> WeighedReferences | None:
-        """In C (``_accel.InfoTable``) for the word modes, ``_WEIGH_LINES``
-        of every stream at a time, tokenized in threads."""
+    def reference_weigher(
+        self, tokenization: Tokenization, references: int, order: int, bits: int, falsy: str | None
+    ) -> ReferenceWeigher | None:
+        """In C (``_accel.InfoTable``) for the word modes."""
         kernel = accelerator()
-        if kernel is None or _word_mode(tokenization) is None or not streams[0]:
+        if kernel is None or _word_mode(tokenization) is None:
             return None
-        table = kernel.InfoTable(len(streams), order, bits, falsy)
-        weighed = CompiledWeighed(tokenization, table)
-        step = _WEIGH_LINES
-        chunks = (
-            [r if r is not None else "" for r in stream[lo : lo + step]]
-            for lo in range(0, len(streams[0]), step)
-            for stream in streams
-        )
-        blocks: list[str] = []
-        for block in _word_blocks(tokenization, chunks, lambda block, k: block):
-            blocks.append(block)
-            if len(blocks) == len(streams):
-                weighed.add(blocks)
-                blocks = []
-        weighed.weigh()
-        return weighed
+        return CompiledWeighed(tokenization, kernel.InfoTable(references, order, bits, falsy))
 
     def tokens(self, tokenization: Tokenization, lines: Sequence[str]) -> list[list[str]]:
         """The kernel's tokens for the word modes: the same as line by

@@ -246,3 +246,29 @@ class WeighedReferences(ABC):
         its references hold, each occurrence counted up to the most any one
         of them holds (``metrics.nist.core.segment_stats``'s): segments and
         segments x order."""
+
+
+class ReferenceWeigher(WeighedReferences):
+    """A corpus's references weighed as ``WeighedReferences`` are, added a
+    chunk at a time (``Engine.reference_weigher``), with each system's
+    hypotheses held compactly until every chunk is in: a store that reads
+    a corpus in chunks keeps no text. References added after ``weigh``
+    unweigh it: weigh again before matching."""
+
+    @abstractmethod
+    def add(self, streams: Sequence[Sequence[str | None]]) -> IntArray:
+        """The next lines of every reference stream (None where a segment
+        has none), counted; their tokens, segment x stream (``ref_len``
+        grows by them)."""
+
+    @abstractmethod
+    def hold(self, system: int, hyps: Sequence[str]) -> None:
+        """The next lines of system ``system``'s hypotheses, held."""
+
+    @abstractmethod
+    def weigh(self) -> None:
+        """Weigh every reference n-gram counted so far."""
+
+    @abstractmethod
+    def held_matches(self, system: int) -> tuple[IntArray, IntArray]:
+        """``matches`` of the system's held hypotheses (none held: empty)."""

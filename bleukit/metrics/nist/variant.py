@@ -26,7 +26,7 @@ from ...core.errors import InputError
 from ...core.ngrams import Ngram
 from ...core.packed import PackedLines
 from ...core.reflen import RefLength, mean_of, sum_lengths
-from ...engines import WeighedReferences, limited_threads
+from ...engines import ReferenceWeigher, WeighedReferences, limited_threads
 from ..base import StatisticsStore
 from ..inputs import RefStreams, check_hypotheses, check_ref_streams
 from ..words import TokenCounting, Words
@@ -337,45 +337,102 @@ class WeighedSegments(Sequence[NistStats]):
 
 class NistStore(StatisticsStore[NistStats]):
     """Several systems' statistics under one NIST variant. The information
-    weights need every reference of the corpus, so the chunks' lines are
-    kept packed as they come (``core.packed``: 140 bytes a German line of
-    WMT21 en-de, 310 as a list of strings) and counted when statistics are
-    first asked for."""
+    weights need every reference of the corpus, so nothing is scored until
+    statistics are first asked for.
+
+    Where the engine weighs references (``Engine.reference_weigher``),
+    each chunk's references are counted into it and each system's
+    hypotheses held there as token ids: no text is kept. That happens a
+    chunk behind: the latest chunk waits packed (``core.packed``), so that
+    a store of one chunk (an executor's worker's) pickles. Elsewhere every
+    chunk waits packed and the corpus is counted in Python."""
 
     def __init__(self, variant: NistVariant, systems: int) -> None:
         self._variant = variant
-        self._refs: list[PackedLines] | None = None
-        self._hyps = [PackedLines() for _ in range(systems)]
+        self._systems = systems
+        self._streams: int | None = None
+        #: chunks not yet counted: packed reference streams and hypotheses
+        self._waiting: list[tuple[list[PackedLines], list[PackedLines]]] = []
+        self._weigher: ReferenceWeigher | None = None
+        #: whether the engine has a weigher (None: not asked yet)
+        self._kernel: bool | None = None
+        #: per segment counted, its mean reference length
+        self._mean_lengths: list[RefLength] = []
         self._segments: list[Sequence[NistStats]] | None = None
         self._totals: dict[int, NistStats] = {}
 
-    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
-        if self._refs is None:
-            self._refs = [PackedLines() for _ in ref_streams]
-        if len(ref_streams) != len(self._refs):
-            raise InputError(
-                f"a chunk has {len(ref_streams)} reference streams, the first {len(self._refs)}"
+    def __getstate__(self) -> dict[str, Any]:
+        if self._weigher is not None:
+            raise TypeError(
+                "a NIST store whose references are in the engine's table does not pickle "
+                "(an executor's store holds one chunk)"
             )
-        for stream, lines in zip(self._refs, ref_streams):
-            stream.extend(lines)
-        for kept, lines in zip(self._hyps, hyps):
-            kept.extend(lines)
+        return self.__dict__
+
+    def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
+        if self._streams is None:
+            self._streams = len(ref_streams)
+        if len(ref_streams) != self._streams:
+            raise InputError(
+                f"a chunk has {len(ref_streams)} reference streams, the first {self._streams}"
+            )
+        self._count_waiting()
+        refs = [PackedLines(stream) for stream in ref_streams]
+        self._waiting.append((refs, [PackedLines(lines) for lines in hyps]))
         self._segments = None
         self._totals.clear()
 
     def extend(self, later: NistStore) -> None:
-        if later._refs is not None:
+        if later._weigher is not None:
+            raise InputError("a NIST store extends only stores whose chunks wait uncounted")
+        for refs, hyps in later._waiting:
             # hypotheses are packed strings, never None
-            self.add(later._refs, cast("list[Sequence[str]]", later._hyps))
+            self.add(refs, cast("list[Sequence[str]]", hyps))
+
+    def _count_waiting(self) -> None:
+        """The waiting chunks into the engine's weigher, where it has one."""
+        if not self._waiting:
+            return
+        v = self._variant
+        if self._kernel is None and self._streams is not None:
+            self._weigher = v.engine.reference_weigher(
+                v.tokenization, self._streams, v.config.max_order, INFO_BITS, FALSY
+            )
+            self._kernel = self._weigher is not None
+        if self._weigher is None:
+            return
+        with limited_threads(v.threads):
+            for refs, hyps in self._waiting:
+                per_segment, _ = check_ref_streams(refs)
+                ref_len = self._weigher.add(refs)
+                self._mean_lengths.extend(_mean_lengths(ref_len, refs, per_segment))
+                for i, lines in enumerate(hyps):
+                    self._weigher.hold(i, cast("Sequence[str]", lines))  # never None
+        self._waiting.clear()
 
     def _counted(self) -> list[Sequence[NistStats]]:
-        if self._segments is None:
-            v = self._variant
-            if self._refs is None:
-                raise InputError("no segments to score")
-            prepared = v.prepare_references(self._refs)
-            hyps = cast("list[Sequence[str]]", self._hyps)  # packed strings, never None
-            self._segments = [v.counted_segments(lines, prepared) for lines in hyps]
+        if self._segments is not None:
+            return self._segments
+        if self._streams is None:
+            raise InputError("no segments to score")
+        v = self._variant
+        self._count_waiting()
+        if self._weigher is not None:
+            weigher, order = self._weigher, v.config.max_order
+            with limited_threads(v.threads):
+                weigher.weigh()
+                matches = [weigher.held_matches(i) for i in range(self._systems)]
+            self._segments = [WeighedSegments(*m, self._mean_lengths, order) for m in matches]
+            return self._segments
+        refs = [PackedLines() for _ in range(self._streams)]
+        hyps = [PackedLines() for _ in range(self._systems)]
+        for chunk_refs, chunk_hyps in self._waiting:
+            for kept, lines in zip([*refs, *hyps], [*chunk_refs, *chunk_hyps]):
+                kept.extend(lines)
+        prepared = v.prepare_references(refs)
+        self._segments = [
+            v.counted_segments(cast("Sequence[str]", lines), prepared) for lines in hyps
+        ]
         return self._segments
 
     def segments(self, metric: NistVariant, system: int) -> Sequence[NistStats]:
