@@ -56,16 +56,17 @@ def test_sentence_scores_come_batch_by_batch(files, size, monkeypatch):
 def test_a_whole_corpus_metric_reads_in_batches_and_scores_once(files, size, engine, monkeypatch):
     """NIST's weights need every reference: read a batch at a time into its
     store, its corpus and sentence scores are those of the whole files, and
-    its sentences come in one batch, once every file is read."""
+    its sentences come a batch at a time once every file is read."""
     variant = bleukit.load_metric("NIST", engine=engine)
     assert variant.whole_corpus
     monkeypatch.setattr(variant.engine, "batch_lines", lambda: size)
     expected = variant.corpus_score(HYPS, REFS)
     ((name, result),) = corpus_scores(variant, files[:2], files[2:])
     assert name == files[2] and result == expected
-    (batch,) = sentence_scores(variant, files[:2], files[2])
-    assert list(batch) == variant.sentence_scores(HYPS, REFS)
-    assert batch[0].signature is not None and batch[0].signature.nrefs == 2
+    batches = list(sentence_scores(variant, files[:2], files[2]))
+    assert [len(b) for b in batches[:-1]] == [size] * (len(batches) - 1)
+    assert [r for b in batches for r in b] == variant.sentence_scores(HYPS, REFS)
+    assert batches[0][0].signature is not None and batches[0][0].signature.nrefs == 2
 
 
 def test_files_of_different_lengths_stop_before_any_batch(tmp_path, files):

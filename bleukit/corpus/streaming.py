@@ -116,13 +116,18 @@ def systems_sentence_scores(
     """The sentence scores of several hypothesis files (BLEU or chrF), read
     in step with the references (every file once: pipes included) a batch
     at a time; an empty file is an error (raised once the files are read).
-    A metric that needs the whole corpus (``whole_corpus``) gives one
-    batch, once every file is read."""
+    A metric that needs the whole corpus (``whole_corpus``) gives its
+    batches once every file is read."""
     if variant.whole_corpus:
         store, counts = _whole_corpus(variant, ref_paths, hyp_paths, True, progress)
-        every: list[Sequence[R]] = [variant.sentence_results(store.segments(variant, i), counts)
-                                    for i in range(len(hyp_paths))]  # fmt: skip
-        yield SentenceBatch(every, _nrefs(counts))
+        nrefs, step = _nrefs(counts), variant.batch_lines()
+        segments = [store.segments(variant, i) for i in range(len(hyp_paths))]
+        # results a batch at a time: a million at once took gigabytes
+        for lo in range(0, len(counts), step):
+            part = counts[lo : lo + step]
+            every: list[Sequence[R]] = [variant.sentence_results(s[lo : lo + step], part)
+                                        for s in segments]  # fmt: skip
+            yield SentenceBatch(every, nrefs)
         return
     for refs, hyps in system_chunks(ref_paths, hyp_paths, variant.batch_lines(), progress):
         prepared = variant.prepare_references(refs)
