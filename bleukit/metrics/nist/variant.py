@@ -335,6 +335,20 @@ class WeighedSegments(Sequence[NistStats]):
         return (sum_lengths(self._mean_lengths), *totals, *info)
 
 
+#: a chunk of a store: its reference streams, and each system's hypotheses
+_Chunk = tuple[list[Sequence[str | None]], list[Sequence[str]]]
+
+
+def _packed(chunk: _Chunk) -> _Chunk:
+    """A chunk's lines packed (``core.packed``), where they are not yet."""
+    refs, hyps = chunk
+    pack: list[Sequence[str | None]] = [
+        s if isinstance(s, PackedLines) else PackedLines(s) for s in [*refs, *hyps]
+    ]
+    # hypotheses are packed strings, never None
+    return pack[: len(refs)], cast("list[Sequence[str]]", pack[len(refs) :])
+
+
 class NistStore(StatisticsStore[NistStats]):
     """Several systems' statistics under one NIST variant. The information
     weights need every reference of the corpus, so nothing is scored until
@@ -343,16 +357,17 @@ class NistStore(StatisticsStore[NistStats]):
     Where the engine weighs references (``Engine.reference_weigher``),
     each chunk's references are counted into it and each system's
     hypotheses held there as token ids: no text is kept. That happens a
-    chunk behind: the latest chunk waits packed (``core.packed``), so that
-    a store of one chunk (an executor's worker's) pickles. Elsewhere every
-    chunk waits packed and the corpus is counted in Python."""
+    chunk behind: the latest chunk waits as it came, so that a store of one
+    chunk (an executor's worker's) pickles, packed (``core.packed``).
+    Elsewhere every chunk waits packed and the corpus is counted in
+    Python."""
 
     def __init__(self, variant: NistVariant, systems: int) -> None:
         self._variant = variant
         self._systems = systems
         self._streams: int | None = None
-        #: chunks not yet counted: packed reference streams and hypotheses
-        self._waiting: list[tuple[list[PackedLines], list[PackedLines]]] = []
+        #: chunks not yet counted: reference streams and hypotheses
+        self._waiting: list[_Chunk] = []
         self._weigher: ReferenceWeigher | None = None
         #: whether the engine has a weigher (None: not asked yet)
         self._kernel: bool | None = None
@@ -367,7 +382,7 @@ class NistStore(StatisticsStore[NistStats]):
                 "a NIST store whose references are in the engine's table does not pickle "
                 "(an executor's store holds one chunk)"
             )
-        return self.__dict__
+        return {**self.__dict__, "_waiting": [_packed(chunk) for chunk in self._waiting]}
 
     def add(self, ref_streams: RefStreams, hyps: Sequence[Sequence[str]]) -> None:
         if self._streams is None:
@@ -377,8 +392,8 @@ class NistStore(StatisticsStore[NistStats]):
                 f"a chunk has {len(ref_streams)} reference streams, the first {self._streams}"
             )
         self._count_waiting()
-        refs = [PackedLines(stream) for stream in ref_streams]
-        self._waiting.append((refs, [PackedLines(lines) for lines in hyps]))
+        # copies: the caller's lists may change after
+        self._waiting.append(([list(s) for s in ref_streams], [list(h) for h in hyps]))
         self._segments = None
         self._totals.clear()
 
@@ -386,8 +401,7 @@ class NistStore(StatisticsStore[NistStats]):
         if later._weigher is not None:
             raise InputError("a NIST store extends only stores whose chunks wait uncounted")
         for refs, hyps in later._waiting:
-            # hypotheses are packed strings, never None
-            self.add(refs, cast("list[Sequence[str]]", hyps))
+            self.add(refs, hyps)
 
     def _count_waiting(self) -> None:
         """The waiting chunks into the engine's weigher, where it has one."""
@@ -400,6 +414,8 @@ class NistStore(StatisticsStore[NistStats]):
             )
             self._kernel = self._weigher is not None
         if self._weigher is None:
+            # counted in Python once whole: the chunks wait packed
+            self._waiting = [_packed(chunk) for chunk in self._waiting]
             return
         with limited_threads(v.threads):
             for refs, hyps in self._waiting:
@@ -407,7 +423,7 @@ class NistStore(StatisticsStore[NistStats]):
                 ref_len = self._weigher.add(refs)
                 self._mean_lengths.extend(_mean_lengths(ref_len, refs, per_segment))
                 for i, lines in enumerate(hyps):
-                    self._weigher.hold(i, cast("Sequence[str]", lines))  # never None
+                    self._weigher.hold(i, lines)
         self._waiting.clear()
 
     def _counted(self) -> list[Sequence[NistStats]]:
