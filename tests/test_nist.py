@@ -30,6 +30,7 @@ from bleukit.metrics.nist.core import (
     nist_score,
     segment_stats,
 )
+from bleukit.metrics.nist.variant import WeighedSegments
 from bleukit.metrics.registry import validate_any
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "wmt_oracle.json").read_text("utf-8"))
@@ -246,11 +247,17 @@ def test_a_store_counts_its_packed_chunks_as_one_call(engine, rows, size):
             assert stats.total(nist, name) == nist.sum_stats(expected)
             assert stats.score(nist, name) == nist.corpus_score(hyps, streams)
     refs, hyps = chunks[0]
+    earlier = kept.segment_stats(nist, "a")
     kept.add(refs, hyps)
     more = [s + c for s, c in zip(streams, refs)]
     for (name, whole), hyp in zip(systems.items(), hyps):
         again, _ = nist.segment_stats(whole + hyp, more)
         assert list(kept.segment_stats(nist, name)) == again
+    # segments handed out before keep their own segments and sums
+    expected, _ = nist.segment_stats(systems["a"], streams)
+    assert list(earlier) == expected
+    if isinstance(earlier, WeighedSegments):
+        assert earlier.total() == nist.sum_stats(expected)
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)

@@ -4,9 +4,9 @@ the corpus's information weights, as mteval's segment scores do).
 
 An n-gram's information comes from every reference of the corpus, so a
 corpus is counted once it is whole: the commands read it a batch at a
-time into a store that keeps the lines packed until statistics are asked
-for (``NistStore``), and partial statistics of parts of a corpus are
-refused (``whole_corpus``).
+time into a store that weighs it when statistics are first asked for
+(``NistStore``), and partial statistics of parts of a corpus are refused
+(``whole_corpus``).
 
 >>> import bleukit
 >>> nist = bleukit.load_metric("NIST")
@@ -438,7 +438,9 @@ class NistStore(StatisticsStore[NistStats]):
             with limited_threads(v.threads):
                 weigher.weigh()
                 matches = [weigher.held_matches(i) for i in range(self._systems)]
-            self._segments = [WeighedSegments(*m, self._mean_lengths, order) for m in matches]
+            # a snapshot: the list grows with a chunk added later
+            lengths = tuple(self._mean_lengths)
+            self._segments = [WeighedSegments(*m, lengths, order) for m in matches]
             return self._segments
         refs = [PackedLines() for _ in range(self._streams)]
         hyps = [PackedLines() for _ in range(self._systems)]
