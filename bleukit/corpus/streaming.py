@@ -19,7 +19,7 @@ from ..core.record import Record
 from ..io.files import check_line_counts, check_read_once, display_name, read_chunks
 from ..io.progress import Progress
 from ..metrics.base import Metric, MetricResult, StatisticsStore
-from ..metrics.inputs import check_hypotheses, check_ref_streams
+from ..metrics.inputs import check_hypotheses, check_ref_streams, nrefs_of
 
 S = TypeVar("S")
 R = TypeVar("R", bound=MetricResult)
@@ -74,7 +74,7 @@ def corpus_scores(
     needs the whole corpus keeps what its store keeps: ``whole_corpus``)."""
     if variant.whole_corpus:
         store, counts = _whole_corpus(variant, ref_paths, hyp_paths, False, progress)
-        whole = _nrefs(counts)
+        whole = nrefs_of(counts)
         return [
             (display_name(p), variant.score_stats(store.total(variant, i), whole))
             for i, p in enumerate(hyp_paths)
@@ -86,7 +86,7 @@ def corpus_scores(
         nrefs.add(prepared.nrefs)
         for i, lines in enumerate(hyps):
             totals[i] = variant.add_stats(totals[i], variant.corpus_stats(lines, prepared)[0])
-    n: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
+    n = nrefs_of(nrefs)
     return [(display_name(p), variant.score_stats(t, n)) for p, t in zip(hyp_paths, totals)]
 
 
@@ -120,7 +120,7 @@ def systems_sentence_scores(
     batches once every file is read."""
     if variant.whole_corpus:
         store, counts = _whole_corpus(variant, ref_paths, hyp_paths, True, progress)
-        nrefs, step = _nrefs(counts), variant.batch_lines()
+        nrefs, step = nrefs_of(counts), variant.batch_lines()
         segments = [store.segments(variant, i) for i in range(len(hyp_paths))]
         # results a batch at a time: a million at once took gigabytes
         for lo in range(0, len(counts), step):
@@ -155,12 +155,6 @@ def _whole_corpus(
         store.add(refs, hyps)
         counts.extend(segments)
     return store, counts
-
-
-def _nrefs(counts: Sequence[int]) -> int | str:
-    """The signature's ``nrefs`` of segments' reference counts."""
-    seen = set(counts)
-    return seen.pop() if len(seen) == 1 else "var"
 
 
 #: the fewest lines of each file a chunk holds, however many files there are

@@ -20,7 +20,7 @@ from typing import Any
 from ..core.errors import InputError
 from ..core.resampling import Columns
 from ..metrics.base import Metric, StatisticsStore
-from ..metrics.inputs import RefStreams, check_hypotheses, check_ref_streams
+from ..metrics.inputs import RefStreams, check_hypotheses, check_ref_streams, nrefs_of
 
 
 class SystemStatistics:
@@ -89,7 +89,7 @@ class SystemStatistics:
         """The signature's ``nrefs`` over every chunk: the count, or ``var``."""
         if not self.segments:
             raise InputError("no segments to score (the hypotheses are empty)")
-        return next(iter(self._nrefs)) if len(self._nrefs) == 1 else "var"
+        return nrefs_of(self._nrefs)
 
     def _store(self, variant: Metric[Any, Any], system: str) -> tuple[StatisticsStore[Any], int]:
         if not self.segments:

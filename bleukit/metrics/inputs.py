@@ -69,9 +69,14 @@ def check_ref_streams(ref_streams: RefStreams) -> tuple[list[int], int | str]:
                 if not isinstance(r, str):
                     raise InputTypeError(f"a reference of segment {seg} is {type(r).__name__}")
             per_segment.append(len(present))
-    seen = set(per_segment)
-    nrefs: int | str = seen.pop() if len(seen) == 1 else "var"
-    return per_segment, nrefs
+    return per_segment, nrefs_of(per_segment)
+
+
+def nrefs_of(counts: Iterable[int | str]) -> int | str:
+    """The signature's ``nrefs`` of segments' (or batches') reference
+    counts: the count they share, else ``var``."""
+    seen = set(counts)
+    return seen.pop() if len(seen) == 1 else "var"
 
 
 def streams_from_rows(rows: Sequence[Sequence[str | None]]) -> list[list[str | None]]:

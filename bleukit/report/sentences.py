@@ -12,6 +12,7 @@ from typing import TextIO
 from ..corpus.streaming import systems_sentence_scores
 from ..io.files import Spool, display_name
 from ..metrics.base import AnyMetric
+from ..metrics.inputs import nrefs_of
 from . import text as report
 
 
@@ -56,7 +57,7 @@ def write_sentence_scores(
                     spool.write(
                         (as_json.SEPARATOR if spool.size else "") + as_json.segments(results)
                     )
-        sig = variant.signature(nrefs.pop() if len(nrefs) == 1 else "var")
+        sig = variant.signature(nrefs_of(nrefs))
         if as_json is None:
             comments = "".join(f"# {line}\n" for line in report.signature_lines(sig))
             for spool in spools:
